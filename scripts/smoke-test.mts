@@ -37,13 +37,26 @@ function startBackend(port: number, log: string[]): ChildProcess {
   return child;
 }
 
+/** Stops the backend's whole process group: SIGTERM, then SIGKILL for whatever is left after 10 s. */
 async function stopBackend(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
-  const exited = new Promise(resolve => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGTERM');
-  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
+  if (child.pid === undefined) return;
+  const group = -child.pid;
+  const alive = () => {
+    try {
+      process.kill(group, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) return;
+  process.kill(group, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (alive() && Date.now() < deadline) {
+    await new Promise(r => setTimeout(r, 100));
+  }
+  if (alive()) process.kill(group, 'SIGKILL');
+  while (alive()) await new Promise(r => setTimeout(r, 100));
 }
 
 async function freePort(): Promise<number> {
