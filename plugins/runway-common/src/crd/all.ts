@@ -1,0 +1,7 @@
+/**
+ * Every CustomResourceDefinition of the project. `yarn generate` renders
+ * these; add a definition here (one line) to have its CRD and types generated.
+ */
+import type { CrdDefinition } from './definition';
+
+export const ALL_CRDS: CrdDefinition[] = [];

@@ -1,0 +1,10 @@
+/**
+ * Runway Portal's shared API: the schemas of deployments (ModelDeployment,
+ * InferenceProviderConfig), models (Model) and stacks (LlamaStackDistribution),
+ * their generated types and CRDs, defaulting, validation and selection.
+ *
+ * @packageDocumentation
+ */
+export * from './schema';
+export * from './crd';
+export * from './generated';

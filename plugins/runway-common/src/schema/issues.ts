@@ -1,0 +1,55 @@
+/**
+ * The result shape every validator of this package returns: a flat list of
+ * issues, each naming the field it is about, so a form can show the message
+ * next to the field and an API can return it as is.
+ */
+
+/** One problem found in an object. */
+export interface ValidationIssue {
+  /** Dotted path of the field, e.g. `spec.resources.gpu.count` or `spec.env[0].name`. */
+  path: string;
+  /** What is wrong and how to fix it. */
+  message: string;
+  /** Errors make the object invalid; warnings are advice and never block. */
+  severity: 'error' | 'warning';
+}
+
+export interface ValidationResult {
+  /** True when no issue has severity `error`. */
+  valid: boolean;
+  issues: ValidationIssue[];
+}
+
+export function error(path: string, message: string): ValidationIssue {
+  return { path, message, severity: 'error' };
+}
+
+export function warning(path: string, message: string): ValidationIssue {
+  return { path, message, severity: 'warning' };
+}
+
+/** Wraps issues into a result; `valid` is derived, never set by hand. */
+export function toResult(issues: ValidationIssue[]): ValidationResult {
+  return { valid: !issues.some(i => i.severity === 'error'), issues };
+}
+
+/** Combines results (e.g. structural check + semantic rules) into one. */
+export function mergeResults(...results: ValidationResult[]): ValidationResult {
+  return toResult(results.flatMap(r => r.issues));
+}
+
+export function errorsOf(result: ValidationResult): ValidationIssue[] {
+  return result.issues.filter(i => i.severity === 'error');
+}
+
+export function warningsOf(result: ValidationResult): ValidationIssue[] {
+  return result.issues.filter(i => i.severity === 'warning');
+}
+
+/** Joins a parent path and a child key or index into the dotted form used in issues. */
+export function joinPath(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  const plain = /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key);
+  if (!plain) return `${parent}[${JSON.stringify(key)}]`;
+  return parent ? `${parent}.${key}` : key;
+}
