@@ -1,0 +1,512 @@
+import http from 'node:http';
+import https from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
+import {
+  errorFromStatus,
+  KubeApiError,
+  KubeConnectionError,
+} from './errors';
+import { LineDecoder } from './lineDecoder';
+import {
+  apiVersionOf,
+  parseApiVersion,
+  ResourceType,
+  resourcePath,
+} from './resource';
+import type {
+  KubeList,
+  KubeObject,
+  ObjectKey,
+  Status,
+  WatchEvent,
+} from './types';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RequestOptions {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+  /** Overrides the client's request timeout; 0 disables it (watches). */
+  timeoutMs?: number;
+}
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  signal?: AbortSignal;
+}
+
+export interface WatchOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  allowWatchBookmarks?: boolean;
+  /** The server closes the stream cleanly after this many seconds. */
+  timeoutSeconds?: number;
+  signal?: AbortSignal;
+}
+
+export interface ApplyOptions {
+  /** Who owns the applied fields; every writer uses its own. */
+  fieldManager: string;
+  /** Take over fields owned by other managers instead of failing with ApplyConflictError. */
+  force?: boolean;
+  dryRun?: boolean;
+  signal?: AbortSignal;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic';
+
+const patchContentTypes: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+};
+
+export const APPLY_CONTENT_TYPE = 'application/apply-patch+yaml';
+
+export interface KubeClientOptions {
+  /** Timeout of every non-watch request; default 30 s. */
+  requestTimeoutMs?: number;
+  userAgent?: string;
+}
+
+type TlsMaterial = Pick<
+  https.RequestOptions,
+  'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'
+>;
+
+/**
+ * A thin typed REST client for any resource type, authenticated from a
+ * kubeconfig. It speaks plain JSON over keep-alive HTTP(S) connections, so
+ * list, watch, server-side apply and subresources work alike for every
+ * group-version-kind, including custom resources.
+ *
+ * The kubeconfig (file, in-cluster, exec and token-file auth) is handled by
+ * `@kubernetes/client-node`'s `KubeConfig`; credentials are re-read per
+ * request so rotating tokens keep working.
+ */
+export class KubeClient {
+  readonly server: string;
+  private readonly isHttps: boolean;
+  private readonly requestTimeoutMs: number;
+  private readonly userAgent: string;
+  private agent?: http.Agent;
+  private agentTls?: TlsMaterial;
+  private readonly discovered = new Map<string, Promise<ResourceType[]>>();
+
+  constructor(
+    readonly kubeConfig: KubeConfig,
+    options: KubeClientOptions = {},
+  ) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) {
+      throw new Error(
+        'the kubeconfig has no current cluster: set current-context to a context whose cluster exists',
+      );
+    }
+    this.server = cluster.server.replace(/\/+$/, '');
+    this.isHttps = this.server.startsWith('https:');
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.userAgent = options.userAgent ?? 'runway-controller-runtime';
+  }
+
+  /** From a kubeconfig file, or in-cluster / $KUBECONFIG / ~/.kube/config when omitted. */
+  static load(kubeconfigPath?: string, options?: KubeClientOptions): KubeClient {
+    const kc = new KubeConfig();
+    if (kubeconfigPath) kc.loadFromFile(kubeconfigPath);
+    else kc.loadFromDefault();
+    return new KubeClient(kc, options);
+  }
+
+  /** Stops reusing connections (lets the process exit). */
+  close(): void {
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+
+  // ---- generic requests ---------------------------------------------------
+
+  async request<T>(opts: RequestOptions): Promise<T> {
+    const res = await this.send(opts);
+    const text = await readBody(res, opts);
+    if ((res.statusCode ?? 0) >= 400) {
+      throw errorFromStatus(
+        opts.method,
+        opts.path,
+        res.statusCode ?? 0,
+        parseStatus(text, res.statusCode ?? 0),
+        opts.contentType === APPLY_CONTENT_TYPE,
+      );
+    }
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /**
+   * Streams a watch, calling `onEvent` for every event. Resolves when the
+   * server ends the stream; rejects on connection errors, HTTP errors, or
+   * when `signal` aborts (with the signal's reason).
+   */
+  async watch<T extends KubeObject>(
+    rt: ResourceType,
+    opts: WatchOptions,
+    onEvent: (event: WatchEvent<T>) => void,
+  ): Promise<void> {
+    const path = resourcePath(rt, { namespace: opts.namespace });
+    const requestOpts: RequestOptions = {
+      method: 'GET',
+      path,
+      query: {
+        watch: true,
+        resourceVersion: opts.resourceVersion,
+        allowWatchBookmarks: opts.allowWatchBookmarks,
+        timeoutSeconds: opts.timeoutSeconds,
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+      },
+      signal: opts.signal,
+      timeoutMs: 0,
+    };
+    const res = await this.send(requestOpts);
+    if ((res.statusCode ?? 0) >= 400) {
+      const text = await readBody(res, requestOpts);
+      throw errorFromStatus('WATCH', path, res.statusCode ?? 0, parseStatus(text, res.statusCode ?? 0), false);
+    }
+    const decoder = new LineDecoder();
+    await new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const settle = (err?: unknown) => {
+        if (settled) return;
+        settled = true;
+        opts.signal?.removeEventListener('abort', onAbort);
+        if (err === undefined) {
+          resolve();
+        } else {
+          res.destroy();
+          reject(err);
+        }
+      };
+      const onAbort = () => settle(opts.signal?.reason ?? new Error('watch aborted'));
+      if (opts.signal?.aborted) {
+        onAbort();
+        return;
+      }
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const handle = (lines: string[]) => {
+        for (const line of lines) {
+          if (settled) return;
+          onEvent(JSON.parse(line) as WatchEvent<T>);
+        }
+      };
+      res.on('data', (chunk: Buffer) => {
+        try {
+          handle(decoder.push(chunk));
+        } catch (err) {
+          settle(err);
+        }
+      });
+      res.on('end', () => {
+        try {
+          handle(decoder.end());
+          settle();
+        } catch (err) {
+          settle(err);
+        }
+      });
+      res.on('error', err => settle(new KubeConnectionError('WATCH', path, err)));
+      res.on('close', () =>
+        settle(new KubeConnectionError('WATCH', path, new Error('connection closed before the stream ended'))),
+      );
+    });
+  }
+
+  // ---- typed helpers --------------------------------------------------------
+
+  get<T extends KubeObject>(rt: ResourceType, key: ObjectKey, signal?: AbortSignal): Promise<T> {
+    return this.request<T>({
+      method: 'GET',
+      path: resourcePath(rt, { namespace: key.namespace, name: key.name }),
+      signal,
+    });
+  }
+
+  list<T extends KubeObject>(rt: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
+    return this.request<KubeList<T>>({
+      method: 'GET',
+      path: resourcePath(rt, { namespace: opts.namespace }),
+      query: {
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        limit: opts.limit,
+        continue: opts.continue,
+        resourceVersion: opts.resourceVersion,
+      },
+      signal: opts.signal,
+    });
+  }
+
+  create<T extends KubeObject>(
+    rt: ResourceType,
+    obj: T,
+    opts: { fieldManager?: string; dryRun?: boolean } = {},
+  ): Promise<T> {
+    return this.request<T>({
+      method: 'POST',
+      path: resourcePath(rt, { namespace: obj.metadata?.namespace }),
+      query: { fieldManager: opts.fieldManager, dryRun: opts.dryRun ? 'All' : undefined },
+      body: withTypeMeta(rt, obj),
+    });
+  }
+
+  replace<T extends KubeObject>(
+    rt: ResourceType,
+    obj: T,
+    opts: { fieldManager?: string; subresource?: string } = {},
+  ): Promise<T> {
+    return this.request<T>({
+      method: 'PUT',
+      path: resourcePath(rt, {
+        namespace: obj.metadata?.namespace,
+        name: obj.metadata?.name ?? '',
+        subresource: opts.subresource,
+      }),
+      query: { fieldManager: opts.fieldManager },
+      body: withTypeMeta(rt, obj),
+    });
+  }
+
+  delete(
+    rt: ResourceType,
+    key: ObjectKey,
+    opts: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; uid?: string } = {},
+  ): Promise<unknown> {
+    return this.request({
+      method: 'DELETE',
+      path: resourcePath(rt, { namespace: key.namespace, name: key.name }),
+      body: {
+        kind: 'DeleteOptions',
+        apiVersion: 'v1',
+        propagationPolicy: opts.propagationPolicy,
+        preconditions: opts.uid ? { uid: opts.uid } : undefined,
+      },
+    });
+  }
+
+  patch<T extends KubeObject>(
+    rt: ResourceType,
+    key: ObjectKey,
+    patch: unknown,
+    type: PatchType,
+    opts: { subresource?: string; fieldManager?: string } = {},
+  ): Promise<T> {
+    return this.request<T>({
+      method: 'PATCH',
+      path: resourcePath(rt, { namespace: key.namespace, name: key.name, subresource: opts.subresource }),
+      query: { fieldManager: opts.fieldManager },
+      body: patch,
+      contentType: patchContentTypes[type],
+    });
+  }
+
+  /**
+   * Server-side apply of `obj` (or of its `subresource`, e.g. `status`).
+   * Conflicts with other managers reject with ApplyConflictError unless
+   * `force` is set.
+   */
+  apply<T extends KubeObject>(
+    rt: ResourceType,
+    obj: KubeObject,
+    opts: ApplyOptions & { subresource?: string },
+  ): Promise<T> {
+    validateFieldManager(opts.fieldManager);
+    const name = obj.metadata?.name;
+    if (!name) {
+      throw new Error(`server-side apply of ${rt.kind} needs metadata.name: set it`);
+    }
+    return this.request<T>({
+      method: 'PATCH',
+      path: resourcePath(rt, {
+        namespace: obj.metadata?.namespace,
+        name,
+        subresource: opts.subresource,
+      }),
+      query: {
+        fieldManager: opts.fieldManager,
+        force: opts.force ? true : undefined,
+        dryRun: opts.dryRun ? 'All' : undefined,
+      },
+      body: withTypeMeta(rt, obj),
+      contentType: APPLY_CONTENT_TYPE,
+      signal: opts.signal,
+    });
+  }
+
+  // ---- discovery ------------------------------------------------------------
+
+  /**
+   * Finds the REST resource of `apiVersion`/`kind` through API discovery.
+   * Results are cached per group-version; a kind that is not served yet
+   * (a CRD just installed) is looked up again on the next call.
+   */
+  async resolve(apiVersion: string, kind: string): Promise<ResourceType> {
+    const { group, version } = parseApiVersion(apiVersion);
+    const gv = apiVersion;
+    let resources = this.discovered.get(gv);
+    if (!resources) {
+      resources = this.discover(group, version);
+      this.discovered.set(gv, resources);
+    }
+    let found: ResourceType | undefined;
+    try {
+      found = (await resources).find(r => r.kind === kind);
+    } catch (err) {
+      this.discovered.delete(gv);
+      throw err;
+    }
+    if (!found) {
+      this.discovered.delete(gv);
+      throw new Error(
+        `the API server does not serve kind ${kind} in ${apiVersion}: check apiVersion and kind, or install its CRD`,
+      );
+    }
+    return found;
+  }
+
+  private async discover(group: string, version: string): Promise<ResourceType[]> {
+    const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
+    const list = await this.request<{
+      resources: Array<{ name: string; kind: string; namespaced: boolean }>;
+    }>({ method: 'GET', path });
+    return list.resources
+      .filter(r => !r.name.includes('/'))
+      .map(r => ({ group, version, plural: r.name, kind: r.kind, namespaced: r.namespaced }));
+  }
+
+  // ---- transport ------------------------------------------------------------
+
+  private async send(opts: RequestOptions): Promise<http.IncomingMessage> {
+    const auth: https.RequestOptions = {};
+    await this.kubeConfig.applyToHTTPSOptions(auth);
+    const url = new URL(this.server + opts.path + queryString(opts.query));
+    const body =
+      opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
+    const headers: http.OutgoingHttpHeaders = {
+      ...(auth.headers ?? {}),
+      Accept: 'application/json',
+      'User-Agent': this.userAgent,
+    };
+    if (auth.auth) {
+      headers.Authorization = `Basic ${Buffer.from(auth.auth).toString('base64')}`;
+    }
+    if (body) {
+      headers['Content-Type'] = opts.contentType ?? 'application/json';
+      headers['Content-Length'] = body.length;
+    }
+    const timeoutMs = opts.timeoutMs ?? this.requestTimeoutMs;
+    const signals = [opts.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined]
+      .filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+    const transport = this.isHttps ? https : http;
+    return new Promise((resolve, reject) => {
+      const req = transport.request(
+        url,
+        { method: opts.method, headers, agent: this.agentFor(auth), signal },
+        resolve,
+      );
+      req.on('error', err => {
+        if (opts.signal?.aborted) reject(opts.signal.reason);
+        else if (signal?.aborted) {
+          reject(
+            new KubeConnectionError(opts.method, opts.path, new Error(`no answer within ${timeoutMs} ms`)),
+          );
+        } else reject(new KubeConnectionError(opts.method, opts.path, err));
+      });
+      if (body) req.write(body);
+      req.end();
+    });
+  }
+
+  /** One keep-alive agent, rebuilt only when the TLS material changes. */
+  private agentFor(auth: https.RequestOptions): http.Agent {
+    const tls: TlsMaterial = {
+      ca: auth.ca,
+      cert: auth.cert,
+      key: auth.key,
+      pfx: auth.pfx,
+      passphrase: auth.passphrase,
+      rejectUnauthorized: auth.rejectUnauthorized,
+      servername: auth.servername,
+    };
+    if (this.agent && this.agentTls && sameTls(this.agentTls, tls)) return this.agent;
+    this.agent?.destroy();
+    this.agentTls = tls;
+    this.agent = this.isHttps
+      ? new https.Agent({ ...tls, keepAlive: true, maxSockets: 64 })
+      : new http.Agent({ keepAlive: true, maxSockets: 64 });
+    return this.agent;
+  }
+}
+
+function sameTls(a: TlsMaterial, b: TlsMaterial): boolean {
+  return (Object.keys(b) as Array<keyof TlsMaterial>).every(k => {
+    const x = a[k];
+    const y = b[k];
+    if (Buffer.isBuffer(x) && Buffer.isBuffer(y)) return x.equals(y);
+    return x === y;
+  });
+}
+
+export function queryString(query: Record<string, QueryValue> = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== '') params.set(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+function withTypeMeta(rt: ResourceType, obj: KubeObject): KubeObject {
+  return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(rt), kind: obj.kind ?? rt.kind };
+}
+
+export function validateFieldManager(fieldManager: string): void {
+  if (!fieldManager || fieldManager.length > 128) {
+    throw new Error(
+      `fieldManager "${fieldManager}" is not valid: give each writer its own non-empty name of at most 128 characters`,
+    );
+  }
+}
+
+function readBody(res: http.IncomingMessage, opts: RequestOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', err => reject(new KubeConnectionError(opts.method, opts.path, err)));
+    // 'close' after 'end' is a no-op: the promise is already resolved.
+    res.on('close', () =>
+      reject(new KubeConnectionError(opts.method, opts.path, new Error('connection closed mid-response'))),
+    );
+  });
+}
+
+function parseStatus(text: string, code: number): Status {
+  try {
+    const parsed = JSON.parse(text) as Status;
+    if (parsed && typeof parsed === 'object') return parsed;
+  } catch {
+    // not JSON: fall through
+  }
+  return { kind: 'Status', status: 'Failure', code, message: text.slice(0, 500) };
+}
+
+export { KubeApiError };

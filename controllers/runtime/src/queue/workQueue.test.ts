@@ -1,0 +1,138 @@
+import { ItemExponentialRateLimiter } from './rateLimiter';
+import { WorkQueue } from './workQueue';
+
+describe('WorkQueue', () => {
+  it('keeps one entry per item however often it is added', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    q.add('b');
+    q.add('a');
+    q.add('a');
+    expect(q.len()).toBe(2);
+    expect(await q.get()).toBe('a');
+    expect(await q.get()).toBe('b');
+    expect(q.len()).toBe(0);
+  });
+
+  it('never hands out an item that is being processed; re-queues it on done', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    const first = await q.get();
+    q.add('a'); // changed while processing
+    expect(q.len()).toBe(0);
+    let second: string | undefined;
+    const pending = q.get().then(v => (second = v));
+    await Promise.resolve();
+    expect(second).toBeUndefined();
+    q.done(first!);
+    await pending;
+    expect(second).toBe('a');
+  });
+
+  it('does not re-queue on done when nothing was added meanwhile', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    q.done((await q.get())!);
+    expect(q.len()).toBe(0);
+    expect(q.inFlight()).toBe(0);
+  });
+
+  it('wakes a waiting get when an item arrives', async () => {
+    const q = new WorkQueue<string>();
+    const got = q.get();
+    q.add('x');
+    await expect(got).resolves.toBe('x');
+  });
+
+  describe('with fake timers', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('delays addAfter items, earliest time wins', async () => {
+      const q = new WorkQueue<string>();
+      q.addAfter('a', 1000);
+      q.addAfter('a', 200);
+      q.addAfter('a', 5000);
+      jest.advanceTimersByTime(199);
+      expect(q.len()).toBe(0);
+      jest.advanceTimersByTime(1);
+      expect(q.len()).toBe(1);
+      expect(await q.get()).toBe('a');
+      q.done('a');
+      jest.advanceTimersByTime(10_000);
+      expect(q.len()).toBe(0); // the later timers were replaced, not added
+    });
+
+    it('backs off rate-limited items exponentially until forgotten', () => {
+      const q = new WorkQueue<string>({
+        rateLimiter: new ItemExponentialRateLimiter(5, 1000),
+      });
+      q.addRateLimited('a');
+      jest.advanceTimersByTime(4);
+      expect(q.len()).toBe(0);
+      jest.advanceTimersByTime(1);
+      expect(q.len()).toBe(1);
+      expect(q.numRequeues('a')).toBe(1);
+      q.forget('a');
+      expect(q.numRequeues('a')).toBe(0);
+    });
+
+    it('counts metrics for adds, retries, waits and work', async () => {
+      const seen = { added: 0, retried: 0, taken: [] as number[], finished: [] as number[], depth: [] as number[] };
+      const q = new WorkQueue<string>({
+        rateLimiter: new ItemExponentialRateLimiter(5, 1000),
+        metrics: {
+          added: () => seen.added++,
+          retried: () => seen.retried++,
+          taken: ms => seen.taken.push(ms),
+          finished: ms => seen.finished.push(ms),
+          depth: n => seen.depth.push(n),
+        },
+      });
+      q.add('a');
+      q.add('a');
+      jest.advanceTimersByTime(30);
+      const item = (await q.get())!;
+      jest.advanceTimersByTime(70);
+      q.done(item);
+      q.addRateLimited('a');
+      expect(seen).toMatchObject({ added: 1, retried: 1, taken: [30], finished: [70] });
+      expect(seen.depth).toEqual([1, 0]);
+    });
+  });
+
+  it('shutDown wakes waiting getters with undefined and ignores new adds', async () => {
+    const q = new WorkQueue<string>();
+    const waiting = q.get();
+    q.shutDown();
+    await expect(waiting).resolves.toBeUndefined();
+    q.add('a');
+    expect(q.len()).toBe(0);
+    await expect(q.get()).resolves.toBeUndefined();
+  });
+
+  it('shutDownWithDrain waits for items in flight', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    const item = (await q.get())!;
+    let drained = false;
+    const drain = q.shutDownWithDrain().then(() => (drained = true));
+    await new Promise(r => setTimeout(r, 10));
+    expect(drained).toBe(false);
+    q.done(item);
+    await drain;
+    expect(drained).toBe(true);
+  });
+
+  it('handles many items in FIFO order', async () => {
+    const q = new WorkQueue<number>();
+    for (let i = 0; i < 5000; i++) q.add(i);
+    const out: number[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const v = (await q.get())!;
+      out.push(v);
+      q.done(v);
+    }
+    expect(out).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+  });
+});
