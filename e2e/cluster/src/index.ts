@@ -1,0 +1,18 @@
+/**
+ * Real Kubernetes control planes for integration tests: etcd,
+ * kube-apiserver, kube-controller-manager, kube-scheduler and kwok built
+ * from Go modules and run as local processes on loopback ports.
+ *
+ * @packageDocumentation
+ */
+export { startCluster, startClusters, DEFAULT_CLUSTERS_DIR } from './cluster';
+export type { StartClusterOptions, TestCluster } from './cluster';
+export type { InstalledCrds } from './crds';
+export { ensureKubeBinary, kubeBinaryLocation, cacheRoot, KubeBuildError } from './binary';
+export { DEFAULT_NODES, GPU_RESOURCE, nodeManifest } from './nodes';
+export type { NodeSpec } from './nodes';
+export { COMPONENTS } from './layout';
+export type { Component } from './layout';
+export { readManifests, isCrd } from './manifests';
+export type { SourcedObject } from './manifests';
+export { waitFor, apiErrorMessage } from './wait';
