@@ -14,7 +14,10 @@ export class Backoff {
   ) {}
 
   next(): number {
-    const base = Math.min(this.maxMs, this.initialMs * 2 ** Math.min(this.attempt, 32));
+    const base = Math.min(
+      this.maxMs,
+      this.initialMs * 2 ** Math.min(this.attempt, 32),
+    );
     this.attempt += 1;
     return Math.round(base * (1 + this.jitter * this.random()));
   }

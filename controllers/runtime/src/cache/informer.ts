@@ -57,7 +57,10 @@ export class Informer<T extends KubeObject> {
   readonly store = new Store<T>();
   private readonly handlers = new Set<EventHandler<T>>();
   private readonly options: Required<
-    Omit<InformerOptions<T>, 'namespace' | 'labelSelector' | 'fieldSelector' | 'metrics'>
+    Omit<
+      InformerOptions<T>,
+      'namespace' | 'labelSelector' | 'fieldSelector' | 'metrics'
+    >
   > &
     InformerOptions<T>;
   private resourceVersion: string | undefined;
@@ -75,8 +78,13 @@ export class Informer<T extends KubeObject> {
     if (options.pageSize !== undefined && !(options.pageSize >= 1)) {
       throw new Error(`pageSize must be at least 1, got ${options.pageSize}`);
     }
-    if (options.silenceTimeoutMs !== undefined && !(options.silenceTimeoutMs > 0)) {
-      throw new Error(`silenceTimeoutMs must be positive, got ${options.silenceTimeoutMs}`);
+    if (
+      options.silenceTimeoutMs !== undefined &&
+      !(options.silenceTimeoutMs > 0)
+    ) {
+      throw new Error(
+        `silenceTimeoutMs must be positive, got ${options.silenceTimeoutMs}`,
+      );
     }
     this.id = resourceTypeId(resourceType);
     this.options = {
@@ -113,7 +121,8 @@ export class Informer<T extends KubeObject> {
 
   /** Resolves once the first list is in the cache (or when stopped). */
   waitForSync(): Promise<void> {
-    if (this.synced || this.stopController.signal.aborted) return Promise.resolve();
+    if (this.synced || this.stopController.signal.aborted)
+      return Promise.resolve();
     return new Promise(resolve => this.syncWaiters.push(resolve));
   }
 
@@ -151,14 +160,20 @@ export class Informer<T extends KubeObject> {
       } catch (err) {
         if (stopped.aborted) break;
         if (isGone(err)) {
-          logger.info('resourceVersion too old, listing again', { resourceVersion: this.resourceVersion });
+          logger.info('resourceVersion too old, listing again', {
+            resourceVersion: this.resourceVersion,
+          });
           this.options.metrics?.restarted(this.id, 'gone');
           this.resourceVersion = undefined;
           continue;
         }
         const reason = err instanceof WatchSilentError ? 'silent' : 'error';
         const delay = backoff.next();
-        logger.warn('list/watch failed, restarting', { reason, error: err, retryInMs: delay });
+        logger.warn('list/watch failed, restarting', {
+          reason,
+          error: err,
+          retryInMs: delay,
+        });
         this.options.metrics?.restarted(this.id, reason);
         await sleep(delay, stopped);
       }
@@ -210,12 +225,19 @@ export class Informer<T extends KubeObject> {
     const { silenceTimeoutMs, backoff } = this.options;
     const controller = new AbortController();
     const onStop = () => controller.abort(this.stopController.signal.reason);
-    this.stopController.signal.addEventListener('abort', onStop, { once: true });
+    this.stopController.signal.addEventListener('abort', onStop, {
+      once: true,
+    });
     let silenceTimer: NodeJS.Timeout | undefined;
     const armSilenceTimer = () => {
       clearTimeout(silenceTimer);
       silenceTimer = setTimeout(
-        () => controller.abort(new WatchSilentError(`no event or bookmark within ${silenceTimeoutMs} ms`)),
+        () =>
+          controller.abort(
+            new WatchSilentError(
+              `no event or bookmark within ${silenceTimeoutMs} ms`,
+            ),
+          ),
         silenceTimeoutMs,
       );
     };
@@ -275,13 +297,21 @@ export class Informer<T extends KubeObject> {
   }
 
   /** A throwing handler is logged; it never stops the informer or other handlers. */
-  private call(handler: EventHandler<T>, kind: 'add' | 'update' | 'delete', obj: T, old?: T): void {
+  private call(
+    handler: EventHandler<T>,
+    kind: 'add' | 'update' | 'delete',
+    obj: T,
+    old?: T,
+  ): void {
     try {
       if (kind === 'add') handler.add?.(obj);
       else if (kind === 'update') handler.update?.(old!, obj);
       else handler.delete?.(obj);
     } catch (err) {
-      this.options.logger.error('event handler failed', { event: kind, error: err });
+      this.options.logger.error('event handler failed', {
+        event: kind,
+        error: err,
+      });
     }
   }
 

@@ -22,14 +22,25 @@ export class SharedInformerFactory {
 
   constructor(
     private readonly client: KubeClient,
-    private readonly defaults: Omit<InformerOptions<KubeObject>, keyof InformerSelector> & {
+    private readonly defaults: Omit<
+      InformerOptions<KubeObject>,
+      keyof InformerSelector
+    > & {
       logger?: Logger;
       metrics?: InformerMetrics;
     } = {},
   ) {}
 
-  informerFor<T extends KubeObject>(rt: ResourceType, selector: InformerSelector = {}): Informer<T> {
-    const id = [resourceTypeId(rt), selector.namespace ?? '', selector.labelSelector ?? '', selector.fieldSelector ?? ''].join('|');
+  informerFor<T extends KubeObject>(
+    rt: ResourceType,
+    selector: InformerSelector = {},
+  ): Informer<T> {
+    const id = [
+      resourceTypeId(rt),
+      selector.namespace ?? '',
+      selector.labelSelector ?? '',
+      selector.fieldSelector ?? '',
+    ].join('|');
     let informer = this.informers.get(id);
     if (!informer) {
       informer = new Informer<KubeObject>(this.client, rt, {

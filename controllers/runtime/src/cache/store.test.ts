@@ -12,11 +12,25 @@ import {
 import { Store } from './store';
 import { stripManagedFields } from './transform';
 
-function cm(name: string, rv: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', resourceVersion: rv, ...extra } };
+function cm(
+  name: string,
+  rv: string,
+  extra: Partial<KubeObject['metadata']> = {},
+): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'ns', resourceVersion: rv, ...extra },
+  };
 }
 
-const owner = { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'md', uid: 'u1', controller: true };
+const owner = {
+  apiVersion: 'airunway.ai/v1alpha1',
+  kind: 'ModelDeployment',
+  name: 'md',
+  uid: 'u1',
+  controller: true,
+};
 
 describe('Store', () => {
   it('keeps owner, label and custom indexes up to date on upsert and delete', () => {
@@ -26,18 +40,26 @@ describe('Store', () => {
     store.addIndexer(labelIndexName('app'), byLabelIndexer('app'));
     store.addIndexer('name-length', o => [String(o.metadata?.name?.length)]);
 
-    store.upsert(cm('a', '1', { ownerReferences: [owner], labels: { app: 'x' } }));
+    store.upsert(
+      cm('a', '1', { ownerReferences: [owner], labels: { app: 'x' } }),
+    );
     store.upsert(cm('bb', '2', { labels: { app: 'x' } }));
     const ownerValue = ownerIndexValue(owner, 'ns');
     expect(ownerValue).toBe('airunway.ai/ModelDeployment/ns/md');
-    expect(store.byIndex(OWNER_INDEX, ownerValue).map(o => o.metadata?.name)).toEqual(['a']);
+    expect(
+      store.byIndex(OWNER_INDEX, ownerValue).map(o => o.metadata?.name),
+    ).toEqual(['a']);
     expect(store.byIndex(OWNER_UID_INDEX, 'u1')).toHaveLength(1);
     expect(store.byIndex(labelIndexName('app'), 'x')).toHaveLength(2);
-    expect(store.byIndex('name-length', '2').map(o => o.metadata?.name)).toEqual(['bb']);
+    expect(
+      store.byIndex('name-length', '2').map(o => o.metadata?.name),
+    ).toEqual(['bb']);
 
     // The label changes: the old index entry must go.
     store.upsert(cm('a', '3', { labels: { app: 'y' } }));
-    expect(store.byIndex(labelIndexName('app'), 'x').map(o => o.metadata?.name)).toEqual(['bb']);
+    expect(
+      store.byIndex(labelIndexName('app'), 'x').map(o => o.metadata?.name),
+    ).toEqual(['bb']);
     expect(store.byIndex(OWNER_INDEX, ownerValue)).toEqual([]);
 
     store.delete('ns/bb');
@@ -57,7 +79,9 @@ describe('Store', () => {
     const store = new Store<KubeObject>();
     expect(() => store.byIndex('nope', 'x')).toThrow(/no indexer named "nope"/);
     store.addIndexer('i', () => []);
-    expect(() => store.addIndexer('i', () => ['other'])).toThrow(/already exists/);
+    expect(() => store.addIndexer('i', () => ['other'])).toThrow(
+      /already exists/,
+    );
   });
 
   it('survives an indexer that throws', () => {
@@ -74,9 +98,18 @@ describe('Store', () => {
     store.upsert(cm('same', '1'));
     store.upsert(cm('changed', '1'));
     store.upsert(cm('gone', '1'));
-    const diff = store.replace([cm('same', '1'), cm('changed', '2'), cm('new', '1')]);
+    const diff = store.replace([
+      cm('same', '1'),
+      cm('changed', '2'),
+      cm('new', '1'),
+    ]);
     expect(diff.added.map(o => o.metadata?.name)).toEqual(['new']);
-    expect(diff.updated.map(u => [u.old.metadata?.resourceVersion, u.obj.metadata?.resourceVersion])).toEqual([['1', '2']]);
+    expect(
+      diff.updated.map(u => [
+        u.old.metadata?.resourceVersion,
+        u.obj.metadata?.resourceVersion,
+      ]),
+    ).toEqual([['1', '2']]);
     expect(diff.deleted.map(o => o.metadata?.name)).toEqual(['gone']);
     expect(store.keys().sort()).toEqual(['ns/changed', 'ns/new', 'ns/same']);
   });
@@ -96,7 +129,13 @@ describe('stripManagedFields', () => {
 
 describe('controllerOf', () => {
   it('finds the controller owner reference', () => {
-    expect(controllerOf(cm('a', '1', { ownerReferences: [{ ...owner, controller: false }, owner] }))).toBe(owner);
+    expect(
+      controllerOf(
+        cm('a', '1', {
+          ownerReferences: [{ ...owner, controller: false }, owner],
+        }),
+      ),
+    ).toBe(owner);
     expect(controllerOf(cm('a', '1'))).toBeUndefined();
   });
 });

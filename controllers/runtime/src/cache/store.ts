@@ -28,7 +28,9 @@ export class Store<T extends KubeObject> {
   addIndexer(name: string, fn: IndexFunc<T>): void {
     if (this.indexers.has(name)) {
       if (this.indexers.get(name) === fn) return;
-      throw new Error(`an indexer named "${name}" already exists: pick another name`);
+      throw new Error(
+        `an indexer named "${name}" already exists: pick another name`,
+      );
     }
     this.indexers.set(name, fn);
     this.indices.set(name, new Map());
@@ -61,7 +63,9 @@ export class Store<T extends KubeObject> {
     }
     const keys = index.get(value);
     if (!keys) return [];
-    return [...keys].map(k => this.items.get(k)).filter((o): o is T => o !== undefined);
+    return [...keys]
+      .map(k => this.items.get(k))
+      .filter((o): o is T => o !== undefined);
   }
 
   /** Inserts or replaces; returns the previous object. */
@@ -97,7 +101,9 @@ export class Store<T extends KubeObject> {
       if (!old) {
         this.upsert(obj);
         result.added.push(obj);
-      } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
+      } else if (
+        old.metadata?.resourceVersion !== obj.metadata?.resourceVersion
+      ) {
         this.upsert(obj);
         result.updated.push({ old, obj });
       }

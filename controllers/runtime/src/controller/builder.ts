@@ -1,9 +1,17 @@
-import type { InformerSelector, SharedInformerFactory } from '../cache/sharedInformers';
+import type {
+  InformerSelector,
+  SharedInformerFactory,
+} from '../cache/sharedInformers';
 import type { ResourceType } from '../kube/resource';
 import type { KubeObject } from '../kube/types';
 import type { ControllerMetrics } from '../metrics/metrics';
 import type { Logger } from '../observability/logger';
-import { Controller, ControllerOptions, Reconciler, Source } from './controller';
+import {
+  Controller,
+  ControllerOptions,
+  Reconciler,
+  Source,
+} from './controller';
 import type { Predicate } from './predicates';
 import { ownerRequests, Request, requestFor } from './requests';
 
@@ -22,7 +30,8 @@ export interface WatchOptions<T extends KubeObject = KubeObject> {
   selector?: InformerSelector;
 }
 
-export interface OwnsOptions<T extends KubeObject = KubeObject> extends WatchOptions<T> {
+export interface OwnsOptions<T extends KubeObject = KubeObject>
+  extends WatchOptions<T> {
   /** Also map non-controller owner references (default: controller owner only). */
   anyOwner?: boolean;
 }
@@ -39,9 +48,16 @@ export interface OwnsOptions<T extends KubeObject = KubeObject> extends WatchOpt
 export class ControllerBuilder {
   private name?: string;
   private forType?: ResourceType;
-  private readonly sources: Array<{ rt: ResourceType; options: WatchOptions; map: (obj: KubeObject) => Request[] }> = [];
+  private readonly sources: Array<{
+    rt: ResourceType;
+    options: WatchOptions;
+    map: (obj: KubeObject) => Request[];
+  }> = [];
   private readonly globalPredicates: Predicate[] = [];
-  private options: Pick<ControllerOptions, 'maxConcurrentReconciles' | 'rateLimiter'> = {};
+  private options: Pick<
+    ControllerOptions,
+    'maxConcurrentReconciles' | 'rateLimiter'
+  > = {};
 
   constructor(private readonly host: ControllerHost) {}
 
@@ -57,17 +73,29 @@ export class ControllerBuilder {
   }
 
   /** The primary type: each of its events enqueues the object itself. */
-  for<T extends KubeObject>(rt: ResourceType, options: WatchOptions<T> = {}): this {
+  for<T extends KubeObject>(
+    rt: ResourceType,
+    options: WatchOptions<T> = {},
+  ): this {
     if (this.forType) {
-      throw new Error(`for() was already called with ${this.forType.kind}: a controller has one primary type`);
+      throw new Error(
+        `for() was already called with ${this.forType.kind}: a controller has one primary type`,
+      );
     }
     this.forType = rt;
-    this.sources.unshift({ rt, options: options as WatchOptions, map: requestFor });
+    this.sources.unshift({
+      rt,
+      options: options as WatchOptions,
+      map: requestFor,
+    });
     return this;
   }
 
   /** A type the controller creates: its events enqueue the controlling owner of the `for` type. */
-  owns<T extends KubeObject>(rt: ResourceType, options: OwnsOptions<T> = {}): this {
+  owns<T extends KubeObject>(
+    rt: ResourceType,
+    options: OwnsOptions<T> = {},
+  ): this {
     this.sources.push({
       rt,
       options: options as WatchOptions,
@@ -80,8 +108,16 @@ export class ControllerBuilder {
   }
 
   /** Any other type, mapped to requests by `map` (e.g. a ConfigMap to the objects that use it). */
-  watches<T extends KubeObject>(rt: ResourceType, map: (obj: T) => Request[], options: WatchOptions<T> = {}): this {
-    this.sources.push({ rt, options: options as WatchOptions, map: map as (obj: KubeObject) => Request[] });
+  watches<T extends KubeObject>(
+    rt: ResourceType,
+    map: (obj: T) => Request[],
+    options: WatchOptions<T> = {},
+  ): this {
+    this.sources.push({
+      rt,
+      options: options as WatchOptions,
+      map: map as (obj: KubeObject) => Request[],
+    });
     return this;
   }
 
@@ -91,7 +127,9 @@ export class ControllerBuilder {
     return this;
   }
 
-  withOptions(options: Pick<ControllerOptions, 'maxConcurrentReconciles' | 'rateLimiter'>): this {
+  withOptions(
+    options: Pick<ControllerOptions, 'maxConcurrentReconciles' | 'rateLimiter'>,
+  ): this {
     this.options = { ...this.options, ...options };
     return this;
   }
@@ -99,21 +137,30 @@ export class ControllerBuilder {
   /** Builds the controller and hands it to the manager. */
   complete(reconciler: Reconciler): Controller {
     if (!this.forType) {
-      throw new Error('call for(<primary type>) before complete(): a controller needs a primary type');
+      throw new Error(
+        'call for(<primary type>) before complete(): a controller needs a primary type',
+      );
     }
     if (typeof reconciler !== 'function') {
-      throw new Error('complete() needs a reconcile function (request, ctx) => result');
+      throw new Error(
+        'complete() needs a reconcile function (request, ctx) => result',
+      );
     }
     const sources: Source[] = this.sources.map(({ rt, options, map }) => ({
       informer: this.host.informers.informerFor(rt, options.selector),
       predicates: [...this.globalPredicates, ...(options.predicates ?? [])],
       map,
     }));
-    const controller = new Controller(this.name ?? this.forType.kind.toLowerCase(), reconciler, sources, {
-      ...this.options,
-      logger: this.host.logger,
-      metrics: this.host.metrics,
-    });
+    const controller = new Controller(
+      this.name ?? this.forType.kind.toLowerCase(),
+      reconciler,
+      sources,
+      {
+        ...this.options,
+        logger: this.host.logger,
+        metrics: this.host.metrics,
+      },
+    );
     this.host.register(controller);
     return controller;
   }

@@ -21,7 +21,9 @@ class Channel implements EventSource {
   }
 }
 
-const obj = (name: string, generation = 1): KubeObject => ({ metadata: { name, namespace: 'ns', generation } });
+const obj = (name: string, generation = 1): KubeObject => ({
+  metadata: { name, namespace: 'ns', generation },
+});
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 async function until(check: () => boolean, timeoutMs = 5000) {
@@ -32,13 +34,21 @@ async function until(check: () => boolean, timeoutMs = 5000) {
   }
 }
 
-function make(reconciler: Reconciler, opts: { concurrency?: number; metrics?: ControllerMetrics } = {}) {
+function make(
+  reconciler: Reconciler,
+  opts: { concurrency?: number; metrics?: ControllerMetrics } = {},
+) {
   const channel = new Channel();
-  const controller = new Controller('test', reconciler, [{ informer: channel, predicates: [], map: requestFor }], {
-    maxConcurrentReconciles: opts.concurrency,
-    rateLimiter: new ItemExponentialRateLimiter(20, 10_000),
-    metrics: opts.metrics,
-  });
+  const controller = new Controller(
+    'test',
+    reconciler,
+    [{ informer: channel, predicates: [], map: requestFor }],
+    {
+      maxConcurrentReconciles: opts.concurrency,
+      rateLimiter: new ItemExponentialRateLimiter(20, 10_000),
+      metrics: opts.metrics,
+    },
+  );
   return { channel, controller };
 }
 
@@ -103,7 +113,9 @@ describe('Controller', () => {
       for (const name of ['a', 'b', 'c', 'd']) channel.add(obj(name));
       await sleep(4);
     }
-    await until(() => running.size === 0 && controller.queue.len() === 0 && count >= 4);
+    await until(
+      () => running.size === 0 && controller.queue.len() === 0 && count >= 4,
+    );
     await sleep(50);
     expect(overlapSameKey).toBe(false);
     expect(maxParallel).toBe(4);
@@ -125,10 +137,18 @@ describe('Controller', () => {
     await until(() => times.length === 2);
     expect(times[1] - times[0]).toBeGreaterThanOrEqual(95);
     const text = await metrics.registry.metrics();
-    expect(text).toContain('controller_runtime_reconcile_total{controller="test",result="requeue_after"} 1');
-    expect(text).toContain('controller_runtime_reconcile_total{controller="test",result="success"} 1');
-    expect(text).toContain('workqueue_adds_total{name="test",controller="test"} 2');
-    expect(text).toContain('controller_runtime_max_concurrent_reconciles{controller="test"} 1');
+    expect(text).toContain(
+      'controller_runtime_reconcile_total{controller="test",result="requeue_after"} 1',
+    );
+    expect(text).toContain(
+      'controller_runtime_reconcile_total{controller="test",result="success"} 1',
+    );
+    expect(text).toContain(
+      'workqueue_adds_total{name="test",controller="test"} 2',
+    );
+    expect(text).toContain(
+      'controller_runtime_max_concurrent_reconciles{controller="test"} 1',
+    );
     await controller.stop();
   });
 
@@ -189,7 +209,9 @@ describe('Controller', () => {
   });
 
   it('rejects a bad concurrency setting with a clear message', () => {
-    expect(() => new Controller('x', () => {}, [], { maxConcurrentReconciles: 0 })).toThrow(
+    expect(
+      () => new Controller('x', () => {}, [], { maxConcurrentReconciles: 0 }),
+    ).toThrow(
       /maxConcurrentReconciles of controller "x" must be a whole number of at least 1/,
     );
   });

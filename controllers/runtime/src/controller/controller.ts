@@ -1,7 +1,10 @@
 import type { EventHandler } from '../cache/informer';
 import { keyOf, parseKey } from '../kube/resource';
 import type { KubeObject } from '../kube/types';
-import type { ControllerMetrics, ReconcileResultLabel } from '../metrics/metrics';
+import type {
+  ControllerMetrics,
+  ReconcileResultLabel,
+} from '../metrics/metrics';
 import { Logger, silentLogger } from '../observability/logger';
 import { RateLimiter } from '../queue/rateLimiter';
 import { WorkQueue } from '../queue/workQueue';
@@ -98,10 +101,15 @@ export class Controller {
   start(): void {
     if (this.started) return;
     if (this.abort.signal.aborted) {
-      throw new Error(`controller "${this.name}" was stopped and cannot start again`);
+      throw new Error(
+        `controller "${this.name}" was stopped and cannot start again`,
+      );
     }
     this.started = true;
-    this.metrics?.maxConcurrentReconciles.set({ controller: this.name }, this.concurrency);
+    this.metrics?.maxConcurrentReconciles.set(
+      { controller: this.name },
+      this.concurrency,
+    );
     this.metrics?.activeWorkers.set({ controller: this.name }, 0);
     for (const source of this.sources) {
       this.unsubscribes.push(
@@ -112,7 +120,9 @@ export class Controller {
         }),
       );
     }
-    this.workers = Array.from({ length: this.concurrency }, () => this.worker());
+    this.workers = Array.from({ length: this.concurrency }, () =>
+      this.worker(),
+    );
     this.logger.info('controller started', { workers: this.concurrency });
   }
 
@@ -134,7 +144,9 @@ export class Controller {
       clearTimeout(timer);
     }
     if (this.queue.inFlight() > 0) {
-      this.logger.warn('aborting reconciles still running', { inFlight: this.queue.inFlight() });
+      this.logger.warn('aborting reconciles still running', {
+        inFlight: this.queue.inFlight(),
+      });
     }
     const abandoned = this.queue.inFlight();
     this.abort.abort(new Error(`controller "${this.name}" stopped`));
@@ -143,10 +155,17 @@ export class Controller {
     this.logger.info('controller stopped', { abandoned });
   }
 
-  private handle(source: Source, kind: 'create' | 'update' | 'delete', obj: KubeObject, old?: KubeObject): void {
+  private handle(
+    source: Source,
+    kind: 'create' | 'update' | 'delete',
+    obj: KubeObject,
+    old?: KubeObject,
+  ): void {
     if (!passes(source.predicates, kind, obj, old)) return;
     // An update may move an owned object away from its old owner: tell it too.
-    const requests = old ? [...source.map(obj), ...source.map(old)] : source.map(obj);
+    const requests = old
+      ? [...source.map(obj), ...source.map(old)]
+      : source.map(obj);
     for (const key of new Set(requests.map(keyOf))) this.queue.add(key);
   }
 
@@ -184,14 +203,20 @@ export class Controller {
       outcome = 'error';
       this.metrics?.reconcileErrors.inc(labels);
       if (!this.abort.signal.aborted) {
-        logger.error('reconcile failed', { error: err, retries: this.queue.numRequeues(key) });
+        logger.error('reconcile failed', {
+          error: err,
+          retries: this.queue.numRequeues(key),
+        });
         this.queue.addRateLimited(key);
       }
     } finally {
       this.queue.done(key);
       this.metrics?.activeWorkers.dec(labels);
       this.metrics?.reconcileTotal.inc({ ...labels, result: outcome });
-      this.metrics?.reconcileTime.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      this.metrics?.reconcileTime.observe(
+        labels,
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     }
   }
 }

@@ -36,21 +36,26 @@ export const generationChanged: Predicate = {
 
 /** Passes updates only when the labels changed. */
 export const labelsChanged: Predicate = {
-  update: (old, obj) => !shallowEqual(old.metadata?.labels, obj.metadata?.labels),
+  update: (old, obj) =>
+    !shallowEqual(old.metadata?.labels, obj.metadata?.labels),
 };
 
 /** Passes updates only when the annotations changed. */
 export const annotationsChanged: Predicate = {
-  update: (old, obj) => !shallowEqual(old.metadata?.annotations, obj.metadata?.annotations),
+  update: (old, obj) =>
+    !shallowEqual(old.metadata?.annotations, obj.metadata?.annotations),
 };
 
 /** Passes updates only when the resourceVersion changed (drops relist no-ops). */
 export const resourceVersionChanged: Predicate = {
-  update: (old, obj) => old.metadata?.resourceVersion !== obj.metadata?.resourceVersion,
+  update: (old, obj) =>
+    old.metadata?.resourceVersion !== obj.metadata?.resourceVersion,
 };
 
 /** A predicate from one test applied to the object of every event (the new one on update). */
-export function objectMatches<T extends KubeObject>(test: (obj: T) => boolean): Predicate<T> {
+export function objectMatches<T extends KubeObject>(
+  test: (obj: T) => boolean,
+): Predicate<T> {
   return { create: test, update: (_old, obj) => test(obj), delete: test };
 }
 
@@ -80,7 +85,10 @@ export function not<T extends KubeObject>(p: Predicate<T>): Predicate<T> {
   };
 }
 
-function shallowEqual(a: Record<string, string> = {}, b: Record<string, string> = {}): boolean {
+function shallowEqual(
+  a: Record<string, string> = {},
+  b: Record<string, string> = {},
+): boolean {
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every(k => a[k] === b[k]);
 }

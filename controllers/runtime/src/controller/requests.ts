@@ -24,7 +24,10 @@ export function ownerRequests(
   const refs = obj.metadata?.ownerReferences ?? [];
   return refs
     .filter(ref => !onlyController || ref.controller === true)
-    .filter(ref => ref.kind === owner.kind && safeGroup(ref.apiVersion) === owner.group)
+    .filter(
+      ref =>
+        ref.kind === owner.kind && safeGroup(ref.apiVersion) === owner.group,
+    )
     .map(ref => ({ namespace: obj.metadata?.namespace, name: ref.name }));
 }
 

@@ -1,11 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
-import {
-  errorFromStatus,
-  KubeApiError,
-  KubeConnectionError,
-} from './errors';
+import { errorFromStatus, KubeApiError, KubeConnectionError } from './errors';
 import { LineDecoder } from './lineDecoder';
 import {
   apiVersionOf,
@@ -82,7 +78,13 @@ export interface KubeClientOptions {
 
 type TlsMaterial = Pick<
   https.RequestOptions,
-  'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'
+  | 'ca'
+  | 'cert'
+  | 'key'
+  | 'pfx'
+  | 'passphrase'
+  | 'rejectUnauthorized'
+  | 'servername'
 >;
 
 /**
@@ -121,7 +123,10 @@ export class KubeClient {
   }
 
   /** From a kubeconfig file, or in-cluster / $KUBECONFIG / ~/.kube/config when omitted. */
-  static load(kubeconfigPath?: string, options?: KubeClientOptions): KubeClient {
+  static load(
+    kubeconfigPath?: string,
+    options?: KubeClientOptions,
+  ): KubeClient {
     const kc = new KubeConfig();
     if (kubeconfigPath) kc.loadFromFile(kubeconfigPath);
     else kc.loadFromDefault();
@@ -179,12 +184,18 @@ export class KubeClient {
     const res = await this.send(requestOpts);
     if ((res.statusCode ?? 0) >= 400) {
       const text = await readBody(res, requestOpts);
-      throw errorFromStatus('WATCH', path, res.statusCode ?? 0, parseStatus(text, res.statusCode ?? 0), false);
+      throw errorFromStatus(
+        'WATCH',
+        path,
+        res.statusCode ?? 0,
+        parseStatus(text, res.statusCode ?? 0),
+        false,
+      );
     }
     const decoder = new LineDecoder();
     await new Promise<void>((resolve, reject) => {
       let settled = false;
-      const settle = (err?: unknown) => {
+      function settle(err?: unknown) {
         if (settled) return;
         settled = true;
         opts.signal?.removeEventListener('abort', onAbort);
@@ -194,8 +205,10 @@ export class KubeClient {
           res.destroy();
           reject(err);
         }
-      };
-      const onAbort = () => settle(opts.signal?.reason ?? new Error('watch aborted'));
+      }
+      function onAbort() {
+        settle(opts.signal?.reason ?? new Error('watch aborted'));
+      }
       if (opts.signal?.aborted) {
         onAbort();
         return;
@@ -222,16 +235,28 @@ export class KubeClient {
           settle(err);
         }
       });
-      res.on('error', err => settle(new KubeConnectionError('WATCH', path, err)));
+      res.on('error', err =>
+        settle(new KubeConnectionError('WATCH', path, err)),
+      );
       res.on('close', () =>
-        settle(new KubeConnectionError('WATCH', path, new Error('connection closed before the stream ended'))),
+        settle(
+          new KubeConnectionError(
+            'WATCH',
+            path,
+            new Error('connection closed before the stream ended'),
+          ),
+        ),
       );
     });
   }
 
   // ---- typed helpers --------------------------------------------------------
 
-  get<T extends KubeObject>(rt: ResourceType, key: ObjectKey, signal?: AbortSignal): Promise<T> {
+  get<T extends KubeObject>(
+    rt: ResourceType,
+    key: ObjectKey,
+    signal?: AbortSignal,
+  ): Promise<T> {
     return this.request<T>({
       method: 'GET',
       path: resourcePath(rt, { namespace: key.namespace, name: key.name }),
@@ -239,7 +264,10 @@ export class KubeClient {
     });
   }
 
-  list<T extends KubeObject>(rt: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
+  list<T extends KubeObject>(
+    rt: ResourceType,
+    opts: ListOptions = {},
+  ): Promise<KubeList<T>> {
     return this.request<KubeList<T>>({
       method: 'GET',
       path: resourcePath(rt, { namespace: opts.namespace }),
@@ -262,7 +290,10 @@ export class KubeClient {
     return this.request<T>({
       method: 'POST',
       path: resourcePath(rt, { namespace: obj.metadata?.namespace }),
-      query: { fieldManager: opts.fieldManager, dryRun: opts.dryRun ? 'All' : undefined },
+      query: {
+        fieldManager: opts.fieldManager,
+        dryRun: opts.dryRun ? 'All' : undefined,
+      },
       body: withTypeMeta(rt, obj),
     });
   }
@@ -287,7 +318,10 @@ export class KubeClient {
   delete(
     rt: ResourceType,
     key: ObjectKey,
-    opts: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; uid?: string } = {},
+    opts: {
+      propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+      uid?: string;
+    } = {},
   ): Promise<unknown> {
     return this.request({
       method: 'DELETE',
@@ -310,7 +344,11 @@ export class KubeClient {
   ): Promise<T> {
     return this.request<T>({
       method: 'PATCH',
-      path: resourcePath(rt, { namespace: key.namespace, name: key.name, subresource: opts.subresource }),
+      path: resourcePath(rt, {
+        namespace: key.namespace,
+        name: key.name,
+        subresource: opts.subresource,
+      }),
       query: { fieldManager: opts.fieldManager },
       body: patch,
       contentType: patchContentTypes[type],
@@ -330,7 +368,9 @@ export class KubeClient {
     validateFieldManager(opts.fieldManager);
     const name = obj.metadata?.name;
     if (!name) {
-      throw new Error(`server-side apply of ${rt.kind} needs metadata.name: set it`);
+      throw new Error(
+        `server-side apply of ${rt.kind} needs metadata.name: set it`,
+      );
     }
     return this.request<T>({
       method: 'PATCH',
@@ -381,14 +421,23 @@ export class KubeClient {
     return found;
   }
 
-  private async discover(group: string, version: string): Promise<ResourceType[]> {
+  private async discover(
+    group: string,
+    version: string,
+  ): Promise<ResourceType[]> {
     const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
     const list = await this.request<{
       resources: Array<{ name: string; kind: string; namespaced: boolean }>;
     }>({ method: 'GET', path });
     return list.resources
       .filter(r => !r.name.includes('/'))
-      .map(r => ({ group, version, plural: r.name, kind: r.kind, namespaced: r.namespaced }));
+      .map(r => ({
+        group,
+        version,
+        plural: r.name,
+        kind: r.kind,
+        namespaced: r.namespaced,
+      }));
   }
 
   // ---- transport ------------------------------------------------------------
@@ -398,22 +447,28 @@ export class KubeClient {
     await this.kubeConfig.applyToHTTPSOptions(auth);
     const url = new URL(this.server + opts.path + queryString(opts.query));
     const body =
-      opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
+      opts.body === undefined
+        ? undefined
+        : Buffer.from(JSON.stringify(opts.body));
     const headers: http.OutgoingHttpHeaders = {
-      ...(auth.headers ?? {}),
+      ...(auth.headers as http.OutgoingHttpHeaders | undefined),
       Accept: 'application/json',
       'User-Agent': this.userAgent,
     };
     if (auth.auth) {
-      headers.Authorization = `Basic ${Buffer.from(auth.auth).toString('base64')}`;
+      headers.Authorization = `Basic ${Buffer.from(auth.auth).toString(
+        'base64',
+      )}`;
     }
     if (body) {
       headers['Content-Type'] = opts.contentType ?? 'application/json';
       headers['Content-Length'] = body.length;
     }
     const timeoutMs = opts.timeoutMs ?? this.requestTimeoutMs;
-    const signals = [opts.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined]
-      .filter((s): s is AbortSignal => s !== undefined);
+    const signals = [
+      opts.signal,
+      timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined,
+    ].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
     const transport = this.isHttps ? https : http;
     return new Promise((resolve, reject) => {
@@ -426,7 +481,11 @@ export class KubeClient {
         if (opts.signal?.aborted) reject(opts.signal.reason);
         else if (signal?.aborted) {
           reject(
-            new KubeConnectionError(opts.method, opts.path, new Error(`no answer within ${timeoutMs} ms`)),
+            new KubeConnectionError(
+              opts.method,
+              opts.path,
+              new Error(`no answer within ${timeoutMs} ms`),
+            ),
           );
         } else reject(new KubeConnectionError(opts.method, opts.path, err));
       });
@@ -446,7 +505,8 @@ export class KubeClient {
       rejectUnauthorized: auth.rejectUnauthorized,
       servername: auth.servername,
     };
-    if (this.agent && this.agentTls && sameTls(this.agentTls, tls)) return this.agent;
+    if (this.agent && this.agentTls && sameTls(this.agentTls, tls))
+      return this.agent;
     this.agent?.destroy();
     this.agentTls = tls;
     this.agent = this.isHttps
@@ -475,7 +535,11 @@ export function queryString(query: Record<string, QueryValue> = {}): string {
 }
 
 function withTypeMeta(rt: ResourceType, obj: KubeObject): KubeObject {
-  return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(rt), kind: obj.kind ?? rt.kind };
+  return {
+    ...obj,
+    apiVersion: obj.apiVersion ?? apiVersionOf(rt),
+    kind: obj.kind ?? rt.kind,
+  };
 }
 
 export function validateFieldManager(fieldManager: string): void {
@@ -486,15 +550,26 @@ export function validateFieldManager(fieldManager: string): void {
   }
 }
 
-function readBody(res: http.IncomingMessage, opts: RequestOptions): Promise<string> {
+function readBody(
+  res: http.IncomingMessage,
+  opts: RequestOptions,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on('data', (c: Buffer) => chunks.push(c));
     res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    res.on('error', err => reject(new KubeConnectionError(opts.method, opts.path, err)));
+    res.on('error', err =>
+      reject(new KubeConnectionError(opts.method, opts.path, err)),
+    );
     // 'close' after 'end' is a no-op: the promise is already resolved.
     res.on('close', () =>
-      reject(new KubeConnectionError(opts.method, opts.path, new Error('connection closed mid-response'))),
+      reject(
+        new KubeConnectionError(
+          opts.method,
+          opts.path,
+          new Error('connection closed mid-response'),
+        ),
+      ),
     );
   });
 }
@@ -506,7 +581,12 @@ function parseStatus(text: string, code: number): Status {
   } catch {
     // not JSON: fall through
   }
-  return { kind: 'Status', status: 'Failure', code, message: text.slice(0, 500) };
+  return {
+    kind: 'Status',
+    status: 'Failure',
+    code,
+    message: text.slice(0, 500),
+  };
 }
 
 export { KubeApiError };

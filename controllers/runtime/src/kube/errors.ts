@@ -51,7 +51,9 @@ export class KubeConnectionError extends Error {
   readonly name = 'KubeConnectionError';
   constructor(readonly method: string, readonly path: string, cause: unknown) {
     super(
-      `${method} ${path}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      `${method} ${path}: ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`,
       { cause },
     );
   }
@@ -91,7 +93,9 @@ export function isNotFound(err: unknown): boolean {
   return err instanceof KubeApiError && err.code === 404;
 }
 export function isConflict(err: unknown): boolean {
-  return err instanceof KubeApiError && err.code === 409 && err.reason === 'Conflict';
+  return (
+    err instanceof KubeApiError && err.code === 409 && err.reason === 'Conflict'
+  );
 }
 export function isAlreadyExists(err: unknown): boolean {
   return err instanceof KubeApiError && err.reason === 'AlreadyExists';

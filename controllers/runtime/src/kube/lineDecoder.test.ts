@@ -5,7 +5,8 @@ describe('LineDecoder', () => {
     const d = new LineDecoder();
     const bytes = Buffer.from('{"a":"é"}\n{"b":2}\n{"c"');
     const out: string[] = [];
-    for (let i = 0; i < bytes.length; i++) out.push(...d.push(bytes.subarray(i, i + 1)));
+    for (let i = 0; i < bytes.length; i++)
+      out.push(...d.push(bytes.subarray(i, i + 1)));
     out.push(...d.push(':3}'));
     out.push(...d.end());
     expect(out).toEqual(['{"a":"é"}', '{"b":2}', '{"c":3}']);

@@ -12,7 +12,8 @@ export class LineDecoder {
   /** Feeds a chunk; returns the lines it completed (without the newline). */
   push(chunk: Buffer | string): string[] {
     const text =
-      this.partial + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
+      this.partial +
+      (typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
     const lines = text.split('\n');
     this.partial = lines.pop() ?? '';
     return lines.filter(l => l.trim() !== '');

@@ -13,7 +13,9 @@ export interface ResourceType {
   namespaced: boolean;
 }
 
-export function apiVersionOf(rt: Pick<ResourceType, 'group' | 'version'>): string {
+export function apiVersionOf(
+  rt: Pick<ResourceType, 'group' | 'version'>,
+): string {
   return rt.group ? `${rt.group}/${rt.version}` : rt.version;
 }
 
@@ -48,7 +50,9 @@ export interface PathOptions {
  * namespace addresses the collection across all namespaces.
  */
 export function resourcePath(rt: ResourceType, opts: PathOptions = {}): string {
-  const base = rt.group ? `/apis/${rt.group}/${rt.version}` : `/api/${rt.version}`;
+  const base = rt.group
+    ? `/apis/${rt.group}/${rt.version}`
+    : `/api/${rt.version}`;
   const segments = [base];
   if (rt.namespaced && opts.namespace) {
     segments.push('namespaces', encodeURIComponent(opts.namespace));
@@ -78,7 +82,9 @@ export function keyOf(key: ObjectKey): string {
 export function keyOfObject(obj: KubeObject): string {
   const name = obj.metadata?.name;
   if (!name) {
-    throw new Error('object has no metadata.name: every cached object needs one');
+    throw new Error(
+      'object has no metadata.name: every cached object needs one',
+    );
   }
   return keyOf({ namespace: obj.metadata?.namespace, name });
 }

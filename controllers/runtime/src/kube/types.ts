@@ -66,7 +66,12 @@ export interface Status {
   };
 }
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+export type WatchEventType =
+  | 'ADDED'
+  | 'MODIFIED'
+  | 'DELETED'
+  | 'BOOKMARK'
+  | 'ERROR';
 
 export interface WatchEvent<T extends KubeObject = KubeObject> {
   type: WatchEventType;

@@ -8,7 +8,11 @@ import {
 import type { InformerMetrics } from '../cache/informer';
 import type { WorkQueueMetrics } from '../queue/workQueue';
 
-export type ReconcileResultLabel = 'success' | 'error' | 'requeue' | 'requeue_after';
+export type ReconcileResultLabel =
+  | 'success'
+  | 'error'
+  | 'requeue'
+  | 'requeue_after';
 
 /**
  * The metrics controller-runtime exposes, with the same names, in one
@@ -32,7 +36,11 @@ export class ControllerMetrics {
     name: 'controller_runtime_reconcile_time_seconds',
     help: 'Length of time per reconciliation per controller',
     labelNames: ['controller'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60],
+    buckets: [
+      0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5,
+      0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7,
+      8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+    ],
     registers: [this.registry],
   });
   readonly activeWorkers = new Gauge({
@@ -111,7 +119,8 @@ export class ControllerMetrics {
   });
 
   constructor(options: { processMetrics?: boolean } = {}) {
-    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    if (options.processMetrics ?? true)
+      collectDefaultMetrics({ register: this.registry });
   }
 
   /** Work queue observer for the queue of `controller`. */
@@ -128,17 +137,26 @@ export class ControllerMetrics {
 
   informerMetrics(): InformerMetrics {
     return {
-      restarted: (resource, reason) => this.informerRestarts.inc({ resource, reason }),
-      listed: (resource, items) => this.informerListedItems.set({ resource }, items),
+      restarted: (resource, reason) =>
+        this.informerRestarts.inc({ resource, reason }),
+      listed: (resource, items) =>
+        this.informerListedItems.set({ resource }, items),
     };
   }
 
   /** Prometheus text format. */
   async render(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    return {
+      contentType: this.registry.contentType,
+      body: await this.registry.metrics(),
+    };
   }
 }
 
-function exponentialBuckets(start: number, factor: number, count: number): number[] {
+function exponentialBuckets(
+  start: number,
+  factor: number,
+  count: number,
+): number[] {
   return Array.from({ length: count }, (_, i) => start * factor ** i);
 }

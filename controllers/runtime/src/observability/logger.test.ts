@@ -3,7 +3,11 @@ import { createLogger, formatLogLine } from './logger';
 describe('createLogger', () => {
   it('writes one JSON object per line with child fields and level filtering', () => {
     const lines: string[] = [];
-    const log = createLogger({ level: 'info', write: l => lines.push(l), now: () => new Date(0) });
+    const log = createLogger({
+      level: 'info',
+      write: l => lines.push(l),
+      now: () => new Date(0),
+    });
     log.debug('hidden');
     log.child({ controller: 'c1' }).info('reconciled', { key: 'ns/a', ms: 3 });
     expect(lines).toHaveLength(1);
@@ -20,13 +24,17 @@ describe('createLogger', () => {
 
   it('serializes errors and survives circular fields', () => {
     const err = new TypeError('boom');
-    expect(JSON.parse(formatLogLine('error', 'x', { err }, new Date(0))).err).toMatchObject({
+    expect(
+      JSON.parse(formatLogLine('error', 'x', { err }, new Date(0))).err,
+    ).toMatchObject({
       name: 'TypeError',
       message: 'boom',
     });
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    expect(JSON.parse(formatLogLine('warn', 'y', { circular }, new Date(0)))).toMatchObject({
+    expect(
+      JSON.parse(formatLogLine('warn', 'y', { circular }, new Date(0))),
+    ).toMatchObject({
       msg: 'y',
       fieldsError: 'fields not serializable',
     });

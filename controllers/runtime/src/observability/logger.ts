@@ -16,7 +16,12 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
-const levelRank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const levelRank: Record<LogLevel, number> = {
+  debug: 10,
+  info: 20,
+  warn: 30,
+  error: 40,
+};
 
 export interface LoggerOptions {
   level?: LogLevel;
@@ -25,7 +30,10 @@ export interface LoggerOptions {
   now?: () => Date;
 }
 
-export function createLogger(options: LoggerOptions = {}, base: LogFields = {}): Logger {
+export function createLogger(
+  options: LoggerOptions = {},
+  base: LogFields = {},
+): Logger {
   const level = options.level ?? parseLevel(process.env.LOG_LEVEL) ?? 'info';
   const write = options.write ?? ((line: string) => process.stdout.write(line));
   const now = options.now ?? (() => new Date());
@@ -38,7 +46,8 @@ export function createLogger(options: LoggerOptions = {}, base: LogFields = {}):
     info: (m, f) => log('info', m, f),
     warn: (m, f) => log('warn', m, f),
     error: (m, f) => log('error', m, f),
-    child: fields => createLogger({ level, write, now }, { ...base, ...fields }),
+    child: fields =>
+      createLogger({ level, write, now }, { ...base, ...fields }),
   };
 }
 
@@ -57,7 +66,12 @@ export function parseLevel(value: string | undefined): LogLevel | undefined {
 }
 
 /** One JSON line; errors become `{message, name, stack}`; never throws. */
-export function formatLogLine(level: LogLevel, msg: string, fields: LogFields, ts: Date): string {
+export function formatLogLine(
+  level: LogLevel,
+  msg: string,
+  fields: LogFields,
+  ts: Date,
+): string {
   const record: LogFields = { level, ts: ts.toISOString(), msg };
   for (const [k, v] of Object.entries(fields)) {
     if (v !== undefined) record[k] = v instanceof Error ? serializeError(v) : v;
@@ -66,10 +80,19 @@ export function formatLogLine(level: LogLevel, msg: string, fields: LogFields, t
     return JSON.stringify(record);
   } catch {
     // Circular or BigInt fields: keep the line, drop what cannot be written.
-    return JSON.stringify({ level, ts: record.ts, msg, fieldsError: 'fields not serializable' });
+    return JSON.stringify({
+      level,
+      ts: record.ts,
+      msg,
+      fieldsError: 'fields not serializable',
+    });
   }
 }
 
 function serializeError(err: Error): LogFields {
-  return { name: err.name, message: err.message, stack: err.stack?.split('\n').slice(0, 6).join('\n') };
+  return {
+    name: err.name,
+    message: err.message,
+    stack: err.stack?.split('\n').slice(0, 6).join('\n'),
+  };
 }

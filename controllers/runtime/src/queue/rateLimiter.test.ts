@@ -60,7 +60,7 @@ describe('BucketRateLimiter', () => {
 
 describe('MaxOfRateLimiter', () => {
   it('takes the longest delay and forgets in every limiter', () => {
-    let now = 0;
+    const now = 0;
     const limiter = new MaxOfRateLimiter<string>(
       new ItemExponentialRateLimiter(5, 1000),
       new BucketRateLimiter(1, 1, () => now),

@@ -78,7 +78,13 @@ describe('WorkQueue', () => {
     });
 
     it('counts metrics for adds, retries, waits and work', async () => {
-      const seen = { added: 0, retried: 0, taken: [] as number[], finished: [] as number[], depth: [] as number[] };
+      const seen = {
+        added: 0,
+        retried: 0,
+        taken: [] as number[],
+        finished: [] as number[],
+        depth: [] as number[],
+      };
       const q = new WorkQueue<string>({
         rateLimiter: new ItemExponentialRateLimiter(5, 1000),
         metrics: {
@@ -96,7 +102,12 @@ describe('WorkQueue', () => {
       jest.advanceTimersByTime(70);
       q.done(item);
       q.addRateLimited('a');
-      expect(seen).toMatchObject({ added: 1, retried: 1, taken: [30], finished: [70] });
+      expect(seen).toMatchObject({
+        added: 1,
+        retried: 1,
+        taken: [30],
+        finished: [70],
+      });
       expect(seen.depth).toEqual([1, 0]);
     });
   });

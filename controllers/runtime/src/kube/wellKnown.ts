@@ -1,0 +1,94 @@
+import type { ResourceType } from './resource';
+
+/** Resource types this library itself uses, and the common ones controllers own. */
+export const ConfigMaps: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+};
+export const Secrets: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'secrets',
+  kind: 'Secret',
+  namespaced: true,
+};
+export const Services: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'services',
+  kind: 'Service',
+  namespaced: true,
+};
+export const Pods: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'pods',
+  kind: 'Pod',
+  namespaced: true,
+};
+export const Events: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'events',
+  kind: 'Event',
+  namespaced: true,
+};
+export const Namespaces: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'namespaces',
+  kind: 'Namespace',
+  namespaced: false,
+};
+export const PersistentVolumeClaims: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'persistentvolumeclaims',
+  kind: 'PersistentVolumeClaim',
+  namespaced: true,
+};
+export const Deployments: ResourceType = {
+  group: 'apps',
+  version: 'v1',
+  plural: 'deployments',
+  kind: 'Deployment',
+  namespaced: true,
+};
+export const Jobs: ResourceType = {
+  group: 'batch',
+  version: 'v1',
+  plural: 'jobs',
+  kind: 'Job',
+  namespaced: true,
+};
+export const Leases: ResourceType = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  plural: 'leases',
+  kind: 'Lease',
+  namespaced: true,
+};
+export const CustomResourceDefinitions: ResourceType = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  kind: 'CustomResourceDefinition',
+  namespaced: false,
+};
+export const ValidatingWebhookConfigurations: ResourceType = {
+  group: 'admissionregistration.k8s.io',
+  version: 'v1',
+  plural: 'validatingwebhookconfigurations',
+  kind: 'ValidatingWebhookConfiguration',
+  namespaced: false,
+};
+export const MutatingWebhookConfigurations: ResourceType = {
+  group: 'admissionregistration.k8s.io',
+  version: 'v1',
+  plural: 'mutatingwebhookconfigurations',
+  kind: 'MutatingWebhookConfiguration',
+  namespaced: false,
+};

@@ -1,0 +1,167 @@
+import {
+  conversionWebhook,
+  jsonPatch,
+  mutatingWebhook,
+  validatingWebhook,
+} from './reviews';
+
+const review = (object: Record<string, unknown>, operation = 'CREATE') => ({
+  apiVersion: 'admission.k8s.io/v1',
+  kind: 'AdmissionReview',
+  request: {
+    uid: 'uid-1',
+    kind: { group: '', version: 'v1', kind: 'ConfigMap' },
+    resource: { group: '', version: 'v1', resource: 'configmaps' },
+    operation,
+    userInfo: { username: 'admin' },
+    object,
+  },
+});
+
+const cm = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'a', namespace: 'ns', labels: { 'a/b': 'x' } },
+  data: { k: 'v' },
+};
+
+describe('validatingWebhook', () => {
+  const handler = validatingWebhook(req =>
+    (req.object as typeof cm).data.k === 'bad'
+      ? {
+          allowed: false,
+          message: 'data.k must not be "bad": choose another value',
+        }
+      : { allowed: true, warnings: ['just so you know'] },
+  );
+
+  it('allows with warnings, echoing the uid', async () => {
+    expect(await handler(review(cm))).toEqual({
+      status: 200,
+      body: {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        response: {
+          uid: 'uid-1',
+          allowed: true,
+          warnings: ['just so you know'],
+        },
+      },
+    });
+  });
+
+  it('denies with the message and a 403 code', async () => {
+    const reply = await handler(review({ ...cm, data: { k: 'bad' } }));
+    expect((reply.body as any).response).toEqual({
+      uid: 'uid-1',
+      allowed: false,
+      status: {
+        code: 403,
+        message: 'data.k must not be "bad": choose another value',
+        reason: 'Forbidden',
+      },
+    });
+  });
+
+  it('denies with 500 when the validator throws, without crashing', async () => {
+    const throwing = validatingWebhook(() => {
+      throw new Error('kaboom');
+    });
+    expect(((await throwing(review(cm))).body as any).response).toMatchObject({
+      allowed: false,
+      status: { code: 500, message: 'validation failed: kaboom' },
+    });
+  });
+
+  it('answers 400 naming the bad field of a malformed review', async () => {
+    const reply = await handler({
+      ...review(cm),
+      request: { ...review(cm).request, uid: 5 },
+    });
+    expect(reply.status).toBe(400);
+    expect((reply.body as any).error).toMatch(/AdmissionReview.*request\.uid/);
+    expect((await handler('not json object')).status).toBe(400);
+  });
+});
+
+describe('mutatingWebhook', () => {
+  it('returns a base64 JSON patch of what the mutator changed', async () => {
+    const handler = mutatingWebhook(obj => {
+      obj.metadata!.labels!['added/by'] = 'hook';
+      (obj.data as Record<string, string>).k = 'changed';
+      return obj;
+    });
+    const response = ((await handler(review(cm))).body as any).response;
+    expect(response.patchType).toBe('JSONPatch');
+    const patch = JSON.parse(Buffer.from(response.patch, 'base64').toString());
+    expect(patch).toEqual(
+      expect.arrayContaining([
+        { op: 'add', path: '/metadata/labels/added~1by', value: 'hook' },
+        { op: 'replace', path: '/data/k', value: 'changed' },
+      ]),
+    );
+    expect(patch).toHaveLength(2);
+  });
+
+  it('sends no patch when nothing changed and does not let the mutator touch the original', async () => {
+    const input = review(cm);
+    const handler = mutatingWebhook(obj => obj);
+    const response = ((await handler(input)).body as any).response;
+    expect(response).toEqual({ uid: 'uid-1', allowed: true });
+    const sneaky = mutatingWebhook(() => undefined);
+    expect(((await sneaky(input)).body as any).response.patch).toBeUndefined();
+  });
+});
+
+describe('jsonPatch', () => {
+  it('escapes keys and handles removals', () => {
+    expect(jsonPatch({ a: { 'x/y': 1, z: 2 } }, { a: { 'x/y': 1 } })).toEqual([
+      { op: 'remove', path: '/a/z' },
+    ]);
+  });
+});
+
+describe('conversionWebhook', () => {
+  const creview = (objects: object[]) => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'ConversionReview',
+    request: { uid: 'c1', desiredAPIVersion: 'example.com/v2', objects },
+  });
+  const v1 = {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'w', uid: 'u' },
+    spec: { size: 3 },
+  };
+
+  it('converts each object and stamps the desired apiVersion', async () => {
+    const handler = conversionWebhook(obj => ({
+      ...obj,
+      spec: { dimensions: { size: (obj.spec as any).size } },
+    }));
+    const response = (
+      (await handler(creview([v1, { ...v1, apiVersion: 'example.com/v2' }])))
+        .body as any
+    ).response;
+    expect(response.result).toEqual({ status: 'Success' });
+    expect(response.uid).toBe('c1');
+    expect(response.convertedObjects[0]).toEqual({
+      ...v1,
+      apiVersion: 'example.com/v2',
+      spec: { dimensions: { size: 3 } },
+    });
+    expect(response.convertedObjects[1].spec).toEqual({ size: 3 }); // already in the desired version
+  });
+
+  it('fails the review with the converter message', async () => {
+    const handler = conversionWebhook(() => {
+      throw new Error('spec.size is required to convert to v2');
+    });
+    expect(
+      ((await handler(creview([v1]))).body as any).response.result,
+    ).toEqual({
+      status: 'Failure',
+      message: 'spec.size is required to convert to v2',
+    });
+  });
+});

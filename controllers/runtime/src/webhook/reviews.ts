@@ -1,0 +1,233 @@
+import { compare, Operation } from 'fast-json-patch';
+import { z } from 'zod';
+import type { KubeObject } from '../kube/types';
+
+/** The answer of a webhook handler: an HTTP status and a JSON body. */
+export interface WebhookReply {
+  status: number;
+  body: unknown;
+}
+
+/** Turns a parsed request body into a reply; never throws. */
+export type WebhookHandler = (body: unknown) => Promise<WebhookReply>;
+
+const groupVersionKind = z.object({
+  group: z.string(),
+  version: z.string(),
+  kind: z.string(),
+});
+
+const admissionReviewSchema = z.object({
+  apiVersion: z.literal('admission.k8s.io/v1'),
+  kind: z.literal('AdmissionReview'),
+  request: z
+    .object({
+      uid: z.string().min(1),
+      kind: groupVersionKind,
+      resource: z.object({
+        group: z.string(),
+        version: z.string(),
+        resource: z.string(),
+      }),
+      subResource: z.string().optional(),
+      name: z.string().optional(),
+      namespace: z.string().optional(),
+      operation: z.enum(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']),
+      userInfo: z
+        .object({
+          username: z.string().optional(),
+          groups: z.array(z.string()).optional(),
+        })
+        .loose(),
+      object: z.record(z.string(), z.unknown()).nullish(),
+      oldObject: z.record(z.string(), z.unknown()).nullish(),
+      dryRun: z.boolean().optional(),
+    })
+    .loose(),
+});
+
+export type AdmissionRequest = z.infer<
+  typeof admissionReviewSchema
+>['request'] & {
+  object?: KubeObject | null;
+  oldObject?: KubeObject | null;
+};
+
+export type ValidationResult =
+  | { allowed: true; warnings?: string[] }
+  | { allowed: false; message: string; code?: number; warnings?: string[] };
+
+const conversionReviewSchema = z.object({
+  apiVersion: z.literal('apiextensions.k8s.io/v1'),
+  kind: z.literal('ConversionReview'),
+  request: z.object({
+    uid: z.string().min(1),
+    desiredAPIVersion: z.string().min(1),
+    objects: z.array(z.record(z.string(), z.unknown())),
+  }),
+});
+
+function badRequest(error: z.ZodError, what: string): WebhookReply {
+  return {
+    status: 400,
+    body: {
+      error: `not a valid ${what}: ${z
+        .prettifyError(error)
+        .replace(/\n/g, ' ')}`,
+    },
+  };
+}
+
+function admissionReply(
+  uid: string,
+  response: Record<string, unknown>,
+): WebhookReply {
+  return {
+    status: 200,
+    body: {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid, ...response },
+    },
+  };
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * A validating admission webhook. `validate` gets the request (with
+ * `object` and `oldObject`) and says whether it is allowed; a thrown error
+ * denies the request with code 500 and the error's message.
+ */
+export function validatingWebhook(
+  validate: (
+    request: AdmissionRequest,
+  ) => ValidationResult | Promise<ValidationResult>,
+): WebhookHandler {
+  return async body => {
+    const parsed = admissionReviewSchema.safeParse(body);
+    if (!parsed.success)
+      return badRequest(parsed.error, 'AdmissionReview (admission.k8s.io/v1)');
+    const request = parsed.data.request as AdmissionRequest;
+    try {
+      const result = await validate(request);
+      if (result.allowed) {
+        return admissionReply(request.uid, {
+          allowed: true,
+          warnings: result.warnings,
+        });
+      }
+      return admissionReply(request.uid, {
+        allowed: false,
+        warnings: result.warnings,
+        status: {
+          code: result.code ?? 403,
+          message: result.message,
+          reason: 'Forbidden',
+        },
+      });
+    } catch (err) {
+      return admissionReply(request.uid, {
+        allowed: false,
+        status: {
+          code: 500,
+          message: `validation failed: ${errorMessage(err)}`,
+          reason: 'InternalError',
+        },
+      });
+    }
+  };
+}
+
+/**
+ * A mutating admission webhook. `mutate` gets a copy of the object and
+ * returns the object as it should be stored (or `undefined` for no
+ * change); the reply carries the JSON patch between the two.
+ */
+export function mutatingWebhook(
+  mutate: (
+    object: KubeObject,
+    request: AdmissionRequest,
+  ) => KubeObject | undefined | Promise<KubeObject | undefined>,
+): WebhookHandler {
+  return async body => {
+    const parsed = admissionReviewSchema.safeParse(body);
+    if (!parsed.success)
+      return badRequest(parsed.error, 'AdmissionReview (admission.k8s.io/v1)');
+    const request = parsed.data.request as AdmissionRequest;
+    const original = request.object;
+    if (!original) return admissionReply(request.uid, { allowed: true });
+    try {
+      const mutated = await mutate(structuredClone(original), request);
+      const patch = mutated ? jsonPatch(original, mutated) : [];
+      if (patch.length === 0)
+        return admissionReply(request.uid, { allowed: true });
+      return admissionReply(request.uid, {
+        allowed: true,
+        patchType: 'JSONPatch',
+        patch: Buffer.from(JSON.stringify(patch)).toString('base64'),
+      });
+    } catch (err) {
+      return admissionReply(request.uid, {
+        allowed: false,
+        status: {
+          code: 500,
+          message: `mutation failed: ${errorMessage(err)}`,
+          reason: 'InternalError',
+        },
+      });
+    }
+  };
+}
+
+/** RFC 6902 operations turning `from` into `to`. */
+export function jsonPatch(from: unknown, to: unknown): Operation[] {
+  return compare(from as object, to as object);
+}
+
+/**
+ * A CRD conversion webhook. `convert` turns one object into
+ * `desiredAPIVersion`; any error fails the whole review with its message.
+ */
+export function conversionWebhook(
+  convert: (
+    object: KubeObject,
+    desiredAPIVersion: string,
+  ) => KubeObject | Promise<KubeObject>,
+): WebhookHandler {
+  return async body => {
+    const parsed = conversionReviewSchema.safeParse(body);
+    if (!parsed.success)
+      return badRequest(
+        parsed.error,
+        'ConversionReview (apiextensions.k8s.io/v1)',
+      );
+    const { uid, desiredAPIVersion, objects } = parsed.data.request;
+    const reply = (response: Record<string, unknown>): WebhookReply => ({
+      status: 200,
+      body: {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'ConversionReview',
+        response: { uid, ...response },
+      },
+    });
+    try {
+      const convertedObjects = [];
+      for (const obj of objects as KubeObject[]) {
+        const converted =
+          obj.apiVersion === desiredAPIVersion
+            ? obj
+            : await convert(structuredClone(obj), desiredAPIVersion);
+        convertedObjects.push({ ...converted, apiVersion: desiredAPIVersion });
+      }
+      return reply({ convertedObjects, result: { status: 'Success' } });
+    } catch (err) {
+      return reply({
+        convertedObjects: [],
+        result: { status: 'Failure', message: errorMessage(err) },
+      });
+    }
+  };
+}
