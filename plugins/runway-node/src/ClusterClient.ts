@@ -1,0 +1,633 @@
+/**
+ * One client over every configured cluster, shared by the REST API and the
+ * scaffolder actions. Reads come from a watch-backed cache per cluster;
+ * writes go to the API server with server-side apply under the portal's
+ * field manager. Answers that span clusters carry per-cluster errors and the
+ * age of each cluster's data, and never wait on a cluster longer than the
+ * configured bound.
+ *
+ * Authorization of the calling user is the caller's job (the backend checks
+ * Backstage permissions with the user's credentials); this client enforces
+ * what configuration says: which clusters exist, and each cluster's
+ * namespace allow-list.
+ */
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import { ConflictError, NotAllowedError, NotFoundError } from '@backstage/errors';
+import type { KubeObject, ResourceType } from '@runway-portal/controller-runtime';
+import type { InferenceProviderConfig, ValidationIssue } from '@runway-portal/plugin-runway-common';
+import { ClusterCache, INVOLVED_UID_INDEX, OWNER_UID, type CacheChange } from './cluster/ClusterCache';
+import { type GpuCapacity, gpuCapacity, isGpuResource, type NodeLike, type PodLike } from './cluster/gpu';
+import {
+  type ClusterError,
+  type ClusterFreshness,
+  classifyClusterError,
+  withTimeout,
+} from './cluster/health';
+import { runtimeLogger } from './cluster/logger';
+import { type ProviderSummary, summarizeProviders } from './cluster/providers';
+import { kubeConfigFor } from './config/kubeConfigFor';
+import type { ClusterConfigProblem, ClusterSpec } from './config/readClusters';
+import { ClusterUnavailableError, ResourceInvalidError, toPortalError } from './errors';
+import {
+  EVENTS,
+  KIND_INFO,
+  NODES,
+  PODS,
+  PROVIDER_CONFIGS,
+  type RunwayKind,
+  resourceTypeOf,
+  UPSTREAM_KINDS,
+} from './kinds';
+import { hasErrors, updateIssuesOf, validateResourceBody } from './validation';
+
+/** The field manager of every write the portal makes. */
+export const PORTAL_FIELD_MANAGER = 'runway-portal';
+
+export interface ResourceRef {
+  cluster: string;
+  namespace: string;
+  name: string;
+}
+
+/** What every multi-cluster answer carries besides its data. */
+export interface ClusterAnswer {
+  /** Data age per cluster that was asked. */
+  clusters: ClusterFreshness[];
+  /** Clusters that failed (fully or partly), with why. */
+  errors: ClusterError[];
+}
+
+export interface ListedObject {
+  cluster: string;
+  object: KubeObject;
+}
+
+export interface ListResult extends ClusterAnswer {
+  items: ListedObject[];
+}
+
+export interface ListOptions {
+  /** Only these clusters (default all). */
+  clusters?: string[];
+  namespace?: string;
+}
+
+export interface ResourceDetail extends ClusterAnswer {
+  cluster: string;
+  object: KubeObject;
+  /** `status.conditions`, as the controllers wrote them. */
+  conditions: unknown[];
+  /** Events of the resource and of the upstream objects it owns, newest first. */
+  events: KubeObject[];
+  /** Upstream objects the resource owns (owner reference), e.g. a KAITO Workspace or a download Job. */
+  owned: KubeObject[];
+}
+
+export interface ClusterDescription {
+  name: string;
+  title: string;
+  /** The namespace allow-list, when configured. */
+  namespaces?: string[];
+}
+
+export interface ClusterOverview extends ClusterDescription {
+  /** True when the API server answered. */
+  reachable: boolean;
+  /** Kubernetes version (`/version` gitVersion) when reachable. */
+  version?: string;
+  providers: ProviderSummary[];
+  gpus: GpuCapacity[];
+}
+
+export interface OverviewResult extends ClusterAnswer {
+  items: ClusterOverview[];
+}
+
+/** What a write returns: the object as the API server stored it (or would, in a dry run), and advice. */
+export interface WriteResult {
+  object: KubeObject;
+  /** Validation warnings (never blocking), e.g. that changing an identity field recreates the provider resource. */
+  warnings: ValidationIssue[];
+}
+
+export interface WriteOptions {
+  /** Server-side dry run: everything is checked, nothing is stored. */
+  dryRun?: boolean;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  /** Take over fields other writers own instead of failing with a conflict. */
+  force?: boolean;
+}
+
+/** A change in a cluster, as much as anyone may see without reading the object. */
+export interface ResourceChange {
+  cluster: string;
+  kind: RunwayKind;
+  namespace: string;
+  type: 'added' | 'modified' | 'deleted';
+  /** True when the change is to one of the resource's events, not to the resource. */
+  event: boolean;
+}
+
+export interface ClusterClient {
+  /** The configured clusters that can be used. */
+  listClusters(): ClusterDescription[];
+  /** Health, providers and GPU capacity of the clusters. */
+  overview(options?: { clusters?: string[] }): Promise<OverviewResult>;
+  list(kind: RunwayKind, options?: ListOptions): Promise<ListResult>;
+  get(kind: RunwayKind, ref: ResourceRef): Promise<ResourceDetail>;
+  /** Checks a body with runway-common; returns every issue (errors block writes). */
+  validate(kind: RunwayKind, body: unknown, target?: { namespace?: string; name?: string }): ValidationIssue[];
+  create(kind: RunwayKind, cluster: string, body: unknown, options?: WriteOptions): Promise<WriteResult>;
+  update(kind: RunwayKind, ref: ResourceRef, body: unknown, options?: UpdateOptions): Promise<WriteResult>;
+  delete(kind: RunwayKind, ref: ResourceRef): Promise<void>;
+  /** Provider registrations of one cluster, from the cache. */
+  providerConfigs(cluster: string): Promise<KubeObject[]>;
+  /** Called for every change of a deployment, model or stack (or their events) in a watched cluster. */
+  onChange(listener: (change: ResourceChange) => void): () => void;
+}
+
+export interface ClusterClientOptions {
+  clusters: ClusterSpec[];
+  problems: ClusterConfigProblem[];
+  requestTimeoutMs: number;
+  logger: LoggerService;
+  /** How long a cluster's GPU capacity is reused; default 10 s. */
+  gpuCacheTtlMs?: number;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function eventTime(e: KubeObject): string {
+  const x = e as { lastTimestamp?: string; eventTime?: string; firstTimestamp?: string };
+  return x.lastTimestamp ?? x.eventTime ?? x.firstTimestamp ?? e.metadata?.creationTimestamp ?? '';
+}
+
+/** What the portal sends: the user's object without fields the API server owns. */
+export function toApplyBody(body: Record<string, unknown>): KubeObject {
+  const { status: _status, ...rest } = body;
+  const metadata = isRecord(rest.metadata) ? { ...rest.metadata } : {};
+  for (const key of ['uid', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp']) {
+    delete metadata[key];
+  }
+  return { ...rest, metadata } as KubeObject;
+}
+
+function throwIfInvalid(kind: string, issues: ValidationIssue[]): void {
+  if (!hasErrors(issues)) return;
+  const errors = issues.filter(i => i.severity === 'error');
+  throw new ResourceInvalidError(
+    `the ${kind} is not valid: ${errors.map(i => `${i.path}: ${i.message}`).join('; ')}`,
+    issues,
+  );
+}
+
+function dedupeIssues(issues: ValidationIssue[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  return issues.filter(i => {
+    const key = `${i.severity}|${i.path}|${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export class DefaultClusterClient implements ClusterClient {
+  private readonly specs = new Map<string, ClusterSpec>();
+  private readonly caches = new Map<string, ClusterCache>();
+  private readonly broken = new Map<string, string>();
+  private readonly listeners = new Set<(change: ResourceChange) => void>();
+  private readonly gpuCache = new Map<string, { at: number; value: Promise<GpuCapacity[]> }>();
+  private readonly requestTimeoutMs: number;
+  private readonly gpuCacheTtlMs: number;
+  private readonly logger: LoggerService;
+
+  constructor(options: ClusterClientOptions) {
+    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.gpuCacheTtlMs = options.gpuCacheTtlMs ?? 10_000;
+    this.logger = options.logger;
+    for (const problem of options.problems) {
+      this.logger.warn(`runway cluster configuration: ${problem.path}: ${problem.message}`);
+      if (problem.cluster && !options.clusters.some(c => c.name === problem.cluster)) {
+        this.broken.set(problem.cluster, `${problem.path}: ${problem.message}`);
+      }
+    }
+    for (const spec of options.clusters) {
+      try {
+        const cache = new ClusterCache({
+          name: spec.name,
+          kubeConfig: kubeConfigFor(spec),
+          requestTimeoutMs: this.requestTimeoutMs,
+          logger: runtimeLogger(this.logger),
+        });
+        cache.onChange(change => this.forward(change));
+        this.specs.set(spec.name, spec);
+        this.caches.set(spec.name, cache);
+      } catch (err) {
+        const message = `${spec.configPath}: ${err instanceof Error ? err.message : String(err)}`;
+        this.logger.warn(`runway cluster configuration: ${message}`);
+        this.broken.set(spec.name, message);
+      }
+    }
+  }
+
+  listClusters(): ClusterDescription[] {
+    return [...this.specs.values()].map(s => ({
+      name: s.name,
+      title: s.title ?? s.name,
+      ...(s.namespaces ? { namespaces: s.namespaces } : {}),
+    }));
+  }
+
+  onChange(listener: (change: ResourceChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- reads -----------------------------------------------------------------
+
+  async list(kind: RunwayKind, options: ListOptions = {}): Promise<ListResult> {
+    const info = KIND_INFO[kind];
+    const rt = resourceTypeOf(info);
+    const { targets, errors } = this.targets(options.clusters);
+    const clusters: ClusterFreshness[] = [];
+    const items: ListedObject[] = [];
+    await Promise.all(
+      targets.map(async cache => {
+        const informer = cache.informer(rt);
+        await cache.waitForSync(informer);
+        const health = cache.health(informer, `${info.kind} (${rt.group}/${rt.version})`);
+        clusters.push(health.freshness);
+        if (health.error) errors.push(health.error);
+        if (!informer.hasSynced()) return;
+        for (const object of informer.store.list()) {
+          const ns = object.metadata?.namespace ?? '';
+          if (options.namespace && ns !== options.namespace) continue;
+          if (!this.namespaceAllowed(cache.name, ns)) continue;
+          items.push({ cluster: cache.name, object });
+        }
+      }),
+    );
+    return { items, ...this.ordered(clusters, errors) };
+  }
+
+  async get(kind: RunwayKind, ref: ResourceRef): Promise<ResourceDetail> {
+    const info = KIND_INFO[kind];
+    const cache = this.cacheFor(ref.cluster);
+    this.assertNamespaceAllowed(ref.cluster, ref.namespace);
+    const rt = resourceTypeOf(info);
+    const what = `${info.kind} ${ref.namespace}/${ref.name}`;
+    const informer = cache.informer(rt);
+    await cache.waitForSync(informer);
+    const health = cache.health(informer, `${info.kind} (${rt.group}/${rt.version})`);
+    const errors: ClusterError[] = health.error ? [health.error] : [];
+
+    let object = informer.hasSynced() ? informer.store.get(`${ref.namespace}/${ref.name}`) : undefined;
+    if (!informer.hasSynced()) {
+      // No cache yet: one bounded read, so a detail page works while the list is still loading.
+      try {
+        object = await cache.client.get<KubeObject>(rt, ref);
+      } catch (err) {
+        throw toPortalError(err, { cluster: ref.cluster, what });
+      }
+    }
+    if (!object) throw new NotFoundError(`${what} not found in cluster "${ref.cluster}"`);
+
+    const uid = object.metadata?.uid ?? '';
+    const [ownEvents, owned] = await Promise.all([
+      this.cachedEvents(cache, info.kind, uid, errors),
+      this.ownedObjects(cache, kind, uid, errors),
+    ]);
+    const ownedEvents = await this.liveEvents(cache, ref.namespace, owned, errors);
+    const events = [...ownEvents, ...ownedEvents].sort((a, b) => eventTime(b).localeCompare(eventTime(a)));
+    const status = isRecord(object.status) ? object.status : {};
+    return {
+      cluster: ref.cluster,
+      object,
+      conditions: Array.isArray(status.conditions) ? status.conditions : [],
+      events,
+      owned,
+      clusters: [health.freshness],
+      errors,
+    };
+  }
+
+  async providerConfigs(cluster: string): Promise<KubeObject[]> {
+    const cache = this.cacheFor(cluster);
+    const informer = cache.informer(PROVIDER_CONFIGS);
+    await cache.waitForSync(informer);
+    const health = cache.health(informer, 'InferenceProviderConfig (airunway.ai/v1alpha1)');
+    if (!informer.hasSynced()) {
+      throw new ClusterUnavailableError(health.error?.message ?? `cluster "${cluster}" is not synced`, cluster, health.error?.reason ?? 'Syncing');
+    }
+    return informer.store.list();
+  }
+
+  async overview(options: { clusters?: string[] } = {}): Promise<OverviewResult> {
+    const { targets, errors } = this.targets(options.clusters);
+    const clusters: ClusterFreshness[] = [];
+    const items = await Promise.all(
+      targets.map(async (cache): Promise<ClusterOverview> => {
+        const spec = this.specs.get(cache.name)!;
+        const [version, providers, gpus] = await Promise.all([
+          this.serverVersion(cache).catch(err => {
+            errors.push(classifyClusterError(err, { cluster: cache.name, what: 'its version' }));
+            return undefined;
+          }),
+          this.providerSummaries(cache, clusters, errors),
+          this.gpus(cache).catch(err => {
+            errors.push(classifyClusterError(err, { cluster: cache.name, what: 'nodes and pods', collection: true }));
+            return [] as GpuCapacity[];
+          }),
+        ]);
+        return {
+          name: spec.name,
+          title: spec.title ?? spec.name,
+          ...(spec.namespaces ? { namespaces: spec.namespaces } : {}),
+          reachable: version !== undefined,
+          ...(version ? { version } : {}),
+          providers,
+          gpus,
+        };
+      }),
+    );
+    return { items, ...this.ordered(clusters, errors) };
+  }
+
+  // ---- writes ----------------------------------------------------------------
+
+  validate(kind: RunwayKind, body: unknown, target: { namespace?: string; name?: string } = {}): ValidationIssue[] {
+    return validateResourceBody(kind, body, target);
+  }
+
+  async create(kind: RunwayKind, cluster: string, body: unknown, options: WriteOptions = {}): Promise<WriteResult> {
+    const { cache, object, rt, what, ref, warnings } = this.prepareWrite(kind, cluster, body, {});
+    const existing = await this.readLive(cache, rt, ref, what);
+    if (existing) {
+      throw new ConflictError(`${what} already exists in cluster "${cluster}": update it instead, or choose another name`);
+    }
+    return { object: await this.apply(cache, rt, object, what, { dryRun: options.dryRun }), warnings };
+  }
+
+  async update(kind: RunwayKind, ref: ResourceRef, body: unknown, options: UpdateOptions = {}): Promise<WriteResult> {
+    const { cache, object, rt, what, warnings } = this.prepareWrite(kind, ref.cluster, body, {
+      namespace: ref.namespace,
+      name: ref.name,
+    });
+    const existing = await this.readLive(cache, rt, ref, what);
+    if (!existing) {
+      throw new NotFoundError(`${what} not found in cluster "${ref.cluster}": create it instead`);
+    }
+    // Rules that compare with what exists (immutable fields, identity changes) need the stored object.
+    const updateIssues = updateIssuesOf(kind, existing, body);
+    throwIfInvalid(KIND_INFO[kind].kind, updateIssues);
+    const allWarnings = [...warnings, ...updateIssues.filter(i => i.severity === 'warning')];
+    return { object: await this.apply(cache, rt, object, what, options), warnings: dedupeIssues(allWarnings) };
+  }
+
+  async delete(kind: RunwayKind, ref: ResourceRef): Promise<void> {
+    const info = KIND_INFO[kind];
+    const cache = this.cacheFor(ref.cluster);
+    this.assertNamespaceAllowed(ref.cluster, ref.namespace);
+    const what = `${info.kind} ${ref.namespace}/${ref.name}`;
+    try {
+      await cache.client.delete(resourceTypeOf(info), ref, { propagationPolicy: 'Background' });
+    } catch (err) {
+      throw toPortalError(err, { cluster: ref.cluster, what });
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.caches.values()].map(c => c.stop()));
+  }
+
+  // ---- helpers ---------------------------------------------------------------
+
+  private prepareWrite(kind: RunwayKind, cluster: string, body: unknown, target: { namespace?: string; name?: string }) {
+    const info = KIND_INFO[kind];
+    // Validation first: nothing reaches a cluster (not even a lookup) for an invalid body.
+    const issues = validateResourceBody(kind, body, target);
+    throwIfInvalid(info.kind, issues);
+    const cache = this.cacheFor(cluster);
+    const object = toApplyBody(body as Record<string, unknown>);
+    const namespace = object.metadata!.namespace!;
+    const name = object.metadata!.name!;
+    this.assertNamespaceAllowed(cluster, namespace);
+    const version = String(object.apiVersion).split('/')[1];
+    const rt = resourceTypeOf(info, version);
+    return {
+      cache,
+      object,
+      rt,
+      what: `${info.kind} ${namespace}/${name}`,
+      ref: { cluster, namespace, name },
+      warnings: issues.filter(i => i.severity === 'warning'),
+    };
+  }
+
+  private async readLive(cache: ClusterCache, rt: ResourceType, ref: ResourceRef, what: string) {
+    try {
+      return await cache.client.get<KubeObject>(rt, ref);
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw toPortalError(err, { cluster: ref.cluster, what });
+    }
+  }
+
+  private async apply(
+    cache: ClusterCache,
+    rt: ResourceType,
+    object: KubeObject,
+    what: string,
+    options: UpdateOptions,
+  ): Promise<KubeObject> {
+    try {
+      return await cache.client.apply<KubeObject>(rt, object, {
+        fieldManager: PORTAL_FIELD_MANAGER,
+        force: options.force,
+        dryRun: options.dryRun,
+      });
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) {
+        // Applying to a collection that exists answers 404 only for a missing namespace.
+        const ns = object.metadata?.namespace;
+        throw new ResourceInvalidError(`namespace "${ns}" does not exist in cluster "${cache.name}"`, [
+          {
+            path: 'metadata.namespace',
+            message: `namespace "${ns}" does not exist in cluster "${cache.name}": create it first or choose another namespace`,
+            severity: 'error',
+          },
+        ]);
+      }
+      throw toPortalError(err, { cluster: cache.name, what });
+    }
+  }
+
+  private cacheFor(cluster: string): ClusterCache {
+    const cache = this.caches.get(cluster);
+    if (cache) return cache;
+    const broken = this.broken.get(cluster);
+    if (broken) {
+      throw new ClusterUnavailableError(`cluster "${cluster}" is misconfigured: ${broken}`, cluster, 'Misconfigured');
+    }
+    const known = [...this.caches.keys()].join(', ') || 'none';
+    throw new NotFoundError(`cluster "${cluster}" is not configured (configured clusters: ${known})`);
+  }
+
+  /** The caches to ask, and errors for clusters that cannot be asked. */
+  private targets(names?: string[]): { targets: ClusterCache[]; errors: ClusterError[] } {
+    const wanted = names && names.length > 0 ? names : [...this.caches.keys(), ...this.broken.keys()];
+    const targets: ClusterCache[] = [];
+    const errors: ClusterError[] = [];
+    for (const name of new Set(wanted)) {
+      const cache = this.caches.get(name);
+      if (cache) {
+        targets.push(cache);
+      } else if (this.broken.has(name)) {
+        errors.push({ cluster: name, reason: 'Misconfigured', message: `cluster "${name}" is misconfigured: ${this.broken.get(name)}` });
+      } else {
+        const known = [...this.caches.keys()].join(', ') || 'none';
+        throw new NotFoundError(`cluster "${name}" is not configured (configured clusters: ${known})`);
+      }
+    }
+    return { targets, errors };
+  }
+
+  /** Sorts per-cluster parts by cluster name so answers are stable. */
+  private ordered(clusters: ClusterFreshness[], errors: ClusterError[]): ClusterAnswer {
+    const byName = <T extends { cluster: string }>(a: T, b: T) => a.cluster.localeCompare(b.cluster);
+    return { clusters: [...clusters].sort(byName), errors: [...errors].sort(byName) };
+  }
+
+  private namespaceAllowed(cluster: string, namespace: string): boolean {
+    const allowed = this.specs.get(cluster)?.namespaces;
+    return !allowed || allowed.includes(namespace);
+  }
+
+  private assertNamespaceAllowed(cluster: string, namespace: string): void {
+    if (!this.namespaceAllowed(cluster, namespace)) {
+      const allowed = this.specs.get(cluster)?.namespaces ?? [];
+      throw new NotAllowedError(
+        `namespace "${namespace}" of cluster "${cluster}" is not open to the portal (allowed: ${allowed.join(', ') || 'none'}); an administrator can add it under runway.clusters`,
+      );
+    }
+  }
+
+  private async cachedEvents(cache: ClusterCache, kind: string, uid: string, errors: ClusterError[]) {
+    const informer = cache.eventsInformer(kind);
+    await cache.waitForSync(informer);
+    if (!informer.hasSynced()) {
+      const health = cache.health(informer, `events of ${kind}`);
+      if (health.error) errors.push(health.error);
+      return [];
+    }
+    return informer.store.byIndex(INVOLVED_UID_INDEX, uid);
+  }
+
+  private async ownedObjects(cache: ClusterCache, kind: RunwayKind, uid: string, errors: ClusterError[]) {
+    let types: ResourceType[];
+    try {
+      types = await cache.upstreamTypes(kind, UPSTREAM_KINDS[kind]);
+    } catch (err) {
+      errors.push(classifyClusterError(err, { cluster: cache.name, what: 'API discovery' }));
+      return [];
+    }
+    const lists = await Promise.all(
+      types.map(async rt => {
+        const informer = cache.upstreamInformer(rt);
+        await cache.waitForSync(informer);
+        if (!informer.hasSynced()) {
+          const health = cache.health(informer, `${rt.kind} (${rt.group || 'core'}/${rt.version})`);
+          if (health.error) errors.push(health.error);
+          return [];
+        }
+        return informer.store.byIndex(OWNER_UID, uid);
+      }),
+    );
+    return lists.flat();
+  }
+
+  /** Events of upstream objects are read live (bounded): they are few, and only a detail view needs them. */
+  private async liveEvents(cache: ClusterCache, namespace: string, owned: KubeObject[], errors: ClusterError[]) {
+    const lists = await Promise.all(
+      owned.map(async obj => {
+        try {
+          const list = await withTimeout(cache.name, this.requestTimeoutMs, 'events', signal =>
+            cache.client.list<KubeObject>(EVENTS, {
+              namespace,
+              fieldSelector: `involvedObject.uid=${obj.metadata?.uid}`,
+              signal,
+            }),
+          );
+          return list.items;
+        } catch (err) {
+          errors.push(classifyClusterError(err, { cluster: cache.name, what: `events of ${obj.kind} ${obj.metadata?.name}` }));
+          return [];
+        }
+      }),
+    );
+    return lists.flat();
+  }
+
+  private async serverVersion(cache: ClusterCache): Promise<string | undefined> {
+    const info = await withTimeout(cache.name, this.requestTimeoutMs, 'its version', signal =>
+      cache.client.request<{ gitVersion?: string }>({ method: 'GET', path: '/version', signal }),
+    );
+    return info.gitVersion;
+  }
+
+  private async providerSummaries(cache: ClusterCache, clusters: ClusterFreshness[], errors: ClusterError[]) {
+    const informer = cache.informer(PROVIDER_CONFIGS);
+    await cache.waitForSync(informer);
+    const health = cache.health(informer, 'InferenceProviderConfig (airunway.ai/v1alpha1)');
+    clusters.push(health.freshness);
+    if (health.error) errors.push(health.error);
+    return informer.hasSynced() ? summarizeProviders(informer.store.list() as InferenceProviderConfig[]) : [];
+  }
+
+  /** GPU capacity, read live (nodes, then pods of GPU nodes and pending pods), reused for a few seconds. */
+  private gpus(cache: ClusterCache): Promise<GpuCapacity[]> {
+    const cached = this.gpuCache.get(cache.name);
+    if (cached && Date.now() - cached.at < this.gpuCacheTtlMs) return cached.value;
+    const value = withTimeout(cache.name, this.requestTimeoutMs, 'nodes and pods', async signal => {
+      const nodes = (await cache.client.list<KubeObject>(NODES, { signal })).items as NodeLike[];
+      const gpuNodes = nodes.filter(n => Object.keys(n.status?.allocatable ?? {}).some(isGpuResource));
+      const active = 'status.phase!=Succeeded,status.phase!=Failed';
+      const podLists = await Promise.all([
+        ...gpuNodes.map(n =>
+          cache.client.list<KubeObject>(PODS, { fieldSelector: `spec.nodeName=${n.metadata?.name},${active}`, signal }),
+        ),
+        cache.client.list<KubeObject>(PODS, { fieldSelector: `spec.nodeName=,${active}`, signal }),
+      ]);
+      return gpuCapacity(nodes, podLists.flatMap(l => l.items as PodLike[]));
+    });
+    this.gpuCache.set(cache.name, { at: Date.now(), value });
+    value.catch(() => this.gpuCache.delete(cache.name));
+    return value;
+  }
+
+  private forward(change: CacheChange): void {
+    const rt = change.resourceType;
+    let kind: RunwayKind | undefined;
+    let event = false;
+    if (rt.kind === EVENTS.kind) {
+      const involved = (change.object as { involvedObject?: { kind?: string } }).involvedObject?.kind;
+      kind = (Object.keys(KIND_INFO) as RunwayKind[]).find(k => KIND_INFO[k].kind === involved);
+      event = true;
+    } else {
+      kind = (Object.keys(KIND_INFO) as RunwayKind[]).find(k => KIND_INFO[k].kind === rt.kind && KIND_INFO[k].group === rt.group);
+    }
+    if (!kind) return;
+    const namespace = change.object.metadata?.namespace ?? '';
+    if (!this.namespaceAllowed(change.cluster, namespace)) return;
+    for (const listener of this.listeners) {
+      try {
+        listener({ cluster: change.cluster, kind, namespace, type: change.type, event });
+      } catch (err) {
+        this.logger.error(`runway change listener failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+}

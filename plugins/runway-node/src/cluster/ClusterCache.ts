@@ -1,0 +1,311 @@
+/**
+ * The watch-backed cache of one cluster. Informers (from the controller
+ * runtime: list+watch with bookmarks, relist on 410, restart with backoff,
+ * managedFields stripped) are started lazily, on the first read of a kind,
+ * and then kept warm. Upstream objects are cached only when one of Runway's
+ * kinds owns them; everything else of those kinds is reduced to a stub.
+ *
+ * The cache also keeps, per resource type, whether it is failing and since
+ * when: that is the data age and the per-cluster error of every answer.
+ */
+import {
+  Informer,
+  KubeClient,
+  type KubeObject,
+  type ListOptions,
+  type KubeList,
+  type Logger,
+  type ResourceType,
+  resourceTypeId,
+  SharedInformerFactory,
+  stripManagedFields,
+  type WatchEvent,
+  type WatchOptions,
+} from '@runway-portal/controller-runtime';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { EVENTS, RUNWAY_GROUPS, type UpstreamKind } from '../kinds';
+import {
+  type ClusterError,
+  type ClusterFreshness,
+  classifyClusterError,
+  dataAge,
+  withTimeout,
+} from './health';
+
+/** What the cache knows about the list+watch of one resource type. */
+interface WatchState {
+  failingSince?: number;
+  lastError?: unknown;
+}
+
+/**
+ * A KubeClient that remembers, per resource type, whether its lists and
+ * watches succeed: the informers use it, so their health becomes data.
+ */
+class ObservedKubeClient extends KubeClient {
+  private readonly states = new Map<string, WatchState>();
+
+  stateOf(rt: ResourceType): WatchState {
+    return this.states.get(resourceTypeId(rt)) ?? {};
+  }
+
+  private ok(rt: ResourceType): void {
+    const state = this.states.get(resourceTypeId(rt));
+    if (state?.failingSince !== undefined) this.states.set(resourceTypeId(rt), {});
+  }
+
+  private fail(rt: ResourceType, err: unknown, signal?: AbortSignal): void {
+    if (signal?.aborted) return; // stopped on purpose
+    if ((err as { code?: number }).code === 410) return; // too old: the informer lists again
+    const id = resourceTypeId(rt);
+    const prev = this.states.get(id);
+    this.states.set(id, { failingSince: prev?.failingSince ?? Date.now(), lastError: err });
+  }
+
+  override async list<T extends KubeObject>(rt: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
+    try {
+      const list = await super.list<T>(rt, opts);
+      this.ok(rt);
+      return list;
+    } catch (err) {
+      this.fail(rt, err, opts.signal);
+      throw err;
+    }
+  }
+
+  override async watch<T extends KubeObject>(
+    rt: ResourceType,
+    opts: WatchOptions,
+    onEvent: (event: WatchEvent<T>) => void,
+  ): Promise<void> {
+    try {
+      await super.watch<T>(rt, opts, event => {
+        this.ok(rt);
+        onEvent(event);
+      });
+      this.ok(rt);
+    } catch (err) {
+      this.fail(rt, err, opts.signal);
+      throw err;
+    }
+  }
+}
+
+/** A change seen by a watch of one of Runway's kinds (or of their events). */
+export interface CacheChange {
+  cluster: string;
+  resourceType: ResourceType;
+  type: 'added' | 'modified' | 'deleted';
+  object: KubeObject;
+}
+
+export interface ClusterCacheOptions {
+  name: string;
+  kubeConfig: KubeConfig;
+  /** Bound of every request and of the wait for a first sync. */
+  requestTimeoutMs: number;
+  logger: Logger;
+  /** How long discovered upstream kinds are trusted before discovery runs again. */
+  discoveryTtlMs?: number;
+}
+
+export const INVOLVED_UID_INDEX = 'involved-uid';
+const byInvolvedUid = (obj: KubeObject): string[] => {
+  const uid = (obj as { involvedObject?: { uid?: string } }).involvedObject?.uid;
+  return uid ? [uid] : [];
+};
+
+export const OWNER_UID = 'runway-owner-uid';
+const byOwnerUid = (obj: KubeObject): string[] =>
+  (obj.metadata?.ownerReferences ?? []).map(r => r.uid);
+
+/** Keeps an upstream object only if one of Runway's kinds owns it; else a stub with its key. */
+export function keepOwnedOnly(obj: KubeObject): KubeObject {
+  const owned = (obj.metadata?.ownerReferences ?? []).some(r =>
+    RUNWAY_GROUPS.has(r.apiVersion.split('/')[0]),
+  );
+  if (owned) return stripManagedFields(obj);
+  return {
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    metadata: {
+      name: obj.metadata?.name,
+      namespace: obj.metadata?.namespace,
+      resourceVersion: obj.metadata?.resourceVersion,
+    },
+  };
+}
+
+export class ClusterCache {
+  readonly name: string;
+  readonly client: ObservedKubeClient;
+  private readonly own: SharedInformerFactory;
+  private readonly upstream: SharedInformerFactory;
+  private readonly watched = new Set<string>();
+  private readonly listeners = new Set<(change: CacheChange) => void>();
+  private readonly discovered = new Map<string, { at: number; types: Promise<ResourceType[]> }>();
+  private readonly requestTimeoutMs: number;
+  private readonly discoveryTtlMs: number;
+  private readonly logger: Logger;
+
+  constructor(options: ClusterCacheOptions) {
+    this.name = options.name;
+    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.discoveryTtlMs = options.discoveryTtlMs ?? 5 * 60_000;
+    this.logger = options.logger.child({ cluster: options.name });
+    this.client = new ObservedKubeClient(options.kubeConfig, {
+      requestTimeoutMs: options.requestTimeoutMs,
+      userAgent: 'runway-portal',
+    });
+    this.own = new SharedInformerFactory(this.client, { logger: this.logger });
+    this.upstream = new SharedInformerFactory(this.client, {
+      logger: this.logger,
+      transform: keepOwnedOnly,
+    });
+    // Informers created from now on start at once: the cache fills lazily.
+    this.own.start();
+    this.upstream.start();
+  }
+
+  /** Subscribes to changes of Runway's kinds and their events in this cluster. */
+  onChange(listener: (change: CacheChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The informer of one of Runway's kinds (or providers), started on first use. */
+  informer(rt: ResourceType, selector: { fieldSelector?: string } = {}): Informer<KubeObject> {
+    const informer = this.own.informerFor<KubeObject>(rt, selector);
+    const id = `${resourceTypeId(rt)}|${selector.fieldSelector ?? ''}`;
+    if (!this.watched.has(id)) {
+      this.watched.add(id);
+      if (rt.kind === EVENTS.kind) informer.addIndexer(INVOLVED_UID_INDEX, byInvolvedUid);
+      // The first list of a lazily started informer is not news: only later changes are.
+      // (The informer dispatches that list synchronously before sync waiters run.)
+      let listed = false;
+      informer.waitForSync().then(() => {
+        listed = true;
+      });
+      informer.addEventHandler({
+        add: obj => listed && this.emit(rt, 'added', obj),
+        update: (_old, obj) => this.emit(rt, 'modified', obj),
+        delete: obj => this.emit(rt, 'deleted', obj),
+      });
+    }
+    return informer;
+  }
+
+  /** Events of objects of one kind (e.g. all ModelDeployment events), indexed by the object's uid. */
+  eventsInformer(kind: string): Informer<KubeObject> {
+    return this.informer(EVENTS, { fieldSelector: `involvedObject.kind=${kind}` });
+  }
+
+  /** An upstream kind's informer (owned objects only), indexed by owner uid. */
+  upstreamInformer(rt: ResourceType): Informer<KubeObject> {
+    const informer = this.upstream.informerFor<KubeObject>(rt);
+    if (!informer.store.hasIndexer(OWNER_UID)) informer.addIndexer(OWNER_UID, byOwnerUid);
+    return informer;
+  }
+
+  /**
+   * Waits until `informer` holds a full list, at most the bound. Returns
+   * false when the bound passed first: the caller reports the cluster.
+   */
+  async waitForSync(informer: Informer<KubeObject>, timeoutMs = this.requestTimeoutMs): Promise<boolean> {
+    if (informer.hasSynced()) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>(resolve => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([informer.waitForSync().then(() => informer.hasSynced()), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Freshness and, when failing or not synced, the error of one informer. */
+  health(
+    informer: Informer<KubeObject>,
+    what: string,
+    now = Date.now(),
+  ): { freshness: ClusterFreshness; error?: ClusterError } {
+    const state = this.client.stateOf(informer.resourceType);
+    const synced = informer.hasSynced();
+    const freshness = {
+      cluster: this.name,
+      synced,
+      dataAgeMs: dataAge({ synced, failingSince: state.failingSince }, now),
+    };
+    if (state.failingSince !== undefined) {
+      return {
+        freshness,
+        error: classifyClusterError(state.lastError, { cluster: this.name, what, collection: true }),
+      };
+    }
+    if (!synced) {
+      return {
+        freshness,
+        error: {
+          cluster: this.name,
+          reason: 'Syncing',
+          message: `cluster "${this.name}" has not finished listing ${what} yet; retry in a moment`,
+        },
+      };
+    }
+    return { freshness };
+  }
+
+  /**
+   * The served resource types among `kinds`: core kinds as given, custom
+   * kinds through discovery of their group's preferred version. Cached for
+   * a while so that CRDs installed later are found.
+   */
+  async upstreamTypes(key: string, kinds: readonly UpstreamKind[]): Promise<ResourceType[]> {
+    const cached = this.discovered.get(key);
+    if (cached && Date.now() - cached.at < this.discoveryTtlMs) return cached.types;
+    const types = Promise.all(kinds.map(k => this.resolveUpstream(k))).then(list =>
+      list.filter((t): t is ResourceType => t !== undefined),
+    );
+    this.discovered.set(key, { at: Date.now(), types });
+    types.catch(() => this.discovered.delete(key));
+    return types;
+  }
+
+  private async resolveUpstream(k: UpstreamKind): Promise<ResourceType | undefined> {
+    if (k.version && k.plural) {
+      return { group: k.group, version: k.version, kind: k.kind, plural: k.plural, namespaced: true };
+    }
+    try {
+      const group = await withTimeout(this.name, this.requestTimeoutMs, `discovery of ${k.group}`, signal =>
+        this.client.request<{ preferredVersion?: { version?: string } }>({
+          method: 'GET',
+          path: `/apis/${k.group}`,
+          signal,
+        }),
+      );
+      const version = group.preferredVersion?.version;
+      if (!version) return undefined;
+      return await this.client.resolve(`${k.group}/${version}`, k.kind);
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) return undefined; // not installed here
+      if (err instanceof Error && /does not serve kind/.test(err.message)) return undefined;
+      throw err;
+    }
+  }
+
+  private emit(rt: ResourceType, type: CacheChange['type'], object: KubeObject): void {
+    for (const listener of this.listeners) {
+      try {
+        listener({ cluster: this.name, resourceType: rt, type, object });
+      } catch (err) {
+        this.logger.error('change listener failed', { error: err });
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.own.stop(), this.upstream.stop()]);
+    this.client.close();
+  }
+}

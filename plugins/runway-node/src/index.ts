@@ -1,0 +1,25 @@
+/**
+ * Runway Portal's node library: the ClusterClient service (one watch-cached
+ * client per registered cluster) and the runway permissions.
+ *
+ * @packageDocumentation
+ */
+export * from './ClusterClient';
+export { clusterClientServiceRef } from './service';
+export * from './kinds';
+export * from './errors';
+export * from './validation';
+export * from './permissions';
+export { readClusterSpecs, checkServerUrl } from './config/readClusters';
+export type { ClusterSpec, ClusterAuth, ClusterConfigProblem, ClusterConfigResult } from './config/readClusters';
+export { readRunwayOptions, DEFAULT_REQUEST_TIMEOUT_MS } from './config/readOptions';
+export type { RunwayOptions } from './config/readOptions';
+export { kubeConfigFor } from './config/kubeConfigFor';
+export type { ClusterError, ClusterErrorReason, ClusterFreshness } from './cluster/health';
+export { ClusterTimeoutError } from './cluster/health';
+export type { GpuCapacity } from './cluster/gpu';
+export { gpuCapacity, isGpuResource, podRequest } from './cluster/gpu';
+export type { ProviderSummary, ProviderEngine } from './cluster/providers';
+export { summarizeProviders, providerEngines } from './cluster/providers';
+export { parseLabelSelector, matchesLabels, LabelSelectorError } from './cluster/labelSelector';
+export type { Requirement } from './cluster/labelSelector';

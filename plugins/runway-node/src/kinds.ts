@@ -1,0 +1,119 @@
+/**
+ * The three kinds the portal serves — deployments, models and stacks — and
+ * the kinds around them: provider registrations, and the upstream objects
+ * Runway's controllers create for them (looked up by owner reference).
+ */
+import type { ResourceType } from '@runway-portal/controller-runtime';
+import {
+  type CrdDefinition,
+  inferenceProviderConfigCrd,
+  modelCrd,
+  modelDeploymentCrd,
+  stackCrd,
+} from '@runway-portal/plugin-runway-common';
+
+export const RUNWAY_KINDS = ['deployments', 'models', 'stacks'] as const;
+export type RunwayKind = (typeof RUNWAY_KINDS)[number];
+
+export function isRunwayKind(value: string): value is RunwayKind {
+  return (RUNWAY_KINDS as readonly string[]).includes(value);
+}
+
+export interface KindInfo {
+  name: RunwayKind;
+  group: string;
+  kind: string;
+  plural: string;
+  /** API versions accepted in request bodies (the served ones, newest first). */
+  versions: readonly string[];
+  /** The version the cache lists and watches: the CRD's storage version, readable without conversion. */
+  cacheVersion: string;
+}
+
+/** Group, names and versions come from runway-common's CRD definitions: one source of truth. */
+function kindInfo(name: RunwayKind, crd: CrdDefinition): KindInfo {
+  const served = crd.versions.filter(v => v.served).map(v => v.name);
+  const storage = crd.versions.find(v => v.storage)?.name ?? served[0];
+  return {
+    name,
+    group: crd.group,
+    kind: crd.names.kind,
+    plural: crd.names.plural,
+    versions: [...served].reverse(),
+    cacheVersion: storage,
+  };
+}
+
+export const KIND_INFO: Record<RunwayKind, KindInfo> = {
+  deployments: kindInfo('deployments', modelDeploymentCrd),
+  models: kindInfo('models', modelCrd),
+  stacks: kindInfo('stacks', stackCrd),
+};
+
+export function resourceTypeOf(info: KindInfo, version = info.cacheVersion): ResourceType {
+  return { group: info.group, version, plural: info.plural, kind: info.kind, namespaced: true };
+}
+
+/** `airunway.ai/v1alpha1` for the cached version. */
+export function apiVersionOfKind(info: KindInfo, version = info.cacheVersion): string {
+  return `${info.group}/${version}`;
+}
+
+/** Provider registrations (cluster-scoped). */
+export const PROVIDER_CONFIGS: ResourceType = {
+  group: inferenceProviderConfigCrd.group,
+  version: kindInfo('deployments', inferenceProviderConfigCrd).cacheVersion,
+  plural: inferenceProviderConfigCrd.names.plural,
+  kind: inferenceProviderConfigCrd.names.kind,
+  namespaced: false,
+};
+
+export const NODES: ResourceType = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
+export const PODS: ResourceType = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
+export const EVENTS: ResourceType = { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true };
+
+/**
+ * A kind whose objects Runway's controllers may create for a resource. Core
+ * kinds carry their version; for custom kinds the served version is
+ * discovered, and a cluster without the CRD simply has none of them.
+ */
+export interface UpstreamKind {
+  group: string;
+  kind: string;
+  version?: string;
+  plural?: string;
+}
+
+const core = (group: string, version: string, kind: string, plural: string): UpstreamKind => ({
+  group,
+  version,
+  kind,
+  plural,
+});
+
+export const UPSTREAM_KINDS: Record<RunwayKind, readonly UpstreamKind[]> = {
+  // The provider's resource, and what the llm-d provider and the gateway integration create directly.
+  deployments: [
+    { group: 'kaito.sh', kind: 'Workspace' },
+    { group: 'nvidia.com', kind: 'DynamoGraphDeployment' },
+    { group: 'ray.io', kind: 'RayService' },
+    { group: 'inference.networking.k8s.io', kind: 'InferencePool' },
+    { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' },
+    core('apps', 'v1', 'Deployment', 'deployments'),
+    core('', 'v1', 'Service', 'services'),
+  ],
+  // The model operator's PVC and download Job.
+  models: [
+    core('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims'),
+    core('batch', 'v1', 'Job', 'jobs'),
+  ],
+  // The stack operator's server Deployment, Service and storage.
+  stacks: [
+    core('apps', 'v1', 'Deployment', 'deployments'),
+    core('', 'v1', 'Service', 'services'),
+    core('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims'),
+  ],
+};
+
+/** The API groups of Runway's own kinds: an upstream object matters when one of them owns it. */
+export const RUNWAY_GROUPS: ReadonlySet<string> = new Set(Object.values(KIND_INFO).map(k => k.group));
