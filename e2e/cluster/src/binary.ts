@@ -88,11 +88,12 @@ function run(command: string, args: string[], options: { cwd?: string; logPath?:
   });
 }
 
-/** The `go` command to use: $RUNWAY_GO, `go` on PATH, or /usr/local/go/bin/go. */
-async function findGo(required: string): Promise<string> {
-  const candidates = [process.env.RUNWAY_GO, 'go', '/usr/local/go/bin/go'].filter(
-    (candidate): candidate is string => Boolean(candidate),
-  );
+const GO_CANDIDATES = [process.env.RUNWAY_GO, 'go', '/usr/local/go/bin/go'].filter(
+  (candidate): candidate is string => Boolean(candidate),
+);
+
+/** The first `go` command (default: $RUNWAY_GO, `go` on PATH, /usr/local/go/bin/go) that is new enough. */
+export async function findGo(required: string, candidates: readonly string[] = GO_CANDIDATES): Promise<string> {
   const tooOld: string[] = [];
   for (const candidate of candidates) {
     let result;
@@ -111,7 +112,7 @@ async function findGo(required: string): Promise<string> {
     tooOld.length > 0
       ? `Go ${required} or newer is needed to build the Kubernetes binaries (the go line of ${join(KUBE_SOURCE_DIR, 'go.mod')}), but ${tooOld.join('; ')}. ` +
           'Install a newer Go (https://go.dev/dl) or point RUNWAY_GO at one.'
-      : `Go ${required} or newer is needed to build the Kubernetes binaries, but no 'go' command was found on PATH or at /usr/local/go/bin/go. ` +
+      : `Go ${required} or newer is needed to build the Kubernetes binaries, but no Go was found (tried ${candidates.join(', ')}). ` +
           'Install Go (https://go.dev/dl) or point RUNWAY_GO at its go binary.',
   );
 }

@@ -9,6 +9,7 @@ import { renderKubeconfig } from './kubeconfig';
 import {
   clusterLayout,
   componentArgs,
+  COMPONENTS,
   logPath,
   serverUrl,
   SERVICE_IP,
@@ -38,6 +39,8 @@ export interface StartClusterOptions {
   dir?: string;
   /** Limit for each readiness step (default 60 s). */
   timeoutMs?: number;
+  /** Extra flags per component, e.g. `{ 'kube-apiserver': ['--feature-gates=...'] }`. */
+  extraArgs?: Partial<Record<Component, string[]>>;
 }
 
 export interface TestCluster {
@@ -118,6 +121,14 @@ export function validateStartOptions(options: StartClusterOptions): void {
   if (duplicate) {
     throw new Error(`startCluster: nodes has two nodes named "${duplicate}": node names must be unique`);
   }
+  for (const [component, args] of Object.entries(options.extraArgs ?? {})) {
+    if (!(COMPONENTS as readonly string[]).includes(component)) {
+      throw new Error(`startCluster: extraArgs has unknown component "${component}": use one of ${COMPONENTS.join(', ')}`);
+    }
+    if (!Array.isArray(args) || args.some(arg => typeof arg !== 'string')) {
+      throw new Error(`startCluster: extraArgs["${component}"] must be an array of strings such as ["--v=2"]`);
+    }
+  }
   const port = options.apiserverPort;
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) {
     throw new Error(`startCluster: apiserverPort must be a whole number from 1 to 65535, got ${JSON.stringify(port)}`);
@@ -137,6 +148,7 @@ class LocalCluster implements TestCluster {
     private readonly binary: string,
     private readonly layout: ClusterLayout,
     private readonly timeoutMs: number,
+    private readonly extraArgs: Partial<Record<Component, string[]>> = {},
   ) {
     this.server = serverUrl(layout.ports);
     this.kubeconfigPath = layout.kubeconfigPath;
@@ -207,7 +219,7 @@ class LocalCluster implements TestCluster {
     const child = new ManagedProcess(
       component,
       this.binary,
-      [SUBCOMMANDS[component], ...componentArgs(component, this.layout)],
+      [SUBCOMMANDS[component], ...componentArgs(component, this.layout), ...(this.extraArgs[component] ?? [])],
       this.logPath(component),
     );
     this.processes.set(component, child);
@@ -366,7 +378,7 @@ export async function startCluster(options: StartClusterOptions): Promise<TestCl
       etcdClient: await freePort(),
       etcdPeer: await freePort(),
     };
-    cluster = new LocalCluster(options.name, binary, clusterLayout(dir, ports), options.timeoutMs ?? 60_000);
+    cluster = new LocalCluster(options.name, binary, clusterLayout(dir, ports), options.timeoutMs ?? 60_000, options.extraArgs);
     await cluster.start(options);
     return cluster;
   } catch (error) {
