@@ -8,3 +8,5 @@
 export * from './schema';
 export * from './crd';
 export * from './generated';
+export * from './cel';
+export * from './deployments';

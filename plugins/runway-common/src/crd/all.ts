@@ -2,6 +2,10 @@
  * Every CustomResourceDefinition of the project. `yarn generate` renders
  * these; add a definition here (one line) to have its CRD and types generated.
  */
+import { inferenceProviderConfigCrd, modelDeploymentCrd } from '../deployments/crd';
 import type { CrdDefinition } from './definition';
 
-export const ALL_CRDS: CrdDefinition[] = [];
+export const ALL_CRDS: CrdDefinition[] = [
+  modelDeploymentCrd,
+  inferenceProviderConfigCrd,
+];

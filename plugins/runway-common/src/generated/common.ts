@@ -39,3 +39,82 @@ export interface Condition {
   /** Human-readable details about the transition. */
   message: string;
 }
+
+/** An environment variable of a container (core/v1 EnvVar). */
+export interface EnvVar {
+  /** Name of the environment variable. */
+  name: string;
+  /** Literal value of the variable. */
+  value?: string;
+  /** Source for the variable's value. */
+  valueFrom?: {
+    /** Selects a key of a ConfigMap. */
+    configMapKeyRef?: {
+      /** The key to select in the ConfigMap. */
+      key: string;
+      /**
+       * Name of the ConfigMap.
+       * @defaultValue ""
+       */
+      name?: string;
+      /** Whether the ConfigMap or its key may be missing. */
+      optional?: boolean;
+    };
+    /** Selects a key of a Secret. */
+    secretKeyRef?: {
+      /** The key to select in the Secret. */
+      key: string;
+      /**
+       * Name of the Secret.
+       * @defaultValue ""
+       */
+      name?: string;
+      /** Whether the Secret or its key may be missing. */
+      optional?: boolean;
+    };
+    /** Selects a field of the pod. */
+    fieldRef?: {
+      /** Schema version of fieldPath. */
+      apiVersion?: string;
+      /** Path of the field to select. */
+      fieldPath: string;
+    };
+    /** Selects a resource of the container. */
+    resourceFieldRef?: {
+      /** Container name. */
+      containerName?: string;
+      /** Output format of the exposed resource. */
+      divisor?: number | string;
+      /** Resource to select. */
+      resource: string;
+    };
+    /** Selects a key of an env file. */
+    fileKeyRef?: {
+      /** The key within the env file. */
+      key: string;
+      /**
+       * Whether the file or key may be missing.
+       * @defaultValue false
+       */
+      optional?: boolean;
+      /** Path of the env file within the volume. */
+      path: string;
+      /** Name of the volume holding the env file. */
+      volumeName: string;
+    };
+  };
+}
+
+/** A toleration of a pod (core/v1 Toleration). */
+export interface Toleration {
+  /** Taint effect to match: NoSchedule, PreferNoSchedule or NoExecute; empty matches all. */
+  effect?: string;
+  /** Taint key the toleration applies to; empty matches all keys. */
+  key?: string;
+  /** Exists or Equal (default Equal). */
+  operator?: string;
+  /** How long a NoExecute taint is tolerated. */
+  tolerationSeconds?: number;
+  /** Taint value the toleration matches. */
+  value?: string;
+}

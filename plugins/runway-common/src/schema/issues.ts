@@ -49,7 +49,7 @@ export function warningsOf(result: ValidationResult): ValidationIssue[] {
 /** Joins a parent path and a child key or index into the dotted form used in issues. */
 export function joinPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
-  const plain = /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key);
+  const plain = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key);
   if (!plain) return `${parent}[${JSON.stringify(key)}]`;
   return parent ? `${parent}.${key}` : key;
 }

@@ -125,6 +125,6 @@ export function celRules(...rules: CelRule[]): { 'x-kubernetes-validations': Cel
 
 /** Returns true when a schema is one of this module's custom kinds. */
 export function isCustomKind(schema: TSchema): boolean {
-  const kind = (schema as Record<symbol, unknown>)[Kind];
+  const kind = (schema as unknown as Record<symbol, unknown>)[Kind];
   return kind === STRING_ENUM_KIND || kind === INT_OR_STRING_KIND || kind === FREE_FORM_KIND;
 }

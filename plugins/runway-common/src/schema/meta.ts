@@ -3,6 +3,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { DateTime, Int64, StringEnum, StringMap } from './kinds';
+import { EnvVarSchema, TolerationSchema } from './kube';
 
 /**
  * The part of ObjectMeta this project reads or writes. In a CRD, `metadata`
@@ -104,4 +105,4 @@ export function typeMetaProperties() {
  * Schemas shared by every resource. The type generator emits them once, in
  * `src/generated/common.ts`, and every generated resource file imports them.
  */
-export const SHARED_SCHEMAS = [ObjectMetaSchema, ConditionSchema];
+export const SHARED_SCHEMAS = [ObjectMetaSchema, ConditionSchema, EnvVarSchema, TolerationSchema];

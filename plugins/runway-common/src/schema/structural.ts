@@ -74,10 +74,24 @@ function customKindMessage(schema: Record<string | symbol, any>, value: unknown)
   }
 }
 
+// Errors reported for a value that is simply missing, in addition to the "is required" one.
+const FOLLOW_UPS_OF_MISSING = new Set([
+  ValueErrorType.String,
+  ValueErrorType.Integer,
+  ValueErrorType.Number,
+  ValueErrorType.Boolean,
+  ValueErrorType.Object,
+  ValueErrorType.Array,
+  ValueErrorType.Kind,
+  ValueErrorType.Union,
+]);
+
 function messageFor(e: ValueError): string {
   const s = e.schema as Record<string | symbol, any>;
   if (typeof s.errorMessage === 'string') return s.errorMessage;
   const got = `(got ${describe(e.value)})`;
+  // A required property set to undefined is simply missing once serialised to JSON.
+  if (e.value === undefined && FOLLOW_UPS_OF_MISSING.has(e.type)) return 'is required';
   switch (e.type) {
     case ValueErrorType.ObjectRequiredProperty:
       return 'is required';
@@ -106,7 +120,7 @@ function messageFor(e: ValueError): string {
     case ValueErrorType.StringMaxLength:
       return `must be at most ${s.maxLength} characters long (got ${String(e.value).length})`;
     case ValueErrorType.StringPattern:
-      return `${got.slice(1, -1)} does not match the required format ${s.pattern}`;
+      return `${describe(e.value)} does not match the required format ${s.pattern}`;
     case ValueErrorType.StringFormat:
     case ValueErrorType.StringFormatUnknown:
       return s.format === 'date-time'
@@ -127,17 +141,6 @@ function messageFor(e: ValueError): string {
   }
 }
 
-// Errors reported for a value that is simply missing, in addition to the "is required" one.
-const FOLLOW_UPS_OF_MISSING = new Set([
-  ValueErrorType.String,
-  ValueErrorType.Integer,
-  ValueErrorType.Number,
-  ValueErrorType.Boolean,
-  ValueErrorType.Object,
-  ValueErrorType.Array,
-  ValueErrorType.Kind,
-  ValueErrorType.Union,
-]);
 
 /**
  * Checks `value` against `schema`. Errors name the field under `basePath`

@@ -1,0 +1,97 @@
+/**
+ * Names and fixed values of the deployments API (airunway.ai/v1alpha1), shared
+ * by schemas, validation, selection and the controllers.
+ */
+
+export const DEPLOYMENTS_GROUP = 'airunway.ai';
+export const DEPLOYMENTS_VERSION = 'v1alpha1';
+export const DEPLOYMENTS_API_VERSION = `${DEPLOYMENTS_GROUP}/${DEPLOYMENTS_VERSION}`;
+
+/** Inference engines, in the order engine auto-selection prefers them (seed 002). */
+export const ENGINE_TYPES = ['vllm', 'sglang', 'trtllm', 'llamacpp'] as const;
+export type EngineType = (typeof ENGINE_TYPES)[number];
+
+/** Human names of the engines, as the seeds' messages spell them. */
+export const ENGINE_DISPLAY_NAMES: Record<EngineType, string> = {
+  vllm: 'vLLM',
+  sglang: 'SGLang',
+  trtllm: 'TensorRT-LLM',
+  llamacpp: 'llama.cpp',
+};
+
+export const SERVING_MODES = ['aggregated', 'disaggregated'] as const;
+export type ServingMode = (typeof SERVING_MODES)[number];
+
+export const MODEL_SOURCES = ['huggingface', 'custom'] as const;
+export type ModelSource = (typeof MODEL_SOURCES)[number];
+
+export const DEPLOYMENT_PHASES = ['Pending', 'Deploying', 'Running', 'Failed', 'Terminating'] as const;
+export type DeploymentPhase = (typeof DEPLOYMENT_PHASES)[number];
+
+export const API_FORMATS = ['openai-chat', 'openai-responses', 'anthropic-messages'] as const;
+export type ApiFormat = (typeof API_FORMATS)[number];
+
+export const VOLUME_PURPOSES = ['modelCache', 'compilationCache', 'custom'] as const;
+export const VOLUME_ACCESS_MODES = ['ReadWriteOnce', 'ReadWriteMany', 'ReadOnlyMany', 'ReadWriteOncePod'] as const;
+
+export const DEFAULT_GPU_RESOURCE = 'nvidia.com/gpu';
+
+/** Condition types of a ModelDeployment and who sets them (seed 001/002 ownership table). */
+export const CONDITION_TYPES = {
+  /** Core webhook: spec validation result. */
+  Validated: 'Validated',
+  /** Core controller: engine selection result. */
+  EngineSelected: 'EngineSelected',
+  /** Core controller: provider selection result. */
+  ProviderSelected: 'ProviderSelected',
+  /** Provider controller: engine/mode compatibility. */
+  ProviderCompatible: 'ProviderCompatible',
+  /** Provider controller: upstream resource created. */
+  ResourceCreated: 'ResourceCreated',
+  /** Provider controller: overall readiness. */
+  Ready: 'Ready',
+  /** Core controller: gateway route active. */
+  GatewayReady: 'GatewayReady',
+} as const;
+
+/** Reasons of the GatewayReady condition. */
+export const GATEWAY_REASONS = [
+  'CRDsNotAvailable',
+  'NoGateway',
+  'GatewayPatchFailed',
+  'EPPFailed',
+  'HTTPRouteFailed',
+  'GatewayConfigured',
+] as const;
+
+/** Annotation that pauses reconciliation of a ModelDeployment (for debugging). */
+export const RECONCILE_PAUSED_ANNOTATION = 'airunway.ai/reconcile-paused';
+/** Label every provider resource gets. */
+export const MANAGED_BY_LABEL = 'airunway.ai/managed-by';
+/** Only metadata labels with this prefix are propagated to provider resources. */
+export const PROPAGATED_LABEL_PREFIX = 'airunway.ai/';
+
+/** Upstream's admission ceilings (per component). */
+export const LIMITS = {
+  gpuCount: 64,
+  replicas: 32,
+  cpu: '512',
+  memory: '4Ti',
+} as const;
+
+/** Keys never accepted in `spec.provider.overrides`, at any depth: they could escalate privileges. */
+export const BLOCKED_OVERRIDE_KEYS = [
+  'securityContext',
+  'serviceAccountName',
+  'serviceAccount',
+  'hostNetwork',
+  'hostPID',
+  'hostIPC',
+  'automountServiceAccountToken',
+  'nodeName',
+  'priorityClassName',
+  'runtimeClassName',
+] as const;
+
+/** Mount paths a storage volume may not use. */
+export const SYSTEM_PATHS = ['/dev', '/proc', '/sys', '/etc', '/var/run'] as const;

@@ -1,0 +1,60 @@
+/** The CRD definitions of the deployments API. */
+import type { CrdDefinition } from '../crd/definition';
+import { DEPLOYMENTS_GROUP, DEPLOYMENTS_VERSION } from './constants';
+import { InferenceProviderConfigSchema, ModelDeploymentSchema } from './schema';
+
+export const modelDeploymentCrd: CrdDefinition = {
+  group: DEPLOYMENTS_GROUP,
+  names: {
+    kind: 'ModelDeployment',
+    plural: 'modeldeployments',
+    singular: 'modeldeployment',
+    shortNames: ['md'],
+    categories: ['runway'],
+  },
+  scope: 'Namespaced',
+  versions: [
+    {
+      name: DEPLOYMENTS_VERSION,
+      served: true,
+      storage: true,
+      schema: ModelDeploymentSchema,
+      subresources: { status: true },
+      printerColumns: [
+        { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'Current phase' },
+        { name: 'Provider', type: 'string', jsonPath: '.status.provider.name', description: 'Selected provider' },
+        { name: 'Engine', type: 'string', jsonPath: '.status.engine.type', description: 'Inference engine' },
+        { name: 'Replicas', type: 'integer', jsonPath: '.status.replicas.ready', description: 'Ready replicas' },
+        { name: 'Model', type: 'string', jsonPath: '.spec.model.id', description: 'Model ID', priority: 1 },
+        { name: 'Endpoint', type: 'string', jsonPath: '.status.gateway.endpoint', description: 'Gateway endpoint', priority: 1 },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+    },
+  ],
+};
+
+export const inferenceProviderConfigCrd: CrdDefinition = {
+  group: DEPLOYMENTS_GROUP,
+  names: {
+    kind: 'InferenceProviderConfig',
+    plural: 'inferenceproviderconfigs',
+    singular: 'inferenceproviderconfig',
+    shortNames: ['ipc'],
+    categories: ['runway'],
+  },
+  scope: 'Cluster',
+  versions: [
+    {
+      name: DEPLOYMENTS_VERSION,
+      served: true,
+      storage: true,
+      schema: InferenceProviderConfigSchema,
+      subresources: { status: true },
+      printerColumns: [
+        { name: 'Ready', type: 'boolean', jsonPath: '.status.ready', description: 'Provider ready' },
+        { name: 'Version', type: 'string', jsonPath: '.status.version', description: 'Provider version' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+    },
+  ],
+};

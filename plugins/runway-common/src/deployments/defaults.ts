@@ -1,0 +1,115 @@
+/**
+ * Defaulting of ModelDeployment (what the mutating webhook applies, and what
+ * forms show as placeholders). Two layers:
+ *
+ * 1. the schema's own `default`s, applied exactly where the API server
+ *    applies CRD defaults (a nested default only when its parent object is
+ *    present);
+ * 2. the seeds' defaults that need a parent created or depend on other fields
+ *    (serving mode, aggregated replicas, storage volume paths and claims).
+ *
+ * `model.servedName` is deliberately not written: it is derived on use
+ * (`resolveServedName`), so a later change of `model.id` never leaves a stale
+ * name behind.
+ */
+import { applySchemaDefaults } from '../schema/defaults';
+import { DEFAULT_GPU_RESOURCE } from './constants';
+import { ModelDeploymentSpecSchema } from './schema';
+import type { ModelDeployment, ModelDeploymentSpec } from './types';
+
+type Json = Record<string, any>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const DEFAULT_MOUNT_PATHS: Record<string, string> = {
+  modelCache: '/model-cache',
+  compilationCache: '/compilation-cache',
+};
+
+/** Seed defaults that create missing parents; runs before the schema defaults fill them in. */
+function createParents(spec: Json): void {
+  if (spec.serving === undefined) spec.serving = {};
+  if (isRecord(spec.serving) && spec.serving.mode === undefined) spec.serving.mode = 'aggregated';
+  if (spec.serving?.mode === 'aggregated' && spec.scaling === undefined) spec.scaling = {};
+}
+
+/** Quantities given as numbers become strings: upstream's Go types read cpu/memory as strings. */
+function quantitiesAsStrings(spec: Json): void {
+  const holders = [spec.resources, spec.scaling?.prefill, spec.scaling?.decode];
+  for (const holder of holders) {
+    if (!isRecord(holder)) continue;
+    for (const key of ['cpu', 'memory']) {
+      if (typeof holder[key] === 'number') holder[key] = String(holder[key]);
+    }
+  }
+}
+
+function storageDefaults(spec: Json, deploymentName: string | undefined): void {
+  const volumes = spec.model?.storage?.volumes;
+  if (!Array.isArray(volumes)) return;
+  for (const volume of volumes) {
+    if (!isRecord(volume)) continue;
+    if (volume.mountPath === undefined && DEFAULT_MOUNT_PATHS[volume.purpose]) {
+      volume.mountPath = DEFAULT_MOUNT_PATHS[volume.purpose];
+    }
+    // A size means the controller creates the PVC: its name and access mode follow from the deployment.
+    if (volume.size !== undefined) {
+      if (volume.claimName === undefined && deploymentName && typeof volume.name === 'string') {
+        volume.claimName = `${deploymentName}-${volume.name}`;
+      }
+      if (volume.accessMode === undefined) volume.accessMode = 'ReadWriteMany';
+    }
+  }
+}
+
+/**
+ * Returns a defaulted copy of a spec. Never throws and never drops a field:
+ * a malformed spec comes back with defaults applied where they fit, for the
+ * validator to report on.
+ */
+export function applySpecDefaults(spec: ModelDeploymentSpec, deploymentName?: string): ModelDeploymentSpec {
+  if (!isRecord(spec)) return spec;
+  // The schema walk copies every object it passes, so the caller's spec is never modified.
+  const copy = { ...spec } as Json;
+  if (isRecord(copy.serving)) copy.serving = { ...copy.serving };
+  createParents(copy);
+  const defaulted = applySchemaDefaults(ModelDeploymentSpecSchema, copy) as Json;
+  quantitiesAsStrings(defaulted);
+  storageDefaults(defaulted, deploymentName);
+  return defaulted as ModelDeploymentSpec;
+}
+
+/** Returns a defaulted copy of a ModelDeployment (spec only; status is never defaulted). */
+export function applyModelDeploymentDefaults(md: ModelDeployment): ModelDeployment {
+  if (!isRecord(md) || !isRecord(md.spec)) return md;
+  return { ...md, spec: applySpecDefaults(md.spec, md.metadata?.name) };
+}
+
+/** The API-facing model name: `servedName`, else the model ID's last path segment; none for custom images. */
+export function resolveServedName(spec: ModelDeploymentSpec): string | undefined {
+  if (spec.model?.source === 'custom') return undefined;
+  if (spec.model?.servedName) return spec.model.servedName;
+  const id = spec.model?.id;
+  if (!id) return undefined;
+  return id.split('/').filter(Boolean).pop();
+}
+
+/** Total GPUs per replica set: resources.gpu in aggregated mode, prefill + decode workers when disaggregated. */
+export function gpuRequested(spec: ModelDeploymentSpec): boolean {
+  if (spec.serving?.mode === 'disaggregated') {
+    return (spec.scaling?.prefill?.gpu?.count ?? 0) > 0 || (spec.scaling?.decode?.gpu?.count ?? 0) > 0;
+  }
+  return (spec.resources?.gpu?.count ?? 0) > 0;
+}
+
+/** The GPU resource name a spec asks for. */
+export function gpuResourceName(spec: ModelDeploymentSpec): string {
+  return (
+    spec.resources?.gpu?.type ??
+    spec.scaling?.prefill?.gpu?.type ??
+    spec.scaling?.decode?.gpu?.type ??
+    DEFAULT_GPU_RESOURCE
+  );
+}
