@@ -10,3 +10,5 @@ export * from './crd';
 export * from './generated';
 export * from './cel';
 export * from './deployments';
+export * from './models';
+export * from './stacks';

@@ -3,3 +3,5 @@
 export * from './common';
 export * from './inferenceProviderConfig';
 export * from './modelDeployment';
+export * from './llamaStackDistribution';
+export * from './model';

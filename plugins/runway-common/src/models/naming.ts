@@ -1,0 +1,33 @@
+/**
+ * Seed 003's naming conventions, used by the model operator (PVC, Job), the
+ * injection webhook (volume, env vars) and the portal (to show them).
+ */
+import type { Model } from '../generated/model';
+import type { ModelSourceType } from './schema';
+
+export function modelPvcName(modelName: string): string {
+  return `model-${modelName}`;
+}
+
+export function modelDownloadJobName(modelName: string): string {
+  return `model-download-${modelName}`;
+}
+
+export function modelVolumeName(modelName: string): string {
+  return `model-${modelName}`;
+}
+
+/** `llama-3-8b` → `MODEL_LLAMA_3_8B`: the prefix of the injected env vars. */
+export function modelEnvPrefix(modelName: string): string {
+  return `MODEL_${modelName.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/** Which source a Model uses, or undefined when none or several are set. */
+export function modelSourceType(source: Partial<Model['spec']['source']> | undefined): ModelSourceType | undefined {
+  if (!source) return undefined;
+  const set: ModelSourceType[] = [];
+  if (source.huggingFace !== undefined) set.push('huggingface');
+  if (source.s3 !== undefined) set.push('s3');
+  if (source.url !== undefined) set.push('url');
+  return set.length === 1 ? set[0] : undefined;
+}
