@@ -7,3 +7,4 @@ export * from './selection';
 export * from './compatibility';
 export * from './providers';
 export * from './validate';
+export * from './conditions';
