@@ -120,6 +120,18 @@ describe('deployments CRDs in a real cluster', () => {
     }
   });
 
+  it('accepts whole-number quantities where upstream only takes strings (int-or-string)', async () => {
+    const spec = {
+      model: { id: 'meta-llama/Llama-3.1-70B-Instruct' },
+      engine: { type: 'vllm' },
+      serving: { mode: 'disaggregated' },
+      scaling: { prefill: { gpu: { count: 1 }, memory: 68719476736 }, decode: { gpu: { count: 1 }, memory: '64Gi' } },
+    };
+    const created = await createDeployment(deploymentWith(spec));
+    expect(created.spec.scaling.prefill.memory).toBe(68719476736);
+    expect(validateModelDeployment(deploymentWith(spec)).valid).toBe(true);
+  });
+
   it('applies the same defaults as applySchemaDefaults', async () => {
     const spec = gpuSpec({ engine: {}, model: { id: 'a/b', storage: { volumes: [{ name: 'v', claimName: 'c', mountPath: '/v' }] } }, serving: {}, scaling: { prefill: { gpu: {} } } });
     const created = await createDeployment(deploymentWith(spec));
