@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { renderCrd } from '../crd/renderCrd';
 import { stackCrd, STACK_CONVERSION_SERVICE } from './crd';
+import { STACK_CONDITIONS } from './v1alpha2';
 
 type Json = Record<string, any>;
 
@@ -145,5 +146,15 @@ describe('the LlamaStackDistribution CRD', () => {
     expect(Object.keys(status.resolvedDistribution.properties).sort()).toEqual(['configHash', 'configSource', 'image']);
     expect(status.phase.enum).toEqual(['Pending', 'Initializing', 'Ready', 'Failed', 'Terminating']);
     expect(status.conditions['x-kubernetes-list-type']).toBe('map');
+  });
+});
+
+describe('STACK_CONDITIONS', () => {
+  it("lists the condition types and reasons of seed 004's status contract", () => {
+    const contract = parse(readFileSync('/work/shared/upstream/llamastack/spec002-status-conditions.yaml', 'utf8')) as Json;
+    const fromContract = Object.fromEntries(
+      contract.conditions.map((c: Json) => [c.type, { true: [c.true.reason], false: c.false.reasons.map((r: Json) => r.reason) }]),
+    );
+    expect(STACK_CONDITIONS).toEqual(fromContract);
   });
 });

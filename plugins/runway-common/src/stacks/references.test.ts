@@ -17,7 +17,7 @@ function namespaceWith(secrets: string[], configMaps: Record<string, string[]>) 
   return { lookup, asked };
 }
 
-const withNs = <T extends { metadata: Record<string, unknown> }>(obj: T, namespace = 'team') => ({ ...obj, metadata: { ...obj.metadata, namespace } });
+const withNs = (obj: Record<string, any>, namespace = 'team') => ({ ...obj, metadata: { ...obj.metadata, namespace } });
 
 describe('checkStackReferences (FR-073, FR-074)', () => {
   const full = withNs(

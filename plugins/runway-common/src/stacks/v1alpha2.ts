@@ -447,3 +447,28 @@ export const StackV1alpha2Schema = Type.Object(
   { description: 'A llama-stack server whose config.yaml the operator generates (v1alpha2).' },
 );
 
+
+/**
+ * The status conditions of v1alpha2 (seed 004 FR-099 and its status
+ * contract), with the reasons each may carry, for the operator that writes
+ * them and the views that explain them.
+ */
+export const STACK_CONDITIONS = {
+  ConfigGenerated: {
+    true: ['ConfigGenerationSucceeded'],
+    false: ['ConfigGenerationFailed', 'BaseConfigRequired', 'UnsupportedConfigVersion', 'UpgradeConfigFailure', 'MissingProviderForResource'],
+  },
+  DeploymentUpdated: {
+    true: ['DeploymentUpdateSucceeded'],
+    false: ['DeploymentUpdateFailed', 'DeploymentUpdateSkipped'],
+  },
+  Available: {
+    true: ['MinimumReplicasAvailable'],
+    false: ['ReplicasUnavailable', 'RolloutInProgress'],
+  },
+  SecretsResolved: {
+    true: ['AllSecretsFound'],
+    false: ['SecretNotFound', 'SecretKeyMissing'],
+  },
+} as const;
+export type StackConditionType = keyof typeof STACK_CONDITIONS;

@@ -16,7 +16,7 @@ export interface CelCase {
   message: string;
 }
 
-export function stackV2(name: string, spec: Record<string, unknown>) {
+export function stackV2(name: string, spec: Record<string, unknown>): Record<string, any> {
   return {
     apiVersion: STACK_V1ALPHA2,
     kind: 'LlamaStackDistribution',
@@ -25,7 +25,7 @@ export function stackV2(name: string, spec: Record<string, unknown>) {
   };
 }
 
-export function stackV1(name: string, server: Record<string, unknown>) {
+export function stackV1(name: string, server: Record<string, unknown>): Record<string, any> {
   return {
     apiVersion: STACK_V1ALPHA1,
     kind: 'LlamaStackDistribution',
@@ -34,7 +34,7 @@ export function stackV1(name: string, server: Record<string, unknown>) {
   };
 }
 
-export function model(name: string, spec: Record<string, unknown> = {}) {
+export function model(name: string, spec: Record<string, unknown> = {}): Record<string, any> {
   return {
     apiVersion: MODEL_API_VERSION,
     kind: 'Model',

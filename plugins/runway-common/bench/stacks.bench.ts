@@ -1,0 +1,109 @@
+/**
+ * Validation time per object for stacks (LlamaStackDistribution v1alpha2 and
+ * v1alpha1) and models (Model), plus conversion, as microseconds per call and
+ * as a ratio to a baseline measured in the same run (a JSON round trip of
+ * the same object), so numbers from different machines compare.
+ *
+ * Run from plugins/runway-common: `yarn bench:stacks`.
+ */
+import { readFileSync } from 'node:fs';
+import { parse, parseAllDocuments } from 'yaml';
+import { validateModel } from '../src/models/validate';
+import { convertStack } from '../src/stacks/conversion';
+import { validateStackV1alpha1, validateStackV1alpha2 } from '../src/stacks/validate';
+
+const SAMPLES = '/work/shared/upstream/samples';
+
+/** Seed 004's complete example: every section, shorthand forms included. */
+const seedExample = parse(`
+apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: my-stack, namespace: default}
+spec:
+  distribution: {name: starter}
+  providers:
+    inference:
+      - {id: vllm-primary, provider: vllm, endpoint: "http://vllm:8000", apiKey: {secretKeyRef: {name: vllm-creds, key: token}}, settings: {max_tokens: 8192}}
+      - {id: ollama, provider: ollama, endpoint: "http://ollama:11434"}
+    safety: {provider: llama-guard}
+    vectorIo: {provider: pgvector, settings: {host: {secretKeyRef: {name: pg-creds, key: host}}}}
+  resources:
+    models: ["llama3.2-8b", {name: "llama3.2-70b", provider: vllm-primary, contextLength: 128000}]
+    tools: [websearch, rag]
+    shields: [llama-guard]
+  storage:
+    kv: {type: sqlite}
+    sql: {type: postgres, connectionString: {secretKeyRef: {name: pg-creds, key: url}}}
+  disabled: [postTraining, eval]
+  networking:
+    port: 8321
+    tls: {enabled: true, secretName: llama-tls, caBundle: {configMapName: custom-ca}}
+    expose: true
+    allowedFrom: {namespaces: ["app-ns"], labels: ["llama-access"]}
+  workload:
+    replicas: 1
+    workers: 2
+    resources: {requests: {cpu: "500m", memory: "1Gi"}, limits: {cpu: "2", memory: "4Gi"}}
+    autoscaling: {minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 80}
+    storage: {size: "10Gi", mountPath: "/.llama"}
+    podDisruptionBudget: {minAvailable: 1}
+    overrides: {serviceAccountName: custom-sa, env: [{name: A, value: "1"}]}
+  externalProviders:
+    inference: [{providerId: custom-inference, image: "registry.example.com/custom:v1"}]
+`);
+
+function sample(file: string, index = 0) {
+  return parseAllDocuments(readFileSync(`${SAMPLES}/${file}`, 'utf8'))
+    .map(d => d.toJS())
+    .filter(o => o?.kind === 'LlamaStackDistribution')[index];
+}
+
+const v2Minimal = sample('llamastack-v1alpha2-PR253-llamastackdistribution.yaml');
+const v1Sample = sample('llamastack-v1alpha1-_v1alpha1_llamastackdistribution.yaml');
+const model = {
+  apiVersion: 'models.airunway.ai/v1alpha1',
+  kind: 'Model',
+  metadata: { name: 'llama-3-8b', namespace: 'default' },
+  spec: {
+    source: { huggingFace: { repoId: 'meta-llama/Llama-3.1-8B-Instruct', revision: 'main' } },
+    version: '3.1',
+    storage: { storageClass: 'longhorn', size: '20Gi' },
+    credentialsSecret: 'hf-credentials',
+  },
+};
+
+/** Mean microseconds per call over `ms` milliseconds, after a warm-up. */
+function measure(fn: () => unknown, ms = 1500): number {
+  for (let i = 0; i < 500; i++) fn();
+  let calls = 0;
+  const start = process.hrtime.bigint();
+  const end = start + BigInt(ms) * 1_000_000n;
+  let now = start;
+  while (now < end) {
+    for (let i = 0; i < 100; i++) fn();
+    calls += 100;
+    now = process.hrtime.bigint();
+  }
+  return Number(now - start) / 1000 / calls;
+}
+
+const cases: Array<[string, unknown, () => unknown]> = [
+  ['v1alpha2 validation, seed 004 complete example', seedExample, () => validateStackV1alpha2(seedExample)],
+  ['v1alpha2 validation, minimal upstream sample', v2Minimal, () => validateStackV1alpha2(v2Minimal)],
+  ['v1alpha1 validation, upstream sample', v1Sample, () => validateStackV1alpha1(v1Sample)],
+  ['Model validation, seed 003 example', model, () => validateModel(model)],
+  ['conversion v1alpha1 -> v1alpha2, upstream sample', v1Sample, () => convertStack(v1Sample, 'llamastack.io/v1alpha2')],
+];
+
+for (const [, input, fn] of cases) {
+  const result = fn() as { valid?: boolean };
+  if (result && result.valid === false) throw new Error(`benchmark input is invalid: ${JSON.stringify(input)}`);
+}
+
+console.log(`node ${process.version}, ${new Date().toISOString()}`);
+console.log('case'.padEnd(52), 'µs/call'.padStart(9), 'x baseline'.padStart(11), 'baseline µs'.padStart(12));
+for (const [name, input, fn] of cases) {
+  const baseline = measure(() => JSON.parse(JSON.stringify(input)));
+  const micros = measure(fn);
+  console.log(name.padEnd(52), micros.toFixed(1).padStart(9), (micros / baseline).toFixed(1).padStart(11), baseline.toFixed(2).padStart(12));
+}
