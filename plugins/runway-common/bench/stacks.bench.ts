@@ -6,13 +6,12 @@
  *
  * Run from plugins/runway-common: `yarn bench:stacks`.
  */
-import { readFileSync } from 'node:fs';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { validateModel } from '../src/models/validate';
+import { upstreamStackSamples } from '../src/stacks/__fixtures__/upstream';
 import { convertStack } from '../src/stacks/conversion';
 import { validateStackV1alpha1, validateStackV1alpha2 } from '../src/stacks/validate';
 
-const SAMPLES = '/work/shared/upstream/samples';
 
 /** Seed 004's complete example: every section, shorthand forms included. */
 const seedExample = parse(`
@@ -52,10 +51,8 @@ spec:
     inference: [{providerId: custom-inference, image: "registry.example.com/custom:v1"}]
 `);
 
-function sample(file: string, index = 0) {
-  return parseAllDocuments(readFileSync(`${SAMPLES}/${file}`, 'utf8'))
-    .map(d => d.toJS())
-    .filter(o => o?.kind === 'LlamaStackDistribution')[index];
+function sample(file: string) {
+  return upstreamStackSamples().find(([name]) => name.startsWith(`${file} `))![1];
 }
 
 const v2Minimal = sample('llamastack-v1alpha2-PR253-llamastackdistribution.yaml');
@@ -72,9 +69,8 @@ const model = {
   },
 };
 
-/** Mean microseconds per call over `ms` milliseconds, after a warm-up. */
-function measure(fn: () => unknown, ms = 1500): number {
-  for (let i = 0; i < 500; i++) fn();
+/** Mean microseconds per call over `ms` milliseconds. */
+function round(fn: () => unknown, ms: number): number {
   let calls = 0;
   const start = process.hrtime.bigint();
   const end = start + BigInt(ms) * 1_000_000n;
@@ -85,6 +81,27 @@ function measure(fn: () => unknown, ms = 1500): number {
     now = process.hrtime.bigint();
   }
   return Number(now - start) / 1000 / calls;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Microseconds per call of `fn` and of the baseline, each the median of 7
+ * rounds taken in turns, so a burst of load from other processes on the
+ * machine moves both, and barely the median.
+ */
+function measure(fn: () => unknown, baseline: () => unknown): { micros: number; base: number } {
+  for (let i = 0; i < 500; i++) {
+    fn();
+    baseline();
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    a.push(round(fn, 250));
+    b.push(round(baseline, 250));
+  }
+  return { micros: median(a), base: median(b) };
 }
 
 const cases: Array<[string, unknown, () => unknown]> = [
@@ -103,7 +120,6 @@ for (const [, input, fn] of cases) {
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
 console.log('case'.padEnd(52), 'µs/call'.padStart(9), 'x baseline'.padStart(11), 'baseline µs'.padStart(12));
 for (const [name, input, fn] of cases) {
-  const baseline = measure(() => JSON.parse(JSON.stringify(input)));
-  const micros = measure(fn);
-  console.log(name.padEnd(52), micros.toFixed(1).padStart(9), (micros / baseline).toFixed(1).padStart(11), baseline.toFixed(2).padStart(12));
+  const { micros, base } = measure(fn, () => JSON.parse(JSON.stringify(input)));
+  console.log(name.padEnd(52), micros.toFixed(1).padStart(9), (micros / base).toFixed(1).padStart(11), base.toFixed(2).padStart(12));
 }

@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { stackV1, stackV2 } from './__fixtures__/celCases';
+import { upstreamStackSamples } from './__fixtures__/upstream';
 import {
   convertStack,
   convertStackToV1alpha1,
@@ -224,15 +222,7 @@ describe('edits made through the other version', () => {
 });
 
 describe('round trips', () => {
-  const SAMPLES_DIR = '/work/shared/upstream/samples';
-  const samples = readdirSync(SAMPLES_DIR)
-    .filter(f => f.startsWith('llamastack-'))
-    .flatMap(file =>
-      parseAllDocuments(readFileSync(join(SAMPLES_DIR, file), 'utf8'))
-        .map(doc => doc.toJS())
-        .filter(obj => obj?.kind === 'LlamaStackDistribution')
-        .map(obj => [`${file} ${obj.metadata.name}`, obj] as const),
-    );
+  const samples = upstreamStackSamples();
   const other = (v: string) => (v.endsWith('v1alpha1') ? 'llamastack.io/v1alpha2' : 'llamastack.io/v1alpha1');
 
   it.each(samples)('%s survives a round trip, and its conversion validates', (_name, obj) => {

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { renderCrd } from '../crd/renderCrd';
 import { stackCrd, STACK_CONVERSION_SERVICE } from './crd';
 import { STACK_CONDITIONS } from './v1alpha2';
+import { upstreamFile } from './__fixtures__/upstream';
 
 type Json = Record<string, any>;
 
@@ -10,7 +10,7 @@ const crd = renderCrd(stackCrd) as Json;
 const versionOf = (c: Json, name: string) => c.spec.versions.find((v: Json) => v.name === name);
 
 const UPSTREAM_V1ALPHA1 = parse(
-  readFileSync('/work/shared/upstream/crds/llamastack-llamastack.io_llamastackdistributions.v1alpha1.yaml', 'utf8'),
+  upstreamFile('crds', 'llamastack-llamastack.io_llamastackdistributions.v1alpha1.yaml'),
 ) as Json;
 
 const STRING_FORMATS = new Set(['date-time', 'date', 'byte', 'uri', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
@@ -151,7 +151,7 @@ describe('the LlamaStackDistribution CRD', () => {
 
 describe('STACK_CONDITIONS', () => {
   it("lists the condition types and reasons of seed 004's status contract", () => {
-    const contract = parse(readFileSync('/work/shared/upstream/llamastack/spec002-status-conditions.yaml', 'utf8')) as Json;
+    const contract = parse(upstreamFile('llamastack', 'spec002-status-conditions.yaml')) as Json;
     const fromContract = Object.fromEntries(
       contract.conditions.map((c: Json) => [c.type, { true: [c.true.reason], false: c.false.reasons.map((r: Json) => r.reason) }]),
     );

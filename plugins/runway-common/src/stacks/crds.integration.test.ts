@@ -12,11 +12,11 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports -- test-only: the real-cluster harness
 import { startCluster, waitFor, apiErrorMessage, type TestCluster } from '@runway-portal/e2e-cluster';
 import { webcrypto } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type RequestOptions, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parse, parseAllDocuments, stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { defaultModel } from '../models/defaults';
 import { validateModel } from '../models/validate';
 import {
@@ -28,6 +28,7 @@ import {
   stackV1,
   stackV2,
 } from './__fixtures__/celCases';
+import { upstreamStackSamples } from './__fixtures__/upstream';
 import { convertStack } from './conversion';
 import { defaultStackV1alpha1, defaultStackV1alpha2 } from './defaults';
 import { normalizeStackV1alpha2 } from './normalize';
@@ -42,7 +43,6 @@ const REPO_ROOT = resolve(__dirname, '../../../..');
 const CRD_DIR = join(REPO_ROOT, 'controllers/deploy/crds');
 const MODEL_CRD = join(CRD_DIR, 'models.airunway.ai_models.yaml');
 const STACK_CRD = join(CRD_DIR, 'llamastack.io_llamastackdistributions.yaml');
-const SAMPLES_DIR = '/work/shared/upstream/samples';
 const V1 = 'llamastack.io/v1alpha1';
 const V2 = 'llamastack.io/v1alpha2';
 const NS = 'default';
@@ -125,14 +125,7 @@ async function rejection(call: Promise<unknown>): Promise<{ code?: number; messa
   throw new Error('expected the API server to reject the request, but it accepted it');
 }
 
-const samples = readdirSync(SAMPLES_DIR)
-  .filter(f => f.startsWith('llamastack-'))
-  .flatMap(file =>
-    parseAllDocuments(readFileSync(join(SAMPLES_DIR, file), 'utf8'))
-      .map(doc => doc.toJS())
-      .filter(obj => obj?.kind === 'LlamaStackDistribution')
-      .map(obj => [`${file} ${obj.metadata.name}`, obj] as const),
-  );
+const samples = upstreamStackSamples();
 
 const unique = (() => {
   let n = 0;

@@ -1,7 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { collectCelRules, celRuleIssues, type ValidationIssue } from '../schema';
 import { ModelSchema } from '../models/schema';
 import { validateModel } from '../models/validate';
@@ -13,6 +11,7 @@ import {
   stackV1,
   stackV2,
 } from './__fixtures__/celCases';
+import { upstreamStackSamples } from './__fixtures__/upstream';
 import { defaultStackV1alpha1, defaultStackV1alpha2 } from './defaults';
 import { normalizeStackV1alpha2 } from './normalize';
 import { StackV1alpha1Schema } from './v1alpha1';
@@ -114,15 +113,7 @@ spec:
         image: registry.example.com/custom:v1
 `);
 
-const SAMPLES_DIR = '/work/shared/upstream/samples';
-const samples = readdirSync(SAMPLES_DIR)
-  .filter(f => f.startsWith('llamastack-'))
-  .flatMap(file =>
-    parseAllDocuments(readFileSync(join(SAMPLES_DIR, file), 'utf8'))
-      .map(doc => doc.toJS())
-      .filter(obj => obj?.kind === 'LlamaStackDistribution')
-      .map(obj => [`${file} ${obj.metadata.name}`, obj] as const),
-  );
+const samples = upstreamStackSamples();
 
 describe('upstream llama-stack samples', () => {
   it('are all found (5 v1alpha1 files, 4 v1alpha2 files)', () => {
