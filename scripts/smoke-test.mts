@@ -179,4 +179,7 @@ async function main(): Promise<void> {
   );
 }
 
-await main();
+main().catch(error => {
+  console.error(error);
+  process.exitCode = 1;
+});
