@@ -151,13 +151,17 @@ function idsOf(api: ProviderApi): string {
   return `(has(self.${api}) ? self.${api}.map(p, has(p.id) ? p.id : p.provider) : [])`;
 }
 
-/** FR-072: provider ids are unique across all APIs. */
+/**
+ * FR-072: provider ids are unique across all APIs. The message cannot list
+ * the repeated ids: a `messageExpression` doing so exceeds the API server's
+ * cost budget by far; `validateStackV1alpha2` names them, field by field.
+ */
 export const UNIQUE_PROVIDER_IDS_RULE = (() => {
-  const all = PROVIDER_APIS.map(idsOf).join(' + ');
+  const all = `(${PROVIDER_APIS.map(idsOf).join(' + ')})`;
   return {
-    rule: `(${all}).all(x, (${all}).exists_one(y, y == x))`,
+    rule: `${all}.all(x, ${all}.exists_one(y, y == x))`,
     message:
-      'provider ids must be unique across all provider types (a provider without id uses its provider name): give the duplicates distinct ids',
+      'provider ids must be unique across all provider types (a provider without id uses its provider name as id): give the duplicates distinct ids',
   };
 })();
 

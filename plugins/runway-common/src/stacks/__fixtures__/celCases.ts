@@ -13,7 +13,10 @@ export interface CelCase {
   object: Record<string, any>;
   /** Where the rule sits (with `[]` for list items and `.*` for map values, as `collectCelRules` names it). */
   rulePath: string;
+  /** The message the API server gives for this object. */
   message: string;
+  /** The rule's static `message`, when a `messageExpression` gives a more specific one. */
+  ruleMessage?: string;
 }
 
 export function stackV2(name: string, spec: Record<string, unknown>): Record<string, any> {
@@ -132,7 +135,7 @@ export const STACK_V1ALPHA2_CEL_CASES: CelCase[] = [
     }),
     rulePath: 'spec.providers',
     message:
-      'provider ids must be unique across all provider types (a provider without id uses its provider name): give the duplicates distinct ids',
+      'provider ids must be unique across all provider types (a provider without id uses its provider name as id): give the duplicates distinct ids',
   },
   {
     name: 'a secret reference in both forms',
