@@ -15,8 +15,6 @@ export interface CelCase {
   rulePath: string;
   /** The message the API server gives for this object. */
   message: string;
-  /** The rule's static `message`, when a `messageExpression` gives a more specific one. */
-  ruleMessage?: string;
 }
 
 export function stackV2(name: string, spec: Record<string, unknown>): Record<string, any> {
