@@ -1,7 +1,16 @@
 import { renderCrd } from '../crd/renderCrd';
 import { modelCrd } from './crd';
 import { defaultModel } from './defaults';
-import { modelDownloadJobName, modelEnvPrefix, modelPvcName, modelSourceType, modelVolumeName } from './naming';
+import {
+  defaultModelMountPath,
+  MODEL_ANNOTATIONS,
+  MODEL_INJECTED_LABEL,
+  modelDownloadJobName,
+  modelEnvPrefix,
+  modelPvcName,
+  modelSourceType,
+  modelVolumeName,
+} from './naming';
 import type { Model } from '../generated/model';
 import { MODEL_API_VERSION } from './schema';
 import { validateModel } from './validate';
@@ -148,6 +157,7 @@ describe('naming (seed 003 conventions)', () => {
     [modelDownloadJobName, 'llama-3-8b', 'model-download-llama-3-8b'],
     [modelVolumeName, 'llama-3-8b', 'model-llama-3-8b'],
     [modelEnvPrefix, 'llama-3-8b', 'MODEL_LLAMA_3_8B'],
+    [defaultModelMountPath, 'llama-3-8b', '/models/llama-3-8b'],
   ])('%p(%s) = %s', (fn, name, expected) => {
     expect(fn(name)).toBe(expected);
   });
@@ -161,6 +171,19 @@ describe('naming (seed 003 conventions)', () => {
     [undefined, undefined],
   ])('modelSourceType(%j) = %s', (source, expected) => {
     expect(modelSourceType(source as any)).toBe(expected);
+  });
+});
+
+describe('injection annotations', () => {
+  it("are seed 003's, in this project's group", () => {
+    expect(Object.values(MODEL_ANNOTATIONS).sort()).toEqual([
+      'models.airunway.ai/container',
+      'models.airunway.ai/inject',
+      'models.airunway.ai/inject-env',
+      'models.airunway.ai/mount-path',
+      'models.airunway.ai/read-only',
+    ]);
+    expect(MODEL_INJECTED_LABEL).toBe('models.airunway.ai/injected');
   });
 });
 

@@ -31,3 +31,28 @@ export function modelSourceType(source: Partial<Model['spec']['source']> | undef
   if (source.url !== undefined) set.push('url');
   return set.length === 1 ? set[0] : undefined;
 }
+
+/**
+ * Seed 003's pod annotations for model injection (the seed's placeholder
+ * `models.example.com/` prefix is `models.airunway.ai/` here), and the label
+ * the injection webhook sets on a pod it has handled.
+ */
+export const MODEL_ANNOTATIONS = {
+  /** Required: comma-separated Model names to inject. */
+  inject: 'models.airunway.ai/inject',
+  /** Mount path (one model) or base path (several); default `/models/<name>`. */
+  mountPath: 'models.airunway.ai/mount-path',
+  /** `"true"` (default) mounts read-only. */
+  readOnly: 'models.airunway.ai/read-only',
+  /** Target container name; default the first container. */
+  container: 'models.airunway.ai/container',
+  /** `"true"` (default) injects the MODEL_* environment variables. */
+  injectEnv: 'models.airunway.ai/inject-env',
+} as const;
+
+export const MODEL_INJECTED_LABEL = 'models.airunway.ai/injected';
+
+/** Where a model is mounted when no mount-path annotation says otherwise. */
+export function defaultModelMountPath(modelName: string): string {
+  return `/models/${modelName}`;
+}
