@@ -107,6 +107,22 @@ describe('validateModel', () => {
     expect(result.issues).toContainEqual(expect.objectContaining({ path: 'spec.sorce', severity: 'warning' }));
   });
 
+  it('warns that a url source does not use credentialsSecret', () => {
+    const result = validateModel(withSpec({ source: { url: { url: 'https://example.com/m.gguf' } } }));
+    expect(result).toEqual({
+      valid: true,
+      issues: [
+        {
+          path: 'spec.credentialsSecret',
+          message:
+            'spec.credentialsSecret is not used by a url source (only huggingFace reads HF_TOKEN and s3 reads AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY); remove it or put credentials in the URL',
+          severity: 'warning',
+        },
+      ],
+    });
+    expect(validateModel(withSpec({ source: { s3: { bucket: 'b', key: 'k' } } })).issues).toEqual([]);
+  });
+
   it('accepts a status with every field', () => {
     const input = {
       ...example,

@@ -10,6 +10,7 @@ import {
   error,
   structuralIssues,
   toResult,
+  warning,
   type ValidationIssue,
   type ValidationResult,
 } from '../schema';
@@ -32,6 +33,19 @@ function typeMetaIssues(model: Model): ValidationIssue[] {
   return issues;
 }
 
+/** The download Job of a URL source reads no credentials (seed 003): a secret given there has no effect. */
+function unusedCredentialsIssues(model: Model): ValidationIssue[] {
+  const spec = model.spec;
+  if (!isRecord(spec) || !spec.credentialsSecret || !isRecord(spec.source) || !spec.source.url) return [];
+  if (spec.source.huggingFace || spec.source.s3) return [];
+  return [
+    warning(
+      'spec.credentialsSecret',
+      'spec.credentialsSecret is not used by a url source (only huggingFace reads HF_TOKEN and s3 reads AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY); remove it or put credentials in the URL',
+    ),
+  ];
+}
+
 /**
  * Validates a whole Model object (apiVersion, kind, metadata, spec, status).
  * Defaults are applied first, as the API server does before it validates.
@@ -45,5 +59,10 @@ export function validateModel(input: unknown): ValidationResult {
   const celIssues = celRuleIssues(ModelSchema, model).map(i =>
     i.path === '' && i.message === MODEL_NAME_RULE.message ? { ...i, path: 'metadata.name' } : i,
   );
-  return toResult([...typeMetaIssues(model), ...structuralIssues(ModelSchema, model), ...celIssues]);
+  return toResult([
+    ...typeMetaIssues(model),
+    ...structuralIssues(ModelSchema, model),
+    ...celIssues,
+    ...unusedCredentialsIssues(model),
+  ]);
 }
