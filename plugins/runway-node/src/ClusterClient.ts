@@ -76,7 +76,7 @@ export interface ResourceDetail extends ClusterAnswer {
   cluster: string;
   object: KubeObject;
   /** `status.conditions`, as the controllers wrote them. */
-  conditions: unknown[];
+  conditions: Array<Record<string, unknown>>;
   /** Events of the resource and of the upstream objects it owns, newest first. */
   events: KubeObject[];
   /** Upstream objects the resource owns (owner reference), e.g. a KAITO Workspace or a download Job. */
@@ -306,7 +306,7 @@ export class DefaultClusterClient implements ClusterClient {
     return {
       cluster: ref.cluster,
       object,
-      conditions: Array.isArray(status.conditions) ? status.conditions : [],
+      conditions: Array.isArray(status.conditions) ? status.conditions.filter(isRecord) : [],
       events,
       owned,
       clusters: [health.freshness],

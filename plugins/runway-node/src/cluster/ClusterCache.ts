@@ -44,6 +44,13 @@ interface WatchState {
  */
 class ObservedKubeClient extends KubeClient {
   private readonly states = new Map<string, WatchState>();
+  private readonly failureListeners = new Set<(rt: ResourceType) => void>();
+
+  /** Called whenever a list or watch of some type fails. */
+  onFailure(listener: (rt: ResourceType) => void): () => void {
+    this.failureListeners.add(listener);
+    return () => this.failureListeners.delete(listener);
+  }
 
   stateOf(rt: ResourceType): WatchState {
     return this.states.get(resourceTypeId(rt)) ?? {};
@@ -60,6 +67,7 @@ class ObservedKubeClient extends KubeClient {
     const id = resourceTypeId(rt);
     const prev = this.states.get(id);
     this.states.set(id, { failingSince: prev?.failingSince ?? Date.now(), lastError: err });
+    for (const listener of this.failureListeners) listener(rt);
   }
 
   override async list<T extends KubeObject>(rt: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
@@ -138,7 +146,10 @@ export function keepOwnedOnly(obj: KubeObject): KubeObject {
 
 export class ClusterCache {
   readonly name: string;
-  readonly client: ObservedKubeClient;
+  /** For reads and writes of single requests. */
+  readonly client: KubeClient;
+  /** Only the informers use this one, so its record of failures is theirs alone. */
+  private readonly watchClient: ObservedKubeClient;
   private readonly own: SharedInformerFactory;
   private readonly upstream: SharedInformerFactory;
   private readonly watched = new Set<string>();
@@ -153,12 +164,11 @@ export class ClusterCache {
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.discoveryTtlMs = options.discoveryTtlMs ?? 5 * 60_000;
     this.logger = options.logger.child({ cluster: options.name });
-    this.client = new ObservedKubeClient(options.kubeConfig, {
-      requestTimeoutMs: options.requestTimeoutMs,
-      userAgent: 'runway-portal',
-    });
-    this.own = new SharedInformerFactory(this.client, { logger: this.logger });
-    this.upstream = new SharedInformerFactory(this.client, {
+    const clientOptions = { requestTimeoutMs: options.requestTimeoutMs, userAgent: 'runway-portal' };
+    this.client = new KubeClient(options.kubeConfig, clientOptions);
+    this.watchClient = new ObservedKubeClient(options.kubeConfig, clientOptions);
+    this.own = new SharedInformerFactory(this.watchClient, { logger: this.logger });
+    this.upstream = new SharedInformerFactory(this.watchClient, {
       logger: this.logger,
       transform: keepOwnedOnly,
     });
@@ -208,19 +218,28 @@ export class ClusterCache {
   }
 
   /**
-   * Waits until `informer` holds a full list, at most the bound. Returns
-   * false when the bound passed first: the caller reports the cluster.
+   * Waits until `informer` holds a full list, at most the bound, and no
+   * longer than until its list or watch fails: a failing cluster is reported
+   * at once instead of holding every answer for the whole bound. Returns
+   * whether the informer is synced.
    */
   async waitForSync(informer: Informer<KubeObject>, timeoutMs = this.requestTimeoutMs): Promise<boolean> {
     if (informer.hasSynced()) return true;
+    const id = resourceTypeId(informer.resourceType);
+    if (this.watchClient.stateOf(informer.resourceType).failingSince !== undefined) return false;
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<false>(resolve => {
+    let unsubscribe: (() => void) | undefined;
+    const givenUp = new Promise<false>(resolve => {
       timer = setTimeout(() => resolve(false), timeoutMs);
+      unsubscribe = this.watchClient.onFailure(rt => {
+        if (resourceTypeId(rt) === id) resolve(false);
+      });
     });
     try {
-      return await Promise.race([informer.waitForSync().then(() => informer.hasSynced()), timedOut]);
+      return await Promise.race([informer.waitForSync().then(() => informer.hasSynced()), givenUp]);
     } finally {
       clearTimeout(timer);
+      unsubscribe?.();
     }
   }
 
@@ -230,7 +249,7 @@ export class ClusterCache {
     what: string,
     now = Date.now(),
   ): { freshness: ClusterFreshness; error?: ClusterError } {
-    const state = this.client.stateOf(informer.resourceType);
+    const state = this.watchClient.stateOf(informer.resourceType);
     const synced = informer.hasSynced();
     const freshness = {
       cluster: this.name,
@@ -307,5 +326,6 @@ export class ClusterCache {
   async stop(): Promise<void> {
     await Promise.all([this.own.stop(), this.upstream.stop()]);
     this.client.close();
+    this.watchClient.close();
   }
 }

@@ -1,4 +1,5 @@
 import { ConfigReader } from '@backstage/config';
+import type { JsonObject } from '@backstage/types';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,7 @@ import { stringify } from 'yaml';
 import { checkServerUrl, readClusterSpecs } from './readClusters';
 import { readRunwayOptions } from './readOptions';
 
-const kubernetes = (clusters: unknown[]) => ({
+const kubernetes = (clusters: JsonObject[]) => ({
   kubernetes: { clusterLocatorMethods: [{ type: 'catalog' }, { type: 'config', clusters }] },
 });
 

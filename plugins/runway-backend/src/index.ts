@@ -1,0 +1,12 @@
+/**
+ * The runway backend plugin: a REST API over deployments, models and stacks
+ * in every registered Kubernetes cluster.
+ *
+ * @packageDocumentation
+ */
+export { runwayPlugin as default } from './plugin';
+export { spec as runwayOpenApiSpec } from './service/openapi';
+export { runwaySignalChannel } from './service/signals';
+export type { RunwaySignal } from './service/signals';
+export { ENTITY_REF_ANNOTATION } from './service/filters';
+export type { Preview, SelectionPreview, PreviewMode } from './service/preview';

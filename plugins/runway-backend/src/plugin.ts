@@ -1,0 +1,60 @@
+import {
+  coreServices,
+  createBackendPlugin,
+} from '@backstage/backend-plugin-api';
+import { createConditionAuthorizer } from '@backstage/plugin-permission-node';
+import { signalsServiceRef } from '@backstage/plugin-signals-node';
+import {
+  clusterClientServiceRef,
+  isInCluster,
+  isInNamespace,
+  parseRunwayResourceRef,
+  runwayClustersReadPermission,
+  runwayPermissionList,
+  runwayResourceRef,
+} from '@runway-portal/plugin-runway-node';
+import { createAuthorizer } from './service/authorize';
+import { createRouter } from './service/router';
+import { forwardChangesToSignals } from './service/signals';
+
+/**
+ * The runway backend plugin: one REST API over deployments, models and
+ * stacks in every cluster configured in kubernetes.clusterLocatorMethods.
+ *
+ * @public
+ */
+export const runwayPlugin = createBackendPlugin({
+  pluginId: 'runway',
+  register(env) {
+    env.registerInit({
+      deps: {
+        logger: coreServices.logger,
+        httpRouter: coreServices.httpRouter,
+        httpAuth: coreServices.httpAuth,
+        permissions: coreServices.permissions,
+        permissionsRegistry: coreServices.permissionsRegistry,
+        auditor: coreServices.auditor,
+        lifecycle: coreServices.lifecycle,
+        clusterClient: clusterClientServiceRef,
+        signals: signalsServiceRef,
+      },
+      async init({ logger, httpRouter, httpAuth, permissions, permissionsRegistry, auditor, lifecycle, clusterClient, signals }) {
+        permissionsRegistry.addResourceType({
+          resourceRef: runwayResourceRef,
+          permissions: runwayPermissionList.filter(p => p !== runwayClustersReadPermission),
+          rules: [isInCluster, isInNamespace],
+          getResources: async refs => refs.map(parseRunwayResourceRef),
+        });
+        permissionsRegistry.addPermissions([runwayClustersReadPermission]);
+        const applyConditions = createConditionAuthorizer(permissionsRegistry.getPermissionRuleset(runwayResourceRef));
+        const authorizer = createAuthorizer(permissions, applyConditions);
+
+        httpRouter.use(
+          await createRouter({ clusterClient, httpAuth, permissions, authorizer, auditor, logger }),
+        );
+        const stopSignals = forwardChangesToSignals({ clusterClient, signals, logger });
+        lifecycle.addShutdownHook(stopSignals);
+      },
+    });
+  },
+});

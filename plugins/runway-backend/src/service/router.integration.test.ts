@@ -1,0 +1,462 @@
+/**
+ * The runway REST API in a real Backstage backend (startTestBackend) against
+ * three real Kubernetes control planes with Runway's CRDs installed.
+ * Clusters are configured as an administrator would: two through
+ * kubernetes.clusterLocatorMethods with a service-account token, one through
+ * a kubeconfig context; plus one unreachable and one misconfigured entry.
+ */
+import {
+  coreServices,
+  createServiceFactory,
+  type AuditorService,
+} from '@backstage/backend-plugin-api';
+import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import type { KubeClient, KubeObject } from '@runway-portal/controller-runtime';
+import { startClusters, type TestCluster } from '@runway-portal/e2e-cluster';
+import { KIND_INFO, type RunwayKind } from '@runway-portal/plugin-runway-node';
+import type { Server } from 'node:http';
+import request from 'supertest';
+import { parseAllDocuments } from 'yaml';
+import fs from 'node:fs';
+import path from 'node:path';
+import { eventsServiceFactory } from '@backstage/plugin-events-node';
+import signalsPlugin from '@backstage/plugin-signals-backend';
+import { runwayPlugin } from '../plugin';
+import {
+  adminClient,
+  clusterConfigEntry,
+  createNamespaces,
+  DEPLOYMENTS,
+  EVENTS,
+  eventually,
+  JOBS,
+  MODELS,
+  PODS,
+  portalServiceAccountToken,
+  registerProvider,
+  RUNWAY_CRDS,
+  STACKS,
+} from '../testing/clusters';
+import { ADMIN, policyPermissionsFactory, TEAM_A, VIEWER } from '../testing/permissions';
+import { subscribeSignals } from '../testing/signals';
+
+jest.setTimeout(60_000);
+
+const START_TIMEOUT_MS = 30 * 60_000;
+const BOUND_MS = 2_000;
+const UPSTREAM_SAMPLES = path.resolve(__dirname, '../../../../../shared/upstream/airunway');
+
+const auth = (user: string) => ({ Authorization: mockCredentials.user.header(user) });
+
+interface AuditRecord {
+  eventId: string;
+  meta: Record<string, unknown>;
+  outcome?: 'success' | 'fail';
+}
+const audits: AuditRecord[] = [];
+const recordingAuditor = createServiceFactory({
+  service: coreServices.auditor,
+  deps: {},
+  factory: (): AuditorService => ({
+    async createEvent(options) {
+      const record: AuditRecord = { eventId: options.eventId, meta: { ...(options.meta ?? {}) } };
+      audits.push(record);
+      return {
+        success: async () => {
+          record.outcome = 'success';
+        },
+        fail: async () => {
+          record.outcome = 'fail';
+        },
+      };
+    },
+  }),
+});
+
+const bodies: Record<RunwayKind, (name: string, namespace?: string) => KubeObject> = {
+  deployments: (name, namespace = 'team-a') => ({
+    apiVersion: 'airunway.ai/v1alpha1',
+    kind: 'ModelDeployment',
+    metadata: { name, namespace, labels: { app: name } },
+    spec: {
+      model: { id: 'meta-llama/Llama-3.1-8B-Instruct', source: 'huggingface' },
+      engine: { type: 'vllm' },
+      resources: { gpu: { count: 1 } },
+    },
+  }),
+  models: (name, namespace = 'team-a') => ({
+    apiVersion: 'models.airunway.ai/v1alpha1',
+    kind: 'Model',
+    metadata: { name, namespace, labels: { app: name } },
+    spec: {
+      source: { huggingFace: { repoId: 'meta-llama/Llama-3.1-8B-Instruct' } },
+      storage: { size: '20Gi', storageClass: 'standard' },
+    },
+  }),
+  stacks: (name, namespace = 'team-a') => ({
+    apiVersion: 'llamastack.io/v1alpha2',
+    kind: 'LlamaStackDistribution',
+    metadata: { name, namespace, labels: { app: name } },
+    spec: { distribution: { name: 'starter' } },
+  }),
+};
+const resourceTypes = { deployments: DEPLOYMENTS, models: MODELS, stacks: STACKS } as const;
+
+async function readDirect(client: KubeClient, kind: RunwayKind, namespace: string, name: string) {
+  try {
+    return await client.get<KubeObject>(resourceTypes[kind], { namespace, name });
+  } catch (err) {
+    if ((err as { code?: number }).code === 404) return undefined;
+    throw err;
+  }
+}
+
+describe('runway REST API against real clusters', () => {
+  let east: TestCluster;
+  let west: TestCluster;
+  let north: TestCluster;
+  let eastAdmin: KubeClient;
+  let westAdmin: KubeClient;
+  let server: Server;
+  let stopBackend: () => Promise<void>;
+
+  beforeAll(async () => {
+    [east, west, north] = await startClusters(
+      ['east', 'west', 'north'].map(n => ({ name: `runway-api-${n}`, crds: [RUNWAY_CRDS] })),
+    );
+    eastAdmin = adminClient(east);
+    westAdmin = adminClient(west);
+    const northAdmin = adminClient(north);
+    for (const client of [eastAdmin, westAdmin, northAdmin]) await createNamespaces(client, ['team-a', 'team-b', 'other']);
+    const [eastToken, northToken] = await Promise.all([portalServiceAccountToken(eastAdmin), portalServiceAccountToken(northAdmin)]);
+
+    // Providers registered in east, one ready; objects written by someone else than the portal.
+    const [kaito, dynamo] = parseAllDocuments(
+      fs.readFileSync(path.join(UPSTREAM_SAMPLES, 'airunway_v1alpha1_inferenceproviderconfig.yaml'), 'utf8'),
+    ).map(d => d.toJS() as KubeObject);
+    await registerProvider(eastAdmin, kaito, true);
+    await registerProvider(eastAdmin, dynamo, false);
+    await westAdmin.apply(DEPLOYMENTS, bodies.deployments('from-kubectl', 'team-b'), { fieldManager: 'kubectl' });
+    await northAdmin.apply(DEPLOYMENTS, bodies.deployments('north-one', 'team-a'), { fieldManager: 'kubectl' });
+    await eastAdmin.apply(DEPLOYMENTS, bodies.deployments('outside', 'other'), { fieldManager: 'kubectl' });
+
+    const backend = await startTestBackend({
+      features: [
+        runwayPlugin,
+        signalsPlugin,
+        // The events service of a real backend: signals travel from this plugin to the signals plugin through it.
+        eventsServiceFactory,
+        policyPermissionsFactory,
+        recordingAuditor,
+        mockServices.rootConfig.factory({
+          data: {
+            kubernetes: {
+              clusterLocatorMethods: [
+                {
+                  type: 'config',
+                  clusters: [
+                    clusterConfigEntry('east', east, eastToken),
+                    clusterConfigEntry('north', north, northToken),
+                    // A real API server, with a token it does not accept.
+                    { ...clusterConfigEntry('wrong-token', east, eastToken), serviceAccountToken: 'not-a-valid-token' },
+                    // A cluster that never answers: a port nothing listens on.
+                    { name: 'ghost', url: 'https://127.0.0.1:1', authProvider: 'serviceAccount', serviceAccountToken: 'x' },
+                    // A cluster the portal cannot use (it would need the browser user's Google token).
+                    { name: 'gke', url: 'https://gke.example.com', authProvider: 'google' },
+                  ],
+                },
+              ],
+            },
+            runway: {
+              requestTimeout: { milliseconds: BOUND_MS },
+              kubeconfig: [{ context: west.name, name: 'west', path: west.kubeconfigPath }],
+              clusters: [{ name: 'east', namespaces: ['team-a', 'team-b'] }],
+            },
+          },
+        }),
+      ],
+    });
+    server = backend.server;
+    stopBackend = () => backend.stop();
+  }, START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await stopBackend?.();
+    await Promise.all([east, west, north].map(c => c?.stop()));
+  });
+
+  const api = () => request(server);
+
+  it('lists the clusters with health, providers and GPU capacity', async () => {
+    // One pod holds 2 of the 4 GPUs of gpu-0; another wants 16 and cannot be scheduled.
+    const gpuPod = (name: string, gpus: number) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'team-a' },
+      spec: { containers: [{ name: 'c', image: 'x', resources: { limits: { 'nvidia.com/gpu': String(gpus) } } }] },
+    });
+    await eastAdmin.create(PODS, gpuPod('holds-two', 2));
+    await eastAdmin.create(PODS, gpuPod('wants-sixteen', 16));
+    await eventually(async () => ((await eastAdmin.get<KubeObject>(PODS, { namespace: 'team-a', name: 'holds-two' })).spec as any)?.nodeName || undefined, 20_000, 'the pod to be scheduled');
+
+    const res = await api().get('/api/runway/clusters').set(auth(VIEWER));
+    expect(res.status).toBe(200);
+    const byName = Object.fromEntries(res.body.items.map((c: any) => [c.name, c]));
+    expect(Object.keys(byName).sort()).toEqual(['east', 'ghost', 'north', 'west', 'wrong-token']);
+    expect(byName.east).toMatchObject({ title: 'east (test)', reachable: true, namespaces: ['team-a', 'team-b'] });
+    expect(byName.east.version).toEqual(expect.any(String)); // gitVersion; a source build says v0.0.0-master
+    expect(byName.east.providers.map((p: any) => [p.name, p.ready])).toEqual([
+      ['dynamo', false],
+      ['kaito', true],
+    ]);
+    expect(byName.east.gpus).toEqual([{ resource: 'nvidia.com/gpu', allocatable: 4, requested: 2, pending: 16, nodes: 1 }]);
+    expect(byName.ghost.reachable).toBe(false);
+    const errorOf = (cluster: string) => res.body.errors.find((e: any) => e.cluster === cluster);
+    expect(errorOf('ghost').reason).toBe('Unreachable');
+    expect(errorOf('gke')).toMatchObject({ reason: 'Misconfigured' });
+    expect(errorOf('gke').message).toMatch(/authProvider "google"/);
+  });
+
+  it('lists deployments across clusters, with filters', async () => {
+    const res = await api().get('/api/runway/deployments').set(auth(VIEWER));
+    expect(res.status).toBe(200);
+    const names = res.body.items.map((i: any) => `${i.cluster}/${i.object.metadata.namespace}/${i.object.metadata.name}`);
+    expect(names).toEqual(expect.arrayContaining(['north/team-a/north-one', 'west/team-b/from-kubectl']));
+    // Outside east's namespace allow-list: never shown.
+    expect(names).not.toContain('east/other/outside');
+    expect(res.body.items[0].object.metadata.managedFields).toBeUndefined();
+    expect(res.body.clusters.find((c: any) => c.cluster === 'west')).toEqual({ cluster: 'west', synced: true, dataAgeMs: 0 });
+
+    const filtered = await api()
+      .get('/api/runway/deployments')
+      .query({ cluster: ['west', 'east'], labelSelector: 'app in (from-kubectl)', namespace: 'team-b' })
+      .set(auth(VIEWER));
+    expect(filtered.body.items.map((i: any) => i.object.metadata.name)).toEqual(['from-kubectl']);
+    expect(filtered.body.clusters.map((c: any) => c.cluster)).toEqual(['east', 'west']);
+
+    const bad = await api().get('/api/runway/deployments').query({ labelSelector: 'a b c' }).set(auth(VIEWER));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^labelSelector: /);
+    const unknown = await api().get('/api/runway/deployments').query({ cluster: 'nowhere' }).set(auth(VIEWER));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toMatch(/cluster "nowhere" is not configured/);
+  });
+
+  describe.each(['deployments', 'models', 'stacks'] as const)('%s', kind => {
+    const name = `crud-${kind}`;
+
+    it('previews, creates, reads, updates and deletes through the real API server', async () => {
+      const body = bodies[kind](name);
+      const preview = await api().post(`/api/runway/${kind}/east/preview`).send(body).set(auth(ADMIN));
+      expect(preview.status).toBe(200);
+      expect(preview.body.objects).toHaveLength(1);
+      expect(preview.body.objects[0].action).toBe('create');
+      expect(preview.body.objects[0].object.metadata).toMatchObject({ name, namespace: 'team-a' });
+      expect(preview.body.objects[0].object.metadata.uid).toBeTruthy(); // the API server filled it in
+      expect(preview.body.providerObjects.status).toBe(kind === 'deployments' ? 'pending' : 'not-applicable');
+      expect(await readDirect(eastAdmin, kind, 'team-a', name)).toBeUndefined();
+
+      const created = await api().post(`/api/runway/${kind}/east`).send(body).set(auth(ADMIN));
+      expect(created.status).toBe(201);
+      const stored = await readDirect(eastAdmin, kind, 'team-a', name);
+      expect(stored?.metadata?.uid).toBe(created.body.object.metadata.uid);
+      expect(created.body.object.metadata.managedFields ?? stored?.metadata?.managedFields).toEqual(
+        expect.arrayContaining([expect.objectContaining({ manager: 'runway-portal', operation: 'Apply' })]),
+      );
+      const again = await api().post(`/api/runway/${kind}/east`).send(body).set(auth(ADMIN));
+      expect(again.status).toBe(409);
+
+      const detail = await eventually(async () => {
+        const r = await api().get(`/api/runway/${kind}/east/team-a/${name}`).set(auth(VIEWER));
+        return r.status === 200 ? r : undefined;
+      });
+      expect(detail.body).toMatchObject({ cluster: 'east', conditions: [], owned: [], errors: [] });
+      expect(detail.body.object.metadata.uid).toBe(stored?.metadata?.uid);
+
+      const changed = { ...body, metadata: { ...body.metadata, labels: { app: name, tier: 'gold' } } };
+      const updated = await api().put(`/api/runway/${kind}/east/team-a/${name}`).send(changed).set(auth(ADMIN));
+      expect(updated.status).toBe(200);
+      expect((await readDirect(eastAdmin, kind, 'team-a', name))?.metadata?.labels).toEqual({ app: name, tier: 'gold' });
+
+      const deleted = await api().delete(`/api/runway/${kind}/east/team-a/${name}`).set(auth(ADMIN));
+      expect(deleted.status).toBe(204);
+      await eventually(async () => ((await readDirect(eastAdmin, kind, 'team-a', name)) ? undefined : true));
+
+      const recorded = audits.filter(a => a.meta.name === name).map(a => [a.eventId, a.outcome, a.meta.kind]);
+      expect(recorded).toEqual([
+        ['resource-create', 'success', kind],
+        ['resource-create', 'fail', kind],
+        ['resource-update', 'success', kind],
+        ['resource-delete', 'success', kind],
+      ]);
+    });
+
+    it('answers an invalid body with field errors and writes nothing', async () => {
+      const body = bodies[kind](`invalid-${kind}`);
+      const invalid = { ...body, metadata: { ...body.metadata, name: 'Not_Valid' }, spec: { ...(body.spec as object), bogus: true } };
+      const res = await api().post(`/api/runway/${kind}/east`).send(invalid).set(auth(ADMIN));
+      expect(res.status).toBe(400);
+      expect(res.body.error.name).toBe('InputError');
+      const paths = res.body.issues.filter((i: any) => i.severity === 'error').map((i: any) => i.path);
+      expect(paths).toEqual(expect.arrayContaining(['metadata.name']));
+      const list = await eastAdmin.list(resourceTypes[kind], { namespace: 'team-a' });
+      expect(list.items.map(o => o.metadata?.name)).not.toContain('Not_Valid');
+    });
+
+    it('refuses a user without permission (403) and writes nothing', async () => {
+      const body = bodies[kind](`denied-${kind}`);
+      const viewer = await api().post(`/api/runway/${kind}/east`).send(body).set(auth(VIEWER));
+      expect(viewer.status).toBe(403);
+      expect(viewer.body.error.message).toMatch(new RegExp(`runway\\.${kind}\\.create`));
+      // team-a may write only in namespace team-a.
+      const elsewhere = await api().post(`/api/runway/${kind}/east`).send(bodies[kind](`denied-${kind}`, 'team-b')).set(auth(TEAM_A));
+      expect(elsewhere.status).toBe(403);
+      expect(await readDirect(eastAdmin, kind, 'team-a', `denied-${kind}`)).toBeUndefined();
+      expect(await readDirect(eastAdmin, kind, 'team-b', `denied-${kind}`)).toBeUndefined();
+      const deleteDenied = await api().delete(`/api/runway/${kind}/west/team-b/anything`).set(auth(TEAM_A));
+      expect(deleteDenied.status).toBe(403);
+    });
+
+    it('refuses a namespace outside the allow-list', async () => {
+      const body = bodies[kind](`outside-${kind}`, 'other');
+      const res = await api().post(`/api/runway/${kind}/east`).send(body).set(auth(ADMIN));
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toMatch(/namespace "other" of cluster "east" is not open to the portal .* runway\.clusters/);
+      expect(await readDirect(eastAdmin, kind, 'other', `outside-${kind}`)).toBeUndefined();
+    });
+  });
+
+  it('shows only what a conditionally allowed user may read', async () => {
+    const res = await api().get('/api/runway/deployments').set(auth(TEAM_A));
+    expect(res.status).toBe(200);
+    const namespaces = new Set(res.body.items.map((i: any) => i.object.metadata.namespace));
+    expect([...namespaces]).toEqual(['team-a']);
+    const created = await api().post('/api/runway/models/west').send(bodies.models('team-a-model')).set(auth(TEAM_A));
+    expect(created.status).toBe(201);
+  });
+
+  it('reports apply conflicts with other writers, and takes fields over only with force', async () => {
+    const name = 'conflicted';
+    await api().post('/api/runway/deployments/west').send(bodies.deployments(name)).set(auth(ADMIN)).expect(201);
+    const kubectlChange = bodies.deployments(name);
+    (kubectlChange.spec as any).engine.contextLength = 8192;
+    await westAdmin.apply(DEPLOYMENTS, kubectlChange, { fieldManager: 'kubectl' });
+
+    const mine = bodies.deployments(name);
+    (mine.spec as any).engine.contextLength = 4096;
+    const conflict = await api().put(`/api/runway/deployments/west/team-a/${name}`).send(mine).set(auth(ADMIN));
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.conflicts).toEqual([expect.objectContaining({ manager: 'kubectl', field: '.spec.engine.contextLength' })]);
+    const forced = await api().put(`/api/runway/deployments/west/team-a/${name}`).query({ force: true }).send(mine).set(auth(ADMIN));
+    expect(forced.status).toBe(200);
+    expect((forced.body.object.spec as any).engine.contextLength).toBe(4096);
+  });
+
+  it('previews the engine and provider a deployment would get', async () => {
+    const body = bodies.deployments('auto-engine');
+    (body.spec as any).engine = {};
+    delete (body.spec as any).resources;
+    const res = await api().post('/api/runway/deployments/east/preview').send(body).set(auth(ADMIN));
+    expect(res.status).toBe(200);
+    // Only kaito is ready; CPU-only: llama.cpp via KAITO.
+    expect(res.body.selection.engine).toMatchObject({ ok: true, engine: 'llamacpp', auto: true });
+    expect(res.body.selection.provider).toMatchObject({ ok: true, provider: 'kaito', auto: true });
+  });
+
+  it('shows the upstream objects a resource owns and their events', async () => {
+    const created = await api().post('/api/runway/models/east').send(bodies.models('owner')).set(auth(ADMIN)).expect(201);
+    const uid = created.body.object.metadata.uid;
+    const ownerRef = { apiVersion: 'models.airunway.ai/v1alpha1', kind: 'Model', name: 'owner', uid, controller: true };
+    const job = await eastAdmin.create<KubeObject>(JOBS, {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'model-download-owner', namespace: 'team-a', ownerReferences: [ownerRef] },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'download', image: 'busybox' }] } } },
+    });
+    const event = (n: string, involved: KubeObject, reason: string) => ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: n, namespace: 'team-a' },
+      involvedObject: { apiVersion: involved.apiVersion, kind: involved.kind, name: involved.metadata!.name, namespace: 'team-a', uid: involved.metadata!.uid },
+      reason,
+      message: `${reason} happened`,
+      type: 'Normal',
+      source: { component: 'test' },
+      firstTimestamp: new Date().toISOString(),
+      lastTimestamp: new Date().toISOString(),
+    });
+    await eastAdmin.create(EVENTS, event('owner.1', created.body.object, 'DownloadStarted'));
+    await eastAdmin.create(EVENTS, event('job.1', job, 'SuccessfulCreate'));
+
+    const detail = await eventually(async () => {
+      const r = await api().get('/api/runway/models/east/team-a/owner').set(auth(VIEWER));
+      const reasons = (r.body.events ?? []).map((e: any) => e.reason);
+      return r.body.owned?.length === 1 && reasons.includes('DownloadStarted') && reasons.includes('SuccessfulCreate') ? r : undefined;
+    });
+    expect(detail.body.owned[0]).toMatchObject({ kind: 'Job', metadata: { name: 'model-download-owner' } });
+    expect(detail.body.errors).toEqual([]);
+  });
+
+  it('pushes a change made directly in a cluster to a subscribed client within 2 seconds', async () => {
+    // The list starts (and warms) the watch; from then on changes are pushed.
+    await api().get('/api/runway/deployments').set(auth(VIEWER)).expect(200);
+    const subscriber = await subscribeSignals(server, ['runway:deployments']);
+    try {
+      const changedAt = Date.now();
+      await westAdmin.apply(DEPLOYMENTS, { ...bodies.deployments('pushed', 'team-b') }, { fieldManager: 'kubectl' });
+      const signal = await subscriber.waitFor(
+        m => m.message.cluster === 'west' && m.message.namespace === 'team-b',
+        2_000,
+      );
+      expect(signal.channel).toBe('runway:deployments');
+      expect(signal.message).toMatchObject({ kind: 'deployments', cluster: 'west', namespace: 'team-b' });
+      expect(signal.message.name).toBeUndefined(); // which object changed is read through the API, with permissions
+      expect(signal.receivedAt - changedAt).toBeLessThan(2_000);
+    } finally {
+      subscriber.close();
+    }
+  });
+
+  it('answers from the other clusters, within the bound, while one is down, and recovers', async () => {
+    await api().get('/api/runway/deployments').set(auth(VIEWER)).expect(200);
+    await north.stopControlPlane();
+    try {
+      const started = Date.now();
+      const res = await api().get('/api/runway/deployments').set(auth(VIEWER));
+      const elapsed = Date.now() - started;
+      expect(res.status).toBe(200);
+      expect(elapsed).toBeLessThan(BOUND_MS + 1_000);
+      const errors = Object.fromEntries(res.body.errors.map((e: any) => [e.cluster, e]));
+      expect(errors.north.reason).toBe('Unreachable');
+      expect(errors.ghost.reason).toMatch(/Unreachable|Timeout/);
+      expect(errors.gke.reason).toBe('Misconfigured');
+      expect(errors['wrong-token'].reason).toBe('Unauthorized');
+      expect(errors['wrong-token'].message).toMatch(/renew its serviceAccountToken/);
+      expect(errors.east).toBeUndefined();
+      expect(errors.west).toBeUndefined();
+      const clusters = res.body.items.map((i: any) => i.cluster);
+      expect(clusters).toEqual(expect.arrayContaining(['west']));
+      // north's last known data stays, marked with its age; ghost never had any.
+      const freshness = Object.fromEntries(res.body.clusters.map((c: any) => [c.cluster, c]));
+      expect(freshness.north.synced).toBe(true);
+      expect(freshness.ghost).toEqual({ cluster: 'ghost', synced: false, dataAgeMs: null });
+      await new Promise(r => setTimeout(r, 300));
+      const later = await api().get('/api/runway/deployments').set(auth(VIEWER));
+      expect(later.body.clusters.find((c: any) => c.cluster === 'north').dataAgeMs).toBeGreaterThan(0);
+    } finally {
+      await north.startControlPlane();
+    }
+    const recovered = await eventually(async () => {
+      const r = await api().get('/api/runway/deployments').set(auth(VIEWER));
+      return r.body.errors.some((e: any) => e.cluster === 'north') ? undefined : r;
+    }, 45_000, 'the north cluster error to clear');
+    expect(recovered.body.clusters.find((c: any) => c.cluster === 'north')).toEqual({ cluster: 'north', synced: true, dataAgeMs: 0 });
+  });
+
+  it('serves its OpenAPI document', async () => {
+    const res = await api().get('/api/runway/openapi.json').set(auth(VIEWER));
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/runway/clusters', '/api/runway/{kind}']));
+    expect(KIND_INFO.deployments.kind).toBe('ModelDeployment');
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * The runway REST API: thin routes around the ClusterClient. Each route
+ * authorizes with the calling user's credentials, lets the ClusterClient
+ * (runway-common validation, cache, server-side apply) do the work, and
+ * records every change with the auditor.
+ */
+import type {
+  AuditorService,
+  HttpAuthService,
+  LoggerService,
+} from '@backstage/backend-plugin-api';
+import { createValidatedOpenApiRouter } from '@backstage/backend-openapi-utils';
+import type { JsonObject } from '@backstage/types';
+import type { KubeObject } from '@runway-portal/controller-runtime';
+import {
+  type ClusterClient,
+  FieldConflictError,
+  ResourceInvalidError,
+  runwayClustersReadPermission,
+  runwayPermissions,
+  type RunwayKind,
+} from '@runway-portal/plugin-runway-node';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import type { PermissionsService } from '@backstage/backend-plugin-api';
+import { NotAllowedError } from '@backstage/errors';
+import type { ErrorRequestHandler } from 'express';
+import type { Authorizer } from './authorize';
+import { matchesFilter, parseListFilter, sortListed } from './filters';
+import { previewWrite } from './preview';
+import { spec } from './openapi';
+
+type AuditedRequest = NonNullable<Parameters<AuditorService['createEvent']>[0]['request']>;
+
+export interface RouterOptions {
+  clusterClient: ClusterClient;
+  httpAuth: HttpAuthService;
+  permissions: PermissionsService;
+  authorizer: Authorizer;
+  auditor: AuditorService;
+  logger: LoggerService;
+}
+
+/** Express gives `?cluster=a` as a string and `?cluster=a&cluster=b` as an array. */
+function asList(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value : [value];
+}
+
+function bodyTarget(body: KubeObject): { namespace: string; name: string } {
+  return { namespace: body.metadata?.namespace ?? '', name: body.metadata?.name ?? '' };
+}
+
+/**
+ * Field errors and apply conflicts keep their details in the answer, in
+ * Backstage's error body shape; other errors go to Backstage's handler.
+ */
+const detailedErrors: ErrorRequestHandler = (err, req, res, next) => {
+  const details =
+    err instanceof ResourceInvalidError
+      ? { status: 400, extra: { issues: err.issues } }
+      : err instanceof FieldConflictError
+        ? { status: 409, extra: { conflicts: err.conflicts } }
+        : undefined;
+  if (!details) {
+    next(err);
+    return;
+  }
+  res.status(details.status).json({
+    error: { name: err.name, message: err.message },
+    ...details.extra,
+    request: { method: req.method, url: req.originalUrl },
+    response: { statusCode: details.status },
+  });
+};
+
+export async function createRouter(options: RouterOptions) {
+  const { clusterClient, httpAuth, permissions, authorizer, auditor } = options;
+  const router = createValidatedOpenApiRouter<typeof spec>(spec, {
+    // `/openapi.json` would otherwise match the `/{kind}` template.
+    validatorOptions: { ignorePaths: /\/openapi\.json$/ },
+  });
+
+  /** Runs a change and records it with the auditor, success or failure. */
+  async function audited<T>(
+    req: AuditedRequest,
+    eventId: 'resource-create' | 'resource-update' | 'resource-delete',
+    meta: JsonObject,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const event = await auditor.createEvent({ eventId, severityLevel: 'medium', request: req, meta });
+    try {
+      const result = await work();
+      await event.success();
+      return result;
+    } catch (err) {
+      await event.fail({ error: err instanceof Error ? err : new Error(String(err)) });
+      throw err;
+    }
+  }
+
+  router.get('/clusters', async (req, res) => {
+    const credentials = await httpAuth.credentials(req);
+    const [decision] = await permissions.authorize([{ permission: runwayClustersReadPermission }], { credentials });
+    if (decision.result !== AuthorizeResult.ALLOW) {
+      throw new NotAllowedError(`you do not have permission ${runwayClustersReadPermission.name}`);
+    }
+    const result = await clusterClient.overview({ clusters: asList(req.query.cluster) });
+    res.json(result);
+  });
+
+  router.get('/:kind', async (req, res) => {
+    const kind = req.params.kind as RunwayKind;
+    const credentials = await httpAuth.credentials(req);
+    const filter = parseListFilter(req.query);
+    const allowed = await authorizer.scope(runwayPermissions[kind].read, credentials);
+    const result = await clusterClient.list(kind, {
+      clusters: asList(req.query.cluster),
+      namespace: filter.namespace,
+    });
+    const items = result.items.filter(
+      item =>
+        matchesFilter(item.object, filter) &&
+        allowed({ cluster: item.cluster, namespace: item.object.metadata?.namespace ?? '' }),
+    );
+    res.json({ items: sortListed(items), clusters: result.clusters, errors: result.errors });
+  });
+
+  router.get('/:kind/:cluster/:namespace/:name', async (req, res) => {
+    const kind = req.params.kind as RunwayKind;
+    const { cluster, namespace, name } = req.params;
+    const credentials = await httpAuth.credentials(req);
+    await authorizer.check(runwayPermissions[kind].read, credentials, { cluster, namespace });
+    const detail = await clusterClient.get(kind, { cluster, namespace, name });
+    res.json(detail);
+  });
+
+  router.post('/:kind/:cluster', async (req, res) => {
+    const kind = req.params.kind as RunwayKind;
+    const { cluster } = req.params;
+    const body = req.body as KubeObject;
+    const dryRun = req.query.dryRun === true;
+    const credentials = await httpAuth.credentials(req);
+    const target = bodyTarget(body);
+    await authorizer.check(runwayPermissions[kind].create, credentials, { cluster, namespace: target.namespace });
+    const result = await audited(req, 'resource-create', { kind, cluster, ...target, dryRun }, () =>
+      clusterClient.create(kind, cluster, body, { dryRun }),
+    );
+    res.status(201).json({ cluster, object: result.object, warnings: result.warnings, dryRun });
+  });
+
+  router.post('/:kind/:cluster/preview', async (req, res) => {
+    const kind = req.params.kind as RunwayKind;
+    const { cluster } = req.params;
+    const body = req.body as KubeObject;
+    const mode = req.query.mode ?? 'create';
+    const credentials = await httpAuth.credentials(req);
+    const permission = mode === 'create' ? runwayPermissions[kind].create : runwayPermissions[kind].update;
+    await authorizer.check(permission, credentials, { cluster, namespace: bodyTarget(body).namespace });
+    res.json(await previewWrite({ clusterClient, kind, cluster, mode, body }));
+  });
+
+  router.put('/:kind/:cluster/:namespace/:name', async (req, res) => {
+    const kind = req.params.kind as RunwayKind;
+    const { cluster, namespace, name } = req.params;
+    const body = req.body as KubeObject;
+    const dryRun = req.query.dryRun === true;
+    const force = req.query.force === true;
+    const credentials = await httpAuth.credentials(req);
+    await authorizer.check(runwayPermissions[kind].update, credentials, { cluster, namespace });
+    const result = await audited(req, 'resource-update', { kind, cluster, namespace, name, dryRun, force }, () =>
+      clusterClient.update(kind, { cluster, namespace, name }, body, { dryRun, force }),
+    );
+    res.json({ cluster, object: result.object, warnings: result.warnings, dryRun });
+  });
+
+  router.delete('/:kind/:cluster/:namespace/:name', async (req, res) => {
+    const kind = req.params.kind as RunwayKind;
+    const { cluster, namespace, name } = req.params;
+    const credentials = await httpAuth.credentials(req);
+    await authorizer.check(runwayPermissions[kind].delete, credentials, { cluster, namespace });
+    await audited(req, 'resource-delete', { kind, cluster, namespace, name }, () =>
+      clusterClient.delete(kind, { cluster, namespace, name }),
+    );
+    res.status(204).end();
+  });
+
+  router.use(detailedErrors);
+  return router;
+}

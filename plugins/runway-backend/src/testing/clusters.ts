@@ -1,0 +1,144 @@
+/**
+ * Test helpers (not exported): real clusters prepared as the portal expects
+ * them — Runway's CRDs installed, namespaces, and a service account with the
+ * RBAC the portal needs, whose token goes into the backend's configuration
+ * exactly as an administrator would configure it.
+ */
+import { KubeClient, type KubeObject, type ResourceType } from '@runway-portal/controller-runtime';
+import type { TestCluster } from '@runway-portal/e2e-cluster';
+import path from 'node:path';
+
+export const RUNWAY_CRDS = path.resolve(__dirname, '../../../../controllers/deploy/crds');
+
+const rt = (group: string, version: string, kind: string, plural: string, namespaced: boolean): ResourceType => ({
+  group,
+  version,
+  kind,
+  plural,
+  namespaced,
+});
+export const NAMESPACES = rt('', 'v1', 'Namespace', 'namespaces', false);
+const SERVICE_ACCOUNTS = rt('', 'v1', 'ServiceAccount', 'serviceaccounts', true);
+const CLUSTER_ROLES = rt('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false);
+const CLUSTER_ROLE_BINDINGS = rt('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false);
+export const PODS = rt('', 'v1', 'Pod', 'pods', true);
+export const EVENTS = rt('', 'v1', 'Event', 'events', true);
+export const JOBS = rt('batch', 'v1', 'Job', 'jobs', true);
+export const DEPLOYMENTS = rt('airunway.ai', 'v1alpha1', 'ModelDeployment', 'modeldeployments', true);
+export const MODELS = rt('models.airunway.ai', 'v1alpha1', 'Model', 'models', true);
+export const STACKS = rt('llamastack.io', 'v1alpha2', 'LlamaStackDistribution', 'llamastackdistributions', true);
+export const PROVIDER_CONFIGS = rt('airunway.ai', 'v1alpha1', 'InferenceProviderConfig', 'inferenceproviderconfigs', false);
+
+/**
+ * What the portal's service account needs: read and write Runway's kinds,
+ * read provider registrations, events, nodes and pods (GPU capacity), and
+ * read the upstream objects Runway's controllers create.
+ */
+export const PORTAL_CLUSTER_ROLE = {
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRole',
+  metadata: { name: 'runway-portal' },
+  rules: [
+    {
+      apiGroups: ['airunway.ai', 'models.airunway.ai', 'llamastack.io'],
+      resources: ['modeldeployments', 'models', 'llamastackdistributions'],
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+    },
+    { apiGroups: ['airunway.ai'], resources: ['inferenceproviderconfigs'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: [''], resources: ['events', 'nodes', 'pods', 'services', 'persistentvolumeclaims'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch'] },
+    {
+      apiGroups: ['kaito.sh', 'nvidia.com', 'ray.io', 'inference.networking.k8s.io', 'gateway.networking.k8s.io'],
+      resources: ['workspaces', 'dynamographdeployments', 'rayservices', 'inferencepools', 'httproutes'],
+      verbs: ['get', 'list', 'watch'],
+    },
+  ],
+};
+
+export function adminClient(cluster: TestCluster): KubeClient {
+  return new KubeClient(cluster.kubeConfig(), { requestTimeoutMs: 30_000 });
+}
+
+export async function createNamespaces(client: KubeClient, names: string[]): Promise<void> {
+  for (const name of names) {
+    await client.apply(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { fieldManager: 'test-setup' });
+  }
+}
+
+/** Creates the portal's service account with its RBAC and returns a token for it (TokenRequest). */
+export async function portalServiceAccountToken(client: KubeClient): Promise<string> {
+  const fm = { fieldManager: 'test-setup' };
+  await createNamespaces(client, ['runway-system']);
+  await client.apply(SERVICE_ACCOUNTS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runway-portal', namespace: 'runway-system' } }, fm);
+  await client.apply(CLUSTER_ROLES, PORTAL_CLUSTER_ROLE, fm);
+  await client.apply(
+    CLUSTER_ROLE_BINDINGS,
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'runway-portal' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'runway-portal' },
+      subjects: [{ kind: 'ServiceAccount', name: 'runway-portal', namespace: 'runway-system' }],
+    },
+    fm,
+  );
+  const review = await client.request<{ status: { token: string } }>({
+    method: 'POST',
+    path: '/api/v1/namespaces/runway-system/serviceaccounts/runway-portal/token',
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
+  });
+  return review.status.token;
+}
+
+/** The CA of a test cluster, base64 PEM, as `caData` in app-config. */
+export function clusterCaData(cluster: TestCluster): string {
+  const ca = cluster.kubeConfig().getCurrentCluster()?.caData;
+  if (!ca) throw new Error(`cluster ${cluster.name} has no CA data in its kubeconfig`);
+  return ca;
+}
+
+/** A `kubernetes.clusterLocatorMethods` entry for a test cluster, as an administrator writes it. */
+export function clusterConfigEntry(name: string, cluster: TestCluster, token: string) {
+  return {
+    name,
+    title: `${name} (test)`,
+    url: cluster.server,
+    authProvider: 'serviceAccount',
+    serviceAccountToken: token,
+    caData: clusterCaData(cluster),
+  };
+}
+
+/** Registers a provider and reports it ready, as a provider controller would. */
+export async function registerProvider(client: KubeClient, config: KubeObject, ready: boolean): Promise<void> {
+  await client.apply(PROVIDER_CONFIGS, config, { fieldManager: 'test-provider', force: true });
+  await client.apply(
+    PROVIDER_CONFIGS,
+    {
+      apiVersion: 'airunway.ai/v1alpha1',
+      kind: 'InferenceProviderConfig',
+      metadata: { name: config.metadata!.name },
+      status: { ready, version: 'test:v1', lastHeartbeat: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+    },
+    { fieldManager: 'test-provider', force: true, subresource: 'status' },
+  );
+}
+
+/** Polls `fn` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    }
+    await new Promise(r => setTimeout(r, 100));
+  }
+}
