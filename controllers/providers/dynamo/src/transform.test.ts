@@ -1,0 +1,234 @@
+import fs from 'fs';
+import path from 'path';
+import YAML from 'yaml';
+import { applyModelDeploymentDefaults, type ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { buildDynamoGraphDeployment, type Json } from './transform';
+import { shellQuote, workerCommand } from './engine';
+
+const testdata = (file: string) => path.join(__dirname, 'testdata', file);
+const readYaml = (file: string) => YAML.parse(fs.readFileSync(testdata(file), 'utf8'));
+const seed = (n: number): ModelDeployment => applyModelDeploymentDefaults(readYaml(`seed-example-${n}.modeldeployment.yaml`));
+
+function build(md: ModelDeployment, version: 'v1alpha1' | 'v1beta1') {
+  const result = buildDynamoGraphDeployment(md, version);
+  expect(result.errors).toEqual([]);
+  return result.object as any;
+}
+
+function gpuDeployment(spec: Partial<ModelDeployment['spec']> = {}): ModelDeployment {
+  return applyModelDeploymentDefaults({
+    apiVersion: 'airunway.ai/v1alpha1',
+    kind: 'ModelDeployment',
+    metadata: { name: 'm', namespace: 'ns', uid: 'u1' },
+    spec: { model: { id: 'org/model' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } }, ...spec },
+  });
+}
+
+describe('golden files', () => {
+  it.each([
+    [1, 'v1alpha1'],
+    [1, 'v1beta1'],
+    [3, 'v1alpha1'],
+    [3, 'v1beta1'],
+  ] as const)('seed example %i as %s matches its golden file', (n, version) => {
+    expect(build(seed(n), version)).toEqual(readYaml(`seed-example-${n}.dgd.${version}.yaml`));
+  });
+});
+
+describe('seed 000 example 1 (v1alpha1) has the seed field values', () => {
+  const dgd = build(seed(1), 'v1alpha1');
+  it('names, owner and backend', () => {
+    expect(dgd.apiVersion).toBe('nvidia.com/v1alpha1');
+    expect(dgd.metadata).toMatchObject({ name: 'llama-8b', namespace: 'default' });
+    expect(dgd.metadata.ownerReferences[0]).toMatchObject({ kind: 'ModelDeployment', name: 'llama-8b', controller: true });
+    expect(dgd.spec.backendFramework).toBe('vllm');
+  });
+  it('frontend', () => {
+    expect(dgd.spec.services.Frontend).toMatchObject({
+      componentType: 'frontend',
+      dynamoNamespace: 'llama-8b',
+      replicas: 1,
+      envFromSecret: 'hf-token',
+      extraPodSpec: { mainContainer: { image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.1' } },
+    });
+  });
+  it('worker', () => {
+    expect(dgd.spec.services.VllmWorker).toMatchObject({
+      componentType: 'worker',
+      dynamoNamespace: 'llama-8b',
+      replicas: 1,
+      envFromSecret: 'hf-token',
+      resources: { limits: { gpu: '1', memory: '32Gi' } },
+      extraPodSpec: {
+        mainContainer: {
+          image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.1',
+          command: ['/bin/sh', '-c'],
+          args: ['python3 -m dynamo.vllm --model meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192'],
+        },
+      },
+    });
+  });
+});
+
+describe('seed 000 example 3 (v1alpha1) has the seed field values', () => {
+  const dgd = build(seed(3), 'v1alpha1');
+  it('frontend from overrides', () => {
+    expect(dgd.spec.services.Frontend).toMatchObject({
+      replicas: 2,
+      envs: [{ name: 'DYN_ROUTER_MODE', value: 'kv' }],
+      resources: { requests: { cpu: '4', memory: '8Gi' } },
+    });
+  });
+  it('prefill and decode workers', () => {
+    expect(dgd.spec.services.VllmPrefillWorker).toMatchObject({
+      componentType: 'worker',
+      subComponentType: 'prefill',
+      replicas: 2,
+      resources: { limits: { gpu: '4', memory: '128Gi' } },
+    });
+    expect(dgd.spec.services.VllmDecodeWorker).toMatchObject({
+      componentType: 'worker',
+      subComponentType: 'decode',
+      replicas: 4,
+      resources: { limits: { gpu: '2', memory: '64Gi' } },
+    });
+    // The seed's command, plus tensor parallelism over the worker's GPUs (without it 3 of 4 GPUs idle).
+    expect(dgd.spec.services.VllmPrefillWorker.extraPodSpec.mainContainer.args[0]).toBe(
+      'python3 -m dynamo.vllm --model meta-llama/Llama-3.1-70B-Instruct --is-prefill-worker --tensor-parallel-size 4',
+    );
+  });
+});
+
+describe("v1beta1 follows Dynamo's current examples", () => {
+  it('disaggregated workers are prefill/decode components with the NIXL connector', () => {
+    const dgd = build(seed(3), 'v1beta1');
+    const byName = Object.fromEntries(dgd.spec.components.map((c: Json) => [c.name, c]));
+    expect(Object.keys(byName)).toEqual(['Frontend', 'VllmPrefillWorker', 'VllmDecodeWorker']);
+    expect(byName.VllmPrefillWorker.type).toBe('prefill');
+    const main = byName.VllmDecodeWorker.podTemplate.spec.containers[0];
+    expect(main.command).toEqual(['python3', '-m', 'dynamo.vllm']);
+    expect(main.args).toEqual([
+      '--model', 'meta-llama/Llama-3.1-70B-Instruct',
+      '--disaggregation-mode', 'decode',
+      '--kv-transfer-config', '{"kv_connector":"NixlConnector","kv_role":"kv_both"}',
+      '--tensor-parallel-size', '2',
+    ]);
+    expect(main.resources.limits).toEqual({ memory: '64Gi', 'nvidia.com/gpu': '2' });
+    expect(main.envFrom).toEqual([{ secretRef: { name: 'hf-token' } }]);
+  });
+
+  it('puts env, pod metadata, node selector and tolerations into the pod template', () => {
+    const dgd = build(
+      gpuDeployment({
+        env: [{ name: 'VLLM_LOGGING_LEVEL', value: 'DEBUG' }],
+        podTemplate: { metadata: { labels: { team: 'a' }, annotations: { note: 'x' } } },
+        nodeSelector: { pool: 'gpu' },
+        tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+      }),
+      'v1beta1',
+    );
+    const worker = dgd.spec.components[1];
+    expect(worker.podTemplate.metadata).toEqual({ labels: { team: 'a' }, annotations: { note: 'x' } });
+    expect(worker.podTemplate.spec.nodeSelector).toEqual({ pool: 'gpu' });
+    expect(worker.podTemplate.spec.tolerations).toHaveLength(1);
+    expect(worker.podTemplate.spec.containers[0].env).toEqual([{ name: 'VLLM_LOGGING_LEVEL', value: 'DEBUG' }]);
+  });
+});
+
+describe('engine flags (seed 000 section 15)', () => {
+  it('maps vLLM and SGLang flags and keeps args sorted', () => {
+    const spec = gpuDeployment({
+      model: { id: 'org/m', servedName: 'm' },
+      engine: { type: 'sglang', contextLength: 4096, trustRemoteCode: true, enablePrefixCaching: false, enforceEager: true, args: { zeta: '1', alpha: '' }, extraArgs: ['--raw'] },
+    }).spec;
+    expect(workerCommand('sglang', spec, 'aggregated', 2, 'v1beta1').args).toEqual([
+      '--model-path', 'org/m', '--served-model-name', 'm', '--context-length', '4096', '--trust-remote-code',
+      '--disable-radix-cache', '--disable-cuda-graph', '--tp', '2', '--alpha', '--zeta', '1', '--raw',
+    ]);
+    expect(workerCommand('vllm', spec, 'aggregated', 1, 'v1beta1').args).toEqual([
+      '--model', 'org/m', '--served-model-name', 'm', '--max-model-len', '4096', '--trust-remote-code',
+      '--no-enable-prefix-caching', '--enforce-eager', '--alpha', '--zeta', '1', '--raw',
+    ]);
+  });
+
+  it('ignores context length and trust remote code for TensorRT-LLM with a warning naming the field', () => {
+    const spec = gpuDeployment({ engine: { type: 'trtllm', contextLength: 4096, trustRemoteCode: true } }).spec;
+    const command = workerCommand('trtllm', spec, 'aggregated', 1, 'v1alpha1');
+    expect(command.args).toEqual(['--model-path', 'org/model']);
+    expect(command.warnings).toEqual([
+      expect.stringContaining('spec.engine.contextLength is ignored for TensorRT-LLM'),
+      expect.stringContaining('spec.engine.trustRemoteCode is ignored for TensorRT-LLM'),
+    ]);
+  });
+
+  it('refuses an engine arg key that is not a flag name', () => {
+    const result = buildDynamoGraphDeployment(gpuDeployment({ engine: { type: 'vllm', args: { 'a b': '1' } } }), 'v1alpha1');
+    expect(result.object).toBeUndefined();
+    expect(result.errors[0]).toMatch(/^spec\.engine\.args key "a b" is not a flag name/);
+  });
+
+  it('quotes shell words so v1alpha1 commands pass values through unchanged', () => {
+    expect(shellQuote('8192')).toBe('8192');
+    expect(shellQuote('{"a": 1}')).toBe(`'{"a": 1}'`);
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+    const dgd = build(gpuDeployment({ engine: { type: 'vllm', args: { 'kv-transfer-config': '{"x": "$HOME"}' } } }), 'v1alpha1');
+    expect(dgd.spec.services.VllmWorker.extraPodSpec.mainContainer.args[0]).toBe(
+      `python3 -m dynamo.vllm --model org/model --kv-transfer-config '{"x": "$HOME"}'`,
+    );
+  });
+});
+
+describe('images, labels and engines', () => {
+  it('uses the engine default image, spec.image, then engine.image', () => {
+    const image = (spec: Partial<ModelDeployment['spec']>) =>
+      build(gpuDeployment(spec), 'v1alpha1').spec.services.Frontend.extraPodSpec.mainContainer.image;
+    expect(image({ engine: { type: 'trtllm' } })).toBe('nvcr.io/nvidia/ai-dynamo/trtllm-runtime:0.7.1');
+    expect(image({ image: 'my/image:1' })).toBe('my/image:1');
+    expect(image({ image: 'my/image:1', engine: { type: 'vllm', image: 'eng/image:2' } })).toBe('eng/image:2');
+  });
+
+  it('propagates only airunway.ai/ labels and always sets managed-by', () => {
+    const md = gpuDeployment();
+    md.metadata!.labels = { 'airunway.ai/team': 'a', other: 'b', 'airunway.ai/managed-by': 'someone' };
+    expect(build(md, 'v1beta1').metadata.labels).toEqual({ 'airunway.ai/team': 'a', 'airunway.ai/managed-by': 'airunway' });
+  });
+
+  it('uses the engine the core selected when the spec names none', () => {
+    const md = gpuDeployment({ engine: {} });
+    md.status = { engine: { type: 'sglang' } };
+    expect(build(md, 'v1alpha1').spec.services.SglangWorker).toBeDefined();
+  });
+
+  it('refuses llamacpp with a message naming the field', () => {
+    const result = buildDynamoGraphDeployment(gpuDeployment({ engine: { type: 'llamacpp' } }), 'v1beta1');
+    expect(result.errors).toEqual(['spec.engine.type "llamacpp" cannot run on Dynamo: use vllm, sglang or trtllm']);
+  });
+});
+
+describe('overrides (seed 000 section 4.15)', () => {
+  it('warns about unknown keys at any depth and still builds', () => {
+    const result = buildDynamoGraphDeployment(
+      gpuDeployment({ provider: { name: 'dynamo', overrides: { replicsa: 2, frontend: { replicsa: 3, resources: { gpu: 1 } } } } }),
+      'v1alpha1',
+    );
+    expect(result.object).toBeDefined();
+    expect(result.warnings).toEqual([
+      expect.stringContaining('spec.provider.overrides.replicsa'),
+      expect.stringContaining('spec.provider.overrides.frontend.replicsa'),
+      expect.stringContaining('spec.provider.overrides.frontend.resources.gpu'),
+    ]);
+  });
+
+  it('fails on a wrong type with a message naming the field', () => {
+    const result = buildDynamoGraphDeployment(
+      gpuDeployment({ provider: { name: 'dynamo', overrides: { routerMode: 'fastest', frontend: { replicas: 'two', resources: 'big' } } } }),
+      'v1beta1',
+    );
+    expect(result.object).toBeUndefined();
+    expect(result.errors).toEqual([
+      'spec.provider.overrides.routerMode must be one of kv, round-robin, none, got "fastest"',
+      'spec.provider.overrides.frontend.replicas must be a whole number >= 0, got "two"',
+      'spec.provider.overrides.frontend.resources must be an object, got a string',
+    ]);
+  });
+});

@@ -1,0 +1,301 @@
+/**
+ * ModelDeployment → DynamoGraphDeployment, for both API versions Dynamo has
+ * stored: v1alpha1 (`spec.services` map, `extraPodSpec.mainContainer`, a
+ * `/bin/sh -c` command as in seed 000 section 4.2) and v1beta1
+ * (`spec.components` list with full pod templates, as Dynamo's current
+ * examples). Pure: the same input gives the same object.
+ */
+import {
+  DEFAULT_GPU_RESOURCE,
+  DEPLOYMENTS_API_VERSION,
+  MANAGED_BY_LABEL,
+  PROPAGATED_LABEL_PREFIX,
+  gpuResourceName,
+  type ModelDeployment,
+  type ModelDeploymentSpec,
+} from '@runway-portal/plugin-runway-common';
+import {
+  DYNAMO_ENGINES,
+  type DynamoApiVersion,
+  type DynamoEngine,
+  type WorkerRole,
+  shellCommand,
+  workerCommand,
+} from './engine';
+import { type DynamoOverrides, parseDynamoOverrides } from './overrides';
+
+export const DYNAMO_GROUP = 'nvidia.com';
+export const DGD_KIND = 'DynamoGraphDeployment';
+export const DGD_PLURAL = 'dynamographdeployments';
+/** The Dynamo release whose runtime images are the defaults (seed 000 section 4.2). */
+export const DYNAMO_RUNTIME_VERSION = '0.7.1';
+/** The frontend's HTTP port; its Service is `<name>-frontend` (seed 000 section 4.14). */
+export const FRONTEND_PORT = 8000;
+
+/** Seed 000 section 4.15 "Image Defaults". */
+export function defaultDynamoImage(engine: DynamoEngine): string {
+  return `nvcr.io/nvidia/ai-dynamo/${engine}-runtime:${DYNAMO_RUNTIME_VERSION}`;
+}
+
+export type Json = Record<string, unknown>;
+
+export interface TransformResult {
+  /** The DynamoGraphDeployment to apply, when the input could be translated. */
+  object?: Json;
+  /** Warnings (unknown override keys, ignored engine settings), each naming the field. */
+  warnings: string[];
+  /** Why it could not be translated, each naming the field and the fix. */
+  errors: string[];
+}
+
+interface Worker {
+  name: string;
+  role: WorkerRole;
+  replicas: number;
+  gpus: number;
+  memory?: string;
+  cpu?: string;
+}
+
+const WORKER_PREFIX: Record<DynamoEngine, string> = { vllm: 'Vllm', sglang: 'Sglang', trtllm: 'Trtllm' };
+
+/** The engine a deployment runs: the spec's, else the core's auto-selection in status. */
+export function resolvedEngine(md: ModelDeployment): string | undefined {
+  return md.spec?.engine?.type ?? md.status?.engine?.type;
+}
+
+/** Worker groups: one aggregated group, or a prefill and a decode group. */
+export function workersOf(spec: ModelDeploymentSpec, engine: DynamoEngine): Worker[] {
+  const prefix = WORKER_PREFIX[engine];
+  const quantity = (q: string | number | undefined) => (q === undefined ? undefined : String(q));
+  if (spec.serving?.mode === 'disaggregated') {
+    const group = (role: 'prefill' | 'decode', name: string): Worker => {
+      const s = spec.scaling?.[role];
+      return { name, role, replicas: s?.replicas ?? 1, gpus: s?.gpu?.count ?? 0, memory: quantity(s?.memory) };
+    };
+    return [group('prefill', `${prefix}PrefillWorker`), group('decode', `${prefix}DecodeWorker`)];
+  }
+  return [
+    {
+      name: `${prefix}Worker`,
+      role: 'aggregated',
+      replicas: spec.scaling?.replicas ?? 1,
+      gpus: spec.resources?.gpu?.count ?? 0,
+      memory: quantity(spec.resources?.memory),
+      cpu: quantity(spec.resources?.cpu),
+    },
+  ];
+}
+
+/** Labels of every upstream object: `airunway.ai/` labels of the deployment plus managed-by (seed 002). */
+export function upstreamLabels(md: ModelDeployment): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [key, value] of Object.entries(md.metadata?.labels ?? {})) {
+    if (key.startsWith(PROPAGATED_LABEL_PREFIX)) labels[key] = value;
+  }
+  labels[MANAGED_BY_LABEL] = 'airunway';
+  return labels;
+}
+
+/** Name, namespace, labels and the controller owner reference of an upstream object. */
+export function upstreamMetadata(md: ModelDeployment, name: string): Json {
+  return {
+    name,
+    namespace: md.metadata?.namespace,
+    labels: upstreamLabels(md),
+    ownerReferences: [
+      {
+        apiVersion: DEPLOYMENTS_API_VERSION,
+        kind: 'ModelDeployment',
+        name: md.metadata?.name,
+        uid: md.metadata?.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ],
+  };
+}
+
+function imageOf(spec: ModelDeploymentSpec, engine: DynamoEngine): string {
+  return spec.engine?.image || spec.image || defaultDynamoImage(engine);
+}
+
+/** Pod-level settings shared by all components: node selector, tolerations. */
+function podScheduling(spec: ModelDeploymentSpec): Json {
+  const pod: Json = {};
+  if (spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0) pod.nodeSelector = spec.nodeSelector;
+  if (spec.tolerations && spec.tolerations.length > 0) pod.tolerations = spec.tolerations;
+  return pod;
+}
+
+function podMetadata(spec: ModelDeploymentSpec): Json | undefined {
+  const meta = spec.podTemplate?.metadata;
+  const out: Json = {};
+  if (meta?.labels && Object.keys(meta.labels).length > 0) out.labels = meta.labels;
+  if (meta?.annotations && Object.keys(meta.annotations).length > 0) out.annotations = meta.annotations;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function routerEnv(overrides: DynamoOverrides) {
+  // Dynamo's frontend reads its routing strategy from DYN_ROUTER_MODE.
+  return [{ name: 'DYN_ROUTER_MODE', value: overrides.routerMode }];
+}
+
+function withoutUndefined<T extends Json>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+// ---- v1alpha1 ----
+
+function v1alpha1Services(
+  md: ModelDeployment,
+  engine: DynamoEngine,
+  overrides: DynamoOverrides,
+  result: TransformResult,
+): Json {
+  const spec = md.spec;
+  const name = md.metadata?.name ?? '';
+  const image = imageOf(spec, engine);
+  const secret = spec.secrets?.huggingFaceToken || undefined;
+  const extraPodMetadata = podMetadata(spec);
+  const gpuType = gpuResourceName(spec) === DEFAULT_GPU_RESOURCE ? undefined : gpuResourceName(spec);
+
+  const services: Json = {
+    Frontend: withoutUndefined({
+      componentType: 'frontend',
+      dynamoNamespace: name,
+      replicas: overrides.frontend.replicas,
+      envFromSecret: secret,
+      envs: routerEnv(overrides),
+      extraPodMetadata,
+      resources: { requests: { cpu: overrides.frontend.resources.cpu, memory: overrides.frontend.resources.memory } },
+      extraPodSpec: { ...podScheduling(spec), mainContainer: { image } },
+    }),
+  };
+  for (const worker of workersOf(spec, engine)) {
+    const command = workerCommand(engine, spec, worker.role, worker.gpus, 'v1alpha1');
+    result.warnings.push(...command.warnings);
+    result.errors.push(...command.errors);
+    services[worker.name] = withoutUndefined({
+      componentType: 'worker',
+      subComponentType: worker.role === 'aggregated' ? undefined : worker.role,
+      dynamoNamespace: name,
+      replicas: worker.replicas,
+      envFromSecret: secret,
+      envs: spec.env && spec.env.length > 0 ? spec.env : undefined,
+      extraPodMetadata,
+      resources: withoutUndefined({
+        limits: withoutUndefined({ gpu: String(worker.gpus), gpuType, memory: worker.memory }),
+        requests: worker.cpu ? { cpu: worker.cpu } : undefined,
+      }),
+      extraPodSpec: {
+        ...podScheduling(spec),
+        mainContainer: { image, command: ['/bin/sh', '-c'], args: [shellCommand(command)] },
+      },
+    });
+  }
+  return services;
+}
+
+// ---- v1beta1 ----
+
+function v1beta1Components(
+  md: ModelDeployment,
+  engine: DynamoEngine,
+  overrides: DynamoOverrides,
+  result: TransformResult,
+): Json[] {
+  const spec = md.spec;
+  const image = imageOf(spec, engine);
+  const secret = spec.secrets?.huggingFaceToken;
+  // A fresh list per container: the object is serialised, never shared.
+  const envFrom = () => (secret ? [{ secretRef: { name: secret } }] : undefined);
+  const metadata = podMetadata(spec);
+  const gpuResource = gpuResourceName(spec);
+
+  const components: Json[] = [
+    {
+      name: 'Frontend',
+      type: 'frontend',
+      replicas: overrides.frontend.replicas,
+      podTemplate: withoutUndefined({
+        metadata,
+        spec: {
+          ...podScheduling(spec),
+          containers: [
+            withoutUndefined({
+              name: 'main',
+              image,
+              env: routerEnv(overrides),
+              envFrom: envFrom(),
+              resources: { requests: { cpu: overrides.frontend.resources.cpu, memory: overrides.frontend.resources.memory } },
+            }),
+          ],
+        },
+      }),
+    },
+  ];
+  for (const worker of workersOf(spec, engine)) {
+    const command = workerCommand(engine, spec, worker.role, worker.gpus, 'v1beta1');
+    result.warnings.push(...command.warnings);
+    result.errors.push(...command.errors);
+    const limits: Json = withoutUndefined({ memory: worker.memory });
+    if (worker.gpus > 0) limits[gpuResource] = String(worker.gpus);
+    components.push({
+      name: worker.name,
+      type: worker.role === 'aggregated' ? 'worker' : worker.role,
+      replicas: worker.replicas,
+      podTemplate: withoutUndefined({
+        metadata,
+        spec: {
+          ...podScheduling(spec),
+          containers: [
+            withoutUndefined({
+              name: 'main',
+              image,
+              command: ['python3', '-m', command.module],
+              args: command.args,
+              env: spec.env && spec.env.length > 0 ? spec.env : undefined,
+              envFrom: envFrom(),
+              resources: withoutUndefined({
+                limits: Object.keys(limits).length > 0 ? limits : undefined,
+                requests: worker.cpu ? { cpu: worker.cpu } : undefined,
+              }),
+            }),
+          ],
+        },
+      }),
+    });
+  }
+  return components;
+}
+
+/** Builds the DynamoGraphDeployment for a (defaulted) ModelDeployment in the given API version. */
+export function buildDynamoGraphDeployment(md: ModelDeployment, version: DynamoApiVersion): TransformResult {
+  const engine = resolvedEngine(md);
+  if (!engine || !(DYNAMO_ENGINES as readonly string[]).includes(engine)) {
+    return {
+      warnings: [],
+      errors: [`spec.engine.type ${JSON.stringify(engine ?? '')} cannot run on Dynamo: use vllm, sglang or trtllm`],
+    };
+  }
+  const parsed = parseDynamoOverrides(md.spec?.provider?.overrides);
+  const result: TransformResult = { warnings: [...parsed.warnings], errors: [...parsed.errors] };
+  const dynamoEngine = engine as DynamoEngine;
+  const spec: Json = { backendFramework: dynamoEngine };
+  if (version === 'v1alpha1') spec.services = v1alpha1Services(md, dynamoEngine, parsed.overrides, result);
+  else spec.components = v1beta1Components(md, dynamoEngine, parsed.overrides, result);
+  if (result.errors.length > 0) return { warnings: result.warnings, errors: result.errors };
+  result.object = {
+    apiVersion: `${DYNAMO_GROUP}/${version}`,
+    kind: DGD_KIND,
+    metadata: upstreamMetadata(md, md.metadata?.name ?? ''),
+    spec,
+  };
+  return result;
+}
+
+/** The frontend Service Dynamo creates for a graph deployment (seed 000 section 4.2). */
+export function frontendEndpoint(md: ModelDeployment): { service: string; port: number } {
+  return { service: `${md.metadata?.name}-frontend`, port: FRONTEND_PORT };
+}
