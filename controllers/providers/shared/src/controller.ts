@@ -1,0 +1,372 @@
+/**
+ * The reconcile loop every provider controller runs, around a
+ * ProviderDefinition's pure functions. Reads come from informer caches;
+ * writes are server-side applies with the provider's own field manager.
+ */
+import {
+  Applier,
+  type Controller,
+  CustomResourceDefinitions,
+  type EventRecorder,
+  Informer,
+  isConflict,
+  isNotFound,
+  KubeApiError,
+  type KubeObject,
+  type Logger,
+  type Manager,
+  OWNER_INDEX,
+  byOwnerIndexer,
+  keyOf,
+  ownerIndexValue,
+  ownerRequests,
+  parseApiVersion,
+  type Request,
+  type ResourceType,
+  type Result,
+} from '@runway-portal/controller-runtime';
+import {
+  checkProviderCompatibility,
+  DEPLOYMENTS_API_VERSION,
+  DEPLOYMENTS_GROUP,
+  type ModelDeployment,
+  type ModelDeploymentStatus,
+  RECONCILE_PAUSED_ANNOTATION,
+} from '@runway-portal/plugin-runway-common';
+import { crdName, crdNotInstalledMessage, detectApiVersion } from './crdVersion';
+import { type ProviderDefinition, TransformError } from './definition';
+import { desiredObjects, resolveDeployment } from './desired';
+import { applyDecision } from './drift';
+import { checkOverrides } from './overrides';
+import { Registration } from './registration';
+import { ModelDeployments } from './resources';
+import {
+  deployedStatus,
+  incompatibleStatus,
+  notCreatedStatus,
+  type StatusContext,
+  statusUpToDate,
+} from './status';
+
+export interface ProviderControllerOptions {
+  /** How long deletion waits for the upstream resource before removing the finalizer anyway; default 5 min. */
+  finalizerTimeoutMs?: number;
+  /** How often the registration's lastHeartbeat is renewed; default 1 min. */
+  heartbeatIntervalMs?: number;
+  maxConcurrentReconciles?: number;
+  /** Clock (tests). */
+  now?: () => Date;
+}
+
+export const DEFAULT_FINALIZER_TIMEOUT_MS = 5 * 60_000;
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 60_000;
+
+/** The field manager of a provider's writes (status fields of seed 001's ownership table). */
+export function providerFieldManager(name: string): string {
+  return `airunway-provider-${name}`;
+}
+
+/** The finalizer a provider puts on its deployments. */
+export function providerFinalizer(name: string): string {
+  return `airunway.ai/provider-${name}`;
+}
+
+const FINALIZER_TIMEOUT_MESSAGE = 'Finalizer removed after timeout, provider resource may be orphaned';
+
+/** Wires a provider into a Manager: call `setup()` before `mgr.start()`. */
+export class ProviderController {
+  readonly fieldManager: string;
+  readonly finalizer: string;
+  private readonly applier: Applier;
+  private readonly events: EventRecorder;
+  private readonly logger: Logger;
+  private readonly registration: Registration;
+  private readonly mdInformer: Informer<KubeObject>;
+  private readonly crdInformer: Informer<KubeObject>;
+  private readonly timeoutMs: number;
+  private readonly now: () => Date;
+  private controller?: Controller;
+  private apiVersion?: string;
+  private upstream?: { informer: Informer<KubeObject>; rt: ResourceType };
+
+  constructor(
+    private readonly mgr: Manager,
+    private readonly definition: ProviderDefinition,
+    private readonly options: ProviderControllerOptions = {},
+  ) {
+    this.fieldManager = providerFieldManager(definition.name);
+    this.finalizer = providerFinalizer(definition.name);
+    this.applier = mgr.applier(this.fieldManager);
+    this.events = mgr.eventRecorder(`${definition.name}-provider`);
+    this.logger = mgr.logger.child({ provider: definition.name });
+    this.timeoutMs = options.finalizerTimeoutMs ?? DEFAULT_FINALIZER_TIMEOUT_MS;
+    this.now = options.now ?? (() => new Date());
+    this.registration = new Registration(mgr.client, definition, this.fieldManager, this.logger, {
+      intervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+      now: this.now,
+    });
+    this.mdInformer = mgr.informers.informerFor(ModelDeployments);
+    this.crdInformer = mgr.informers.informerFor(CustomResourceDefinitions, {
+      fieldSelector: `metadata.name=${crdName(definition.upstream)}`,
+    });
+  }
+
+  /** The upstream apiVersion in use, once its CRD is installed. */
+  upstreamApiVersion(): string | undefined {
+    return this.apiVersion;
+  }
+
+  setup(): void {
+    const relevant = (obj: KubeObject) => this.isMine(obj) || this.hasFinalizer(obj);
+    let builder = this.mgr
+      .controller()
+      .named(`${this.definition.name}-provider`)
+      .for(ModelDeployments, {
+        predicates: [{ create: relevant, update: (old, obj) => relevant(old) || relevant(obj), delete: () => false }],
+      })
+      .withOptions({ maxConcurrentReconciles: this.options.maxConcurrentReconciles ?? 4 });
+    for (const rt of this.definition.extraKinds ?? []) builder = builder.owns(rt);
+    this.controller = builder.complete((req, ctx) => this.reconcile(req, ctx.logger));
+
+    const onCrd = () => this.onCrdChange();
+    this.crdInformer.addEventHandler({ add: onCrd, update: onCrd, delete: onCrd });
+    void this.registration.start();
+    this.mgr.addReadyCheck('provider-registered', () => this.registration.registered());
+  }
+
+  /** Stops the heartbeat and the upstream informer (the manager stops everything else). */
+  async stop(): Promise<void> {
+    this.registration.stop();
+    await this.upstream?.informer.stop();
+  }
+
+  // ---- upstream CRD -----------------------------------------------------------
+
+  private onCrdChange(): void {
+    const crd = this.crdInformer.store.list()[0];
+    const detected = detectApiVersion(this.definition.upstream, crd);
+    if (detected === this.apiVersion) return;
+    this.logger.info('upstream CRD version changed', { from: this.apiVersion ?? 'none', to: detected ?? 'none' });
+    if (!detected) this.logger.warn(crdNotInstalledMessage(this.definition.name));
+    this.apiVersion = detected;
+    void this.upstream?.informer.stop();
+    this.upstream = undefined;
+    if (detected) {
+      const { group, version } = parseApiVersion(detected);
+      const { kind, plural } = this.definition.upstream;
+      const rt: ResourceType = { group, version, kind, plural, namespaced: true };
+      const informer = new Informer<KubeObject>(this.mgr.client, rt, { logger: this.logger });
+      informer.addIndexer(OWNER_INDEX, byOwnerIndexer);
+      const enqueue = (obj: KubeObject) => {
+        for (const r of ownerRequests(obj, { group: DEPLOYMENTS_GROUP, kind: 'ModelDeployment' })) this.controller?.enqueue(r);
+      };
+      informer.addEventHandler({ add: enqueue, update: (_o, obj) => enqueue(obj), delete: enqueue });
+      informer.start();
+      this.upstream = { informer, rt };
+    }
+    this.registration.setUpstreamVersion(detected);
+    for (const md of this.mdInformer.store.list()) {
+      if (this.isMine(md) || this.hasFinalizer(md)) {
+        this.controller?.enqueue({ namespace: md.metadata?.namespace, name: md.metadata!.name! });
+      }
+    }
+  }
+
+  // ---- reconcile ----------------------------------------------------------------
+
+  private isMine(obj: KubeObject): boolean {
+    return (obj as unknown as ModelDeployment).status?.provider?.name === this.definition.name;
+  }
+
+  private hasFinalizer(obj: KubeObject): boolean {
+    return obj.metadata?.finalizers?.includes(this.finalizer) ?? false;
+  }
+
+  /** Every object of this provider owned by the deployment, found through the owner indexes. */
+  private owned(md: KubeObject): Array<{ obj: KubeObject; rt: ResourceType }> {
+    const value = ownerIndexValue(
+      { apiVersion: DEPLOYMENTS_API_VERSION, kind: 'ModelDeployment', name: md.metadata!.name! },
+      md.metadata?.namespace,
+    );
+    const found: Array<{ obj: KubeObject; rt: ResourceType }> = [];
+    if (this.upstream) {
+      for (const obj of this.upstream.informer.store.byIndex(OWNER_INDEX, value)) found.push({ obj, rt: this.upstream.rt });
+    }
+    for (const rt of this.definition.extraKinds ?? []) {
+      for (const obj of this.mgr.informers.informerFor(rt).store.byIndex(OWNER_INDEX, value)) found.push({ obj, rt });
+    }
+    return found.filter(({ obj }) => obj.metadata?.ownerReferences?.some(r => r.uid === md.metadata?.uid));
+  }
+
+  private liveOf(obj: KubeObject, primary: boolean): KubeObject | undefined {
+    const key = keyOf({ namespace: obj.metadata?.namespace, name: obj.metadata!.name! });
+    if (primary) return this.upstream?.informer.store.get(key);
+    const rt = (this.definition.extraKinds ?? []).find(k => k.kind === obj.kind);
+    return rt ? this.mgr.informers.informerFor(rt).store.get(key) : undefined;
+  }
+
+  async reconcile(req: Request, logger: Logger): Promise<Result | void> {
+    const cached = this.mdInformer.store.get(keyOf(req)) as unknown as ModelDeployment | undefined;
+    if (!cached) return undefined;
+    const md = { apiVersion: DEPLOYMENTS_API_VERSION, kind: 'ModelDeployment', ...cached } as ModelDeployment & KubeObject;
+    if (!this.isMine(md)) {
+      // Switched to another provider (or never ours): let go of what we created.
+      if (this.hasFinalizer(md)) return this.cleanUp(md, logger);
+      return undefined;
+    }
+    if (md.metadata?.annotations?.[RECONCILE_PAUSED_ANNOTATION] === 'true') return undefined;
+    if (md.metadata?.deletionTimestamp) return this.cleanUp(md, logger);
+    if (!this.hasFinalizer(md)) await this.setFinalizer(md, true);
+
+    const ctx: StatusContext = {
+      previous: md.status?.conditions ?? [],
+      now: this.now().toISOString(),
+      generation: md.metadata?.generation,
+    };
+    const resolved = resolveDeployment(md);
+    const incompatible = checkProviderCompatibility(resolved.spec, this.definition.registration)
+      .filter(i => i.severity === 'error')
+      .map(i => i.message);
+    if (incompatible.length > 0) return this.writeStatus(md, incompatibleStatus(ctx, incompatible));
+
+    const overrides = checkOverrides(resolved.spec.provider?.overrides, this.definition.overrides);
+    for (const path of overrides.unknown) {
+      this.events.event(md, 'Warning', 'UnknownOverride', `Unknown override key ${path} is ignored by provider '${this.definition.name}'`);
+    }
+    if (overrides.errors.length > 0) {
+      return this.writeStatus(md, notCreatedStatus(ctx, 'Failed', 'InvalidOverrides', overrides.errors.join('; ')));
+    }
+    if (!this.apiVersion) {
+      return this.writeStatus(md, notCreatedStatus(ctx, 'Pending', 'CRDNotInstalled', crdNotInstalledMessage(this.definition.name)));
+    }
+
+    let desired: KubeObject[];
+    try {
+      const result = desiredObjects(this.definition, md, { apiVersion: this.apiVersion });
+      desired = result.objects;
+      for (const w of result.warnings) this.events.event(md, 'Warning', 'TransformWarning', w);
+    } catch (err) {
+      if (!(err instanceof TransformError)) throw err;
+      return this.writeStatus(md, notCreatedStatus(ctx, 'Failed', 'InvalidSpec', err.message));
+    }
+
+    let primaryLive: KubeObject | undefined;
+    for (const [i, obj] of desired.entries()) {
+      const live = this.liveOf(obj, i === 0);
+      const decision = applyDecision(obj, live);
+      const label = `${obj.kind} '${obj.metadata!.name}'`;
+      if (decision === 'recreate') {
+        this.events.event(md, 'Warning', 'IdentityChanged', `Identity fields changed: deleting and recreating ${label}`);
+        await this.deleteObject(obj);
+        await this.writeStatus(md, notCreatedStatus(ctx, 'Deploying', 'Recreating', `Identity fields changed: recreating ${label}`));
+        // The delete event of the old object brings us back; poll in case it lingers.
+        return { requeueAfterMs: 2000 };
+      }
+      if (decision === 'drift') {
+        this.events.event(md, 'Warning', 'DriftDetected', `Provider resource was modified directly, reconciling ${label}`);
+      }
+      let current = live;
+      if (decision !== 'none') {
+        try {
+          current = await this.applier.apply(obj, { force: true });
+        } catch (err) {
+          if (!(err instanceof KubeApiError) || err.code >= 500) throw err;
+          const message = `Applying ${label} failed: ${err.status.message ?? err.message}`;
+          this.events.event(md, 'Warning', 'ProviderError', message);
+          await this.writeStatus(md, notCreatedStatus(ctx, 'Failed', 'ApplyFailed', message));
+          return { requeueAfterMs: 30_000 };
+        }
+        if (decision === 'create') this.events.event(md, 'Normal', 'ResourceCreated', `Created ${label}`);
+        logger.debug('applied', { object: label, decision });
+      }
+      if (i === 0) primaryLive = current;
+    }
+
+    const primary = desired[0];
+    const mapped = this.definition.mapStatus(resolved, primaryLive ?? primary);
+    const status = deployedStatus(ctx, { kind: primary.kind!, name: primary.metadata!.name! }, mapped);
+    if (mapped.phase === 'Failed' && md.status?.phase !== 'Failed') {
+      this.events.event(md, 'Warning', 'ProviderError', `Provider resource in error state: ${mapped.message}`);
+    }
+    return this.writeStatus(md, status);
+  }
+
+  private async writeStatus(md: ModelDeployment & KubeObject, status: ModelDeploymentStatus): Promise<void> {
+    if (statusUpToDate(status, md.status)) return;
+    await this.applier.applyStatus({
+      apiVersion: DEPLOYMENTS_API_VERSION,
+      kind: 'ModelDeployment',
+      metadata: { name: md.metadata!.name, namespace: md.metadata!.namespace },
+      status,
+    });
+  }
+
+  private async setFinalizer(md: KubeObject, present: boolean): Promise<void> {
+    try {
+      // The client directly, not the Applier: the Applier strips the uid, which here
+      // makes the apply fail instead of creating a new object when this one is gone.
+      await this.mgr.client.apply(ModelDeployments, {
+        apiVersion: DEPLOYMENTS_API_VERSION,
+        kind: 'ModelDeployment',
+        metadata: {
+          name: md.metadata!.name,
+          namespace: md.metadata!.namespace,
+          uid: md.metadata!.uid,
+          ...(present ? { finalizers: [this.finalizer] } : {}),
+        },
+      }, { fieldManager: this.fieldManager });
+    } catch (err) {
+      if (!isNotFound(err) && !isConflict(err)) throw err;
+    }
+  }
+
+  private async deleteObject(obj: KubeObject): Promise<void> {
+    const rt = await this.mgr.client.resolve(obj.apiVersion!, obj.kind!);
+    try {
+      await this.mgr.client.delete(rt, { namespace: obj.metadata?.namespace, name: obj.metadata!.name! }, { propagationPolicy: 'Background' });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  /**
+   * Deletion (or a switch to another provider): delete what we created and
+   * drop the finalizer once it is gone, or after the timeout with a warning.
+   */
+  private async cleanUp(md: ModelDeployment & KubeObject, logger: Logger): Promise<Result | void> {
+    const owned = this.owned(md);
+    if (owned.length === 0) {
+      await this.setFinalizer(md, false);
+      return undefined;
+    }
+    for (const { obj, rt } of owned) {
+      if (obj.metadata?.deletionTimestamp) continue;
+      try {
+        await this.mgr.client.delete(rt, { namespace: obj.metadata?.namespace, name: obj.metadata!.name! }, { propagationPolicy: 'Background' });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    const since = Date.parse(md.metadata?.deletionTimestamp ?? '') || this.cleanupStart(md);
+    const elapsed = this.now().getTime() - since;
+    if (elapsed >= this.timeoutMs) {
+      logger.warn('finalizer timeout: provider resources may be orphaned', {
+        resources: owned.map(o => `${o.obj.kind}/${o.obj.metadata?.name}`),
+      });
+      this.events.event(md, 'Warning', 'FinalizerTimeout', FINALIZER_TIMEOUT_MESSAGE);
+      await this.setFinalizer(md, false);
+      return undefined;
+    }
+    return { requeueAfterMs: Math.max(100, Math.min(this.timeoutMs - elapsed, 5_000)) };
+  }
+
+  private readonly cleanupStarts = new Map<string, number>();
+
+  /** When a provider switch started cleaning up (there is no deletionTimestamp then). */
+  private cleanupStart(md: KubeObject): number {
+    const uid = md.metadata!.uid!;
+    const start = this.cleanupStarts.get(uid) ?? this.now().getTime();
+    this.cleanupStarts.set(uid, start);
+    return start;
+  }
+}

@@ -1,0 +1,84 @@
+import type { KubeObject, ResourceType } from '@runway-portal/controller-runtime';
+import type {
+  DeploymentPhase,
+  InferenceProviderConfig,
+  ModelDeployment,
+} from '@runway-portal/plugin-runway-common';
+import type { OverrideSchema } from './overrides';
+
+/** The upstream custom resource a provider translates a ModelDeployment into. */
+export interface UpstreamKind {
+  group: string;
+  kind: string;
+  /** Lower-case plural, e.g. `workspaces`; the CRD is `<plural>.<group>`. */
+  plural: string;
+  /** Versions the provider can write, most preferred first (e.g. ['v1beta1', 'v1alpha1']). */
+  versions: string[];
+}
+
+/** What `transform` gets besides the deployment. */
+export interface TransformContext {
+  /** The upstream apiVersion detected in the cluster, e.g. `kaito.sh/v1beta1`. */
+  apiVersion: string;
+}
+
+/**
+ * The objects a deployment becomes. The first is the primary upstream
+ * resource (its kind is `UpstreamKind`); any others are helpers of kinds
+ * listed in `ProviderDefinition.extraKinds`. Name and namespace are required;
+ * owner reference and labels are added by the loop.
+ */
+export interface TransformResult {
+  objects: KubeObject[];
+  /** Non-fatal notes for the user (each becomes a Warning event). */
+  warnings?: string[];
+}
+
+/** The status fields a provider owns (seed 001 ownership table). */
+export interface MappedStatus {
+  phase: DeploymentPhase;
+  message: string;
+  /** True when the deployment serves traffic (condition Ready). */
+  ready: boolean;
+  /** Reason of the Ready condition, e.g. `WorkspaceSucceeded`. */
+  reason: string;
+  replicas?: { desired?: number; ready?: number; available?: number };
+  endpoint?: { service?: string; port?: number };
+}
+
+/**
+ * Everything provider-specific. All functions are pure: the shared loop
+ * does every read and write.
+ */
+export interface ProviderDefinition {
+  /** Provider name as in `status.provider.name`, e.g. `kaito`. */
+  name: string;
+  /** The InferenceProviderConfig this provider registers (runway-common's built-in data). */
+  registration: InferenceProviderConfig;
+  /** Version string reported in the registration status, e.g. `kaito-provider:v0.1.0`. */
+  version: string;
+  upstream: UpstreamKind;
+  /** Kinds besides the upstream one that `transform` may return (ConfigMaps, Services...). */
+  extraKinds?: ResourceType[];
+  /** Known `spec.provider.overrides` keys and types; unknown keys warn, wrong types fail. */
+  overrides: OverrideSchema;
+  /**
+   * Desired objects for a deployment (spec defaulted, `spec.engine.type`
+   * resolved). Throw `TransformError` for input it cannot translate.
+   */
+  transform(md: ModelDeployment, ctx: TransformContext): TransformResult;
+  /** Unified status from the live upstream resource (with status as its operator wrote it). */
+  mapStatus(md: ModelDeployment, upstream: KubeObject): MappedStatus;
+}
+
+/** Input a provider cannot translate: the message goes to the deployment's status. */
+export class TransformError extends Error {
+  readonly name = 'TransformError';
+  constructor(
+    /** The spec field at fault, e.g. `spec.image`. */
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The loop every inference provider controller shares. A provider supplies a
+ * `ProviderDefinition` (pure transform and status mapping, registration
+ * data, upstream kind and versions, known overrides); this package does
+ * registration and heartbeat, CRD version detection, compatibility,
+ * overrides, finalizers, drift and status writes.
+ *
+ * @packageDocumentation
+ */
+export type {
+  MappedStatus,
+  ProviderDefinition,
+  TransformContext,
+  TransformResult,
+  UpstreamKind,
+} from './definition';
+export { TransformError } from './definition';
+export {
+  DEFAULT_FINALIZER_TIMEOUT_MS,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  ProviderController,
+  providerFieldManager,
+  providerFinalizer,
+} from './controller';
+export type { ProviderControllerOptions } from './controller';
+export { crdName, crdNotInstalledMessage, detectApiVersion } from './crdVersion';
+export {
+  DESIRED_ANNOTATION,
+  IDENTITY_ANNOTATION,
+  MANAGED_BY_VALUE,
+  desiredObjects,
+  identityHash,
+  propagatedLabels,
+  resolveDeployment,
+} from './desired';
+export { applyDecision, containsDesired } from './drift';
+export type { ApplyDecision } from './drift';
+export { checkOverrides } from './overrides';
+export type { OverrideCheck, OverrideSchema, OverrideType } from './overrides';
+export { registrationStatus } from './registration';
+export type { RegistrationStatus } from './registration';
+export { InferenceProviderConfigs, ModelDeployments } from './resources';
+export {
+  PROVIDER_CONDITIONS,
+  deployedStatus,
+  incompatibleStatus,
+  notCreatedStatus,
+  statusUpToDate,
+} from './status';
+export type { StatusContext } from './status';
+export { parseDuration, parseProviderOptions, usage } from './options';
+export type { ProviderProcessOptions } from './options';
+export { runProvider } from './run';

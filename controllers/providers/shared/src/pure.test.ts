@@ -1,0 +1,183 @@
+import { KAITO_PROVIDER, type ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { crdNotInstalledMessage, detectApiVersion } from './crdVersion';
+import type { ProviderDefinition } from './definition';
+import { DESIRED_ANNOTATION, IDENTITY_ANNOTATION, desiredObjects, propagatedLabels, resolveDeployment } from './desired';
+import { applyDecision, containsDesired } from './drift';
+import { parseDuration, parseProviderOptions } from './options';
+import { checkOverrides } from './overrides';
+import { registrationStatus } from './registration';
+import { deployedStatus, incompatibleStatus, notCreatedStatus, statusUpToDate } from './status';
+
+const upstream = { group: 'kaito.sh', kind: 'Workspace', plural: 'workspaces', versions: ['v1beta1', 'v1alpha1'] };
+
+function crd(versions: Array<[string, boolean]>, established = true) {
+  return {
+    metadata: { name: 'workspaces.kaito.sh' },
+    spec: { group: 'kaito.sh', versions: versions.map(([name, served]) => ({ name, served })) },
+    status: { conditions: [{ type: 'Established', status: established ? 'True' : 'False' }] },
+  };
+}
+
+describe('detectApiVersion', () => {
+  it('prefers the provider order among served versions', () => {
+    expect(detectApiVersion(upstream, crd([['v1alpha1', true], ['v1beta1', true]]))).toBe('kaito.sh/v1beta1');
+    expect(detectApiVersion(upstream, crd([['v1alpha1', true], ['v1beta1', false]]))).toBe('kaito.sh/v1alpha1');
+  });
+  it('is undefined when missing, not established or no known version is served', () => {
+    expect(detectApiVersion(upstream, undefined)).toBeUndefined();
+    expect(detectApiVersion(upstream, crd([['v1beta1', true]], false))).toBeUndefined();
+    expect(detectApiVersion(upstream, crd([['v2', true]]))).toBeUndefined();
+  });
+  it('has the seed message', () => {
+    expect(crdNotInstalledMessage('kaito')).toBe("Provider 'kaito' CRD not installed in cluster");
+  });
+});
+
+describe('checkOverrides', () => {
+  const schema = { head: { resources: { cpu: 'string' as const, memory: 'string' as const }, rayStartParams: 'stringMap' as const }, replicas: 'integer' as const };
+  it('reports unknown keys at any depth', () => {
+    const r = checkOverrides({ head: { resources: { cpu: '4', cpus: '3' }, replicsa: 1 }, extra: true }, schema);
+    expect(r.unknown).toEqual(['spec.provider.overrides.head.resources.cpus', 'spec.provider.overrides.head.replicsa', 'spec.provider.overrides.extra']);
+    expect(r.errors).toEqual([]);
+  });
+  it('fails wrong types naming the field', () => {
+    const r = checkOverrides({ head: { resources: { cpu: 4 }, rayStartParams: { 'num-cpus': 0 } }, replicas: 1.5 }, schema);
+    expect(r.errors).toEqual([
+      'spec.provider.overrides.head.resources.cpu must be a string, got a number: fix the value in spec.provider.overrides',
+      'spec.provider.overrides.head.rayStartParams.num-cpus must be a string, got a number: fix the value in spec.provider.overrides',
+      'spec.provider.overrides.replicas must be a whole number, got a number: fix the value in spec.provider.overrides',
+    ]);
+    expect(checkOverrides('x', schema).errors[0]).toContain('spec.provider.overrides must be an object');
+    expect(checkOverrides(undefined, schema)).toEqual({ unknown: [], errors: [] });
+  });
+  it('treats every key as unknown for a provider without overrides', () => {
+    expect(checkOverrides({ a: 1 }, {}).unknown).toEqual(['spec.provider.overrides.a']);
+  });
+});
+
+describe('containsDesired and applyDecision', () => {
+  it('ignores added fields, not changed or removed ones', () => {
+    expect(containsDesired({ a: 1, b: { c: [1, 2] } }, { a: 1, b: { c: [1, 2], d: 3 }, e: 4 })).toBe(true);
+    expect(containsDesired({ a: 1 }, { a: 2 })).toBe(false);
+    expect(containsDesired({ b: { c: [1, 2] } }, { b: { c: [1] } })).toBe(false);
+    expect(containsDesired({ b: {} }, {})).toBe(true);
+  });
+  const desired = {
+    apiVersion: 'kaito.sh/v1beta1',
+    kind: 'Workspace',
+    metadata: { name: 'w', labels: { x: 'y' }, annotations: { [IDENTITY_ANNOTATION]: 'i1', [DESIRED_ANNOTATION]: 'd1' } },
+    resource: { count: 1 },
+  };
+  it('decides create, none, update, drift and recreate', () => {
+    expect(applyDecision(desired, undefined)).toBe('create');
+    const live = structuredClone(desired) as any;
+    live.status = { conditions: [] };
+    expect(applyDecision(desired, live)).toBe('none');
+    expect(applyDecision({ ...desired, metadata: { ...desired.metadata, annotations: { [IDENTITY_ANNOTATION]: 'i1', [DESIRED_ANNOTATION]: 'd2' } } }, live)).toBe('update');
+    expect(applyDecision(desired, { ...live, resource: { count: 3 } })).toBe('drift');
+    expect(applyDecision(desired, { ...live, metadata: { ...live.metadata, labels: {} } })).toBe('drift');
+    expect(applyDecision({ ...desired, metadata: { ...desired.metadata, annotations: { [IDENTITY_ANNOTATION]: 'i2' } } }, live)).toBe('recreate');
+  });
+});
+
+const md = (patch: Partial<ModelDeployment['spec']> = {}, labels: Record<string, string> = {}): ModelDeployment => ({
+  apiVersion: 'airunway.ai/v1alpha1',
+  kind: 'ModelDeployment',
+  metadata: { name: 'm', namespace: 'ns', uid: 'u-1', labels },
+  spec: { model: { id: 'org/model' }, ...patch },
+  status: { provider: { name: 'kaito' }, engine: { type: 'llamacpp' } },
+});
+
+const definition: ProviderDefinition = {
+  name: 'kaito',
+  registration: KAITO_PROVIDER,
+  version: 'test',
+  upstream,
+  overrides: {},
+  transform: d => ({
+    objects: [{ apiVersion: 'kaito.sh/v1beta1', kind: 'Workspace', metadata: { name: d.metadata!.name }, engine: d.spec.engine?.type }],
+  }),
+  mapStatus: () => ({ phase: 'Running', message: '', ready: true, reason: 'R' }),
+};
+
+describe('desiredObjects', () => {
+  it('resolves the engine from status and decorates every object', () => {
+    expect(resolveDeployment(md()).spec.engine?.type).toBe('llamacpp');
+    const { objects } = desiredObjects(definition, md({}, { 'airunway.ai/team': 'a', other: 'b' }), { apiVersion: 'kaito.sh/v1beta1' });
+    expect(objects[0].engine).toBe('llamacpp');
+    expect(objects[0].metadata).toMatchObject({
+      name: 'm',
+      namespace: 'ns',
+      labels: { 'airunway.ai/team': 'a', 'airunway.ai/managed-by': 'airunway' },
+      ownerReferences: [{ apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'm', uid: 'u-1', controller: true, blockOwnerDeletion: true }],
+    });
+    expect(objects[0].metadata!.labels!.other).toBeUndefined();
+  });
+  it('changes the identity hash only with identity fields', () => {
+    const id = (d: ModelDeployment) => desiredObjects(definition, d, { apiVersion: 'x/v1' }).objects[0].metadata!.annotations!;
+    const base = id(md());
+    expect(id(md({ image: 'other' }))[IDENTITY_ANNOTATION]).toBe(base[IDENTITY_ANNOTATION]);
+    expect(id(md({ model: { id: 'org/other' } }))[IDENTITY_ANNOTATION]).not.toBe(base[IDENTITY_ANNOTATION]);
+    expect(propagatedLabels(md())).toEqual({ 'airunway.ai/managed-by': 'airunway' });
+  });
+});
+
+describe('status builders', () => {
+  const ctx = { previous: [], now: '2026-01-01T00:00:00Z', generation: 2 };
+  it('builds the incompatible, not-created and deployed outcomes', () => {
+    expect(incompatibleStatus(ctx, ['KAITO does not support sglang engine'])).toEqual({
+      phase: 'Failed',
+      message: 'KAITO does not support sglang engine',
+      conditions: [{ type: 'ProviderCompatible', status: 'False', reason: 'Incompatible', message: 'KAITO does not support sglang engine', lastTransitionTime: ctx.now, observedGeneration: 2 }],
+    });
+    const pending = notCreatedStatus(ctx, 'Pending', 'CRDNotInstalled', 'x');
+    expect(pending.conditions!.map(c => `${c.type}=${c.status}`)).toEqual(['ProviderCompatible=True', 'ResourceCreated=False', 'Ready=False']);
+    const running = deployedStatus(ctx, { kind: 'Workspace', name: 'm' }, { phase: 'Running', message: 'ok', ready: true, reason: 'R', endpoint: { service: 'm', port: 80 } });
+    expect(running).toMatchObject({ phase: 'Running', provider: { resourceName: 'm', resourceKind: 'Workspace' }, endpoint: { service: 'm', port: 80 } });
+  });
+  it('keeps lastTransitionTime while a condition keeps its status', () => {
+    const before = [{ type: 'ProviderCompatible', status: 'True', reason: 'x', message: 'y', lastTransitionTime: '2020-01-01T00:00:00Z' }];
+    const s = notCreatedStatus({ ...ctx, previous: before }, 'Pending', 'R', 'm');
+    expect(s.conditions![0].lastTransitionTime).toBe('2020-01-01T00:00:00Z');
+    expect(s.conditions![1].lastTransitionTime).toBe(ctx.now);
+  });
+  it('knows when no write is needed', () => {
+    const s = deployedStatus(ctx, { kind: 'Workspace', name: 'm' }, { phase: 'Running', message: 'ok', ready: true, reason: 'R', replicas: { desired: 1 } });
+    const live = { ...structuredClone(s), provider: { name: 'kaito', resourceName: 'm', resourceKind: 'Workspace' }, conditions: [...s.conditions!, { type: 'Validated', status: 'True' as const, reason: 'a', message: 'b', lastTransitionTime: ctx.now }] };
+    expect(statusUpToDate(s, live)).toBe(true);
+    expect(statusUpToDate(incompatibleStatus(ctx, ['x']), live)).toBe(false);
+    expect(statusUpToDate(s, { ...live, phase: 'Deploying' })).toBe(false);
+    expect(statusUpToDate(s, undefined)).toBe(false);
+  });
+});
+
+describe('options', () => {
+  it('parses durations', () => {
+    expect(parseDuration('5m', 'x')).toBe(300_000);
+    expect(parseDuration('3s', 'x')).toBe(3000);
+    expect(parseDuration('250ms', 'x')).toBe(250);
+    expect(parseDuration('2', 'x')).toBe(2000);
+    expect(() => parseDuration('soon', '--finalizer-timeout')).toThrow('--finalizer-timeout "soon" is not a duration: write e.g. 30s, 5m or 1h');
+  });
+  it('reads env and lets flags win', () => {
+    const o = parseProviderOptions(['--finalizer-timeout', '3s', '--metrics-port=0'], { KUBECONFIG: '/k', FINALIZER_TIMEOUT: '1m', HEALTH_PORT: '9000' });
+    expect(o).toMatchObject({ kubeconfig: '/k', finalizerTimeoutMs: 3000, metricsPort: 0, healthPort: 9000, heartbeatIntervalMs: 60_000, maxConcurrentReconciles: 4 });
+  });
+  it('names the bad option', () => {
+    expect(() => parseProviderOptions(['--metrics-port', 'abc'], {})).toThrow('--metrics-port (METRICS_PORT) "abc" is not valid: use a whole number from 0 to 65535');
+    expect(() => parseProviderOptions(['--bogus'], {})).toThrow('unknown flag --bogus');
+    expect(() => parseProviderOptions(['--kubeconfig'], {})).toThrow('flag --kubeconfig needs a value');
+  });
+});
+
+describe('registrationStatus', () => {
+  it('reports readiness, version, heartbeat and the upstream version', () => {
+    expect(registrationStatus({ version: 'v1' }, new Date('2026-01-01T10:00:00.123Z'), 'kaito.sh/v1beta1')).toEqual({
+      ready: true,
+      version: 'v1',
+      lastHeartbeat: '2026-01-01T10:00:00Z',
+      upstreamCRDVersion: 'kaito.sh/v1beta1',
+    });
+    expect(registrationStatus({ version: 'v1' }, new Date(0), undefined).upstreamCRDVersion).toBeUndefined();
+  });
+});

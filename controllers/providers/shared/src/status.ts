@@ -1,0 +1,115 @@
+/**
+ * The status fields a provider controller owns (seed 001/002 ownership
+ * table): phase, message, replicas, endpoint, provider.resourceName/Kind and
+ * the conditions ProviderCompatible, ResourceCreated and Ready. Each outcome
+ * of a reconcile is one pure function returning exactly those fields, so a
+ * server-side apply with the provider's field manager removes what an
+ * earlier outcome set and this one does not.
+ */
+import {
+  CONDITION_TYPES,
+  type DeploymentPhase,
+  type ModelDeploymentStatus,
+} from '@runway-portal/plugin-runway-common';
+import type { MappedStatus } from './definition';
+import { containsDesired } from './drift';
+
+type Condition = NonNullable<ModelDeploymentStatus['conditions']>[number];
+
+/** Conditions the provider writes; the others belong to the core. */
+export const PROVIDER_CONDITIONS = [
+  CONDITION_TYPES.ProviderCompatible,
+  CONDITION_TYPES.ResourceCreated,
+  CONDITION_TYPES.Ready,
+] as const;
+
+export interface StatusContext {
+  /** The deployment's current conditions (to keep lastTransitionTime when nothing changed). */
+  previous: Condition[];
+  /** RFC 3339 "now". */
+  now: string;
+  generation?: number;
+}
+
+function condition(ctx: StatusContext, type: string, ok: boolean, reason: string, message: string): Condition {
+  const status = ok ? 'True' : 'False';
+  const before = ctx.previous.find(c => c.type === type);
+  return {
+    type,
+    status,
+    reason,
+    message,
+    lastTransitionTime: before?.status === status && before.lastTransitionTime ? before.lastTransitionTime : ctx.now,
+    ...(ctx.generation === undefined ? {} : { observedGeneration: ctx.generation }),
+  };
+}
+
+/** The provider rejects the configuration (seed 000 section 8 provider table). */
+export function incompatibleStatus(ctx: StatusContext, messages: string[]): ModelDeploymentStatus {
+  const message = messages.join('; ');
+  return {
+    phase: 'Failed',
+    message,
+    conditions: [condition(ctx, CONDITION_TYPES.ProviderCompatible, false, 'Incompatible', message)],
+  };
+}
+
+/** Compatible, but the upstream resource could not be created (missing CRD, bad overrides, apply error...). */
+export function notCreatedStatus(
+  ctx: StatusContext,
+  phase: DeploymentPhase,
+  reason: string,
+  message: string,
+): ModelDeploymentStatus {
+  return {
+    phase,
+    message,
+    conditions: [
+      condition(ctx, CONDITION_TYPES.ProviderCompatible, true, 'Compatible', 'Configuration is compatible with the provider'),
+      condition(ctx, CONDITION_TYPES.ResourceCreated, false, reason, message),
+      condition(ctx, CONDITION_TYPES.Ready, false, reason, message),
+    ],
+  };
+}
+
+/** The upstream resource exists; its status mapped to the unified one. */
+export function deployedStatus(
+  ctx: StatusContext,
+  resource: { kind: string; name: string },
+  mapped: MappedStatus,
+): ModelDeploymentStatus {
+  return {
+    phase: mapped.phase,
+    message: mapped.message,
+    provider: { resourceName: resource.name, resourceKind: resource.kind },
+    ...(mapped.replicas ? { replicas: mapped.replicas } : {}),
+    ...(mapped.endpoint ? { endpoint: mapped.endpoint } : {}),
+    conditions: [
+      condition(ctx, CONDITION_TYPES.ProviderCompatible, true, 'Compatible', 'Configuration is compatible with the provider'),
+      condition(ctx, CONDITION_TYPES.ResourceCreated, true, 'ResourceCreated', `Created ${resource.kind} '${resource.name}'`),
+      condition(ctx, CONDITION_TYPES.Ready, mapped.ready, mapped.reason, mapped.message),
+    ],
+  };
+}
+
+const OWNED_FIELDS = ['phase', 'message', 'replicas', 'endpoint'] as const;
+
+/**
+ * Whether `live` already shows `desired` and nothing this provider would
+ * remove: then no status write is needed (keeps 1,000 deployments cheap).
+ */
+export function statusUpToDate(desired: ModelDeploymentStatus, live: ModelDeploymentStatus | undefined): boolean {
+  if (!live) return false;
+  const { conditions: want = [], ...fields } = desired;
+  if (!containsDesired(fields, live)) return false;
+  for (const f of OWNED_FIELDS) if (desired[f] === undefined && live[f] !== undefined) return false;
+  if (!desired.provider?.resourceName && live.provider?.resourceName) return false;
+  const liveConditions = live.conditions ?? [];
+  for (const type of PROVIDER_CONDITIONS) {
+    const w = want.find(c => c.type === type);
+    const l = liveConditions.find(c => c.type === type);
+    if (!w && l) return false;
+    if (w && !containsDesired(w, l)) return false;
+  }
+  return true;
+}
