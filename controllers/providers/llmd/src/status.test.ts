@@ -1,0 +1,73 @@
+import { applyModelDeploymentDefaults, type ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { mapLlmdStatus } from './status';
+import type { Json } from './transform';
+
+const md: ModelDeployment = applyModelDeploymentDefaults({
+  apiVersion: 'airunway.ai/v1alpha1',
+  kind: 'ModelDeployment',
+  metadata: { name: 'pd', namespace: 'ns' },
+  spec: {
+    model: { id: 'org/model' },
+    provider: { name: 'llmd' },
+    engine: { type: 'vllm' },
+    serving: { mode: 'disaggregated' },
+    scaling: { prefill: { replicas: 2, gpu: { count: 1 }, memory: '8Gi' }, decode: { replicas: 1, gpu: { count: 1 }, memory: '8Gi' } },
+  },
+});
+
+function deployment(name: string, replicas: number, ready: number, conditions: Json[], generation = 1, observedGeneration = 1): [string, Json] {
+  return [
+    name,
+    {
+      metadata: { name, generation },
+      spec: { replicas },
+      status: { observedGeneration, replicas, updatedReplicas: replicas, readyReplicas: ready, availableReplicas: ready, conditions },
+    },
+  ];
+}
+const available = { type: 'Available', status: 'True' };
+const progressing = (message: string) => ({ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message });
+
+describe('mapLlmdStatus (seed 002 llm-d rows)', () => {
+  it('is Deploying before the Deployments exist', () => {
+    const s = mapLlmdStatus(md, new Map());
+    expect(s).toMatchObject({
+      phase: 'Deploying',
+      ready: false,
+      replicas: { desired: 3, ready: 0, available: 0 },
+      resourceName: 'pd-decode',
+      resourceKind: 'Deployment',
+      endpoint: { service: 'pd', port: 8000 },
+    });
+    expect(s.message).toBe('0/3 replicas available; Deployment pd-decode not created yet; Deployment pd-prefill not created yet');
+  });
+
+  it('is Deploying with the Progressing message while a Deployment rolls out', () => {
+    const s = mapLlmdStatus(
+      md,
+      new Map([deployment('pd-decode', 1, 1, [available]), deployment('pd-prefill', 2, 1, [progressing('ReplicaSet "pd-prefill-1" is progressing.')])]),
+    );
+    expect(s.phase).toBe('Deploying');
+    expect(s.message).toBe('2/3 replicas available; Deployment pd-prefill: ReplicaSet "pd-prefill-1" is progressing.');
+  });
+
+  it('is Running when every Deployment is Available and rolled out', () => {
+    const s = mapLlmdStatus(md, new Map([deployment('pd-decode', 1, 1, [available]), deployment('pd-prefill', 2, 2, [available])]));
+    expect(s).toMatchObject({ phase: 'Running', ready: true, message: 'All replicas are ready', replicas: { desired: 3, ready: 3, available: 3 } });
+  });
+
+  it('is not Running while the Deployment controller has not seen the newest spec', () => {
+    const s = mapLlmdStatus(md, new Map([deployment('pd-decode', 1, 1, [available], 2, 1), deployment('pd-prefill', 2, 2, [available])]));
+    expect(s.phase).toBe('Deploying');
+  });
+
+  it('is Failed with the error condition message', () => {
+    const failed = { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'pods "pd-prefill-x" is forbidden: exceeded quota' };
+    const stuck = { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "pd-decode-1" has timed out progressing.' };
+    const s = mapLlmdStatus(md, new Map([deployment('pd-decode', 1, 0, [stuck]), deployment('pd-prefill', 2, 0, [failed])]));
+    expect(s).toMatchObject({ phase: 'Failed', ready: false });
+    expect(s.message).toBe(
+      'Deployment pd-decode: ReplicaSet "pd-decode-1" has timed out progressing.; Deployment pd-prefill: pods "pd-prefill-x" is forbidden: exceeded quota',
+    );
+  });
+});

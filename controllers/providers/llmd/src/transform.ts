@@ -1,0 +1,292 @@
+/**
+ * ModelDeployment → what llm-d's current guides deploy (llm-d has no CRD of
+ * its own any more; its ModelService CRD was deprecated in July 2025):
+ *
+ * - vLLM model-server Deployments, labelled as llm-d's modelservice chart
+ *   labels them (`llm-d.ai/inference-serving`, `llm-d.ai/model`,
+ *   `llm-d.ai/role`): `<name>-decode` always, `<name>-prefill` when
+ *   disaggregated (then decode pods run llm-d's routing sidecar on the
+ *   serving port and vLLM behind it, both sides with the NIXL connector);
+ * - a ClusterIP Service `<name>` on the decode pods (the plain endpoint);
+ * - a Gateway API Inference Extension InferencePool `<name>` over all
+ *   model-server pods, pointing at the endpoint picker (EPP) `<name>-epp`
+ *   (the inferencepool chart's name; overridable), when the InferencePool CRD
+ *   is installed.
+ *
+ * Pure: the same input gives the same objects.
+ */
+import {
+  DEPLOYMENTS_API_VERSION,
+  MANAGED_BY_LABEL,
+  PROPAGATED_LABEL_PREFIX,
+  gpuResourceName,
+  resolveServedName,
+  type ModelDeployment,
+  type ModelDeploymentSpec,
+} from '@runway-portal/plugin-runway-common';
+import { type LlmdOverrides, parseLlmdOverrides } from './overrides';
+import type { InferencePoolVersion } from './version';
+
+export type Json = Record<string, unknown>;
+
+/** llm-d's CUDA model-server image (the release of the modelservice chart's examples). */
+export const DEFAULT_LLMD_IMAGE = 'ghcr.io/llm-d/llm-d-cuda:v0.4.0';
+/** The serving port of every model-server pod (the sidecar's, on disaggregated decode pods). */
+export const SERVING_PORT = 8000;
+/** vLLM's port behind the routing sidecar on disaggregated decode pods. */
+export const DECODE_VLLM_PORT = 8200;
+const NIXL_PORT = 5600;
+export const KV_TRANSFER_CONFIG = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
+
+export const MODEL_DEPLOYMENT_LABEL = 'airunway.ai/model-deployment';
+export const ROLE_LABEL = 'llm-d.ai/role';
+
+export type Role = 'prefill' | 'decode';
+
+export interface TransformResult {
+  /** Deployments, Service and (when the CRD is installed) InferencePool, in apply order. */
+  objects: Json[];
+  warnings: string[];
+  errors: string[];
+}
+
+interface ModelServer {
+  role: Role;
+  name: string;
+  replicas: number;
+  gpus: number;
+  memory?: string;
+  cpu?: string;
+}
+
+export function decodeName(md: ModelDeployment): string {
+  return `${md.metadata?.name}-decode`;
+}
+
+/** The Deployments a deployment needs: decode (all traffic when aggregated), plus prefill when disaggregated. */
+export function modelServers(md: ModelDeployment): ModelServer[] {
+  const spec = md.spec;
+  const name = md.metadata?.name ?? '';
+  const q = (v: string | number | undefined) => (v === undefined ? undefined : String(v));
+  if (spec.serving?.mode === 'disaggregated') {
+    const side = (role: Role): ModelServer => {
+      const s = spec.scaling?.[role];
+      return { role, name: `${name}-${role}`, replicas: s?.replicas ?? 1, gpus: s?.gpu?.count ?? 0, memory: q(s?.memory) };
+    };
+    return [side('decode'), side('prefill')];
+  }
+  return [
+    {
+      role: 'decode',
+      name: `${name}-decode`,
+      replicas: spec.scaling?.replicas ?? 1,
+      gpus: spec.resources?.gpu?.count ?? 0,
+      memory: q(spec.resources?.memory),
+      cpu: q(spec.resources?.cpu),
+    },
+  ];
+}
+
+function upstreamMetadata(md: ModelDeployment, name: string): Json {
+  const labels: Record<string, string> = {};
+  for (const [key, value] of Object.entries(md.metadata?.labels ?? {})) {
+    if (key.startsWith(PROPAGATED_LABEL_PREFIX)) labels[key] = value;
+  }
+  labels[MANAGED_BY_LABEL] = 'airunway';
+  return {
+    name,
+    namespace: md.metadata?.namespace,
+    labels,
+    ownerReferences: [
+      {
+        apiVersion: DEPLOYMENTS_API_VERSION,
+        kind: 'ModelDeployment',
+        name: md.metadata?.name,
+        uid: md.metadata?.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ],
+  };
+}
+
+/** Labels every model-server pod of this deployment carries (the InferencePool selects on them). */
+export function poolSelector(md: ModelDeployment): Record<string, string> {
+  return { 'llm-d.ai/inference-serving': 'true', [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '' };
+}
+
+const ARG_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** `vllm serve` arguments (seed 000 section 15). */
+export function vllmArgs(spec: ModelDeploymentSpec, port: number, gpus: number, disaggregated: boolean, errors: string[]): string[] {
+  const e = spec.engine ?? {};
+  const args: string[] = [];
+  if (spec.model?.id) args.push(spec.model.id);
+  args.push('--port', String(port));
+  const served = resolveServedName(spec);
+  if (served) args.push('--served-model-name', served);
+  if (e.contextLength !== undefined) args.push('--max-model-len', String(e.contextLength));
+  if (e.trustRemoteCode) args.push('--trust-remote-code');
+  if (e.enablePrefixCaching === false) args.push('--no-enable-prefix-caching');
+  if (e.enforceEager) args.push('--enforce-eager');
+  if (gpus > 1) args.push('--tensor-parallel-size', String(gpus));
+  if (disaggregated) args.push('--kv-transfer-config', KV_TRANSFER_CONFIG);
+  const userArgs = e.args ?? {};
+  for (const key of Object.keys(userArgs).sort()) {
+    if (!ARG_KEY.test(key)) {
+      errors.push(`spec.engine.args key ${JSON.stringify(key)} is not a flag name: use letters, digits, '-', '_' or '.', without the leading '--'`);
+    } else if (key === 'port') {
+      errors.push(`spec.engine.args.port cannot be set for llm-d: the Service, InferencePool and probes use port ${SERVING_PORT}`);
+    } else {
+      args.push(`--${key}`);
+      if (userArgs[key] !== '') args.push(userArgs[key]);
+    }
+  }
+  return [...args, ...(e.extraArgs ?? [])];
+}
+
+function resources(spec: ModelDeploymentSpec, server: ModelServer): Json | undefined {
+  const limits: Record<string, string> = {};
+  const requests: Record<string, string> = {};
+  if (server.gpus > 0) {
+    limits[gpuResourceName(spec)] = String(server.gpus);
+    requests[gpuResourceName(spec)] = String(server.gpus);
+  }
+  if (server.memory) {
+    limits.memory = server.memory;
+    requests.memory = server.memory;
+  }
+  if (server.cpu) requests.cpu = server.cpu;
+  if (Object.keys(requests).length === 0) return undefined;
+  return Object.keys(limits).length > 0 ? { limits, requests } : { requests };
+}
+
+const httpProbe = (port: number, periodSeconds: number, failureThreshold: number) => ({
+  httpGet: { path: '/health', port },
+  periodSeconds,
+  failureThreshold,
+});
+
+function modelServerDeployment(md: ModelDeployment, server: ModelServer, overrides: LlmdOverrides, errors: string[]): Json {
+  const spec = md.spec;
+  const disaggregated = spec.serving?.mode === 'disaggregated';
+  const behindSidecar = disaggregated && server.role === 'decode';
+  const vllmPort = behindSidecar ? DECODE_VLLM_PORT : SERVING_PORT;
+  const selector = { [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '', [ROLE_LABEL]: server.role };
+  const podLabels = {
+    ...(spec.podTemplate?.metadata?.labels ?? {}),
+    ...poolSelector(md),
+    'llm-d.ai/model': md.metadata?.name ?? '',
+    ...selector,
+  };
+  const env: Json[] = [...(spec.env ?? [])];
+  if (disaggregated) {
+    env.push(
+      { name: 'VLLM_NIXL_SIDE_CHANNEL_HOST', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+      { name: 'VLLM_NIXL_SIDE_CHANNEL_PORT', value: String(NIXL_PORT) },
+    );
+  }
+  const secret = spec.secrets?.huggingFaceToken;
+  const requirements = resources(spec, server);
+  const ports = [{ name: 'http', containerPort: vllmPort, protocol: 'TCP' }];
+  if (disaggregated) ports.push({ name: 'nixl', containerPort: NIXL_PORT, protocol: 'TCP' });
+  const container: Json = {
+    name: 'vllm',
+    image: spec.engine?.image || spec.image || DEFAULT_LLMD_IMAGE,
+    command: ['vllm', 'serve'],
+    args: vllmArgs(spec, vllmPort, server.gpus, disaggregated, errors),
+    ports,
+    ...(env.length > 0 ? { env } : {}),
+    ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
+    ...(requirements ? { resources: requirements } : {}),
+    startupProbe: httpProbe(vllmPort, 10, 60),
+    readinessProbe: httpProbe(vllmPort, 5, 3),
+  };
+  const podSpec: Json = { containers: [container] };
+  if (behindSidecar) {
+    // llm-d's routing sidecar (a native sidecar: an init container that keeps running) takes the
+    // serving port, runs the prefill step the endpoint picker chose, then forwards to vLLM.
+    podSpec.initContainers = [
+      {
+        name: 'routing-proxy',
+        image: overrides.routingSidecar.image,
+        args: [`--port=${SERVING_PORT}`, `--vllm-port=${DECODE_VLLM_PORT}`, '--connector=nixlv2', '--secure-proxy=false'],
+        ports: [{ containerPort: SERVING_PORT, protocol: 'TCP' }],
+        restartPolicy: 'Always',
+      },
+    ];
+  }
+  if (spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0) podSpec.nodeSelector = spec.nodeSelector;
+  if (spec.tolerations && spec.tolerations.length > 0) podSpec.tolerations = spec.tolerations;
+  const annotations = spec.podTemplate?.metadata?.annotations;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: upstreamMetadata(md, server.name),
+    spec: {
+      replicas: server.replicas,
+      selector: { matchLabels: selector },
+      template: {
+        metadata: { labels: podLabels, ...(annotations && Object.keys(annotations).length > 0 ? { annotations } : {}) },
+        spec: podSpec,
+      },
+    },
+  };
+}
+
+function service(md: ModelDeployment): Json {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: upstreamMetadata(md, md.metadata?.name ?? ''),
+    spec: {
+      type: 'ClusterIP',
+      selector: { [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '', [ROLE_LABEL]: 'decode' },
+      ports: [{ name: 'http', port: SERVING_PORT, targetPort: SERVING_PORT, protocol: 'TCP' }],
+    },
+  };
+}
+
+function inferencePool(md: ModelDeployment, version: InferencePoolVersion, overrides: LlmdOverrides): Json {
+  const name = md.metadata?.name ?? '';
+  const epp = { name: overrides.endpointPicker.name ?? `${name}-epp`, port: overrides.endpointPicker.port };
+  const spec =
+    version === 'inference.networking.k8s.io/v1'
+      ? {
+          selector: { matchLabels: poolSelector(md) },
+          targetPorts: [{ number: SERVING_PORT }],
+          endpointPickerRef: { name: epp.name, port: { number: epp.port } },
+        }
+      : { selector: poolSelector(md), targetPortNumber: SERVING_PORT, extensionRef: { name: epp.name, portNumber: epp.port } };
+  return { apiVersion: version, kind: 'InferencePool', metadata: upstreamMetadata(md, name), spec };
+}
+
+/** The engine a deployment runs: the spec's, else the core's auto-selection in status. */
+export function resolvedEngine(md: ModelDeployment): string | undefined {
+  return md.spec?.engine?.type ?? md.status?.engine?.type;
+}
+
+/**
+ * Builds the objects of a (defaulted) ModelDeployment. `poolVersion` is the
+ * installed InferencePool API version, or undefined when no InferencePool CRD
+ * is installed (then there is no pool, and a warning says why).
+ */
+export function buildLlmdObjects(md: ModelDeployment, poolVersion: InferencePoolVersion | undefined): TransformResult {
+  const engine = resolvedEngine(md);
+  if (engine !== 'vllm') {
+    return { objects: [], warnings: [], errors: [`spec.engine.type ${JSON.stringify(engine ?? '')} cannot run on llm-d: llm-d only supports vllm engine`] };
+  }
+  const parsed = parseLlmdOverrides(md.spec?.provider?.overrides);
+  const result: TransformResult = { objects: [], warnings: [...parsed.warnings], errors: [...parsed.errors] };
+  const objects = modelServers(md).map(server => modelServerDeployment(md, server, parsed.overrides, result.errors));
+  objects.push(service(md));
+  if (poolVersion) objects.push(inferencePool(md, poolVersion, parsed.overrides));
+  else result.warnings.push('InferencePool CRD (Gateway API Inference Extension) not installed: no InferencePool created; the Service still serves the model');
+  if (result.errors.length > 0) return { objects: [], warnings: result.warnings, errors: result.errors };
+  result.objects = objects;
+  return result;
+}
+
+export function llmdEndpoint(md: ModelDeployment): { service: string; port: number } {
+  return { service: md.metadata?.name ?? '', port: SERVING_PORT };
+}
