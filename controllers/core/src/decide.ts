@@ -1,0 +1,298 @@
+/**
+ * What the core controller decides for one ModelDeployment: a pure function
+ * of the object, the registered InferenceProviderConfig objects and two
+ * facts looked up in the cluster (does the token Secret exist, are the
+ * gateway CRDs installed). It returns the status fields the core owns
+ * (seed 001/002 ownership table), the metadata it records on the object,
+ * and the events to emit. The reconciler only reads, calls this, and writes.
+ */
+import {
+  applySpecDefaults,
+  CONDITION_TYPES,
+  type Condition,
+  DEPLOYMENTS_GROUP,
+  type EngineSelection,
+  engineSelectedCondition,
+  IDENTITY_FIELDS,
+  type InferenceProviderConfig,
+  isProviderReady,
+  type ModelDeployment,
+  type ModelDeploymentSpec,
+  type ProviderSelection,
+  providerSelectedCondition,
+  RECONCILE_PAUSED_ANNOTATION,
+  resolveDeployment,
+  selectProvider,
+  validatedCondition,
+  validateModelDeployment,
+} from '@runway-portal/plugin-runway-common';
+
+/** The core's field manager (seed 001: "Core controller" rows). */
+export const CORE_FIELD_MANAGER = 'airunway-core';
+/** Where the core records the identity fields it last acted on (seed 000 §4.11 needs the old values). */
+export const OBSERVED_IDENTITY_ANNOTATION = `${DEPLOYMENTS_GROUP}/observed-identity`;
+/** The selected provider, as a label: providers can watch only their deployments with a label selector. */
+export const PROVIDER_LABEL = `${DEPLOYMENTS_GROUP}/provider`;
+/** How often a missing Secret is looked for again (Secrets are not watched: the core may not list them). */
+export const SECRET_RECHECK_MS = 30_000;
+
+export type IdentityField = (typeof IDENTITY_FIELDS)[number];
+export type Identity = Partial<Record<IdentityField, string>>;
+
+export interface GatewayFacts {
+  /** CRDs the gateway integration needs that the cluster does not serve (empty: all there). */
+  missingCrds: string[];
+}
+
+export interface CoreInput {
+  md: ModelDeployment;
+  providers: InferenceProviderConfig[];
+  /** Whether `spec.secrets.huggingFaceToken` exists; undefined when not looked up. */
+  secretExists?: boolean;
+  gateway: GatewayFacts;
+  /** RFC 3339, for conditions that change now. */
+  now: string;
+}
+
+export interface CoreEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+/** The status fields the core owns: applied with CORE_FIELD_MANAGER, nothing else. */
+export interface CoreStatus {
+  engine?: { type: string; selectedReason: string };
+  provider?: { name: string; selectedReason: string };
+  /** Only while the core holds the deployment back (invalid spec, no engine, no provider). */
+  phase?: 'Pending';
+  message?: string;
+  conditions: Condition[];
+  observedGeneration?: number;
+}
+
+export type CoreDecision =
+  | { action: 'skip'; why: 'paused' | 'deleting' }
+  | {
+      action: 'write';
+      status: CoreStatus;
+      /** Metadata the core owns on the ModelDeployment. */
+      labels: Record<string, string>;
+      annotations: Record<string, string>;
+      events: CoreEvent[];
+      identityChanges: Array<{ field: IdentityField; from?: string; to?: string }>;
+      requeueAfterMs?: number;
+    };
+
+export const GATEWAY_CRDS = [
+  'inferencepools.inference.networking.k8s.io',
+  'gateways.gateway.networking.k8s.io',
+  'httproutes.gateway.networking.k8s.io',
+];
+
+function isRecord(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads the identity annotation; anything unreadable counts as "none recorded". */
+export function parseIdentity(text: string | undefined): Identity | undefined {
+  if (!text) return undefined;
+  try {
+    const parsed = JSON.parse(text);
+    if (!isRecord(parsed)) return undefined;
+    const identity: Identity = {};
+    for (const field of IDENTITY_FIELDS) {
+      if (typeof parsed[field] === 'string') identity[field] = parsed[field];
+    }
+    return identity;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The identity fields as the user wrote them (defaults applied), before any selection. */
+function specIdentity(spec: ModelDeploymentSpec): Identity {
+  return {
+    'model.id': spec.model?.id,
+    'model.source': spec.model?.source,
+    'engine.type': spec.engine?.type,
+    'provider.name': spec.provider?.name || undefined,
+    'serving.mode': spec.serving?.mode,
+  };
+}
+
+function sameIdentity(a: Identity, b: Identity): boolean {
+  return IDENTITY_FIELDS.every(f => (a[f] ?? '') === (b[f] ?? ''));
+}
+
+/** Keeps a condition's lastTransitionTime when its status did not change. */
+function keepTransitionTime(next: Condition, previous: Condition[] | undefined): Condition {
+  const old = previous?.find(c => c.type === next.type);
+  return old && old.status === next.status && old.lastTransitionTime
+    ? { ...next, lastTransitionTime: old.lastTransitionTime }
+    : next;
+}
+
+export function isPaused(md: ModelDeployment): boolean {
+  return md.metadata?.annotations?.[RECONCILE_PAUSED_ANNOTATION] === 'true';
+}
+
+function falseCondition(type: string, reason: string, message: string, context: { observedGeneration?: number; lastTransitionTime: string }): Condition {
+  return {
+    type,
+    status: 'False',
+    reason,
+    message,
+    lastTransitionTime: context.lastTransitionTime,
+    ...(context.observedGeneration === undefined ? {} : { observedGeneration: context.observedGeneration }),
+  };
+}
+
+function gatewayCondition(md: ModelDeployment, facts: GatewayFacts, context: { observedGeneration?: number; lastTransitionTime: string }): Condition | undefined {
+  if (md.spec?.gateway?.enabled === false) return undefined;
+  if (facts.missingCrds.length === 0) return undefined;
+  return falseCondition(
+    CONDITION_TYPES.GatewayReady,
+    'CRDsNotAvailable',
+    `Gateway API / Inference Extension CRDs not installed (${facts.missingCrds.join(', ')}); the model is reachable through its Service only`,
+    context,
+  );
+}
+
+/**
+ * An explicitly named provider must be registered and ready before the core
+ * hands the deployment to it; otherwise selection runs the CEL rules.
+ */
+function chooseProvider(spec: ModelDeploymentSpec, providers: InferenceProviderConfig[]): ProviderSelection {
+  const explicit = spec.provider?.name;
+  if (!explicit) return selectProvider(spec, providers);
+  const registered = providers.find(p => p.metadata?.name === explicit);
+  if (!registered) {
+    const known = providers.map(p => p.metadata?.name).filter(Boolean).join(', ') || 'none';
+    return {
+      ok: false,
+      reason: `Provider '${explicit}' is not registered (no InferenceProviderConfig named ${explicit}; registered: ${known}); install its provider controller or change spec.provider.name`,
+      considered: [],
+    };
+  }
+  if (!isProviderReady(registered)) {
+    return {
+      ok: false,
+      reason: `Provider '${explicit}' is not ready (its InferenceProviderConfig reports status.ready=${String(registered.status?.ready ?? false)}); waiting for its controller`,
+      considered: [],
+    };
+  }
+  return selectProvider(spec, providers);
+}
+
+/**
+ * Decides the core's status for `input.md`. Selection is pinned once made:
+ * an auto-selected engine or provider is kept until an identity field
+ * (seed 000 §4.11) changes, which also emits a warning event, because the
+ * provider then deletes and recreates its resource.
+ */
+export function decide(input: CoreInput): CoreDecision {
+  const { md, providers, now } = input;
+  if (md.metadata?.deletionTimestamp) return { action: 'skip', why: 'deleting' };
+  if (isPaused(md)) return { action: 'skip', why: 'paused' };
+
+  const generation = md.metadata?.generation;
+  const context = { observedGeneration: generation, lastTransitionTime: now };
+  const previous = md.status?.conditions;
+  const events: CoreEvent[] = [];
+  const conditions: Condition[] = [];
+  const add = (c: Condition | undefined) => c && conditions.push(keepTransitionTime(c, previous));
+
+  const validation = validateModelDeployment(md);
+  add(validatedCondition(validation, context));
+
+  const spec = (isRecord(md.spec) ? md.spec : {}) as ModelDeploymentSpec;
+  const resolution = resolveDeployment(spec, providers, md.metadata?.name);
+  const currentIdentity = specIdentity(applySpecDefaults(spec, md.metadata?.name));
+  const recorded = parseIdentity(md.metadata?.annotations?.[OBSERVED_IDENTITY_ANNOTATION]);
+  const identityMoved = recorded !== undefined && !sameIdentity(recorded, currentIdentity);
+
+  // Pinned values: what the core selected before, kept while the identity stands.
+  const pinnedEngine = identityMoved ? undefined : md.status?.engine;
+  const pinnedProvider = identityMoved ? undefined : md.status?.provider;
+
+  const engine: EngineSelection =
+    !spec.engine?.type && pinnedEngine?.type
+      ? { ok: true, engine: pinnedEngine.type, reason: pinnedEngine.selectedReason ?? 'auto-selected earlier', auto: true }
+      : resolution.engine;
+  const status: CoreStatus = { conditions, ...(generation === undefined ? {} : { observedGeneration: generation }) };
+  const blockers: string[] = [];
+  if (!validation.valid) blockers.push(`Validation failed: ${conditions[0].message}`);
+  add(engineSelectedCondition(engine, context));
+  if (engine.ok) status.engine = { type: engine.engine, selectedReason: engine.reason };
+  else blockers.push(engine.reason);
+
+  let provider: ProviderSelection | undefined;
+  if (engine.ok) {
+    const resolvedSpec: ModelDeploymentSpec = { ...resolution.spec, engine: { ...resolution.spec.engine, type: engine.engine } };
+    provider =
+      !spec.provider?.name && pinnedProvider?.name
+        ? { ok: true, provider: pinnedProvider.name, reason: pinnedProvider.selectedReason ?? 'selected earlier', auto: true, considered: [] }
+        : chooseProvider(resolvedSpec, providers);
+  }
+  const pinnedName = pinnedProvider?.name;
+  if (!provider) {
+    add(falseCondition(CONDITION_TYPES.ProviderSelected, 'EngineNotSelected', 'No provider selected: the engine could not be resolved (see EngineSelected)', context));
+  } else if (!provider.ok) {
+    add(providerSelectedCondition(provider, context));
+    blockers.push(provider.reason);
+  } else if (!validation.valid && provider.provider !== pinnedName) {
+    // An invalid spec is never handed to a new provider.
+    add(falseCondition(CONDITION_TYPES.ProviderSelected, 'ValidationFailed', 'No provider selected: the spec is not valid (see Validated)', context));
+  } else {
+    add(providerSelectedCondition(provider, context));
+    status.provider = { name: provider.provider, selectedReason: provider.reason };
+  }
+  add(gatewayCondition(md, input.gateway, context));
+
+  if (blockers.length > 0) {
+    status.phase = 'Pending';
+    status.message = blockers.join('; ');
+  }
+
+  // Events: a new provider choice, identity changes, a missing Secret.
+  const identityChanges = identityMoved
+    ? IDENTITY_FIELDS.filter(f => (recorded![f] ?? '') !== (currentIdentity[f] ?? '')).map(field => ({
+        field,
+        from: recorded![field],
+        to: currentIdentity[field],
+      }))
+    : [];
+  if (identityChanges.length > 0) {
+    const what = identityChanges.map(c => `spec.${c.field} changed from ${c.from ?? '(unset)'} to ${c.to ?? '(unset)'}`).join('; ');
+    events.push({
+      type: 'Warning',
+      reason: 'IdentityFieldChanged',
+      message: `${what}: the provider resource is deleted and recreated (brief downtime)`,
+    });
+  }
+  if (status.provider && status.provider.name !== md.status?.provider?.name) {
+    events.push({ type: 'Normal', reason: 'ProviderSelected', message: `Selected provider '${status.provider.name}': ${status.provider.selectedReason}` });
+  }
+  let requeueAfterMs: number | undefined;
+  const secret = spec.secrets?.huggingFaceToken;
+  if (secret && input.secretExists === false) {
+    events.push({
+      type: 'Warning',
+      reason: 'SecretNotFound',
+      message: `Secret '${secret}' not found in namespace '${md.metadata?.namespace ?? 'default'}'`,
+    });
+    requeueAfterMs = SECRET_RECHECK_MS;
+  }
+
+  // Record the identity only once acted on: a blocked deployment has nothing to recreate.
+  const annotations: Record<string, string> = {};
+  const labels: Record<string, string> = {};
+  if (status.provider) {
+    annotations[OBSERVED_IDENTITY_ANNOTATION] = JSON.stringify(
+      Object.fromEntries(IDENTITY_FIELDS.filter(f => currentIdentity[f] !== undefined).map(f => [f, currentIdentity[f]])),
+    );
+    labels[PROVIDER_LABEL] = status.provider.name;
+  }
+  return { action: 'write', status, labels, annotations, events, identityChanges, requeueAfterMs };
+}

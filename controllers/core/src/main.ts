@@ -1,0 +1,143 @@
+/**
+ * The core controller process: one Manager with the ModelDeployment
+ * controller and the two admission webhooks.
+ *
+ * In a cluster (`--webhook-mode=service`) the webhook configurations come
+ * from controllers/deploy/core and point at the Service; the process only
+ * keeps their caBundle current. As a local process (`--webhook-mode=url`)
+ * it registers them itself with `https://<webhook-host>:<port>` URLs.
+ */
+import {
+  createLogger,
+  isAlreadyExists,
+  type KubeClient,
+  type Logger,
+  Manager,
+  mutatingWebhook,
+  Namespaces,
+  parseLevel,
+  validatingWebhook,
+} from '@runway-portal/controller-runtime';
+import { isIP } from 'node:net';
+import { admitModelDeployment, defaultModelDeployment, MUTATE_PATH, VALIDATE_PATH } from './admission';
+import { CORE_FIELD_MANAGER } from './decide';
+import { type CoreOptions, parseOptions } from './options';
+import { registerCoreController } from './reconciler';
+
+export const VALIDATING_CONFIG = 'airunway-core-validating';
+export const MUTATING_CONFIG = 'airunway-core-mutating';
+export const CERT_SECRET = 'airunway-core-webhook-cert';
+
+/** The two webhook configurations for url mode (service mode ships them as YAML). */
+export function webhookConfigurations(baseUrl: string) {
+  const common = {
+    admissionReviewVersions: ['v1'],
+    sideEffects: 'None',
+    failurePolicy: 'Fail',
+    timeoutSeconds: 10,
+    rules: [
+      {
+        apiGroups: ['airunway.ai'],
+        apiVersions: ['v1alpha1'],
+        resources: ['modeldeployments'],
+        operations: ['CREATE', 'UPDATE'],
+        scope: 'Namespaced',
+      },
+    ],
+  };
+  return [
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: MUTATING_CONFIG },
+      webhooks: [
+        { name: 'mmodeldeployment.airunway.ai', clientConfig: { url: `${baseUrl}${MUTATE_PATH}` }, reinvocationPolicy: 'Never', ...common },
+      ],
+    },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: VALIDATING_CONFIG },
+      webhooks: [{ name: 'vmodeldeployment.airunway.ai', clientConfig: { url: `${baseUrl}${VALIDATE_PATH}` }, ...common }],
+    },
+  ];
+}
+
+export interface CoreProcess {
+  manager: Manager;
+  /** Runs until SIGTERM/SIGINT or `manager.stop()`. */
+  start(): Promise<void>;
+}
+
+/** Builds the manager, its controller and webhooks (nothing runs until `start`). */
+export function buildCore(options: CoreOptions, deps: { client?: KubeClient; logger?: Logger } = {}): CoreProcess {
+  const logger = deps.logger ?? createLogger({ level: parseLevel(options.logLevel) });
+  const webhooks = options.webhookMode !== 'off';
+  const hostIsIp = isIP(options.webhookHost) !== 0;
+  const manager = new Manager({
+    name: 'airunway-core',
+    client: deps.client,
+    kubeconfigPath: options.kubeconfig,
+    logger,
+    metrics: { port: options.metricsPort },
+    healthProbes: { port: options.healthPort },
+    leaderElection: options.leaderElect ? { namespace: options.namespace } : false,
+    ...(webhooks
+      ? {
+          webhook: {
+            host: options.webhookMode === 'url' ? options.webhookHost : undefined,
+            port: options.webhookPort,
+            certificates: {
+              secretName: CERT_SECRET,
+              secretNamespace: options.namespace,
+              hosts: hostIsIp ? { ipAddresses: [options.webhookHost] } : { dnsNames: [options.webhookHost] },
+              validatingWebhookConfigurations: [VALIDATING_CONFIG],
+              mutatingWebhookConfigurations: [MUTATING_CONFIG],
+              // Local API servers read the new caBundle at once.
+              ...(options.webhookMode === 'url' ? { caPropagationDelayMs: 0 } : {}),
+            },
+          },
+        }
+      : {}),
+  });
+  if (manager.webhookServer) {
+    manager.webhookServer.register(VALIDATE_PATH, validatingWebhook(admitModelDeployment));
+    manager.webhookServer.register(MUTATE_PATH, mutatingWebhook(defaultModelDeployment));
+  }
+  registerCoreController(manager, { maxConcurrentReconciles: options.maxConcurrentReconciles });
+
+  return {
+    manager,
+    async start() {
+      if (options.webhookMode === 'url') {
+        try {
+          await manager.client.create(Namespaces, { metadata: { name: options.namespace } });
+        } catch (err) {
+          if (!isAlreadyExists(err)) throw err;
+        }
+        const applier = manager.applier(CORE_FIELD_MANAGER);
+        const host = isIP(options.webhookHost) === 6 ? `[${options.webhookHost}]` : options.webhookHost;
+        for (const config of webhookConfigurations(`https://${host}:${options.webhookPort}`)) {
+          await applier.apply(config, { force: true });
+        }
+      }
+      await manager.start();
+    },
+  };
+}
+
+/** The process entry: parse settings, run, exit non-zero with a clear message on failure. */
+export async function main(argv = process.argv.slice(2), env = process.env): Promise<void> {
+  const parsed = parseOptions(argv, env);
+  if (!parsed.ok) {
+    process.stderr.write(`airunway-core: invalid settings:\n- ${parsed.errors.join('\n- ')}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    await buildCore(parsed.options).start();
+  } catch (err) {
+    process.stderr.write(`airunway-core: ${(err as Error)?.message ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The core controller: a thin loop around `decide`. It reads the
+ * ModelDeployment and the InferenceProviderConfigs from shared caches, looks
+ * up the token Secret (existence only) and the gateway CRDs, and writes what
+ * `decide` returns with the core's own field manager.
+ */
+import {
+  annotationsChanged,
+  generationChanged,
+  keyOf,
+  labelsChanged,
+  type Manager,
+  or,
+  type KubeObject,
+  type Predicate,
+  type Reconciler,
+  type ResourceType,
+} from '@runway-portal/controller-runtime';
+import type { InferenceProviderConfig as ProviderConfig, ModelDeployment as Deployment } from '@runway-portal/plugin-runway-common';
+import { CORE_FIELD_MANAGER, type CoreStatus, decide, OBSERVED_IDENTITY_ANNOTATION, PROVIDER_LABEL } from './decide';
+import { GatewayCrdCheck, secretExists } from './lookups';
+import { CoreMetrics } from './metrics';
+
+/** The generated types, as objects the runtime's caches hold. */
+type ModelDeployment = Deployment & KubeObject;
+type InferenceProviderConfig = ProviderConfig & KubeObject;
+
+export const ModelDeployments: ResourceType = {
+  group: 'airunway.ai',
+  version: 'v1alpha1',
+  plural: 'modeldeployments',
+  kind: 'ModelDeployment',
+  namespaced: true,
+};
+
+export const InferenceProviderConfigs: ResourceType = {
+  group: 'airunway.ai',
+  version: 'v1alpha1',
+  plural: 'inferenceproviderconfigs',
+  kind: 'InferenceProviderConfig',
+  namespaced: false,
+};
+
+export interface CoreControllerOptions {
+  /** Parallel reconciles; default 4. */
+  maxConcurrentReconciles?: number;
+  /** How long the gateway CRD lookup is cached; default 30 s. */
+  gatewayCheckTtlMs?: number;
+}
+
+/** Whether the live status already shows every field the core wants, and nothing it would release. */
+export function coreStatusUpToDate(desired: CoreStatus, live: ModelDeployment['status']): boolean {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  if (!same(desired.engine, live?.engine && { type: live.engine.type, selectedReason: live.engine.selectedReason })) return false;
+  const liveProvider = live?.provider?.name ? { name: live.provider.name, selectedReason: live.provider.selectedReason } : undefined;
+  if (!same(desired.provider, liveProvider)) return false;
+  if (desired.phase && (desired.phase !== live?.phase || desired.message !== live?.message)) return false;
+  if (desired.observedGeneration !== live?.observedGeneration) return false;
+  const liveConditions = live?.conditions ?? [];
+  return desired.conditions.every(want => same(want, liveConditions.find(c => c.type === want.type)));
+}
+
+function metadataUpToDate(md: ModelDeployment, labels: Record<string, string>, annotations: Record<string, string>): boolean {
+  const liveLabels = md.metadata?.labels ?? {};
+  const liveAnnotations = md.metadata?.annotations ?? {};
+  return (
+    liveLabels[PROVIDER_LABEL] === labels[PROVIDER_LABEL] &&
+    liveAnnotations[OBSERVED_IDENTITY_ANNOTATION] === annotations[OBSERVED_IDENTITY_ANNOTATION]
+  );
+}
+
+/** Provider changes that can alter a selection: spec edits and readiness, not heartbeats. */
+const providerSelectionChanged: Predicate<InferenceProviderConfig> = {
+  update: (old, obj) => old.metadata?.generation !== obj.metadata?.generation || old.status?.ready !== obj.status?.ready,
+};
+
+export function registerCoreController(mgr: Manager, options: CoreControllerOptions = {}) {
+  const deployments = mgr.informers.informerFor<ModelDeployment>(ModelDeployments);
+  const providers = mgr.informers.informerFor<InferenceProviderConfig>(InferenceProviderConfigs);
+  const applier = mgr.applier(CORE_FIELD_MANAGER);
+  const events = mgr.eventRecorder(CORE_FIELD_MANAGER);
+  const gateway = new GatewayCrdCheck(mgr.client, options.gatewayCheckTtlMs);
+  const metrics = new CoreMetrics(mgr.metrics.registry, () => deployments.store.list());
+  // What this process applied last per key: a status it released (phase) is written again only when needed.
+  const lastApplied = new Map<string, string>();
+
+  const reconcile: Reconciler = async request => {
+    const key = keyOf(request);
+    const md = deployments.store.get(key);
+    if (!md) {
+      lastApplied.delete(key);
+      return {};
+    }
+    const started = process.hrtime.bigint();
+    let providerLabel = md.status?.provider?.name ?? 'none';
+    try {
+      const namespace = md.metadata?.namespace ?? 'default';
+      const secretName = md.spec?.secrets?.huggingFaceToken;
+      const decision = decide({
+        md,
+        providers: providers.store.list(),
+        secretExists: secretName ? await secretExists(mgr.client, namespace, secretName) : undefined,
+        gateway: { missingCrds: await gateway.missing() },
+        now: new Date().toISOString(),
+      });
+      if (decision.action === 'skip') return {};
+      providerLabel = decision.status.provider?.name ?? 'none';
+
+      const identity = { name: md.metadata!.name, namespace };
+      const statusJson = JSON.stringify(decision.status);
+      if (lastApplied.get(key) !== statusJson || !coreStatusUpToDate(decision.status, md.status)) {
+        await applier.applyStatus(
+          { apiVersion: md.apiVersion, kind: md.kind, metadata: identity, status: decision.status },
+          // Force: phase/message are shared with the provider, which owns them once it acts.
+          { force: true },
+        );
+        lastApplied.set(key, statusJson);
+      }
+      if (!metadataUpToDate(md, decision.labels, decision.annotations)) {
+        await applier.apply({
+          apiVersion: md.apiVersion,
+          kind: md.kind,
+          metadata: { ...identity, labels: decision.labels, annotations: decision.annotations },
+        });
+      }
+      for (const e of decision.events) {
+        events.event(md, e.type, e.reason, e.message);
+        if (e.reason === 'ProviderSelected' && decision.status.provider) {
+          metrics.providerSelection.inc({ provider: decision.status.provider.name, reason: decision.status.provider.selectedReason });
+        }
+      }
+      return decision.requeueAfterMs ? { requeueAfterMs: decision.requeueAfterMs } : {};
+    } catch (err) {
+      metrics.reconcileErrors.inc({ provider: providerLabel, error_type: (err as Error)?.name ?? 'Error' });
+      throw err;
+    } finally {
+      metrics.reconcileDuration.observe({ provider: providerLabel }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  };
+
+  const controller = mgr
+    .controller()
+    .named('modeldeployment-core')
+    .for<ModelDeployment>(ModelDeployments, { predicates: [or(generationChanged, annotationsChanged, labelsChanged)] })
+    .watches<InferenceProviderConfig>(InferenceProviderConfigs, () => deployments.store.list().map(md => ({ namespace: md.metadata?.namespace, name: md.metadata!.name! })), {
+      predicates: [providerSelectionChanged],
+    })
+    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 4 })
+    .complete(reconcile);
+  return { controller, deployments, providers, metrics };
+}
