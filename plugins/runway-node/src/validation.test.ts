@@ -4,7 +4,7 @@ import { toApplyBody } from './ClusterClient';
 import { ApplyConflictError, KubeApiError, KubeConnectionError } from '@runway-portal/controller-runtime';
 import { ConflictError, NotFoundError } from '@backstage/errors';
 
-export const deployment = (spec: Record<string, unknown> = {}) => ({
+const deployment = (spec: Record<string, unknown> = {}) => ({
   apiVersion: 'airunway.ai/v1alpha1',
   kind: 'ModelDeployment',
   metadata: { name: 'llama-8b', namespace: 'team-a' },

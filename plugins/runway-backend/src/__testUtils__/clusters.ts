@@ -6,9 +6,10 @@
  */
 import { KubeClient, type KubeObject, type ResourceType } from '@runway-portal/controller-runtime';
 import type { TestCluster } from '@runway-portal/e2e-cluster';
-import path from 'node:path';
+import { resolvePackagePath } from '@backstage/backend-plugin-api';
 
-export const RUNWAY_CRDS = path.resolve(__dirname, '../../../../controllers/deploy/crds');
+/** Runway's generated CRDs (controllers/deploy/crds, from runway-common). */
+export const RUNWAY_CRDS = resolvePackagePath('@runway-portal/plugin-runway-backend', '../../controllers/deploy/crds');
 
 const rt = (group: string, version: string, kind: string, plural: string, namespaced: boolean): ResourceType => ({
   group,

@@ -36,9 +36,9 @@ import {
   registerProvider,
   RUNWAY_CRDS,
   STACKS,
-} from '../testing/clusters';
-import { ADMIN, policyPermissionsFactory, TEAM_A, VIEWER } from '../testing/permissions';
-import { subscribeSignals } from '../testing/signals';
+} from '../__testUtils__/clusters';
+import { ADMIN, policyPermissionsFactory, TEAM_A, VIEWER } from '../__testUtils__/permissions';
+import { subscribeSignals } from '../__testUtils__/signals';
 
 jest.setTimeout(60_000);
 

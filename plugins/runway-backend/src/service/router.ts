@@ -55,21 +55,23 @@ function bodyTarget(body: KubeObject): { namespace: string; name: string } {
  * Backstage's error body shape; other errors go to Backstage's handler.
  */
 const detailedErrors: ErrorRequestHandler = (err, req, res, next) => {
-  const details =
-    err instanceof ResourceInvalidError
-      ? { status: 400, extra: { issues: err.issues } }
-      : err instanceof FieldConflictError
-        ? { status: 409, extra: { conflicts: err.conflicts } }
-        : undefined;
-  if (!details) {
+  let status: number;
+  let extra: Record<string, unknown>;
+  if (err instanceof ResourceInvalidError) {
+    status = 400;
+    extra = { issues: err.issues };
+  } else if (err instanceof FieldConflictError) {
+    status = 409;
+    extra = { conflicts: err.conflicts };
+  } else {
     next(err);
     return;
   }
-  res.status(details.status).json({
+  res.status(status).json({
     error: { name: err.name, message: err.message },
-    ...details.extra,
+    ...extra,
     request: { method: req.method, url: req.originalUrl },
-    response: { statusCode: details.status },
+    response: { statusCode: status },
   });
 };
 
