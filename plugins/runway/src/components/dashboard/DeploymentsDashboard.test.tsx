@@ -1,0 +1,134 @@
+import { registerMswTestHooks } from '@backstage/test-utils';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { rest } from 'msw';
+import { setupServer } from 'msw/node';
+import { cluster, clustersResponse, deployment, manyDeployments } from '../../testing/fixtures';
+import { signalApiRef } from '@backstage/plugin-signals-react';
+import { act } from '@testing-library/react';
+import { API, renderWithApi, testSignals } from '../../testing/render';
+import { DeploymentsDashboard } from './DeploymentsDashboard';
+
+const server = setupServer();
+registerMswTestHooks(server);
+
+function serve(list: object, clusters: object = clustersResponse([cluster('east'), cluster('west')])) {
+  server.use(
+    rest.get(`${API}/deployments`, (_req, res, ctx) => res(ctx.json(list))),
+    rest.get(`${API}/clusters`, (_req, res, ctx) => res(ctx.json(clusters))),
+  );
+}
+
+describe('DeploymentsDashboard', () => {
+  it('shows a loading state, then the deployments of every cluster', async () => {
+    serve({
+      items: [deployment('east', 'ml', 'llama'), deployment('west', 'ml', 'qwen', { phase: 'Failed', provider: { name: 'kaito' } })],
+      clusters: [],
+      errors: [],
+    });
+    renderWithApi(<DeploymentsDashboard />);
+    expect(screen.getByLabelText('loading deployments')).toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: 'deployments' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[1]).getByRole('link', { name: 'llama' })).toHaveAttribute('href', '/runway/deployments/east/ml/llama');
+    expect(within(rows[1]).getByText('http://llama.ml.svc:8000')).toBeInTheDocument();
+    expect(within(rows[1]).getByText('1/1')).toBeInTheDocument();
+    expect(within(rows[2]).getByText('Failed')).toBeInTheDocument();
+    expect(within(rows[2]).getByText('kaito')).toBeInTheDocument();
+    expect(screen.queryByLabelText('loading deployments')).not.toBeInTheDocument();
+  });
+
+  it('names a failing cluster and still shows the others', async () => {
+    serve(
+      {
+        items: [deployment('east', 'ml', 'llama')],
+        clusters: [{ cluster: 'east', synced: true, dataAgeMs: 0 }, { cluster: 'west', synced: false, dataAgeMs: null }],
+        errors: [{ cluster: 'west', reason: 'Unreachable', message: 'connect ECONNREFUSED 10.0.0.2:6443.' }],
+      },
+      clustersResponse([cluster('east'), cluster('west', { reachable: false, providers: [], gpus: [] })], [
+        { cluster: 'west', reason: 'Unreachable', message: 'connect ECONNREFUSED 10.0.0.2:6443.' },
+      ]),
+    );
+    renderWithApi(<DeploymentsDashboard />);
+    expect(await screen.findByText('Cluster west: Unreachable')).toBeInTheDocument();
+    expect(screen.getAllByText('Cluster west: Unreachable')).toHaveLength(1);
+    expect(screen.getByText(/ECONNREFUSED 10\.0\.0\.2:6443\. Showing what the other clusters answered/)).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'llama' })).toBeInTheDocument();
+    expect(screen.getByTestId('cluster-card-west')).toHaveTextContent('unreachable');
+  });
+
+  it('shows the cluster summary with providers ready and GPU capacity', async () => {
+    serve(
+      { items: [], clusters: [], errors: [] },
+      clustersResponse([
+        cluster('east', {
+          providers: [
+            { name: 'kaito', displayName: 'KAITO', ready: true, message: '', engines: [] },
+            { name: 'dynamo', displayName: 'Dynamo', ready: false, message: 'no heartbeat', engines: [] },
+          ],
+          gpus: [{ resource: 'nvidia.com/gpu', allocatable: 8, requested: 3, pending: 1, nodes: 2 }],
+        }),
+      ]),
+    );
+    renderWithApi(<DeploymentsDashboard />);
+    const card = await screen.findByTestId('cluster-card-east');
+    expect(card).toHaveTextContent('Providers ready: 1/2');
+    expect(card).toHaveTextContent('nvidia.com/gpu: 4 free of 8 (3 in use, 1 pending, 2 nodes)');
+  });
+
+  it('has an empty state that leads to the wizard', async () => {
+    serve({ items: [], clusters: [], errors: [] });
+    renderWithApi(<DeploymentsDashboard />);
+    expect(await screen.findByText(/No deployments yet/)).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Deploy a model' })[0]).toHaveAttribute('href', '/runway/deploy');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('reports a backend failure', async () => {
+    server.use(
+      rest.get(`${API}/deployments`, (_req, res, ctx) =>
+        res(ctx.status(403), ctx.json({ error: { name: 'NotAllowedError', message: 'you do not have permission runway.deployments.read' } })),
+      ),
+      rest.get(`${API}/clusters`, (_req, res, ctx) => res(ctx.json(clustersResponse([])))),
+    );
+    renderWithApi(<DeploymentsDashboard />);
+    expect(await screen.findByText('you do not have permission runway.deployments.read')).toBeInTheDocument();
+  });
+
+  it('filters by text and cluster, and renders only a window of thousands of rows', async () => {
+    serve(manyDeployments(3000, ['east', 'west', 'north']));
+    renderWithApi(<DeploymentsDashboard />);
+    const table = await screen.findByRole('table', { name: 'deployments' });
+    expect(table).toHaveAttribute('aria-rowcount', '3001');
+    expect(within(table).getAllByRole('row').length).toBeLessThan(60);
+    expect(screen.getByText(/3000 of 3000 deployments/)).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'model-00042' } });
+    await waitFor(() => expect(screen.getByText(/1 of 3000 deployments/)).toBeInTheDocument());
+    expect(screen.getByRole('link', { name: 'model-00042' })).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText('Search'), { target: { value: '' } });
+    await userEvent.click(screen.getByLabelText('Cluster'));
+    await userEvent.click(await screen.findByRole('option', { name: 'north' }));
+    await waitFor(() => expect(screen.getByText(/1000 of 3000 deployments/)).toBeInTheDocument());
+  }, 30_000);
+
+  it('shows a message when the filters match nothing', async () => {
+    serve({ items: [deployment('east', 'ml', 'llama')], clusters: [], errors: [] });
+    renderWithApi(<DeploymentsDashboard />);
+    await userEvent.type(await screen.findByLabelText('Search'), 'nothing-like-this');
+    expect(await screen.findByText('No deployments match the filters.')).toBeInTheDocument();
+  });
+
+  it("reloads when the backend signals a change on runway:deployments", async () => {
+    serve({ items: [deployment('east', 'ml', 'llama')], clusters: [], errors: [] });
+    const signals = testSignals();
+    renderWithApi(<DeploymentsDashboard />, { apis: [[signalApiRef, signals.api]] });
+    expect(await screen.findByRole('link', { name: 'llama' })).toBeInTheDocument();
+    expect(signals.channels()).toContain('runway:deployments');
+    serve({ items: [deployment('east', 'ml', 'llama'), deployment('west', 'ml', 'mistral', { phase: 'Deploying' })], clusters: [], errors: [] });
+    act(() => signals.emit('runway:deployments', { kind: 'deployments', cluster: 'west', namespace: 'ml', changes: 1, eventsOnly: false }));
+    expect(await screen.findByRole('link', { name: 'mistral' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,51 @@
+import { MockFetchApi, mockApis, TestApiProvider, type TestApiProviderProps } from '@backstage/test-utils';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { runwayApiRef, RunwayClient } from '../api/RunwayApi';
+
+/** Where the test discovery API places the runway backend. */
+export const API = 'http://localhost:7007/api/runway';
+
+/**
+ * Renders with the real RunwayClient over fetch, so msw answers the HTTP
+ * contract (paths, query, bodies) exactly as the backend would.
+ */
+export function renderWithApi(
+  element: ReactElement,
+  options: { path?: string; route?: string; apis?: TestApiProviderProps<any>['apis'] } = {},
+) {
+  const api = new RunwayClient({
+    discoveryApi: mockApis.discovery({ baseUrl: 'http://localhost:7007' }),
+    fetchApi: new MockFetchApi(),
+  });
+  return render(
+    <TestApiProvider apis={[[runwayApiRef, api], ...(options.apis ?? [])]}>
+      <MemoryRouter initialEntries={[options.route ?? '/']} future={{ v7_startTransition: true, v7_relativeSplatPath: true }}>
+        <Routes>
+          <Route path={options.path ?? '/*'} element={element} />
+          <Route path="*" element={<div>elsewhere</div>} />
+        </Routes>
+      </MemoryRouter>
+    </TestApiProvider>,
+  );
+}
+
+/** A signal API the test drives: `emit(channel, message)` delivers like the backend's push would. */
+export function testSignals() {
+  const subscribers = new Map<string, Set<(message: any) => void>>();
+  return {
+    api: {
+      subscribe(channel: string, onMessage: (message: any) => void) {
+        const set = subscribers.get(channel) ?? new Set();
+        set.add(onMessage);
+        subscribers.set(channel, set);
+        return { unsubscribe: () => set.delete(onMessage) };
+      },
+    },
+    emit(channel: string, message: object) {
+      subscribers.get(channel)?.forEach(s => s(message));
+    },
+    channels: () => [...subscribers.entries()].filter(([, s]) => s.size > 0).map(([c]) => c),
+  };
+}
