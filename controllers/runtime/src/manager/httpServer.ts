@@ -52,8 +52,10 @@ export class HttpEndpoints {
     const server = this.server;
     this.server = undefined;
     if (!server) return;
-    await new Promise<void>(resolve => server.close(() => resolve()));
+    const closed = new Promise<void>(resolve => server.close(() => resolve()));
+    // Keep-alive connections (the API server keeps them) would hold close() open.
     server.closeAllConnections();
+    await closed;
   }
 }
 

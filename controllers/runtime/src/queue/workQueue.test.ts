@@ -108,7 +108,7 @@ describe('WorkQueue', () => {
         taken: [30],
         finished: [70],
       });
-      expect(seen.depth).toEqual([1, 0]);
+      expect(seen.depth).toEqual([0, 1, 0]);
     });
   });
 

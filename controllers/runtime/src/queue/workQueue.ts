@@ -55,6 +55,7 @@ export class WorkQueue<T> {
   constructor(options: WorkQueueOptions<T> = {}) {
     this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<T>();
     this.metrics = options.metrics ?? noMetrics;
+    this.metrics.depth(0);
   }
 
   /** Number of items waiting to be taken. */

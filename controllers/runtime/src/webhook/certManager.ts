@@ -22,6 +22,7 @@ import {
   generateCA,
   generateServingCert,
   rotationDecision,
+  splitPems,
 } from './certs';
 
 const DAY = 86_400_000;
@@ -45,6 +46,11 @@ export interface CertManagerOptions {
   lookaheadMs?: number;
   /** How often the Secret and caBundles are checked; default 10 minutes. */
   checkIntervalMs?: number;
+  /**
+   * After a new CA is published, wait this long before serving a certificate
+   * signed by it, so API servers have reloaded the caBundle; default 10 s.
+   */
+  caPropagationDelayMs?: number;
   logger?: Logger;
 }
 
@@ -147,8 +153,21 @@ export class CertManager {
           throw err;
         }
       }
-      this.use(bundle!);
-      await this.publishCaBundle(bundle!.caCert);
+      const newCa =
+        this.current !== undefined &&
+        firstCa(this.current) !== firstCa(bundle!);
+      if (newCa) {
+        // Trust first (the bundle still holds the old CA), switch after.
+        await this.publishCaBundle(bundle!.caCert);
+        await sleep(
+          this.options.caPropagationDelayMs ?? 10_000,
+          this.stopController.signal,
+        );
+        this.use(bundle!);
+      } else {
+        this.use(bundle!);
+        await this.publishCaBundle(bundle!.caCert);
+      }
       return bundle!;
     }
   }
@@ -333,6 +352,10 @@ export class CertManager {
       }
     }
   }
+}
+
+function firstCa(bundle: CertBundle): string | undefined {
+  return splitPems(bundle.caCert)[0];
 }
 
 function b64(text: string): string {

@@ -95,8 +95,10 @@ export class WebhookServer {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
-    await new Promise<void>(resolve => server.close(() => resolve()));
+    const closed = new Promise<void>(resolve => server.close(() => resolve()));
+    // Keep-alive connections (the API server keeps them) would hold close() open.
     server.closeAllConnections();
+    await closed;
   }
 
   private async serve(
