@@ -162,11 +162,15 @@ describe('decide', () => {
       const live = selected();
       live.spec = { ...live.spec, resources: undefined, engine: { type: 'llamacpp' } };
       const d = run({ md: live, now: LATER });
-      expect(d.identityChanges).toEqual([{ field: 'engine.type', from: 'vllm', to: 'llamacpp' }]);
+      expect(d.identityChanges).toEqual([
+        { field: 'engine.type', from: 'vllm', to: 'llamacpp' },
+        { field: 'provider.name', from: 'dynamo', to: 'kaito' },
+      ]);
       expect(d.events).toContainEqual({
         type: 'Warning',
         reason: 'IdentityFieldChanged',
-        message: 'spec.engine.type changed from vllm to llamacpp: the provider resource is deleted and recreated (brief downtime)',
+        message:
+          'spec.engine.type changed from vllm to llamacpp; spec.provider.name changed from dynamo to kaito: the provider resource is deleted and recreated (brief downtime)',
       });
       expect(d.status.provider?.name).toBe('kaito');
       expect(d.events.map(e => e.reason)).toContain('ProviderSelected');

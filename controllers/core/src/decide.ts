@@ -256,11 +256,18 @@ export function decide(input: CoreInput): CoreDecision {
   }
 
   // Events: a new provider choice, identity changes, a missing Secret.
+  // Compared as resolved: an auto-selected engine or provider counts as the old value.
+  const resolvedBefore: Identity = {
+    ...recorded,
+    'engine.type': recorded?.['engine.type'] ?? md.status?.engine?.type,
+    'provider.name': recorded?.['provider.name'] ?? md.status?.provider?.name,
+  };
+  const resolvedAfter: Identity = { ...currentIdentity, 'engine.type': status.engine?.type, 'provider.name': status.provider?.name };
   const identityChanges = identityMoved
-    ? IDENTITY_FIELDS.filter(f => (recorded![f] ?? '') !== (currentIdentity[f] ?? '')).map(field => ({
+    ? IDENTITY_FIELDS.filter(f => (resolvedBefore[f] ?? '') !== (resolvedAfter[f] ?? '')).map(field => ({
         field,
-        from: recorded![field],
-        to: currentIdentity[field],
+        from: resolvedBefore[field],
+        to: resolvedAfter[field],
       }))
     : [];
   if (identityChanges.length > 0) {

@@ -70,7 +70,10 @@ export interface CoreProcess {
 }
 
 /** Builds the manager, its controller and webhooks (nothing runs until `start`). */
-export function buildCore(options: CoreOptions, deps: { client?: KubeClient; logger?: Logger } = {}): CoreProcess {
+export function buildCore(
+  options: CoreOptions,
+  deps: { client?: KubeClient; logger?: Logger; handleSignals?: boolean } = {},
+): CoreProcess {
   const logger = deps.logger ?? createLogger({ level: parseLevel(options.logLevel) });
   const webhooks = options.webhookMode !== 'off';
   const hostIsIp = isIP(options.webhookHost) !== 0;
@@ -79,6 +82,7 @@ export function buildCore(options: CoreOptions, deps: { client?: KubeClient; log
     client: deps.client,
     kubeconfigPath: options.kubeconfig,
     logger,
+    handleSignals: deps.handleSignals,
     metrics: { port: options.metricsPort },
     healthProbes: { port: options.healthPort },
     leaderElection: options.leaderElect ? { namespace: options.namespace } : false,

@@ -1,0 +1,237 @@
+/**
+ * The core controller against a real API server with the generated
+ * airunway.ai CRDs and no webhook installed (seed 000 §8: validation then
+ * happens at reconcile time). Provider controllers are not running: their
+ * InferenceProviderConfig registrations are written by the test, as they
+ * would write them.
+ */
+import http from 'node:http';
+import { KubeClient } from '@runway-portal/controller-runtime';
+import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
+import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { CORE_FIELD_MANAGER, OBSERVED_IDENTITY_ANNOTATION, PROVIDER_LABEL } from './decide';
+import type { CoreProcess } from './main';
+import { ModelDeployments } from './reconciler';
+import {
+  conditionOf,
+  createNamespace,
+  DEPLOYMENT_CRDS,
+  deployment,
+  eventsOf,
+  eventually,
+  getDeployment,
+  registerProvider,
+  setProviderReady,
+  sleep,
+  START_TIMEOUT_MS,
+  startCore,
+} from './testing';
+
+jest.setTimeout(60_000);
+
+const GPU = { model: { id: 'meta-llama/Llama-3.1-8B-Instruct' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
+const CPU = { model: { id: 'Qwen/Qwen2.5-0.5B-Instruct-GGUF' }, engine: { type: 'llamacpp' } };
+
+describe('core controller against a real cluster (no webhook installed)', () => {
+  let cluster: TestCluster;
+  let client: KubeClient;
+  let core: CoreProcess;
+  let running: Promise<void>;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ name: 'core-controller', crds: DEPLOYMENT_CRDS });
+    client = new KubeClient(cluster.kubeConfig());
+    for (const ns of ['none', 'unready', 'main']) await createNamespace(client, ns);
+    ({ core, running } = await startCore(cluster, ['--webhook-mode=off']));
+  }, START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await core?.manager.stop();
+    await running;
+    client?.close();
+    await cluster?.stop();
+  }, 60_000);
+
+  const create = (md: ModelDeployment) => client.create(ModelDeployments, md);
+  const waitFor = (ns: string, name: string, what: string, test: (md: ModelDeployment) => boolean) =>
+    eventually(what, async () => {
+      const md = await getDeployment(client, ns, name);
+      return test(md) && md;
+    });
+
+  it('holds a deployment Pending with "No healthy providers available" when no provider is installed', async () => {
+    await create(deployment('none', 'llm', GPU));
+    const md = await waitFor('none', 'llm', 'Pending status', m => m.status?.phase === 'Pending');
+    expect(md.status?.message).toBe('No healthy providers available');
+    expect(conditionOf(md, 'ProviderSelected')).toMatchObject({ status: 'False', reason: 'NoHealthyProviders', message: 'No healthy providers available' });
+    expect(conditionOf(md, 'Validated')).toMatchObject({ status: 'True' });
+    expect(md.status?.provider).toBeUndefined();
+    expect(md.status?.observedGeneration).toBe(md.metadata?.generation);
+  });
+
+  it('skips an unready provider, then selects it once it reports ready', async () => {
+    await registerProvider(client, 'kaito', false);
+    await create(deployment('unready', 'cpu', CPU));
+    const pending = await waitFor('unready', 'cpu', 'Pending status', m => m.status?.phase === 'Pending');
+    expect(pending.status?.message).toBe('No healthy providers available');
+
+    await setProviderReady(client, 'kaito', true);
+    const md = await waitFor('unready', 'cpu', 'provider kaito and label', m => m.metadata?.labels?.[PROVIDER_LABEL] === 'kaito' && m.status?.provider?.name === 'kaito');
+    // The core released phase/message: a provider writes them from now on.
+    expect(md.status?.phase).toBeUndefined();
+    expect(md.status?.message).toBeUndefined();
+    expect(md.status?.provider?.selectedReason).toBe('no GPU requested → kaito (only CPU provider)');
+    expect(conditionOf(md, 'ProviderSelected')).toMatchObject({ status: 'True', reason: 'AutoSelected' });
+    expect(md.metadata?.labels?.[PROVIDER_LABEL]).toBe('kaito');
+    const events = await eventually('ProviderSelected event', async () => {
+      const list = await eventsOf(client, 'unready', 'cpu');
+      return list.some(e => e.reason === 'ProviderSelected') && list;
+    });
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'Normal', reason: 'ProviderSelected', message: "Selected provider 'kaito': no GPU requested → kaito (only CPU provider)" }),
+    );
+  });
+
+  describe('with KAITO and Dynamo registered and ready', () => {
+    beforeAll(async () => {
+      await registerProvider(client, 'kaito', true);
+      await registerProvider(client, 'dynamo', true);
+    });
+
+    it('auto-selects Dynamo for a GPU deployment and owns exactly its status fields (managedFields)', async () => {
+      await create(deployment('main', 'gpu', GPU));
+      await waitFor('main', 'gpu', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
+      // A provider writes its own fields next to the core's, with its own field manager.
+      await client.apply(
+        ModelDeployments,
+        {
+          apiVersion: 'airunway.ai/v1alpha1',
+          kind: 'ModelDeployment',
+          metadata: { name: 'gpu', namespace: 'main' },
+          status: { phase: 'Deploying', provider: { resourceName: 'gpu', resourceKind: 'DynamoGraphDeployment' } },
+        } as never,
+        { fieldManager: 'airunway-provider-dynamo', subresource: 'status' },
+      );
+      const md = (await getDeployment(client, 'main', 'gpu')) as ModelDeployment & { metadata: { managedFields?: any[] } };
+      const core = md.metadata.managedFields!.find(f => f.manager === CORE_FIELD_MANAGER && f.subresource === 'status');
+      const owned = core.fieldsV1['f:status'];
+      expect(Object.keys(owned['f:provider'] ?? {})).toEqual(expect.arrayContaining(['f:name', 'f:selectedReason']));
+      expect(Object.keys(owned['f:provider'])).not.toContain('f:resourceName');
+      expect(Object.keys(owned['f:engine'])).toEqual(expect.arrayContaining(['f:type', 'f:selectedReason']));
+      expect(owned['f:observedGeneration']).toBeDefined();
+      expect(owned['f:phase']).toBeUndefined();
+      const coreConditions = Object.keys(owned['f:conditions']).filter(k => k.startsWith('k:'));
+      expect(coreConditions.map(k => JSON.parse(k.slice(2)).type).sort()).toEqual(['EngineSelected', 'GatewayReady', 'ProviderSelected', 'Validated']);
+      const provider = md.metadata.managedFields!.find(f => f.manager === 'airunway-provider-dynamo');
+      expect(Object.keys(provider.fieldsV1['f:status'])).toEqual(expect.arrayContaining(['f:phase', 'f:provider']));
+      expect(md.status).toMatchObject({ phase: 'Deploying', provider: { name: 'dynamo', resourceName: 'gpu' } });
+    });
+
+    it('reports GatewayReady=False CRDsNotAvailable without the Gateway API Inference Extension CRDs', async () => {
+      const md = await waitFor('main', 'gpu', 'GatewayReady', m => conditionOf(m, 'GatewayReady') !== undefined);
+      expect(conditionOf(md, 'GatewayReady')).toMatchObject({ status: 'False', reason: 'CRDsNotAvailable' });
+      expect(conditionOf(md, 'GatewayReady')?.message).toContain('inferencepools.inference.networking.k8s.io');
+    });
+
+    it('hands an incompatible explicit provider its deployment (compatibility is the provider controller\'s call)', async () => {
+      await create(deployment('main', 'sglang-on-kaito', { ...GPU, engine: { type: 'sglang' }, provider: { name: 'kaito' } }));
+      const md = await waitFor('main', 'sglang-on-kaito', 'provider kaito', m => m.status?.provider?.name === 'kaito');
+      expect(md.status?.provider?.selectedReason).toBe('explicit provider selection');
+      expect(conditionOf(md, 'ProviderSelected')).toMatchObject({ status: 'True', reason: 'Specified' });
+      expect(conditionOf(md, 'ProviderCompatible')).toBeUndefined();
+    });
+
+    it('holds an explicitly named provider that is not registered Pending, naming it', async () => {
+      await create(deployment('main', 'ray', { ...GPU, provider: { name: 'kuberay' } }));
+      const md = await waitFor('main', 'ray', 'Pending', m => m.status?.phase === 'Pending');
+      expect(md.status?.message).toContain("Provider 'kuberay' is not registered");
+      expect(conditionOf(md, 'ProviderSelected')?.status).toBe('False');
+    });
+
+    it('emits SecretNotFound for a missing token Secret (existence only) and still selects', async () => {
+      await create(deployment('main', 'secret', { ...GPU, secrets: { huggingFaceToken: 'hf-token-secret' } }));
+      const events = await eventually('SecretNotFound event', async () => {
+        const list = await eventsOf(client, 'main', 'secret');
+        return list.some(e => e.reason === 'SecretNotFound') && list;
+      });
+      expect(events).toContainEqual(expect.objectContaining({ type: 'Warning', reason: 'SecretNotFound', message: "Secret 'hf-token-secret' not found in namespace 'main'" }));
+      const md = await waitFor('main', 'secret', 'provider', m => m.status?.provider?.name === 'dynamo');
+      expect(md.status?.phase).toBeUndefined();
+    });
+
+    it('validates at reconcile time what the API server accepts (webhook not installed): Pending with the message', async () => {
+      // Blocked override keys are a validator rule the CRD schema cannot express.
+      await create(deployment('main', 'invalid', { ...GPU, provider: { name: 'dynamo', overrides: { securityContext: { privileged: true } } } }));
+      const md = await waitFor('main', 'invalid', 'Pending', m => m.status?.phase === 'Pending');
+      expect(md.status?.message).toMatch(/^Validation failed: spec\.provider\.overrides/);
+      expect(conditionOf(md, 'Validated')).toMatchObject({ status: 'False', reason: 'ValidationFailed' });
+      expect(md.status?.provider).toBeUndefined();
+
+      // Fixing the spec lets it through.
+      await client.patch(ModelDeployments, { namespace: 'main', name: 'invalid' }, { spec: { provider: { overrides: null } } }, 'merge');
+      const fixed = await waitFor('main', 'invalid', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
+      expect(conditionOf(fixed, 'Validated')).toMatchObject({ status: 'True' });
+      expect(fixed.status?.phase).toBeUndefined();
+    });
+
+    it('leaves a paused deployment alone until the annotation goes', async () => {
+      await create(deployment('main', 'paused', GPU, { 'airunway.ai/reconcile-paused': 'true' }));
+      await sleep(1500);
+      expect((await getDeployment(client, 'main', 'paused')).status).toBeUndefined();
+      await client.patch(ModelDeployments, { namespace: 'main', name: 'paused' }, { metadata: { annotations: { 'airunway.ai/reconcile-paused': null } } }, 'merge');
+      await waitFor('main', 'paused', 'provider after unpause', m => m.status?.provider?.name === 'dynamo');
+    });
+
+    it('follows observedGeneration on a config change without re-selecting or warning', async () => {
+      await create(deployment('main', 'scale', GPU));
+      await waitFor('main', 'scale', 'provider', m => m.status?.provider?.name === 'dynamo');
+      await client.patch(ModelDeployments, { namespace: 'main', name: 'scale' }, { spec: { scaling: { replicas: 3 } } }, 'merge');
+      const md = await waitFor('main', 'scale', 'generation 2 observed', m => m.metadata?.generation === 2 && m.status?.observedGeneration === 2);
+      expect(conditionOf(md, 'Validated')?.observedGeneration).toBe(2);
+      expect(md.status?.provider?.name).toBe('dynamo');
+      expect((await eventsOf(client, 'main', 'scale')).map(e => e.reason)).not.toContain('IdentityFieldChanged');
+    });
+
+    it('re-selects and warns when an identity field changes (the provider recreates its resource)', async () => {
+      await create(deployment('main', 'identity', GPU));
+      await waitFor('main', 'identity', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
+      await client.patch(
+        ModelDeployments,
+        { namespace: 'main', name: 'identity' },
+        { spec: { model: { id: 'Qwen/Qwen3-0.6B' }, provider: { name: 'kaito' } } },
+        'merge',
+      );
+      const md = await waitFor('main', 'identity', 'provider kaito and label', m => m.metadata?.labels?.[PROVIDER_LABEL] === 'kaito' && m.status?.provider?.name === 'kaito');
+      expect(md.status?.provider?.selectedReason).toBe('explicit provider selection');
+      expect(JSON.parse(md.metadata!.annotations![OBSERVED_IDENTITY_ANNOTATION])).toMatchObject({ 'model.id': 'Qwen/Qwen3-0.6B', 'provider.name': 'kaito' });
+      expect(md.metadata?.labels?.[PROVIDER_LABEL]).toBe('kaito');
+      const events = await eventually('IdentityFieldChanged event', async () => {
+        const list = await eventsOf(client, 'main', 'identity');
+        return list.some(e => e.reason === 'IdentityFieldChanged') && list;
+      });
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          type: 'Warning',
+          reason: 'IdentityFieldChanged',
+          message:
+            'spec.model.id changed from meta-llama/Llama-3.1-8B-Instruct to Qwen/Qwen3-0.6B; spec.provider.name changed from dynamo to kaito: the provider resource is deleted and recreated (brief downtime)',
+        }),
+      );
+    });
+
+    it('serves the airunway_ metrics', async () => {
+      const body = await new Promise<string>((resolve, reject) => {
+        http
+          .get(`http://127.0.0.1:${core.manager.metricsPort()}/metrics`, res => {
+            let text = '';
+            res.on('data', chunk => (text += chunk));
+            res.on('end', () => resolve(text));
+          })
+          .on('error', reject);
+      });
+      expect(body).toMatch(/airunway_modeldeployment_total\{namespace="main",phase="Deploying"\} 1/);
+      expect(body).toMatch(/airunway_provider_selection\{provider="dynamo",reason="default → dynamo \(GPU inference default\)"\} \d+/);
+      expect(body).toContain('airunway_reconciliation_duration_seconds_bucket');
+    });
+  });
+});

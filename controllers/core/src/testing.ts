@@ -1,0 +1,109 @@
+/** Helpers of this package's integration tests (not exported from the package). */
+import path from 'node:path';
+import net from 'node:net';
+import { Events, KubeClient, Namespaces, silentLogger } from '@runway-portal/controller-runtime';
+import type { TestCluster } from '@runway-portal/e2e-cluster';
+import { BUILT_IN_PROVIDERS, type InferenceProviderConfig, type ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { buildCore, type CoreProcess } from './main';
+import { parseOptions } from './options';
+import { InferenceProviderConfigs, ModelDeployments } from './reconciler';
+
+/** Budget for starting a cluster in beforeAll (a cold build of the binaries takes minutes). */
+export const START_TIMEOUT_MS = 30 * 60_000;
+const CRDS = path.resolve(__dirname, '../../deploy/crds');
+export const DEPLOYMENT_CRDS = [
+  path.join(CRDS, 'airunway.ai_modeldeployments.yaml'),
+  path.join(CRDS, 'airunway.ai_inferenceproviderconfigs.yaml'),
+];
+
+export const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+/** Polls `check` until it returns something truthy; errors count as "not yet". */
+export async function eventually<T>(description: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}${last instanceof Error ? ` (last error: ${last.message})` : ''}`);
+    }
+    await sleep(100);
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs the core in this process against `cluster`, as `main.ts` would with these flags. */
+export async function startCore(cluster: TestCluster, flags: string[]): Promise<{ core: CoreProcess; running: Promise<void> }> {
+  const parsed = parseOptions(['--metrics-port=0', '--health-port=0', ...flags], {});
+  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+  const core = buildCore(parsed.options, { client: new KubeClient(cluster.kubeConfig()), logger: silentLogger, handleSignals: false });
+  const running = core.start();
+  running.catch(() => undefined);
+  await eventually('the core to lead with synced caches', () => core.manager.isLeader() && core.manager.informers.hasSynced(), 30_000);
+  return { core, running };
+}
+
+export async function createNamespace(client: KubeClient, name: string): Promise<void> {
+  await client.create(Namespaces, { metadata: { name } });
+}
+
+export function deployment(namespace: string, name: string, spec: Record<string, unknown>, annotations?: Record<string, string>): ModelDeployment {
+  return {
+    apiVersion: 'airunway.ai/v1alpha1',
+    kind: 'ModelDeployment',
+    metadata: { name, namespace, ...(annotations ? { annotations } : {}) },
+    spec: spec as ModelDeployment['spec'],
+  };
+}
+
+export function getDeployment(client: KubeClient, namespace: string, name: string): Promise<ModelDeployment> {
+  return client.get(ModelDeployments, { namespace, name }) as Promise<ModelDeployment>;
+}
+
+/** Registers a built-in provider as its controller would (spec, then status with its own field manager). */
+export async function registerProvider(client: KubeClient, name: string, ready: boolean): Promise<void> {
+  const config = BUILT_IN_PROVIDERS.find(p => p.metadata?.name === name)!;
+  await client.apply(InferenceProviderConfigs, config as never, { fieldManager: `airunway-provider-${name}`, force: true });
+  await setProviderReady(client, name, ready);
+}
+
+export async function setProviderReady(client: KubeClient, name: string, ready: boolean): Promise<void> {
+  const status: InferenceProviderConfig = {
+    apiVersion: 'airunway.ai/v1alpha1',
+    kind: 'InferenceProviderConfig',
+    metadata: { name },
+    status: { ready, version: 'test', lastHeartbeat: new Date().toISOString() },
+  } as InferenceProviderConfig;
+  await client.apply(InferenceProviderConfigs, status as never, { fieldManager: `airunway-provider-${name}`, force: true, subresource: 'status' });
+}
+
+export interface KubeEvent {
+  type: string;
+  reason: string;
+  message: string;
+  involvedObject: { name: string; kind: string };
+}
+
+export async function eventsOf(client: KubeClient, namespace: string, name: string): Promise<KubeEvent[]> {
+  const list = await client.list(Events, { namespace, fieldSelector: `involvedObject.name=${name}` });
+  return list.items as unknown as KubeEvent[];
+}
+
+export function conditionOf(md: ModelDeployment, type: string) {
+  return md.status?.conditions?.find(c => c.type === type);
+}
