@@ -1,0 +1,81 @@
+/**
+ * The core's admission webhooks called by a real API server: the core runs
+ * as a local process would (`--webhook-mode=url` on 127.0.0.1), registers
+ * its webhook configurations, and keeps their caBundle with its own CA.
+ */
+import { KubeApiError, KubeClient, MutatingWebhookConfigurations, ValidatingWebhookConfigurations } from '@runway-portal/controller-runtime';
+import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
+import type { CoreProcess } from './main';
+import { MUTATING_CONFIG, VALIDATING_CONFIG } from './main';
+import { ModelDeployments } from './reconciler';
+import { createNamespace, DEPLOYMENT_CRDS, deployment, eventually, freePort, getDeployment, registerProvider, START_TIMEOUT_MS, startCore } from './testing';
+
+jest.setTimeout(60_000);
+
+const GPU = { model: { id: 'meta-llama/Llama-3.1-8B-Instruct' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
+
+describe('core webhooks called by the API server (url mode)', () => {
+  let cluster: TestCluster;
+  let client: KubeClient;
+  let core: CoreProcess;
+  let running: Promise<void>;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ name: 'core-webhooks', crds: DEPLOYMENT_CRDS });
+    client = new KubeClient(cluster.kubeConfig());
+    await createNamespace(client, 'apps');
+    const port = await freePort();
+    ({ core, running } = await startCore(cluster, ['--webhook-mode=url', `--webhook-port=${port}`, '--namespace=airunway-system']));
+    // Ready once the certificate is served and both caBundles are written.
+    await eventually('webhook certificate ready', () => core.manager.certManager?.isReady(), 30_000);
+    await registerProvider(client, 'dynamo', true);
+  }, START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await core?.manager.stop();
+    await running;
+    client?.close();
+    await cluster?.stop();
+  }, 60_000);
+
+  it('registered both webhook configurations with its CA', async () => {
+    for (const [rt, name] of [
+      [ValidatingWebhookConfigurations, VALIDATING_CONFIG],
+      [MutatingWebhookConfigurations, MUTATING_CONFIG],
+    ] as const) {
+      const config = (await client.get(rt, { name })) as { webhooks: Array<{ clientConfig: { url: string; caBundle?: string } }> };
+      expect(config.webhooks[0].clientConfig.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\//);
+      expect(config.webhooks[0].clientConfig.caBundle).toBeTruthy();
+    }
+  });
+
+  it('denies what the validator rejects and the CRD schema cannot express, naming the field', async () => {
+    const err = await eventually('a denial from the webhook', async () => {
+      try {
+        await client.create(ModelDeployments, deployment('apps', 'blocked', { ...GPU, provider: { name: 'dynamo', overrides: { hostNetwork: true } } }));
+        return undefined;
+      } catch (e) {
+        return e instanceof KubeApiError && e.message.includes('admission webhook') ? e : undefined;
+      }
+    });
+    expect(err.message).toContain('vmodeldeployment.airunway.ai');
+    expect(err.message).toContain('spec.provider.overrides');
+    await expect(getDeployment(client, 'apps', 'blocked')).rejects.toThrow(/not found/i);
+  });
+
+  it('defaults what the user left out (mutating webhook) and the controller selects', async () => {
+    await client.create(ModelDeployments, deployment('apps', 'defaulted', GPU));
+    const md = await getDeployment(client, 'apps', 'defaulted');
+    expect(md.spec.serving?.mode).toBe('aggregated');
+    expect(md.spec.scaling?.replicas).toBe(1);
+    await eventually('provider selected', async () => (await getDeployment(client, 'apps', 'defaulted')).status?.provider?.name === 'dynamo');
+  });
+
+  it('lets the controller label an object whose spec it does not change', async () => {
+    const md = await eventually('label written through the webhooks', async () => {
+      const live = await getDeployment(client, 'apps', 'defaulted');
+      return live.metadata?.labels?.['airunway.ai/provider'] === 'dynamo' && live;
+    });
+    expect(md.metadata?.annotations?.['airunway.ai/observed-identity']).toBeDefined();
+  });
+});
