@@ -30,7 +30,7 @@ describe('list filters', () => {
       { cluster: 'east', object: obj('a', 'z') },
       { cluster: 'east', object: obj('a', 'b') },
     ];
-    expect(sortListed(items).map(i => `${i.cluster}/${i.object.metadata.namespace}/${i.object.metadata.name}`)).toEqual([
+    expect(sortListed(items).map(i => `${i.cluster}/${i.object.metadata?.namespace}/${i.object.metadata?.name}`)).toEqual([
       'east/a/b',
       'east/a/z',
       'east/b/a',
