@@ -3,16 +3,21 @@
  * airunway.ai CRDs and no webhook installed (seed 000 §8: validation then
  * happens at reconcile time). Provider controllers are not running: their
  * InferenceProviderConfig registrations are written by the test, as they
- * would write them.
+ * would write them. The core runs with only the RBAC of
+ * controllers/deploy/core/rbac.yaml (impersonating its ServiceAccount).
  */
 import http from 'node:http';
-import { KubeClient } from '@runway-portal/controller-runtime';
+import { KubeClient, Secrets } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { CORE_FIELD_MANAGER, OBSERVED_IDENTITY_ANNOTATION, PROVIDER_LABEL } from './decide';
 import type { CoreProcess } from './main';
 import { ModelDeployments } from './reconciler';
 import {
+  applyManifests,
+  impersonating,
+  CORE_RBAC,
+  CORE_SERVICE_ACCOUNT,
   conditionOf,
   createNamespace,
   DEPLOYMENT_CRDS,
@@ -41,8 +46,9 @@ describe('core controller against a real cluster (no webhook installed)', () => 
   beforeAll(async () => {
     cluster = await startCluster({ name: 'core-controller', crds: DEPLOYMENT_CRDS });
     client = new KubeClient(cluster.kubeConfig());
-    for (const ns of ['none', 'unready', 'main']) await createNamespace(client, ns);
-    ({ core, running } = await startCore(cluster, ['--webhook-mode=off']));
+    for (const ns of ['none', 'unready', 'main', 'airunway-system']) await createNamespace(client, ns);
+    await applyManifests(client, CORE_RBAC);
+    ({ core, running } = await startCore(cluster, ['--webhook-mode=off'], { actAs: CORE_SERVICE_ACCOUNT }));
   }, START_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -58,6 +64,17 @@ describe('core controller against a real cluster (no webhook installed)', () => 
       const md = await getDeployment(client, ns, name);
       return test(md) && md;
     });
+
+  it('runs with its own RBAC only: it may not list Secrets nor write deployments\' specs wholesale', async () => {
+    const asCore = new KubeClient(impersonating(cluster.kubeConfig(), CORE_SERVICE_ACCOUNT));
+    try {
+      await expect(asCore.list(Secrets, { namespace: 'main' })).rejects.toThrow(/forbidden/i);
+      await expect(asCore.create(ModelDeployments, deployment('main', 'not-mine', GPU))).rejects.toThrow(/forbidden/i);
+      await expect(asCore.list(ModelDeployments, { namespace: 'main' })).resolves.toBeDefined();
+    } finally {
+      asCore.close();
+    }
+  });
 
   it('holds a deployment Pending with "No healthy providers available" when no provider is installed', async () => {
     await create(deployment('none', 'llm', GPU));

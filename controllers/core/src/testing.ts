@@ -1,7 +1,10 @@
 /** Helpers of this package's integration tests (not exported from the package). */
+import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
-import { Events, KubeClient, Namespaces, silentLogger } from '@runway-portal/controller-runtime';
+import { KubeConfig } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
+import { Events, KubeClient, type KubeObject, Namespaces, silentLogger } from '@runway-portal/controller-runtime';
 import type { TestCluster } from '@runway-portal/e2e-cluster';
 import { BUILT_IN_PROVIDERS, type InferenceProviderConfig, type ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { buildCore, type CoreProcess } from './main';
@@ -47,11 +50,41 @@ export async function freePort(): Promise<number> {
   });
 }
 
+export const CORE_SERVICE_ACCOUNT = 'system:serviceaccount:airunway-system:airunway-core';
+export const CORE_RBAC = path.resolve(__dirname, '../../deploy/core/rbac.yaml');
+
+/** The admin kubeconfig, acting as `user` (impersonation): RBAC decides as for that user. */
+export function impersonating(kc: KubeConfig, user: string): KubeConfig {
+  const out = new KubeConfig();
+  out.loadFromOptions({
+    clusters: kc.clusters,
+    contexts: kc.contexts,
+    currentContext: kc.currentContext,
+    users: kc.users.map(u => ({ ...u, impersonateUser: user })),
+  });
+  return out;
+}
+
+/** Server-side applies every document of a YAML file as the test's field manager. */
+export async function applyManifests(client: KubeClient, file: string): Promise<void> {
+  for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
+    const obj = doc.toJSON() as KubeObject | null;
+    if (!obj) continue;
+    const rt = await client.resolve(obj.apiVersion!, obj.kind!);
+    await client.apply(rt, obj, { fieldManager: 'core-test', force: true });
+  }
+}
+
 /** Runs the core in this process against `cluster`, as `main.ts` would with these flags. */
-export async function startCore(cluster: TestCluster, flags: string[]): Promise<{ core: CoreProcess; running: Promise<void> }> {
+export async function startCore(
+  cluster: TestCluster,
+  flags: string[],
+  options: { actAs?: string } = {},
+): Promise<{ core: CoreProcess; running: Promise<void> }> {
   const parsed = parseOptions(['--metrics-port=0', '--health-port=0', ...flags], {});
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  const core = buildCore(parsed.options, { client: new KubeClient(cluster.kubeConfig()), logger: silentLogger, handleSignals: false });
+  const kc = options.actAs ? impersonating(cluster.kubeConfig(), options.actAs) : cluster.kubeConfig();
+  const core = buildCore(parsed.options, { client: new KubeClient(kc), logger: silentLogger, handleSignals: false });
   const running = core.start();
   running.catch(() => undefined);
   await eventually('the core to lead with synced caches', () => core.manager.isLeader() && core.manager.informers.hasSynced(), 30_000);
