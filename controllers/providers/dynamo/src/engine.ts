@@ -5,6 +5,7 @@
  * `engine.extraArgs`.
  */
 import type { ModelDeploymentSpec } from '@runway-portal/plugin-runway-common';
+import { TransformError } from '@runway-portal/provider-shared';
 
 export type DynamoEngine = 'vllm' | 'sglang' | 'trtllm';
 export const DYNAMO_ENGINES: readonly DynamoEngine[] = ['vllm', 'sglang', 'trtllm'];
@@ -22,8 +23,6 @@ export interface WorkerCommand {
   args: string[];
   /** Settings the engine cannot honour, as warnings naming the field. */
   warnings: string[];
-  /** Invalid input, naming the field and how to fix it. */
-  errors: string[];
 }
 
 /** vLLM's NIXL connector settings used by Dynamo's current disaggregated examples. */
@@ -76,15 +75,15 @@ function roleFlags(engine: DynamoEngine, role: WorkerRole, version: DynamoApiVer
 }
 
 /** `engine.args` as `--key value` (sorted, so the output is stable), then `engine.extraArgs` verbatim. */
-function userFlags(spec: ModelDeploymentSpec, errors: string[]): string[] {
+function userFlags(spec: ModelDeploymentSpec): string[] {
   const flags: string[] = [];
   const args = spec.engine?.args ?? {};
   for (const key of Object.keys(args).sort()) {
     if (!ARG_KEY.test(key)) {
-      errors.push(
-        `spec.engine.args key ${JSON.stringify(key)} is not a flag name: use letters, digits, '-', '_' or '.', without the leading '--'`,
+      throw new TransformError(
+        'spec.engine.args',
+        `key ${JSON.stringify(key)} is not a flag name: use letters, digits, '-', '_' or '.', without the leading '--'`,
       );
-      continue;
     }
     flags.push(`--${key}`);
     if (args[key] !== '') flags.push(args[key]);
@@ -101,13 +100,12 @@ export function workerCommand(
   version: DynamoApiVersion,
 ): WorkerCommand {
   const warnings: string[] = [];
-  const errors: string[] = [];
   const args: string[] = [];
   if (spec.model?.id) args.push(FLAGS[engine].model, spec.model.id);
   args.push(...roleFlags(engine, role, version));
   args.push(...structuredFlags(engine, spec, gpus, warnings));
-  args.push(...userFlags(spec, errors));
-  return { module: `dynamo.${engine}`, args, warnings, errors };
+  args.push(...userFlags(spec));
+  return { module: `dynamo.${engine}`, args, warnings };
 }
 
 const SHELL_SAFE = /^[A-Za-z0-9_\-./:=@,+%]+$/;

@@ -1,16 +1,17 @@
 import fs from 'fs';
 import path from 'path';
 import YAML from 'yaml';
-import { applyModelDeploymentDefaults, type ModelDeployment } from '@runway-portal/plugin-runway-common';
+import type { KubeObject } from '@runway-portal/controller-runtime';
+import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { resolveDeployment } from '@runway-portal/provider-shared';
 import { mapDynamoStatus } from './status';
 import { buildDynamoGraphDeployment, type Json } from './transform';
-import { detectDynamoVersion } from './version';
 
-const md: ModelDeployment = applyModelDeploymentDefaults(
+const md: ModelDeployment = resolveDeployment(
   YAML.parse(fs.readFileSync(path.join(__dirname, 'testdata', 'seed-example-3.modeldeployment.yaml'), 'utf8')),
 );
-const dgd = (version: 'v1alpha1' | 'v1beta1', status?: Json): Json => ({
-  ...(buildDynamoGraphDeployment(md, version).object as Json),
+const dgd = (version: 'v1alpha1' | 'v1beta1', status?: Json): KubeObject => ({
+  ...buildDynamoGraphDeployment(md, version).object,
   ...(status ? { status } : {}),
 });
 
@@ -21,8 +22,7 @@ describe('mapDynamoStatus (seed 000 section 4.9)', () => {
       phase: 'Deploying',
       ready: false,
       replicas: { desired: 6, ready: 0, available: 0 },
-      resourceName: 'llama-70b-pd',
-      resourceKind: 'DynamoGraphDeployment',
+      reason: 'Deploying',
       endpoint: { service: 'llama-70b-pd-frontend', port: 8000 },
     });
     expect(s.message).toBe('DynamoGraphDeployment is being created (0/6 worker replicas ready)');
@@ -39,7 +39,7 @@ describe('mapDynamoStatus (seed 000 section 4.9)', () => {
       VllmDecodeWorker: { componentKind: 'Deployment', componentName: 'd', replicas: 4, updatedReplicas: 4, readyReplicas: 4, availableReplicas: 4 },
     };
     const s = mapDynamoStatus(md, dgd('v1alpha1', { state: 'successful', services }));
-    expect(s).toMatchObject({ phase: 'Running', ready: true, replicas: { desired: 6, ready: 6, available: 6 } });
+    expect(s).toMatchObject({ phase: 'Running', ready: true, reason: 'DeploymentReady', replicas: { desired: 6, ready: 6, available: 6 } });
   });
 
   it('reads v1beta1 status.components', () => {
@@ -61,32 +61,5 @@ describe('mapDynamoStatus (seed 000 section 4.9)', () => {
     ];
     const s = mapDynamoStatus(md, dgd('v1beta1', { state: 'failed', conditions }));
     expect(s).toMatchObject({ phase: 'Failed', ready: false, message: 'DynamoGraphDeployment failed: pod VllmDecodeWorker-0 crash looping' });
-  });
-});
-
-describe('detectDynamoVersion (seed 000 section 4.10)', () => {
-  const crd = (file: string) =>
-    YAML.parseAllDocuments(fs.readFileSync(path.resolve(__dirname, '../../../../../shared/upstream/crds', file), 'utf8'))[0].toJSON();
-
-  it('writes the version the real CRDs store', () => {
-    expect(detectDynamoVersion(crd('dynamo-nvidia.com_dynamographdeployments.yaml'))).toEqual({
-      ok: true, version: 'v1beta1', apiVersion: 'nvidia.com/v1beta1',
-    });
-    expect(detectDynamoVersion(crd('dynamo-nvidia.com_dynamographdeployments.v1.3.0-era.yaml'))).toEqual({
-      ok: true, version: 'v1alpha1', apiVersion: 'nvidia.com/v1alpha1',
-    });
-  });
-
-  it('reports a missing CRD with the seed message and an unknown version with a fix', () => {
-    expect(detectDynamoVersion(undefined)).toEqual({ ok: false, message: "Provider 'dynamo' CRD not installed in cluster" });
-    const result = detectDynamoVersion({ spec: { versions: [{ name: 'v2', served: true, storage: true }] } });
-    expect(result).toEqual({ ok: false, message: expect.stringContaining('DynamoGraphDeployment CRD serves v2') });
-  });
-
-  it('falls back to a served known version when the stored one is unknown', () => {
-    const result = detectDynamoVersion({
-      spec: { versions: [{ name: 'v1', served: true, storage: true }, { name: 'v1beta1', served: true, storage: false }] },
-    });
-    expect(result).toMatchObject({ ok: true, version: 'v1beta1' });
   });
 });

@@ -5,18 +5,10 @@
  * or no status yet) is Deploying. Replicas count the workers only (seed 000
  * example 3: 2 prefill + 4 decode = 6), never the frontend.
  */
+import type { KubeObject } from '@runway-portal/controller-runtime';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
-import { DGD_KIND, type Json, frontendEndpoint } from './transform';
-
-export interface MappedStatus {
-  phase: 'Deploying' | 'Running' | 'Failed';
-  message: string;
-  replicas: { desired: number; ready: number; available: number };
-  endpoint: { service: string; port: number };
-  resourceName: string;
-  resourceKind: string;
-  ready: boolean;
-}
+import type { MappedStatus } from '@runway-portal/provider-shared';
+import { type Json, frontendEndpoint } from './transform';
 
 interface UpstreamCondition {
   type?: string;
@@ -76,25 +68,25 @@ function upstreamMessage(status: Json): string | undefined {
 }
 
 /** Maps a live DynamoGraphDeployment (or none yet) to the status fields the provider owns. */
-export function mapDynamoStatus(md: ModelDeployment, dgd: Json | undefined): MappedStatus {
-  const name = md.metadata?.name ?? '';
-  const workers = desiredWorkers(dgd ?? {});
-  const observed = observedWorkers(dgd ?? {});
+export function mapDynamoStatus(md: ModelDeployment, upstream: KubeObject): MappedStatus {
+  const dgd = upstream as unknown as Json;
+  const workers = desiredWorkers(dgd);
+  const observed = observedWorkers(dgd);
   const replicas = { desired: 0, ready: 0, available: 0 };
   for (const [worker, desired] of workers) {
     replicas.desired += desired;
     replicas.ready += observed.get(worker)?.ready ?? 0;
     replicas.available += observed.get(worker)?.available ?? 0;
   }
-  const status = asRecord(dgd?.status);
+  const status = asRecord(dgd.status);
   const state = typeof status.state === 'string' ? status.state : undefined;
-  const base = { replicas, endpoint: frontendEndpoint(md), resourceName: name, resourceKind: DGD_KIND };
+  const base = { replicas, endpoint: frontendEndpoint(md) };
   if (state === 'successful') {
-    return { ...base, phase: 'Running', message: 'All replicas are ready', ready: true };
+    return { ...base, phase: 'Running', message: 'All replicas are ready', ready: true, reason: 'DeploymentReady' };
   }
   if (state === 'failed') {
     const detail = upstreamMessage(status) ?? 'no message from Dynamo';
-    return { ...base, phase: 'Failed', message: `DynamoGraphDeployment failed: ${detail}`, ready: false };
+    return { ...base, phase: 'Failed', message: `DynamoGraphDeployment failed: ${detail}`, ready: false, reason: 'DeploymentFailed' };
   }
   const detail = upstreamMessage(status);
   const progress = `${replicas.ready}/${replicas.desired} worker replicas ready`;
@@ -103,5 +95,6 @@ export function mapDynamoStatus(md: ModelDeployment, dgd: Json | undefined): Map
     phase: 'Deploying',
     message: `DynamoGraphDeployment is ${state ?? 'being created'} (${progress})${detail ? `: ${detail}` : ''}`,
     ready: false,
+    reason: 'Deploying',
   };
 }

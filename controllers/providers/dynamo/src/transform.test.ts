@@ -1,22 +1,23 @@
 import fs from 'fs';
 import path from 'path';
 import YAML from 'yaml';
-import { applyModelDeploymentDefaults, type ModelDeployment } from '@runway-portal/plugin-runway-common';
-import { buildDynamoGraphDeployment, type Json } from './transform';
+import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { checkOverrides, desiredObjects, resolveDeployment } from '@runway-portal/provider-shared';
+import { dynamoProvider } from './definition';
 import { shellQuote, workerCommand } from './engine';
+import { DYNAMO_OVERRIDES, readDynamoOverrides } from './overrides';
+import { buildDynamoGraphDeployment, type Json } from './transform';
 
 const testdata = (file: string) => path.join(__dirname, 'testdata', file);
 const readYaml = (file: string) => YAML.parse(fs.readFileSync(testdata(file), 'utf8'));
-const seed = (n: number): ModelDeployment => applyModelDeploymentDefaults(readYaml(`seed-example-${n}.modeldeployment.yaml`));
+const seed = (n: number): ModelDeployment => resolveDeployment(readYaml(`seed-example-${n}.modeldeployment.yaml`));
 
 function build(md: ModelDeployment, version: 'v1alpha1' | 'v1beta1') {
-  const result = buildDynamoGraphDeployment(md, version);
-  expect(result.errors).toEqual([]);
-  return result.object as any;
+  return buildDynamoGraphDeployment(md, version).object as any;
 }
 
 function gpuDeployment(spec: Partial<ModelDeployment['spec']> = {}): ModelDeployment {
-  return applyModelDeploymentDefaults({
+  return resolveDeployment({
     apiVersion: 'airunway.ai/v1alpha1',
     kind: 'ModelDeployment',
     metadata: { name: 'm', namespace: 'ns', uid: 'u1' },
@@ -37,10 +38,15 @@ describe('golden files', () => {
 
 describe('seed 000 example 1 (v1alpha1) has the seed field values', () => {
   const dgd = build(seed(1), 'v1alpha1');
-  it('names, owner and backend', () => {
-    expect(dgd.apiVersion).toBe('nvidia.com/v1alpha1');
-    expect(dgd.metadata).toMatchObject({ name: 'llama-8b', namespace: 'default' });
-    expect(dgd.metadata.ownerReferences[0]).toMatchObject({ kind: 'ModelDeployment', name: 'llama-8b', controller: true });
+  it('names, owner and backend (as the shared loop applies it)', () => {
+    const [applied] = desiredObjects(dynamoProvider, readYaml('seed-example-1.modeldeployment.yaml'), {
+      apiVersion: 'nvidia.com/v1alpha1',
+    }).objects as any[];
+    expect(applied.apiVersion).toBe('nvidia.com/v1alpha1');
+    expect(applied.kind).toBe('DynamoGraphDeployment');
+    expect(applied.metadata).toMatchObject({ name: 'llama-8b', namespace: 'default' });
+    expect(applied.metadata.ownerReferences[0]).toMatchObject({ kind: 'ModelDeployment', name: 'llama-8b', controller: true });
+    expect(applied.spec).toEqual(dgd.spec);
     expect(dgd.spec.backendFramework).toBe('vllm');
   });
   it('frontend', () => {
@@ -162,9 +168,9 @@ describe('engine flags (seed 000 section 15)', () => {
   });
 
   it('refuses an engine arg key that is not a flag name', () => {
-    const result = buildDynamoGraphDeployment(gpuDeployment({ engine: { type: 'vllm', args: { 'a b': '1' } } }), 'v1alpha1');
-    expect(result.object).toBeUndefined();
-    expect(result.errors[0]).toMatch(/^spec\.engine\.args key "a b" is not a flag name/);
+    expect(() => buildDynamoGraphDeployment(gpuDeployment({ engine: { type: 'vllm', args: { 'a b': '1' } } }), 'v1alpha1')).toThrow(
+      /^spec\.engine\.args: key "a b" is not a flag name/,
+    );
   });
 
   it('quotes shell words so v1alpha1 commands pass values through unchanged', () => {
@@ -187,48 +193,47 @@ describe('images, labels and engines', () => {
     expect(image({ image: 'my/image:1', engine: { type: 'vllm', image: 'eng/image:2' } })).toBe('eng/image:2');
   });
 
-  it('propagates only airunway.ai/ labels and always sets managed-by', () => {
-    const md = gpuDeployment();
-    md.metadata!.labels = { 'airunway.ai/team': 'a', other: 'b', 'airunway.ai/managed-by': 'someone' };
-    expect(build(md, 'v1beta1').metadata.labels).toEqual({ 'airunway.ai/team': 'a', 'airunway.ai/managed-by': 'airunway' });
-  });
-
   it('uses the engine the core selected when the spec names none', () => {
-    const md = gpuDeployment({ engine: {} });
-    md.status = { engine: { type: 'sglang' } };
+    const md = resolveDeployment({
+      metadata: { name: 'm' },
+      spec: { model: { id: 'org/model' }, resources: { gpu: { count: 1 } } },
+      status: { engine: { type: 'sglang' } },
+    });
     expect(build(md, 'v1alpha1').spec.services.SglangWorker).toBeDefined();
   });
 
   it('refuses llamacpp with a message naming the field', () => {
-    const result = buildDynamoGraphDeployment(gpuDeployment({ engine: { type: 'llamacpp' } }), 'v1beta1');
-    expect(result.errors).toEqual(['spec.engine.type "llamacpp" cannot run on Dynamo: use vllm, sglang or trtllm']);
+    expect(() => buildDynamoGraphDeployment(gpuDeployment({ engine: { type: 'llamacpp' } }), 'v1beta1')).toThrow(
+      'spec.engine.type: "llamacpp" cannot run on Dynamo: use vllm, sglang or trtllm',
+    );
   });
 });
 
 describe('overrides (seed 000 section 4.15)', () => {
-  it('warns about unknown keys at any depth and still builds', () => {
-    const result = buildDynamoGraphDeployment(
-      gpuDeployment({ provider: { name: 'dynamo', overrides: { replicsa: 2, frontend: { replicsa: 3, resources: { gpu: 1 } } } } }),
-      'v1alpha1',
+  it('declares the seed keys: typos at any depth are unknown, wrong types are errors naming the field', () => {
+    const check = checkOverrides(
+      { replicsa: 2, routerMode: 'kv', frontend: { replicsa: 3, replicas: 'two', resources: { cpu: 4, memory: '8Gi', gpu: 1 } } },
+      DYNAMO_OVERRIDES,
     );
-    expect(result.object).toBeDefined();
-    expect(result.warnings).toEqual([
-      expect.stringContaining('spec.provider.overrides.replicsa'),
-      expect.stringContaining('spec.provider.overrides.frontend.replicsa'),
-      expect.stringContaining('spec.provider.overrides.frontend.resources.gpu'),
+    expect(check.unknown).toEqual([
+      'spec.provider.overrides.replicsa',
+      'spec.provider.overrides.frontend.replicsa',
+      'spec.provider.overrides.frontend.resources.gpu',
+    ]);
+    expect(check.errors).toEqual([
+      expect.stringMatching(/^spec\.provider\.overrides\.frontend\.replicas must be a whole number/),
+      expect.stringMatching(/^spec\.provider\.overrides\.frontend\.resources\.cpu must be a string/),
     ]);
   });
 
-  it('fails on a wrong type with a message naming the field', () => {
-    const result = buildDynamoGraphDeployment(
-      gpuDeployment({ provider: { name: 'dynamo', overrides: { routerMode: 'fastest', frontend: { replicas: 'two', resources: 'big' } } } }),
-      'v1beta1',
+  it('fills in the seed defaults', () => {
+    expect(readDynamoOverrides(undefined)).toEqual({ routerMode: 'round-robin', frontend: { replicas: 1, resources: { cpu: '2', memory: '4Gi' } } });
+    expect(readDynamoOverrides({ frontend: { resources: { memory: '8Gi' } } }).frontend.resources).toEqual({ cpu: '2', memory: '8Gi' });
+  });
+
+  it('refuses an unknown router mode, naming the field and the choices', () => {
+    expect(() => readDynamoOverrides({ routerMode: 'fastest' })).toThrow(
+      'spec.provider.overrides.routerMode: must be one of kv, round-robin, none, got "fastest"',
     );
-    expect(result.object).toBeUndefined();
-    expect(result.errors).toEqual([
-      'spec.provider.overrides.routerMode must be one of kv, round-robin, none, got "fastest"',
-      'spec.provider.overrides.frontend.replicas must be a whole number >= 0, got "two"',
-      'spec.provider.overrides.frontend.resources must be an object, got a string',
-    ]);
   });
 });

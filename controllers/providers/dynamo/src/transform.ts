@@ -3,17 +3,17 @@
  * stored: v1alpha1 (`spec.services` map, `extraPodSpec.mainContainer`, a
  * `/bin/sh -c` command as in seed 000 section 4.2) and v1beta1
  * (`spec.components` list with full pod templates, as Dynamo's current
- * examples). Pure: the same input gives the same object.
+ * examples). Pure: the same input gives the same object. The shared loop
+ * adds namespace, owner reference and labels.
  */
+import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
   DEFAULT_GPU_RESOURCE,
-  DEPLOYMENTS_API_VERSION,
-  MANAGED_BY_LABEL,
-  PROPAGATED_LABEL_PREFIX,
   gpuResourceName,
   type ModelDeployment,
   type ModelDeploymentSpec,
 } from '@runway-portal/plugin-runway-common';
+import { TransformError } from '@runway-portal/provider-shared';
 import {
   DYNAMO_ENGINES,
   type DynamoApiVersion,
@@ -22,7 +22,7 @@ import {
   shellCommand,
   workerCommand,
 } from './engine';
-import { type DynamoOverrides, parseDynamoOverrides } from './overrides';
+import { type DynamoOverrides, readDynamoOverrides } from './overrides';
 
 export const DYNAMO_GROUP = 'nvidia.com';
 export const DGD_KIND = 'DynamoGraphDeployment';
@@ -39,13 +39,10 @@ export function defaultDynamoImage(engine: DynamoEngine): string {
 
 export type Json = Record<string, unknown>;
 
-export interface TransformResult {
-  /** The DynamoGraphDeployment to apply, when the input could be translated. */
-  object?: Json;
-  /** Warnings (unknown override keys, ignored engine settings), each naming the field. */
+export interface DynamoTransform {
+  object: KubeObject;
+  /** Settings the engine ignores, each naming the field. */
   warnings: string[];
-  /** Why it could not be translated, each naming the field and the fix. */
-  errors: string[];
 }
 
 interface Worker {
@@ -58,11 +55,6 @@ interface Worker {
 }
 
 const WORKER_PREFIX: Record<DynamoEngine, string> = { vllm: 'Vllm', sglang: 'Sglang', trtllm: 'Trtllm' };
-
-/** The engine a deployment runs: the spec's, else the core's auto-selection in status. */
-export function resolvedEngine(md: ModelDeployment): string | undefined {
-  return md.spec?.engine?.type ?? md.status?.engine?.type;
-}
 
 /** Worker groups: one aggregated group, or a prefill and a decode group. */
 export function workersOf(spec: ModelDeploymentSpec, engine: DynamoEngine): Worker[] {
@@ -85,35 +77,6 @@ export function workersOf(spec: ModelDeploymentSpec, engine: DynamoEngine): Work
       cpu: quantity(spec.resources?.cpu),
     },
   ];
-}
-
-/** Labels of every upstream object: `airunway.ai/` labels of the deployment plus managed-by (seed 002). */
-export function upstreamLabels(md: ModelDeployment): Record<string, string> {
-  const labels: Record<string, string> = {};
-  for (const [key, value] of Object.entries(md.metadata?.labels ?? {})) {
-    if (key.startsWith(PROPAGATED_LABEL_PREFIX)) labels[key] = value;
-  }
-  labels[MANAGED_BY_LABEL] = 'airunway';
-  return labels;
-}
-
-/** Name, namespace, labels and the controller owner reference of an upstream object. */
-export function upstreamMetadata(md: ModelDeployment, name: string): Json {
-  return {
-    name,
-    namespace: md.metadata?.namespace,
-    labels: upstreamLabels(md),
-    ownerReferences: [
-      {
-        apiVersion: DEPLOYMENTS_API_VERSION,
-        kind: 'ModelDeployment',
-        name: md.metadata?.name,
-        uid: md.metadata?.uid,
-        controller: true,
-        blockOwnerDeletion: true,
-      },
-    ],
-  };
 }
 
 function imageOf(spec: ModelDeploymentSpec, engine: DynamoEngine): string {
@@ -151,7 +114,7 @@ function v1alpha1Services(
   md: ModelDeployment,
   engine: DynamoEngine,
   overrides: DynamoOverrides,
-  result: TransformResult,
+  warnings: string[],
 ): Json {
   const spec = md.spec;
   const name = md.metadata?.name ?? '';
@@ -174,8 +137,7 @@ function v1alpha1Services(
   };
   for (const worker of workersOf(spec, engine)) {
     const command = workerCommand(engine, spec, worker.role, worker.gpus, 'v1alpha1');
-    result.warnings.push(...command.warnings);
-    result.errors.push(...command.errors);
+    warnings.push(...command.warnings);
     services[worker.name] = withoutUndefined({
       componentType: 'worker',
       subComponentType: worker.role === 'aggregated' ? undefined : worker.role,
@@ -203,7 +165,7 @@ function v1beta1Components(
   md: ModelDeployment,
   engine: DynamoEngine,
   overrides: DynamoOverrides,
-  result: TransformResult,
+  warnings: string[],
 ): Json[] {
   const spec = md.spec;
   const image = imageOf(spec, engine);
@@ -237,8 +199,7 @@ function v1beta1Components(
   ];
   for (const worker of workersOf(spec, engine)) {
     const command = workerCommand(engine, spec, worker.role, worker.gpus, 'v1beta1');
-    result.warnings.push(...command.warnings);
-    result.errors.push(...command.errors);
+    warnings.push(...command.warnings);
     const limits: Json = withoutUndefined({ memory: worker.memory });
     if (worker.gpus > 0) limits[gpuResource] = String(worker.gpus);
     components.push({
@@ -270,29 +231,26 @@ function v1beta1Components(
   return components;
 }
 
-/** Builds the DynamoGraphDeployment for a (defaulted) ModelDeployment in the given API version. */
-export function buildDynamoGraphDeployment(md: ModelDeployment, version: DynamoApiVersion): TransformResult {
-  const engine = resolvedEngine(md);
+/**
+ * Builds the DynamoGraphDeployment for a resolved ModelDeployment (defaults
+ * applied, engine filled in) in the given API version. Throws
+ * TransformError for input Dynamo cannot run.
+ */
+export function buildDynamoGraphDeployment(md: ModelDeployment, version: DynamoApiVersion): DynamoTransform {
+  const engine = md.spec?.engine?.type;
   if (!engine || !(DYNAMO_ENGINES as readonly string[]).includes(engine)) {
-    return {
-      warnings: [],
-      errors: [`spec.engine.type ${JSON.stringify(engine ?? '')} cannot run on Dynamo: use vllm, sglang or trtllm`],
-    };
+    throw new TransformError('spec.engine.type', `${JSON.stringify(engine ?? '')} cannot run on Dynamo: use vllm, sglang or trtllm`);
   }
-  const parsed = parseDynamoOverrides(md.spec?.provider?.overrides);
-  const result: TransformResult = { warnings: [...parsed.warnings], errors: [...parsed.errors] };
   const dynamoEngine = engine as DynamoEngine;
+  const overrides = readDynamoOverrides(md.spec.provider?.overrides);
+  const warnings: string[] = [];
   const spec: Json = { backendFramework: dynamoEngine };
-  if (version === 'v1alpha1') spec.services = v1alpha1Services(md, dynamoEngine, parsed.overrides, result);
-  else spec.components = v1beta1Components(md, dynamoEngine, parsed.overrides, result);
-  if (result.errors.length > 0) return { warnings: result.warnings, errors: result.errors };
-  result.object = {
-    apiVersion: `${DYNAMO_GROUP}/${version}`,
-    kind: DGD_KIND,
-    metadata: upstreamMetadata(md, md.metadata?.name ?? ''),
-    spec,
+  if (version === 'v1alpha1') spec.services = v1alpha1Services(md, dynamoEngine, overrides, warnings);
+  else spec.components = v1beta1Components(md, dynamoEngine, overrides, warnings);
+  return {
+    object: { apiVersion: `${DYNAMO_GROUP}/${version}`, kind: DGD_KIND, metadata: { name: md.metadata?.name }, spec },
+    warnings,
   };
-  return result;
 }
 
 /** The frontend Service Dynamo creates for a graph deployment (seed 000 section 4.2). */

@@ -1,8 +1,11 @@
-import { applyModelDeploymentDefaults, type ModelDeployment } from '@runway-portal/plugin-runway-common';
+import type { KubeObject } from '@runway-portal/controller-runtime';
+import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { resolveDeployment } from '@runway-portal/provider-shared';
+import { llmdProvider } from './definition';
 import { mapLlmdStatus } from './status';
 import type { Json } from './transform';
 
-const md: ModelDeployment = applyModelDeploymentDefaults({
+const md: ModelDeployment = resolveDeployment({
   apiVersion: 'airunway.ai/v1alpha1',
   kind: 'ModelDeployment',
   metadata: { name: 'pd', namespace: 'ns' },
@@ -15,7 +18,7 @@ const md: ModelDeployment = applyModelDeploymentDefaults({
   },
 });
 
-function deployment(name: string, replicas: number, ready: number, conditions: Json[], generation = 1, observedGeneration = 1): [string, Json] {
+function deployment(name: string, replicas: number, ready: number, conditions: Json[], generation = 1, observedGeneration = 1): [string, KubeObject] {
   return [
     name,
     {
@@ -35,8 +38,7 @@ describe('mapLlmdStatus (seed 002 llm-d rows)', () => {
       phase: 'Deploying',
       ready: false,
       replicas: { desired: 3, ready: 0, available: 0 },
-      resourceName: 'pd-decode',
-      resourceKind: 'Deployment',
+      reason: 'Deploying',
       endpoint: { service: 'pd', port: 8000 },
     });
     expect(s.message).toBe('0/3 replicas available; Deployment pd-decode not created yet; Deployment pd-prefill not created yet');
@@ -53,7 +55,7 @@ describe('mapLlmdStatus (seed 002 llm-d rows)', () => {
 
   it('is Running when every Deployment is Available and rolled out', () => {
     const s = mapLlmdStatus(md, new Map([deployment('pd-decode', 1, 1, [available]), deployment('pd-prefill', 2, 2, [available])]));
-    expect(s).toMatchObject({ phase: 'Running', ready: true, message: 'All replicas are ready', replicas: { desired: 3, ready: 3, available: 3 } });
+    expect(s).toMatchObject({ phase: 'Running', ready: true, reason: 'DeploymentReady', message: 'All replicas are ready', replicas: { desired: 3, ready: 3, available: 3 } });
   });
 
   it('is not Running while the Deployment controller has not seen the newest spec', () => {
@@ -69,5 +71,16 @@ describe('mapLlmdStatus (seed 002 llm-d rows)', () => {
     expect(s.message).toBe(
       'Deployment pd-decode: ReplicaSet "pd-decode-1" has timed out progressing.; Deployment pd-prefill: pods "pd-prefill-x" is forbidden: exceeded quota',
     );
+  });
+
+  it('the definition reads the Deployments through its lookup', () => {
+    const live = new Map([deployment('pd-decode', 1, 1, [available]), deployment('pd-prefill', 2, 2, [available])]);
+    const asked: string[] = [];
+    const definition = llmdProvider((namespace, name) => {
+      asked.push(`${namespace}/${name}`);
+      return live.get(name);
+    });
+    expect(definition.mapStatus(md, { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool' }).phase).toBe('Running');
+    expect(asked).toEqual(['ns/pd-decode', 'ns/pd-prefill']);
   });
 });

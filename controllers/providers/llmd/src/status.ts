@@ -5,18 +5,10 @@
  * ProgressDeadlineExceeded) is Failed with that condition's message;
  * otherwise Deploying with the `Progressing` message.
  */
+import type { KubeObject } from '@runway-portal/controller-runtime';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
-import { type Json, llmdEndpoint, decodeName, modelServers } from './transform';
-
-export interface MappedStatus {
-  phase: 'Deploying' | 'Running' | 'Failed';
-  message: string;
-  replicas: { desired: number; ready: number; available: number };
-  endpoint: { service: string; port: number };
-  resourceName: string;
-  resourceKind: string;
-  ready: boolean;
-}
+import type { MappedStatus } from '@runway-portal/provider-shared';
+import { type Json, llmdEndpoint, modelServers } from './transform';
 
 interface DeploymentCondition {
   type?: string;
@@ -56,14 +48,14 @@ function rolledOut(deployment: Json, desired: number): boolean {
  * Maps the live model-server Deployments (by name; a missing one is not
  * created yet) to the status fields the provider owns.
  */
-export function mapLlmdStatus(md: ModelDeployment, live: Map<string, Json>): MappedStatus {
-  const base = { endpoint: llmdEndpoint(md), resourceName: decodeName(md), resourceKind: 'Deployment' };
+export function mapLlmdStatus(md: ModelDeployment, live: Map<string, KubeObject>): MappedStatus {
+  const base = { endpoint: llmdEndpoint(md) };
   const replicas = { desired: 0, ready: 0, available: 0 };
   const failures: string[] = [];
   const waiting: string[] = [];
   for (const server of modelServers(md)) {
     replicas.desired += server.replicas;
-    const deployment = live.get(server.name);
+    const deployment = live.get(server.name) as Json | undefined;
     if (!deployment) {
       waiting.push(`Deployment ${server.name} not created yet`);
       continue;
@@ -78,10 +70,12 @@ export function mapLlmdStatus(md: ModelDeployment, live: Map<string, Json>): Map
       waiting.push(`Deployment ${server.name}: ${progressing ?? 'waiting for the Deployment controller'}`);
     }
   }
-  if (failures.length > 0) return { ...base, replicas, phase: 'Failed', message: failures.join('; '), ready: false };
+  if (failures.length > 0) {
+    return { ...base, replicas, phase: 'Failed', message: failures.join('; '), ready: false, reason: 'DeploymentFailed' };
+  }
   if (waiting.length > 0) {
     const message = `${replicas.available}/${replicas.desired} replicas available; ${waiting.join('; ')}`;
-    return { ...base, replicas, phase: 'Deploying', message, ready: false };
+    return { ...base, replicas, phase: 'Deploying', message, ready: false, reason: 'Deploying' };
   }
-  return { ...base, replicas, phase: 'Running', message: 'All replicas are ready', ready: true };
+  return { ...base, replicas, phase: 'Running', message: 'All replicas are ready', ready: true, reason: 'DeploymentReady' };
 }

@@ -1,27 +1,26 @@
 import fs from 'fs';
 import path from 'path';
 import YAML from 'yaml';
-import { applyModelDeploymentDefaults, type ModelDeployment } from '@runway-portal/plugin-runway-common';
-import { buildLlmdObjects, type Json } from './transform';
-import { detectInferencePoolVersion } from './version';
+import type { KubeObject } from '@runway-portal/controller-runtime';
+import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { checkOverrides, desiredObjects, resolveDeployment } from '@runway-portal/provider-shared';
+import { llmdProvider } from './definition';
+import { LLMD_OVERRIDES, readLlmdOverrides } from './overrides';
+import { buildLlmdObjects } from './transform';
 
 const testdata = (file: string) => path.join(__dirname, 'testdata', file);
-const load = (mode: string): ModelDeployment =>
-  applyModelDeploymentDefaults(YAML.parse(fs.readFileSync(testdata(`${mode}.modeldeployment.yaml`), 'utf8')));
+const raw = (mode: string) => YAML.parse(fs.readFileSync(testdata(`${mode}.modeldeployment.yaml`), 'utf8'));
+const load = (mode: string): ModelDeployment => resolveDeployment(raw(mode));
 const golden = (mode: string) =>
   YAML.parseAllDocuments(fs.readFileSync(testdata(`${mode}.objects.yaml`), 'utf8')).map(d => d.toJSON());
 
-function build(md: ModelDeployment, pool: Parameters<typeof buildLlmdObjects>[1] = 'inference.networking.k8s.io/v1') {
-  const result = buildLlmdObjects(md, pool);
-  expect(result.errors).toEqual([]);
-  return result.objects as any[];
-}
+const build = (md: ModelDeployment) => buildLlmdObjects(md) as any[];
 
-const find = (objects: Json[], kind: string, name?: string): any =>
-  objects.find(o => o.kind === kind && (!name || (o.metadata as Json).name === name));
+const find = (objects: KubeObject[], kind: string, name?: string): any =>
+  objects.find(o => o.kind === kind && (!name || o.metadata?.name === name));
 
 function deployment(spec: Partial<ModelDeployment['spec']> = {}): ModelDeployment {
-  return applyModelDeploymentDefaults({
+  return resolveDeployment({
     apiVersion: 'airunway.ai/v1alpha1',
     kind: 'ModelDeployment',
     metadata: { name: 'm', namespace: 'ns', uid: 'u1' },
@@ -37,12 +36,20 @@ describe('golden files (upstream AI Runway llm-d samples)', () => {
 
 describe('aggregated', () => {
   const objects = build(load('aggregated'));
-  it('is one decode Deployment, a Service and an InferencePool', () => {
+  it('is an InferencePool (primary), one decode Deployment and a Service', () => {
     expect(objects.map(o => `${o.kind}/${o.metadata.name}`)).toEqual([
+      'InferencePool/llama-8b-llmd',
       'Deployment/llama-8b-llmd-decode',
       'Service/llama-8b-llmd',
-      'InferencePool/llama-8b-llmd',
     ]);
+  });
+  it('gets namespace, owner and labels from the shared loop', () => {
+    const md = raw('aggregated');
+    const applied = desiredObjects(llmdProvider(() => undefined), md, { apiVersion: 'inference.networking.k8s.io/v1' }).objects;
+    for (const o of applied) {
+      expect(o.metadata).toMatchObject({ namespace: 'default', labels: { 'airunway.ai/managed-by': 'airunway' } });
+      expect(o.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'ModelDeployment', name: 'llama-8b-llmd', controller: true });
+    }
   });
   it("runs vLLM with the spec's model, replicas, resources and secret", () => {
     const d = find(objects, 'Deployment');
@@ -82,31 +89,6 @@ describe('disaggregated', () => {
   });
 });
 
-describe('InferencePool versions', () => {
-  it('writes the v1alpha2 shape when only the older GAIE CRD is installed', () => {
-    const pool = find(build(deployment(), 'inference.networking.x-k8s.io/v1alpha2'), 'InferencePool');
-    expect(pool.apiVersion).toBe('inference.networking.x-k8s.io/v1alpha2');
-    expect(pool.spec).toEqual({
-      selector: { 'llm-d.ai/inference-serving': 'true', 'airunway.ai/model-deployment': 'm' },
-      targetPortNumber: 8000,
-      extensionRef: { name: 'm-epp', portNumber: 9002 },
-    });
-  });
-  it('creates no pool, with a warning, when no InferencePool CRD is installed', () => {
-    const result = buildLlmdObjects(deployment(), undefined);
-    expect(result.objects.map(o => o.kind)).toEqual(['Deployment', 'Service']);
-    expect(result.warnings).toEqual([expect.stringContaining('InferencePool CRD (Gateway API Inference Extension) not installed')]);
-  });
-  it('detects the installed version from CRD objects', () => {
-    const crd = (name: string, version: string) => ({ metadata: { name }, spec: { versions: [{ name: version, served: true }] } });
-    expect(detectInferencePoolVersion([crd('inferencepools.inference.networking.x-k8s.io', 'v1alpha2')])).toBe('inference.networking.x-k8s.io/v1alpha2');
-    expect(
-      detectInferencePoolVersion([crd('inferencepools.inference.networking.x-k8s.io', 'v1alpha2'), crd('inferencepools.inference.networking.k8s.io', 'v1')]),
-    ).toBe('inference.networking.k8s.io/v1');
-    expect(detectInferencePoolVersion([crd('workspaces.kaito.sh', 'v1beta1')])).toBeUndefined();
-  });
-});
-
 describe('spec fields', () => {
   it('maps engine flags, env, pod metadata and scheduling', () => {
     const objects = build(
@@ -134,43 +116,32 @@ describe('spec fields', () => {
     ]);
   });
 
-  it('propagates only airunway.ai/ labels to the objects', () => {
-    const md = deployment();
-    md.metadata!.labels = { 'airunway.ai/team': 'a', other: 'b' };
-    for (const o of build(md)) expect(o.metadata.labels).toEqual({ 'airunway.ai/team': 'a', 'airunway.ai/managed-by': 'airunway' });
-  });
-
   it('refuses other engines and a port override, naming the field', () => {
-    expect(buildLlmdObjects(deployment({ engine: { type: 'sglang' } }), undefined).errors).toEqual([
-      'spec.engine.type "sglang" cannot run on llm-d: llm-d only supports vllm engine',
-    ]);
-    expect(buildLlmdObjects(deployment({ engine: { type: 'vllm', args: { port: '9000' } } }), undefined).errors).toEqual([
-      'spec.engine.args.port cannot be set for llm-d: the Service, InferencePool and probes use port 8000',
-    ]);
+    expect(() => buildLlmdObjects(deployment({ engine: { type: 'sglang' } }))).toThrow(
+      'spec.engine.type: "sglang" cannot run on llm-d: llm-d only supports vllm engine',
+    );
+    expect(() => buildLlmdObjects(deployment({ engine: { type: 'vllm', args: { port: '9000' } } }))).toThrow(
+      'spec.engine.args.port: cannot be set for llm-d: the Service, InferencePool and probes use port 8000',
+    );
   });
 });
 
 describe('overrides', () => {
-  it('points the pool at a named endpoint picker and warns about unknown keys', () => {
-    const result = buildLlmdObjects(
-      deployment({ provider: { name: 'llmd', overrides: { endpointPicker: { name: 'shared-epp', port: 9003, tls: true }, routerMode: 'kv' } } }),
-      'inference.networking.k8s.io/v1',
-    );
-    expect(find(result.objects, 'InferencePool').spec.endpointPickerRef).toEqual({ name: 'shared-epp', port: { number: 9003 } });
-    expect(result.warnings).toEqual([
-      expect.stringContaining('spec.provider.overrides.routerMode'),
-      expect.stringContaining('spec.provider.overrides.endpointPicker.tls'),
+  it('points the pool at a named endpoint picker', () => {
+    const objects = build(deployment({ provider: { name: 'llmd', overrides: { endpointPicker: { name: 'shared-epp', port: 9003 } } } }));
+    expect(find(objects, 'InferencePool').spec.endpointPickerRef).toEqual({ name: 'shared-epp', port: { number: 9003 } });
+  });
+  it('declares its keys: unknown ones at any depth are reported, wrong types name the field', () => {
+    const check = checkOverrides({ endpointPicker: { port: 'x', tls: true }, routerMode: 'kv', routingSidecar: 'img' }, LLMD_OVERRIDES);
+    expect(check.unknown).toEqual(['spec.provider.overrides.endpointPicker.tls', 'spec.provider.overrides.routerMode']);
+    expect(check.errors).toEqual([
+      expect.stringMatching(/^spec\.provider\.overrides\.endpointPicker\.port must be a whole number/),
+      expect.stringMatching(/^spec\.provider\.overrides\.routingSidecar must be an object/),
     ]);
   });
-  it('fails on wrong types, naming the field', () => {
-    const result = buildLlmdObjects(
-      deployment({ provider: { name: 'llmd', overrides: { endpointPicker: { port: 'x' }, routingSidecar: 'img' } } }),
-      'inference.networking.k8s.io/v1',
+  it('refuses a port out of range', () => {
+    expect(() => readLlmdOverrides({ endpointPicker: { port: 70000 } })).toThrow(
+      'spec.provider.overrides.endpointPicker.port: must be a port number (1-65535), got 70000',
     );
-    expect(result.objects).toEqual([]);
-    expect(result.errors).toEqual([
-      'spec.provider.overrides.endpointPicker.port must be a port number (1-65535), got "x"',
-      'spec.provider.overrides.routingSidecar must be an object, got a string',
-    ]);
   });
 });

@@ -8,26 +8,29 @@
  *   disaggregated (then decode pods run llm-d's routing sidecar on the
  *   serving port and vLLM behind it, both sides with the NIXL connector);
  * - a ClusterIP Service `<name>` on the decode pods (the plain endpoint);
- * - a Gateway API Inference Extension InferencePool `<name>` over all
- *   model-server pods, pointing at the endpoint picker (EPP) `<name>-epp`
- *   (the inferencepool chart's name; overridable), when the InferencePool CRD
- *   is installed.
+ * - a Gateway API Inference Extension InferencePool `<name>`
+ *   (`inference.networking.k8s.io/v1`) over all model-server pods, pointing
+ *   at the endpoint picker (EPP) `<name>-epp` (the inferencepool chart's
+ *   name; overridable). The EPP itself comes with the gateway setup.
  *
- * Pure: the same input gives the same objects.
+ * The InferencePool is the primary object (its CRD is what the provider
+ * needs installed). Pure: the same input gives the same objects; the shared
+ * loop adds namespace, owner reference and labels.
  */
+import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
-  DEPLOYMENTS_API_VERSION,
-  MANAGED_BY_LABEL,
-  PROPAGATED_LABEL_PREFIX,
   gpuResourceName,
   resolveServedName,
   type ModelDeployment,
   type ModelDeploymentSpec,
 } from '@runway-portal/plugin-runway-common';
-import { type LlmdOverrides, parseLlmdOverrides } from './overrides';
-import type { InferencePoolVersion } from './version';
+import { TransformError } from '@runway-portal/provider-shared';
+import { type LlmdOverrides, readLlmdOverrides } from './overrides';
 
 export type Json = Record<string, unknown>;
+
+export const INFERENCE_POOL_GROUP = 'inference.networking.k8s.io';
+export const INFERENCE_POOL_API_VERSION = `${INFERENCE_POOL_GROUP}/v1`;
 
 /** llm-d's CUDA model-server image (the release of the modelservice chart's examples). */
 export const DEFAULT_LLMD_IMAGE = 'ghcr.io/llm-d/llm-d-cuda:v0.4.0';
@@ -43,12 +46,6 @@ export const ROLE_LABEL = 'llm-d.ai/role';
 
 export type Role = 'prefill' | 'decode';
 
-export interface TransformResult {
-  /** Deployments, Service and (when the CRD is installed) InferencePool, in apply order. */
-  objects: Json[];
-  warnings: string[];
-  errors: string[];
-}
 
 interface ModelServer {
   role: Role;
@@ -87,29 +84,6 @@ export function modelServers(md: ModelDeployment): ModelServer[] {
   ];
 }
 
-function upstreamMetadata(md: ModelDeployment, name: string): Json {
-  const labels: Record<string, string> = {};
-  for (const [key, value] of Object.entries(md.metadata?.labels ?? {})) {
-    if (key.startsWith(PROPAGATED_LABEL_PREFIX)) labels[key] = value;
-  }
-  labels[MANAGED_BY_LABEL] = 'airunway';
-  return {
-    name,
-    namespace: md.metadata?.namespace,
-    labels,
-    ownerReferences: [
-      {
-        apiVersion: DEPLOYMENTS_API_VERSION,
-        kind: 'ModelDeployment',
-        name: md.metadata?.name,
-        uid: md.metadata?.uid,
-        controller: true,
-        blockOwnerDeletion: true,
-      },
-    ],
-  };
-}
-
 /** Labels every model-server pod of this deployment carries (the InferencePool selects on them). */
 export function poolSelector(md: ModelDeployment): Record<string, string> {
   return { 'llm-d.ai/inference-serving': 'true', [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '' };
@@ -118,7 +92,7 @@ export function poolSelector(md: ModelDeployment): Record<string, string> {
 const ARG_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /** `vllm serve` arguments (seed 000 section 15). */
-export function vllmArgs(spec: ModelDeploymentSpec, port: number, gpus: number, disaggregated: boolean, errors: string[]): string[] {
+export function vllmArgs(spec: ModelDeploymentSpec, port: number, gpus: number, disaggregated: boolean): string[] {
   const e = spec.engine ?? {};
   const args: string[] = [];
   if (spec.model?.id) args.push(spec.model.id);
@@ -134,13 +108,13 @@ export function vllmArgs(spec: ModelDeploymentSpec, port: number, gpus: number, 
   const userArgs = e.args ?? {};
   for (const key of Object.keys(userArgs).sort()) {
     if (!ARG_KEY.test(key)) {
-      errors.push(`spec.engine.args key ${JSON.stringify(key)} is not a flag name: use letters, digits, '-', '_' or '.', without the leading '--'`);
-    } else if (key === 'port') {
-      errors.push(`spec.engine.args.port cannot be set for llm-d: the Service, InferencePool and probes use port ${SERVING_PORT}`);
-    } else {
-      args.push(`--${key}`);
-      if (userArgs[key] !== '') args.push(userArgs[key]);
+      throw new TransformError('spec.engine.args', `key ${JSON.stringify(key)} is not a flag name: use letters, digits, '-', '_' or '.', without the leading '--'`);
     }
+    if (key === 'port') {
+      throw new TransformError('spec.engine.args.port', `cannot be set for llm-d: the Service, InferencePool and probes use port ${SERVING_PORT}`);
+    }
+    args.push(`--${key}`);
+    if (userArgs[key] !== '') args.push(userArgs[key]);
   }
   return [...args, ...(e.extraArgs ?? [])];
 }
@@ -167,7 +141,7 @@ const httpProbe = (port: number, periodSeconds: number, failureThreshold: number
   failureThreshold,
 });
 
-function modelServerDeployment(md: ModelDeployment, server: ModelServer, overrides: LlmdOverrides, errors: string[]): Json {
+function modelServerDeployment(md: ModelDeployment, server: ModelServer, overrides: LlmdOverrides): KubeObject {
   const spec = md.spec;
   const disaggregated = spec.serving?.mode === 'disaggregated';
   const behindSidecar = disaggregated && server.role === 'decode';
@@ -179,7 +153,7 @@ function modelServerDeployment(md: ModelDeployment, server: ModelServer, overrid
     'llm-d.ai/model': md.metadata?.name ?? '',
     ...selector,
   };
-  const env: Json[] = [...(spec.env ?? [])];
+  const env: unknown[] = [...(spec.env ?? [])];
   if (disaggregated) {
     env.push(
       { name: 'VLLM_NIXL_SIDE_CHANNEL_HOST', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
@@ -194,7 +168,7 @@ function modelServerDeployment(md: ModelDeployment, server: ModelServer, overrid
     name: 'vllm',
     image: spec.engine?.image || spec.image || DEFAULT_LLMD_IMAGE,
     command: ['vllm', 'serve'],
-    args: vllmArgs(spec, vllmPort, server.gpus, disaggregated, errors),
+    args: vllmArgs(spec, vllmPort, server.gpus, disaggregated),
     ports,
     ...(env.length > 0 ? { env } : {}),
     ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
@@ -222,7 +196,7 @@ function modelServerDeployment(md: ModelDeployment, server: ModelServer, overrid
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: upstreamMetadata(md, server.name),
+    metadata: { name: server.name },
     spec: {
       replicas: server.replicas,
       selector: { matchLabels: selector },
@@ -234,11 +208,11 @@ function modelServerDeployment(md: ModelDeployment, server: ModelServer, overrid
   };
 }
 
-function service(md: ModelDeployment): Json {
+function service(md: ModelDeployment): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: upstreamMetadata(md, md.metadata?.name ?? ''),
+    metadata: { name: md.metadata?.name },
     spec: {
       type: 'ClusterIP',
       selector: { [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '', [ROLE_LABEL]: 'decode' },
@@ -247,44 +221,35 @@ function service(md: ModelDeployment): Json {
   };
 }
 
-function inferencePool(md: ModelDeployment, version: InferencePoolVersion, overrides: LlmdOverrides): Json {
+function inferencePool(md: ModelDeployment, overrides: LlmdOverrides): KubeObject {
   const name = md.metadata?.name ?? '';
-  const epp = { name: overrides.endpointPicker.name ?? `${name}-epp`, port: overrides.endpointPicker.port };
-  const spec =
-    version === 'inference.networking.k8s.io/v1'
-      ? {
-          selector: { matchLabels: poolSelector(md) },
-          targetPorts: [{ number: SERVING_PORT }],
-          endpointPickerRef: { name: epp.name, port: { number: epp.port } },
-        }
-      : { selector: poolSelector(md), targetPortNumber: SERVING_PORT, extensionRef: { name: epp.name, portNumber: epp.port } };
-  return { apiVersion: version, kind: 'InferencePool', metadata: upstreamMetadata(md, name), spec };
-}
-
-/** The engine a deployment runs: the spec's, else the core's auto-selection in status. */
-export function resolvedEngine(md: ModelDeployment): string | undefined {
-  return md.spec?.engine?.type ?? md.status?.engine?.type;
+  return {
+    apiVersion: INFERENCE_POOL_API_VERSION,
+    kind: 'InferencePool',
+    metadata: { name },
+    spec: {
+      selector: { matchLabels: poolSelector(md) },
+      targetPorts: [{ number: SERVING_PORT }],
+      endpointPickerRef: { name: overrides.endpointPicker.name ?? `${name}-epp`, port: { number: overrides.endpointPicker.port } },
+    },
+  };
 }
 
 /**
- * Builds the objects of a (defaulted) ModelDeployment. `poolVersion` is the
- * installed InferencePool API version, or undefined when no InferencePool CRD
- * is installed (then there is no pool, and a warning says why).
+ * The objects of a resolved ModelDeployment (defaults applied, engine filled
+ * in), InferencePool first. Throws TransformError for input llm-d cannot run.
  */
-export function buildLlmdObjects(md: ModelDeployment, poolVersion: InferencePoolVersion | undefined): TransformResult {
-  const engine = resolvedEngine(md);
+export function buildLlmdObjects(md: ModelDeployment): KubeObject[] {
+  const engine = md.spec?.engine?.type;
   if (engine !== 'vllm') {
-    return { objects: [], warnings: [], errors: [`spec.engine.type ${JSON.stringify(engine ?? '')} cannot run on llm-d: llm-d only supports vllm engine`] };
+    throw new TransformError('spec.engine.type', `${JSON.stringify(engine ?? '')} cannot run on llm-d: llm-d only supports vllm engine`);
   }
-  const parsed = parseLlmdOverrides(md.spec?.provider?.overrides);
-  const result: TransformResult = { objects: [], warnings: [...parsed.warnings], errors: [...parsed.errors] };
-  const objects = modelServers(md).map(server => modelServerDeployment(md, server, parsed.overrides, result.errors));
-  objects.push(service(md));
-  if (poolVersion) objects.push(inferencePool(md, poolVersion, parsed.overrides));
-  else result.warnings.push('InferencePool CRD (Gateway API Inference Extension) not installed: no InferencePool created; the Service still serves the model');
-  if (result.errors.length > 0) return { objects: [], warnings: result.warnings, errors: result.errors };
-  result.objects = objects;
-  return result;
+  const overrides = readLlmdOverrides(md.spec.provider?.overrides);
+  return [
+    inferencePool(md, overrides),
+    ...modelServers(md).map(server => modelServerDeployment(md, server, overrides)),
+    service(md),
+  ];
 }
 
 export function llmdEndpoint(md: ModelDeployment): { service: string; port: number } {

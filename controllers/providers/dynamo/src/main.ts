@@ -1,0 +1,8 @@
+/**
+ * The Dynamo provider process. Flags and environment (kubeconfig, ports,
+ * finalizer timeout...) are those of the shared loop: run with --help.
+ */
+import { runProvider } from '@runway-portal/provider-shared';
+import { dynamoProvider } from './definition';
+
+runProvider(dynamoProvider).then(code => process.exit(code));
