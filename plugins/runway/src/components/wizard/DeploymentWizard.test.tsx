@@ -1,0 +1,221 @@
+import { registerMswTestHooks } from '@backstage/test-utils';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { rest } from 'msw';
+import { setupServer } from 'msw/node';
+import type { PreviewResponse } from '../../api/types';
+import { cluster, clustersResponse, deployment } from '../../testing/fixtures';
+import { API, renderWithApi } from '../../testing/render';
+import { DeploymentWizard } from './DeploymentWizard';
+
+const server = setupServer();
+registerMswTestHooks(server);
+
+jest.setTimeout(30_000);
+
+function serveClusters() {
+  server.use(rest.get(`${API}/clusters`, (_req, res, ctx) => res(ctx.json(clustersResponse([cluster('east'), cluster('west')])))));
+}
+
+async function choose(label: string, option: string) {
+  await userEvent.click(screen.getByRole('combobox', { name: label }));
+  await userEvent.click(await screen.findByRole('option', { name: option }));
+}
+
+function type(label: string, value: string) {
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+}
+
+async function fillTarget(name = 'llama') {
+  await screen.findByRole('combobox', { name: 'Cluster' });
+  await choose('Cluster', 'east');
+  await choose('Namespace', 'ml');
+  type('Deployment name', name);
+}
+
+/** Every input, select and button the user can reach has an accessible name. */
+function expectAllControlsLabelled() {
+  const controls = [...screen.queryAllByRole('textbox'), ...screen.queryAllByRole('combobox'), ...screen.queryAllByRole('spinbutton'), ...screen.queryAllByRole('checkbox'), ...screen.queryAllByRole('button')];
+  expect(controls.length).toBeGreaterThan(0);
+  for (const control of controls) {
+    expect(control).toHaveAccessibleName();
+  }
+}
+
+describe('DeploymentWizard', () => {
+  it('shows runway-common validation messages as the user types, on the field', async () => {
+    serveClusters();
+    renderWithApi(<DeploymentWizard />);
+    await fillTarget('Bad.Name');
+    expect(await screen.findByText(/must consist of lower case letters/)).toBeInTheDocument();
+    expect(screen.getByText(/name must not contain dots \(dots are invalid in derived Kubernetes volume and service names\)/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Deployment name')).toHaveAttribute('aria-invalid', 'true');
+    expectAllControlsLabelled();
+
+    type('Deployment name', 'llama');
+    await waitFor(() => expect(screen.queryByText(/must consist of lower case letters/)).not.toBeInTheDocument());
+    expect(screen.getByLabelText('Deployment name')).toHaveAttribute('aria-invalid', 'false');
+  });
+
+  it('does not leave a step with errors, and names the missing field', async () => {
+    serveClusters();
+    renderWithApi(<DeploymentWizard />);
+    await fillTarget();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByLabelText('Model ID')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText(/model\.id is required/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Model ID')).toBeInTheDocument();
+  });
+
+  it('shows the automatic selection and its reason live, and explains an incompatible explicit provider', async () => {
+    serveClusters();
+    renderWithApi(<DeploymentWizard />);
+    await fillTarget();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Model ID', 'meta-llama/Llama-3.1-8B-Instruct');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+
+    const selection = await screen.findByRole('status', { name: 'engine and provider selection' });
+    expect(selection).toHaveTextContent('engine vllm (automatic)');
+    expect(selection).toHaveTextContent('vllm for GPU, aggregated serving');
+    expect(selection).toHaveTextContent('provider dynamo (automatic)');
+    expectAllControlsLabelled();
+
+    await choose('Engine', 'llama.cpp');
+    await waitFor(() => expect(selection).toHaveTextContent('engine llamacpp (explicit)'));
+    expect(selection).toHaveTextContent('provider kaito (automatic)');
+    expect(selection).toHaveTextContent('engine=llamacpp → kaito');
+
+    await choose('Engine', 'SGLang');
+    await choose('Provider', 'KAITO (incompatible)');
+    expect(await screen.findByText('KAITO cannot run this deployment')).toBeInTheDocument();
+    expect(screen.getAllByText('KAITO does not support sglang engine').length).toBeGreaterThan(0);
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Engine' })).toHaveAccessibleDescription(/KAITO does not support sglang engine/),
+    );
+  });
+
+  it('checks the GPU count against the free capacity of the chosen cluster', async () => {
+    serveClusters();
+    renderWithApi(<DeploymentWizard />);
+    await fillTarget();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Model ID', 'org/m');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Cluster east has 6 free nvidia.com/gpu.')).toBeInTheDocument();
+    type('GPUs per replica', '4');
+    type('Replicas', '2');
+    expect(await screen.findByText(/needs 8 GPU\(s\) but cluster east has 6 free/)).toBeInTheDocument();
+
+    await choose('Serving mode', 'Disaggregated (prefill / decode)');
+    expect(await screen.findByLabelText('Prefill workers')).toBeInTheDocument();
+    expectAllControlsLabelled();
+  });
+
+  it('previews the exact objects with a dry run, then creates', async () => {
+    serveClusters();
+    const previews: any[] = [];
+    const created: any[] = [];
+    server.use(
+      rest.post(`${API}/deployments/east/preview`, async (req, res, ctx) => {
+        const body = await req.json();
+        previews.push({ mode: req.url.searchParams.get('mode'), body });
+        const answer: PreviewResponse = {
+          cluster: 'east',
+          mode: 'create',
+          objects: [{ action: 'create', object: { ...body, metadata: { ...body.metadata, uid: 'dry-run' }, spec: { ...body.spec, serving: { mode: 'aggregated' } } } }],
+          warnings: [{ path: 'spec.secrets.huggingFaceToken', message: 'gated models need a HuggingFace token', severity: 'warning' }],
+          selection: { engine: { ok: true, engine: 'vllm', reason: 'vllm for GPU (from cluster)', auto: true }, provider: { ok: true, provider: 'dynamo', reason: 'GPU → dynamo (from cluster)', auto: true } },
+          providerObjects: { status: 'pending', message: "the provider's objects are not previewed yet", objects: [] },
+        };
+        return res(ctx.json(answer));
+      }),
+      rest.post(`${API}/deployments/east`, async (req, res, ctx) => {
+        created.push({ dryRun: req.url.searchParams.get('dryRun'), body: await req.json() });
+        return res(ctx.status(201), ctx.json({ cluster: 'east', object: created[0].body, warnings: [], dryRun: false }));
+      }),
+    );
+    renderWithApi(<DeploymentWizard />, { route: '/runway/deploy', path: '/runway/deploy' });
+    await fillTarget();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Model ID', 'meta-llama/Llama-3.1-8B-Instruct');
+    for (let i = 0; i < 4; i++) await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+
+    const yaml = await screen.findByLabelText('ModelDeployment llama YAML');
+    expect(yaml).toHaveTextContent('uid: dry-run');
+    expect(yaml).toHaveTextContent('id: meta-llama/Llama-3.1-8B-Instruct');
+    expect(screen.getByText(/vllm for GPU \(from cluster\)/)).toBeInTheDocument();
+    expect(screen.getByText(/gated models need a HuggingFace token/)).toBeInTheDocument();
+    expect(screen.getByText("the provider's objects are not previewed yet")).toBeInTheDocument();
+    expect(previews).toEqual([
+      {
+        mode: 'create',
+        body: {
+          apiVersion: 'airunway.ai/v1alpha1',
+          kind: 'ModelDeployment',
+          metadata: { name: 'llama', namespace: 'ml' },
+          spec: {
+            model: { id: 'meta-llama/Llama-3.1-8B-Instruct', source: 'huggingface' },
+            serving: { mode: 'aggregated' },
+            scaling: { replicas: 1 },
+            resources: { gpu: { count: 1 } },
+          },
+        },
+      },
+    ]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    expect(created).toEqual([{ dryRun: null, body: previews[0].body }]);
+  });
+
+  it('shows the fields the cluster rejected', async () => {
+    serveClusters();
+    server.use(
+      rest.post(`${API}/deployments/east/preview`, (_req, res, ctx) =>
+        res(
+          ctx.status(400),
+          ctx.json({
+            error: { name: 'ResourceInvalidError', message: 'ModelDeployment ml/llama is invalid' },
+            issues: [{ path: 'spec.model.id', message: 'admission webhook: model org/m is not allowed here', severity: 'error' }],
+          }),
+        ),
+      ),
+    );
+    renderWithApi(<DeploymentWizard />);
+    await fillTarget();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Model ID', 'org/m');
+    for (let i = 0; i < 4; i++) await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    const alert = await screen.findByText('The cluster rejected the preview');
+    expect(alert.parentElement).toHaveTextContent('spec.model.id: admission webhook: model org/m is not allowed here');
+  });
+
+  it('warns before an identity change recreates an existing deployment', async () => {
+    serveClusters();
+    const existing = deployment('east', 'ml', 'llama');
+    server.use(
+      rest.get(`${API}/deployments/east/ml/llama`, (_req, res, ctx) =>
+        res(ctx.json({ ...existing, conditions: [], events: [], owned: [], clusters: [], errors: [] })),
+      ),
+      rest.post(`${API}/deployments/east/preview`, async (req, res, ctx) =>
+        res(ctx.json({ cluster: 'east', mode: 'update', objects: [{ action: 'update', object: await req.json() }], warnings: [], providerObjects: { status: 'pending', message: '', objects: [] } })),
+      ),
+    );
+    renderWithApi(<DeploymentWizard edit={{ cluster: 'east', namespace: 'ml', name: 'llama' }} />);
+    expect(await screen.findByLabelText('Deployment name')).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Model ID', 'Qwen/Qwen2.5-7B');
+    expect(await screen.findByText(/changing spec.model.id from org\/llama to Qwen\/Qwen2.5-7B deletes and recreates/)).toBeInTheDocument();
+    for (let i = 0; i < 4; i++) await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    const warning = await screen.findByText('This change recreates the deployment');
+    expect(warning.parentElement).toHaveTextContent('spec.model.id: org/llama → Qwen/Qwen2.5-7B');
+    const update = screen.getByRole('button', { name: 'Update' });
+    await waitFor(() => expect(screen.queryByLabelText('loading preview')).not.toBeInTheDocument());
+    expect(update).toBeDisabled();
+    await userEvent.click(within(warning.parentElement!).getByRole('checkbox', { name: 'I understand the deployment will be recreated' }));
+    expect(update).toBeEnabled();
+  });
+});
