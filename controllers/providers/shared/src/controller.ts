@@ -29,13 +29,14 @@ import {
   checkProviderCompatibility,
   DEPLOYMENTS_API_VERSION,
   DEPLOYMENTS_GROUP,
+  MANAGED_BY_LABEL,
   type ModelDeployment,
   type ModelDeploymentStatus,
   RECONCILE_PAUSED_ANNOTATION,
 } from '@runway-portal/plugin-runway-common';
 import { crdName, crdNotInstalledMessage, detectApiVersion } from './crdVersion';
 import { type ProviderDefinition, TransformError } from './definition';
-import { desiredObjects, resolveDeployment } from './desired';
+import { desiredObjects, MANAGED_BY_VALUE, resolveDeployment } from './desired';
 import { applyDecision } from './drift';
 import { checkOverrides } from './overrides';
 import { Registration } from './registration';
@@ -70,6 +71,9 @@ export function providerFieldManager(name: string): string {
 export function providerFinalizer(name: string): string {
   return `airunway.ai/provider-${name}`;
 }
+
+/** Extra kinds are watched only where they carry the managed-by label: never every ConfigMap of the cluster. */
+const MANAGED_SELECTOR = { labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}` };
 
 const FINALIZER_TIMEOUT_MESSAGE = 'Finalizer removed after timeout, provider resource may be orphaned';
 
@@ -125,7 +129,7 @@ export class ProviderController {
         predicates: [{ create: relevant, update: (old, obj) => relevant(old) || relevant(obj), delete: () => false }],
       })
       .withOptions({ maxConcurrentReconciles: this.options.maxConcurrentReconciles ?? 4 });
-    for (const rt of this.definition.extraKinds ?? []) builder = builder.owns(rt);
+    for (const rt of this.definition.extraKinds ?? []) builder = builder.owns(rt, { selector: MANAGED_SELECTOR });
     this.controller = builder.complete((req, ctx) => this.reconcile(req, ctx.logger));
 
     const onCrd = () => this.onCrdChange();
@@ -193,7 +197,7 @@ export class ProviderController {
       for (const obj of this.upstream.informer.store.byIndex(OWNER_INDEX, value)) found.push({ obj, rt: this.upstream.rt });
     }
     for (const rt of this.definition.extraKinds ?? []) {
-      for (const obj of this.mgr.informers.informerFor(rt).store.byIndex(OWNER_INDEX, value)) found.push({ obj, rt });
+      for (const obj of this.mgr.informers.informerFor(rt, MANAGED_SELECTOR).store.byIndex(OWNER_INDEX, value)) found.push({ obj, rt });
     }
     return found.filter(({ obj }) => obj.metadata?.ownerReferences?.some(r => r.uid === md.metadata?.uid));
   }
@@ -202,7 +206,7 @@ export class ProviderController {
     const key = keyOf({ namespace: obj.metadata?.namespace, name: obj.metadata!.name! });
     if (primary) return this.upstream?.informer.store.get(key);
     const rt = (this.definition.extraKinds ?? []).find(k => k.kind === obj.kind);
-    return rt ? this.mgr.informers.informerFor(rt).store.get(key) : undefined;
+    return rt ? this.mgr.informers.informerFor(rt, MANAGED_SELECTOR).store.get(key) : undefined;
   }
 
   async reconcile(req: Request, logger: Logger): Promise<Result | void> {
@@ -255,9 +259,9 @@ export class ProviderController {
       const live = this.liveOf(obj, i === 0);
       const decision = applyDecision(obj, live);
       const label = `${obj.kind} '${obj.metadata!.name}'`;
-      if (decision === 'recreate') {
+      if (decision === 'recreate' && i === 0) {
         this.events.event(md, 'Warning', 'IdentityChanged', `Identity fields changed: deleting and recreating ${label}`);
-        await this.deleteObject(obj);
+        await this.deleteObject(this.upstream!.rt, obj);
         await this.writeStatus(md, notCreatedStatus(ctx, 'Deploying', 'Recreating', `Identity fields changed: recreating ${label}`));
         // The delete event of the old object brings us back; poll in case it lingers.
         return { requeueAfterMs: 2000 };
@@ -280,6 +284,12 @@ export class ProviderController {
         logger.debug('applied', { object: label, decision });
       }
       if (i === 0) primaryLive = current;
+    }
+
+    // Helpers the deployment no longer needs (e.g. a ConfigMap once its flags are gone).
+    const wanted = new Set(desired.map(o => `${o.kind}/${o.metadata!.name}`));
+    for (const { obj, rt } of this.owned(md)) {
+      if (rt !== this.upstream?.rt && !wanted.has(`${rt.kind}/${obj.metadata!.name}`)) await this.deleteObject(rt, obj);
     }
 
     const primary = desired[0];
@@ -320,8 +330,7 @@ export class ProviderController {
     }
   }
 
-  private async deleteObject(obj: KubeObject): Promise<void> {
-    const rt = await this.mgr.client.resolve(obj.apiVersion!, obj.kind!);
+  private async deleteObject(rt: ResourceType, obj: KubeObject): Promise<void> {
     try {
       await this.mgr.client.delete(rt, { namespace: obj.metadata?.namespace, name: obj.metadata!.name! }, { propagationPolicy: 'Background' });
     } catch (err) {
@@ -340,12 +349,7 @@ export class ProviderController {
       return undefined;
     }
     for (const { obj, rt } of owned) {
-      if (obj.metadata?.deletionTimestamp) continue;
-      try {
-        await this.mgr.client.delete(rt, { namespace: obj.metadata?.namespace, name: obj.metadata!.name! }, { propagationPolicy: 'Background' });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
+      if (!obj.metadata?.deletionTimestamp) await this.deleteObject(rt, obj);
     }
     const since = Date.parse(md.metadata?.deletionTimestamp ?? '') || this.cleanupStart(md);
     const elapsed = this.now().getTime() - since;

@@ -51,3 +51,11 @@ export type { StatusContext } from './status';
 export { parseDuration, parseProviderOptions, usage } from './options';
 export type { ProviderProcessOptions } from './options';
 export { runProvider } from './run';
+export {
+  TEST_CORE_FIELD_MANAGER,
+  eventsAbout,
+  selectProviderAsCore,
+  startProviderForTest,
+  statusOwners,
+} from './testing';
+export type { RunningProvider } from './testing';

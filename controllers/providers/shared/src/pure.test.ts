@@ -136,7 +136,7 @@ describe('status builders', () => {
     expect(running).toMatchObject({ phase: 'Running', provider: { resourceName: 'm', resourceKind: 'Workspace' }, endpoint: { service: 'm', port: 80 } });
   });
   it('keeps lastTransitionTime while a condition keeps its status', () => {
-    const before = [{ type: 'ProviderCompatible', status: 'True', reason: 'x', message: 'y', lastTransitionTime: '2020-01-01T00:00:00Z' }];
+    const before = [{ type: 'ProviderCompatible', status: 'True' as const, reason: 'x', message: 'y', lastTransitionTime: '2020-01-01T00:00:00Z' }];
     const s = notCreatedStatus({ ...ctx, previous: before }, 'Pending', 'R', 'm');
     expect(s.conditions![0].lastTransitionTime).toBe('2020-01-01T00:00:00Z');
     expect(s.conditions![1].lastTransitionTime).toBe(ctx.now);

@@ -1,0 +1,6 @@
+/**
+ * KAITO provider controller: the bundle entry point runs the process.
+ *
+ * @packageDocumentation
+ */
+import './main';

@@ -1,0 +1,295 @@
+/**
+ * The KAITO provider against a real API server with KAITO's real Workspace
+ * CRD. The test moves the Workspace status the way KAITO's operator does
+ * and plays the core's part (status.provider.name).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  ConfigMaps,
+  CustomResourceDefinitions,
+  KubeClient,
+  type KubeObject,
+  Namespaces,
+  isNotFound,
+} from '@runway-portal/controller-runtime';
+import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
+import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import {
+  InferenceProviderConfigs,
+  ModelDeployments,
+  type RunningProvider,
+  eventsAbout,
+  selectProviderAsCore,
+  startProviderForTest,
+  statusOwners,
+} from '@runway-portal/provider-shared';
+import { parse } from 'yaml';
+import { kaitoProvider } from './provider';
+
+jest.setTimeout(180_000);
+
+const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
+const KAITO_CRD = '/work/shared/upstream/crds/kaito-kaito.sh_workspaces.yaml';
+const NS = 'kaito-test';
+const FINALIZER_TIMEOUT_MS = 3000;
+
+const Workspaces = (version: string) => ({ group: 'kaito.sh', version, plural: 'workspaces', kind: 'Workspace', namespaced: true });
+
+type MD = ModelDeployment & KubeObject;
+
+describe('KAITO provider against a real cluster', () => {
+  let cluster: TestCluster;
+  let client: KubeClient;
+  let running: RunningProvider;
+
+  const getMd = (name: string) => client.get<MD>(ModelDeployments, { namespace: NS, name });
+  const getWs = (name: string, version = 'v1beta1') => client.get<KubeObject>(Workspaces(version), { namespace: NS, name });
+  const until = (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => waitFor(what, check, { timeoutMs, intervalMs: 200 });
+  const gone = async (get: () => Promise<unknown>) => {
+    try {
+      await get();
+      return false;
+    } catch (err) {
+      if (isNotFound(err)) return true;
+      throw err;
+    }
+  };
+  const condition = (md: MD, type: string) => md.status?.conditions?.find(c => c.type === type);
+
+  async function createMd(name: string, spec: ModelDeployment['spec'], labels?: Record<string, string>): Promise<void> {
+    await client.create(ModelDeployments, { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name, namespace: NS, labels }, spec } as MD);
+    await selectProviderAsCore(client, { namespace: NS, name }, 'kaito');
+  }
+
+  async function patchSpec(name: string, spec: object): Promise<void> {
+    await client.patch(ModelDeployments, { namespace: NS, name }, { spec }, 'merge');
+  }
+
+  /** What KAITO's operator writes when the workspace is up. */
+  async function markWorkspaceSucceeded(name: string, version = 'v1beta1'): Promise<void> {
+    const now = `${new Date().toISOString().slice(0, 19)}Z`;
+    const cond = (type: string) => ({ type, status: 'True', reason: `${type}`, message: '', lastTransitionTime: now });
+    await client.patch(
+      Workspaces(version),
+      { namespace: NS, name },
+      { status: { conditions: [cond('ResourceReady'), cond('InferenceReady'), cond('WorkspaceSucceeded')], workerNodes: ['cpu-0'] } },
+      'merge',
+      { subresource: 'status' },
+    );
+  }
+
+  beforeAll(async () => {
+    // The KAITO CRD is installed later: the provider must report its absence first.
+    cluster = await startCluster({ name: 'provider-kaito', crds: [RUNWAY_CRDS] });
+    client = new KubeClient(cluster.kubeConfig());
+    await client.create(Namespaces, { metadata: { name: NS } });
+    running = await startProviderForTest(new KubeClient(cluster.kubeConfig()), kaitoProvider, {
+      finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
+      heartbeatIntervalMs: 1000,
+    });
+  });
+
+  afterAll(async () => {
+    await running?.stop();
+    client?.close();
+    await cluster?.stop();
+  });
+
+  it('registers its InferenceProviderConfig and keeps the heartbeat current', async () => {
+    let first = '';
+    await until('registration', async () => {
+      const ipc = await client.get<KubeObject & { status?: any; spec?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+      first ||= ipc.status?.lastHeartbeat ?? '';
+      return ipc.status?.ready === true && ipc.spec?.documentation !== undefined && ipc.status?.version === 'kaito-provider:v0.1.0';
+    });
+    await until('a newer heartbeat', async () => {
+      const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+      return ipc.status.lastHeartbeat > first && ipc.status.upstreamCRDVersion === undefined;
+    });
+    const ipc = await client.get<KubeObject & { spec?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+    expect(ipc.spec.compatibilityRules.map((r: { message: string }) => r.message)).toContain('KAITO does not support sglang engine');
+  });
+
+  it('reports a missing CRD, then creates the Workspace once KAITO is installed', async () => {
+    await createMd('gemma-cpu', parse(fs.readFileSync(path.join(__dirname, 'testdata/example2-modeldeployment.yaml'), 'utf8')).spec);
+    await until('CRD not installed status', async () => {
+      const md = await getMd('gemma-cpu');
+      return md.status?.phase === 'Pending' && md.status.message === "Provider 'kaito' CRD not installed in cluster";
+    });
+    await cluster.installCrds([KAITO_CRD]);
+    await until('Workspace created', async () => !!(await getWs('gemma-cpu')));
+    const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+    expect(ipc.status.upstreamCRDVersion).toBe('kaito.sh/v1beta1');
+  });
+
+  it('creates seed example 2 as the API server accepts it, with owner and labels', async () => {
+    const ws = await getWs('gemma-cpu');
+    const md = await getMd('gemma-cpu');
+    const expected = parse(fs.readFileSync(path.join(__dirname, 'testdata/example2-workspace.yaml'), 'utf8'));
+    expect(ws.resource).toEqual(expected.resource);
+    expect(ws.inference).toEqual(expected.inference);
+    expect(ws.metadata!.labels).toEqual(expected.metadata.labels);
+    expect(ws.metadata!.ownerReferences).toEqual([{ ...expected.metadata.ownerReferences[0], uid: md.metadata!.uid }]);
+    expect(md.metadata!.finalizers).toContain('airunway.ai/provider-kaito');
+    await until('ResourceCreated and Deploying', async () => {
+      const m = await getMd('gemma-cpu');
+      return condition(m, 'ResourceCreated')?.status === 'True' && m.status?.phase === 'Deploying' && m.status.provider?.resourceKind === 'Workspace';
+    });
+    expect(await eventsAbout(client, NS, 'gemma-cpu')).toContain("Normal/ResourceCreated: Created Workspace 'gemma-cpu'");
+  });
+
+  it('becomes Running when KAITO reports WorkspaceSucceeded, with status owned per seed 001', async () => {
+    await markWorkspaceSucceeded('gemma-cpu');
+    await until('Running', async () => (await getMd('gemma-cpu')).status?.phase === 'Running');
+    const md = await getMd('gemma-cpu');
+    expect(md.status).toMatchObject({
+      phase: 'Running',
+      provider: { name: 'kaito', resourceName: 'gemma-cpu', resourceKind: 'Workspace' },
+      endpoint: { service: 'gemma-cpu', port: 80 },
+      replicas: { desired: 1, ready: 1, available: 1 },
+    });
+    expect(condition(md, 'Ready')).toMatchObject({ status: 'True', reason: 'WorkspaceSucceeded' });
+    const owners = statusOwners(md);
+    for (const field of ['phase', 'message', 'replicas', 'endpoint', 'provider.resourceName', 'provider.resourceKind', 'conditions[ProviderCompatible]', 'conditions[ResourceCreated]', 'conditions[Ready]']) {
+      expect([field, owners[field]]).toEqual([field, ['airunway-provider-kaito']]);
+    }
+    expect(owners['provider.name']).toEqual(['airunway-core']);
+  });
+
+  it('scales in place (config field), keeping the same Workspace', async () => {
+    const before = await getWs('gemma-cpu');
+    await patchSpec('gemma-cpu', { scaling: { replicas: 2 } });
+    await until('count 2', async () => ((await getWs('gemma-cpu')).resource as any).count === 2);
+    expect((await getWs('gemma-cpu')).metadata!.uid).toBe(before.metadata!.uid);
+  });
+
+  it('overwrites a direct edit of the Workspace and says so', async () => {
+    await client.patch(Workspaces('v1beta1'), { namespace: NS, name: 'gemma-cpu' }, { resource: { count: 7 } }, 'merge', { fieldManager: 'kubectl-edit' });
+    await until('count restored', async () => ((await getWs('gemma-cpu')).resource as any).count === 2);
+    await until('DriftDetected event', async () =>
+      (await eventsAbout(client, NS, 'gemma-cpu')).some(e => e.startsWith('Warning/DriftDetected: Provider resource was modified directly')),
+    );
+    expect(((await getWs('gemma-cpu')).resource as any).count).toBe(2);
+  });
+
+  it('leaves the Workspace alone while paused', async () => {
+    await client.patch(ModelDeployments, { namespace: NS, name: 'gemma-cpu' }, { metadata: { annotations: { 'airunway.ai/reconcile-paused': 'true' } } }, 'merge');
+    await patchSpec('gemma-cpu', { scaling: { replicas: 3 } });
+    await new Promise(r => setTimeout(r, 2500));
+    expect(((await getWs('gemma-cpu')).resource as any).count).toBe(2);
+    await client.patch(ModelDeployments, { namespace: NS, name: 'gemma-cpu' }, { metadata: { annotations: { 'airunway.ai/reconcile-paused': null } } }, 'merge');
+    await until('count 3 after unpause', async () => ((await getWs('gemma-cpu')).resource as any).count === 3);
+  });
+
+  it('deletes and recreates the Workspace when an identity field changes', async () => {
+    const before = await getWs('gemma-cpu');
+    await patchSpec('gemma-cpu', { model: { id: 'google/gemma-3-4b-it-qat-q4_0-gguf' } });
+    await until('new Workspace', async () => {
+      const ws = await getWs('gemma-cpu').catch(() => undefined);
+      return !!ws && ws.metadata!.uid !== before.metadata!.uid;
+    });
+    const ws = await getWs('gemma-cpu');
+    expect((ws.inference as any).template.spec.containers[0].args[0]).toBe('huggingface://google/gemma-3-4b-it-qat-q4_0-gguf/gemma-3-4b-it-q4_0.gguf');
+    expect((await eventsAbout(client, NS, 'gemma-cpu')).some(e => e.startsWith('Warning/IdentityChanged'))).toBe(true);
+    await until('Deploying again', async () => (await getMd('gemma-cpu')).status?.phase === 'Deploying');
+  });
+
+  it('rejects an incompatible engine with the seed message and creates nothing', async () => {
+    await createMd('sglang-on-kaito', { model: { id: 'org/m' }, engine: { type: 'sglang' }, resources: { gpu: { count: 1 } } });
+    await until('ProviderCompatible False', async () => {
+      const md = await getMd('sglang-on-kaito');
+      return md.status?.phase === 'Failed' && condition(md, 'ProviderCompatible')?.message === 'KAITO does not support sglang engine';
+    });
+    expect(await gone(() => getWs('sglang-on-kaito'))).toBe(true);
+  });
+
+  it('fails llama.cpp without an image naming the field, and warns about unknown overrides', async () => {
+    await createMd('no-image', { model: { id: 'org/x-gguf' }, engine: { type: 'llamacpp' }, provider: { overrides: { replicsa: 2 } } });
+    await until('Failed on spec.image', async () => {
+      const md = await getMd('no-image');
+      return md.status?.phase === 'Failed' && (md.status.message ?? '').startsWith('spec.image: KAITO has no default llama.cpp image');
+    });
+    await until('UnknownOverride event', async () =>
+      (await eventsAbout(client, NS, 'no-image')).includes("Warning/UnknownOverride: Unknown override key spec.provider.overrides.replicsa is ignored by provider 'kaito'"),
+    );
+    expect(await gone(() => getWs('no-image'))).toBe(true);
+  });
+
+  it('creates the preset and its inference ConfigMap for vLLM, and removes the ConfigMap when flags go', async () => {
+    await createMd('phi', { model: { id: 'microsoft/Phi-4-mini-instruct' }, engine: { type: 'vllm', contextLength: 8192 }, resources: { gpu: { count: 1 } }, secrets: { huggingFaceToken: 'hf-token' } });
+    await until('preset Workspace', async () => !!(await getWs('phi').catch(() => undefined)));
+    expect((await getWs('phi')).inference).toEqual({ preset: { name: 'phi-4-mini-instruct', presetOptions: { modelAccessSecret: 'hf-token' }, accessMode: 'public' }, config: 'phi-inference-config' });
+    const cm = await client.get<KubeObject & { data?: Record<string, string> }>(ConfigMaps, { namespace: NS, name: 'phi-inference-config' });
+    expect(parse(cm.data!['inference_config.yaml'])).toEqual({ vllm: { 'max-model-len': 8192 } });
+    await client.patch(ModelDeployments, { namespace: NS, name: 'phi' }, [{ op: 'remove', path: '/spec/engine/contextLength' }], 'json');
+    await until('ConfigMap removed', async () => {
+      try {
+        await client.get(ConfigMaps, { namespace: NS, name: 'phi-inference-config' });
+        return false;
+      } catch (err) {
+        return isNotFound(err);
+      }
+    });
+    expect((await getWs('phi')).inference).toEqual({ preset: { name: 'phi-4-mini-instruct', presetOptions: { modelAccessSecret: 'hf-token' }, accessMode: 'public' } });
+  });
+
+  it('deletes the Workspace and then the deployment', async () => {
+    await client.delete(ModelDeployments, { namespace: NS, name: 'phi' });
+    await until('deployment gone', async () => {
+      try {
+        await getMd('phi');
+        return false;
+      } catch (err) {
+        return isNotFound(err);
+      }
+    });
+    expect(await gone(() => getWs('phi'))).toBe(true);
+  });
+
+  it('removes its finalizer after the timeout when KAITO is gone and the Workspace stays', async () => {
+    // KAITO's operator puts its own finalizer on the Workspace; with the operator gone, nobody removes it.
+    await client.patch(Workspaces('v1beta1'), { namespace: NS, name: 'gemma-cpu' }, { metadata: { finalizers: ['workspace.finalizer.kaito.sh'] } }, 'merge');
+    const started = Date.now();
+    await client.delete(ModelDeployments, { namespace: NS, name: 'gemma-cpu' });
+    await until('deployment gone after the timeout', async () => {
+      try {
+        await getMd('gemma-cpu');
+        return false;
+      } catch (err) {
+        return isNotFound(err);
+      }
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(FINALIZER_TIMEOUT_MS - 500);
+    const events = await eventsAbout(client, NS, 'gemma-cpu');
+    expect(events).toContain('Warning/FinalizerTimeout: Finalizer removed after timeout, provider resource may be orphaned');
+    await client.patch(Workspaces('v1beta1'), { namespace: NS, name: 'gemma-cpu' }, { metadata: { finalizers: null } }, 'merge');
+  });
+
+  it('switches to v1alpha1 when that is the only version KAITO serves', async () => {
+    const crd = await client.get<KubeObject & { spec: any }>(CustomResourceDefinitions, { name: 'workspaces.kaito.sh' });
+    for (const v of crd.spec.versions) {
+      v.served = v.name === 'v1alpha1';
+      v.storage = v.name === 'v1alpha1';
+    }
+    await client.replace(CustomResourceDefinitions, crd);
+    await until('registration reports v1alpha1', async () => {
+      const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+      return ipc.status?.upstreamCRDVersion === 'kaito.sh/v1alpha1';
+    });
+    await createMd('old-kaito', { model: { id: 'org/tiny-gguf' }, engine: { type: 'llamacpp' }, image: 'ghcr.io/sozercan/llama-cpp-runner:latest' });
+    await until('v1alpha1 Workspace', async () => !!(await getWs('old-kaito', 'v1alpha1').catch(() => undefined)));
+    await markWorkspaceSucceeded('old-kaito', 'v1alpha1');
+    await until('Running on v1alpha1', async () => (await getMd('old-kaito')).status?.phase === 'Running');
+    expect((await getWs('old-kaito', 'v1alpha1')).apiVersion).toBe('kaito.sh/v1alpha1');
+  });
+
+  it('leaves an unrelated deployment alone', async () => {
+    await client.create(ModelDeployments, { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name: 'other', namespace: NS }, spec: { model: { id: 'org/m' } } } as MD);
+    await selectProviderAsCore(client, { namespace: NS, name: 'other' }, 'dynamo');
+    await new Promise(r => setTimeout(r, 1500));
+    const md = await getMd('other');
+    expect(md.metadata!.finalizers ?? []).toEqual([]);
+    expect(md.status?.phase).toBeUndefined();
+  });
+});

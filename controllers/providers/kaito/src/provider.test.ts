@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { KubeObject } from '@runway-portal/controller-runtime';
+import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { DESIRED_ANNOTATION, IDENTITY_ANNOTATION, TransformError, desiredObjects } from '@runway-portal/provider-shared';
+import { parse } from 'yaml';
+import { ggufModelUri, kaitoProvider, mapKaitoStatus, presetName } from './provider';
+
+const testdata = (file: string) => parse(fs.readFileSync(path.join(__dirname, 'testdata', file), 'utf8'));
+
+function example2(): ModelDeployment {
+  const deployment = testdata('example2-modeldeployment.yaml') as ModelDeployment;
+  deployment.metadata!.uid = '00000000-0000-0000-0000-000000000002';
+  deployment.status = { provider: { name: 'kaito' } };
+  return deployment;
+}
+
+function withoutHashes(obj: KubeObject): KubeObject {
+  const copy = structuredClone(obj);
+  delete copy.metadata!.annotations;
+  return copy;
+}
+
+const v1beta1 = { apiVersion: 'kaito.sh/v1beta1' };
+
+function md(spec: Partial<ModelDeployment['spec']>): ModelDeployment {
+  return {
+    metadata: { name: 'llm', namespace: 'ns', uid: 'u' },
+    spec: { model: { id: 'microsoft/Phi-4-mini-instruct' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } }, ...spec },
+    status: { provider: { name: 'kaito' } },
+  };
+}
+
+describe('KAITO transform', () => {
+  it('produces seed 000 example 2 (golden file)', () => {
+    const { objects, warnings } = desiredObjects(kaitoProvider, example2(), v1beta1);
+    expect(warnings).toEqual([]);
+    expect(objects).toHaveLength(1);
+    expect(withoutHashes(objects[0])).toEqual(testdata('example2-workspace.yaml'));
+    expect(Object.keys(objects[0].metadata!.annotations!).sort()).toEqual([DESIRED_ANNOTATION, IDENTITY_ANNOTATION]);
+  });
+
+  it('writes the detected API version', () => {
+    expect(desiredObjects(kaitoProvider, example2(), { apiVersion: 'kaito.sh/v1alpha1' }).objects[0].apiVersion).toBe('kaito.sh/v1alpha1');
+  });
+
+  it('derives preset names and GGUF files', () => {
+    expect(presetName('microsoft/Phi-4-mini-instruct')).toBe('phi-4-mini-instruct');
+    expect(ggufModelUri('google/gemma-3-1b-it-qat-q8_0-gguf')).toBe('huggingface://google/gemma-3-1b-it-qat-q8_0-gguf/gemma-3-1b-it-q8_0.gguf');
+    expect(ggufModelUri('org/repo/model-Q4.gguf')).toBe('huggingface://org/repo/model-Q4.gguf');
+  });
+
+  it('uses a vLLM preset with the model access secret and an inference ConfigMap for engine flags', () => {
+    const { objects } = desiredObjects(
+      kaitoProvider,
+      md({ engine: { type: 'vllm', contextLength: 8192, trustRemoteCode: true, args: { 'gpu-memory-utilization': '0.9' } }, secrets: { huggingFaceToken: 'hf' }, scaling: { replicas: 2 } }),
+      v1beta1,
+    );
+    expect(objects[0]).toMatchObject({
+      resource: { count: 2 },
+      inference: { preset: { name: 'phi-4-mini-instruct', presetOptions: { modelAccessSecret: 'hf' } }, config: 'llm-inference-config' },
+    });
+    expect(objects[1]).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'llm-inference-config', namespace: 'ns' } });
+    expect(parse((objects[1].data as Record<string, string>)['inference_config.yaml'])).toEqual({
+      vllm: { 'max-model-len': 8192, 'trust-remote-code': true, 'gpu-memory-utilization': '0.9' },
+    });
+  });
+
+  it('warns that v1alpha1 presets cannot take the secret', () => {
+    const { objects, warnings } = desiredObjects(kaitoProvider, md({ secrets: { huggingFaceToken: 'hf' } }), { apiVersion: 'kaito.sh/v1alpha1' });
+    expect(objects).toHaveLength(1);
+    expect((objects[0].inference as any).preset).toEqual({ name: 'phi-4-mini-instruct' });
+    expect(warnings[0]).toContain("secrets.huggingFaceToken 'hf' is not passed");
+  });
+
+  it('runs a vLLM image with flags, env, secret, GPUs and scheduling when spec.image is set', () => {
+    const { objects } = desiredObjects(
+      kaitoProvider,
+      md({
+        image: 'vllm/vllm-openai:v0.11.0',
+        engine: { type: 'vllm', contextLength: 4096 },
+        env: [{ name: 'A', value: 'b' }],
+        secrets: { huggingFaceToken: 'hf' },
+        nodeSelector: { pool: 'gpu' },
+        tolerations: [{ key: 'gpu', operator: 'Exists' }],
+      }),
+      v1beta1,
+    );
+    expect(objects[0]).toMatchObject({
+      resource: { labelSelector: { matchLabels: { pool: 'gpu' } } },
+      inference: {
+        template: {
+          spec: {
+            tolerations: [{ key: 'gpu', operator: 'Exists' }],
+            containers: [
+              {
+                image: 'vllm/vllm-openai:v0.11.0',
+                args: ['--model', 'microsoft/Phi-4-mini-instruct', '--served-model-name', 'Phi-4-mini-instruct', '--port=5000', '--max-model-len=4096'],
+                env: [{ name: 'A', value: 'b' }],
+                envFrom: [{ secretRef: { name: 'hf' } }],
+                resources: { requests: { 'nvidia.com/gpu': 1 }, limits: { 'nvidia.com/gpu': 1 } },
+              },
+            ],
+          },
+        },
+      },
+    });
+  });
+
+  it('rejects llama.cpp without an image, naming the field', () => {
+    const spec = example2();
+    delete spec.spec.image;
+    expect(() => desiredObjects(kaitoProvider, spec, v1beta1)).toThrow(TransformError);
+    expect(() => desiredObjects(kaitoProvider, spec, v1beta1)).toThrow(/^spec\.image: KAITO has no default llama\.cpp image/);
+  });
+});
+
+describe('KAITO status mapping (seed 000 section 4.9)', () => {
+  const ws = (conditions: object[]) => ({ metadata: { name: 'gemma-cpu' }, resource: { count: 2 }, status: { conditions } });
+  it('WorkspaceSucceeded True is Running', () => {
+    expect(mapKaitoStatus(example2(), ws([{ type: 'WorkspaceSucceeded', status: 'True', reason: 'workspaceSucceeded', message: '' }]))).toEqual({
+      phase: 'Running',
+      message: 'Workspace is ready',
+      ready: true,
+      reason: 'WorkspaceSucceeded',
+      replicas: { desired: 2, ready: 2, available: 2 },
+      endpoint: { service: 'gemma-cpu', port: 80 },
+    });
+  });
+  it('InferenceReady False is Deploying with its message', () => {
+    const s = mapKaitoStatus(example2(), ws([{ type: 'InferenceReady', status: 'False', reason: 'InferencePending', message: 'pods not ready' }]));
+    expect(s).toMatchObject({ phase: 'Deploying', message: 'pods not ready', ready: false, reason: 'InferencePending', replicas: { ready: 0 } });
+  });
+  it('an error condition is Failed with the error', () => {
+    const s = mapKaitoStatus(example2(), ws([{ type: 'WorkspaceSucceeded', status: 'False', reason: 'workspaceFailed', message: 'insufficient GPUs' }]));
+    expect(s).toMatchObject({ phase: 'Failed', message: 'insufficient GPUs', reason: 'workspaceFailed' });
+  });
+  it('no status yet is Deploying', () => {
+    expect(mapKaitoStatus(example2(), { metadata: { name: 'x' } })).toMatchObject({ phase: 'Deploying', message: 'Waiting for KAITO to deploy the workspace' });
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * KAITO: a ModelDeployment becomes a KAITO `Workspace` (kaito.sh v1beta1,
+ * or v1alpha1 on older installations). Pure functions only; the shared
+ * provider loop does every read and write.
+ *
+ * - llama.cpp (CPU or GPU): a Workspace with a pod template running the
+ *   user's image (KAITO has no llama.cpp preset), as seed 000 example 2.
+ * - vLLM without `spec.image`: a KAITO preset, named after the model
+ *   (`microsoft/Phi-4-mini-instruct` → `phi-4-mini-instruct`, KAITO's preset
+ *   naming); engine flags go into an inference ConfigMap (`inference.config`).
+ * - vLLM with `spec.image`: a pod template running that image.
+ */
+import type { KubeObject } from '@runway-portal/controller-runtime';
+import { ConfigMaps } from '@runway-portal/controller-runtime';
+import {
+  KAITO_PROVIDER,
+  type ModelDeployment,
+  type ModelDeploymentSpec,
+  resolveServedName,
+} from '@runway-portal/plugin-runway-common';
+import {
+  type MappedStatus,
+  type ProviderDefinition,
+  type TransformContext,
+  TransformError,
+  type TransformResult,
+} from '@runway-portal/provider-shared';
+import { stringify } from 'yaml';
+
+export const KAITO_VERSION = 'kaito-provider:v0.1.0';
+/** Port of the model server in the pod; KAITO's Service exposes it on port 80. */
+export const MODEL_PORT = 5000;
+export const SERVICE_PORT = 80;
+/** Label telling where the model comes from (seed 000 example 2). */
+export const MODEL_SOURCE_LABEL = 'airunway.ai/model-source';
+
+interface Condition {
+  type?: string;
+  status?: string;
+  reason?: string;
+  message?: string;
+}
+
+/** KAITO's preset name for a HuggingFace model: the lower-cased last path segment. */
+export function presetName(modelId: string): string {
+  return (modelId.split('/').filter(Boolean).pop() ?? modelId).toLowerCase();
+}
+
+/**
+ * The GGUF file of a llama.cpp model: the ID's own `.gguf` path when it has
+ * one, else derived from the repository name as quantized GGUF repositories
+ * name their files (`gemma-3-1b-it-qat-q8_0-gguf` → `gemma-3-1b-it-q8_0.gguf`).
+ */
+export function ggufModelUri(modelId: string): string {
+  if (modelId.toLowerCase().endsWith('.gguf')) return `huggingface://${modelId}`;
+  const repo = modelId.split('/').filter(Boolean).pop() ?? modelId;
+  const file = repo.replace(/-gguf$/i, '').replace(/-qat(?=-|$)/i, '');
+  return `huggingface://${modelId}/${file}.gguf`;
+}
+
+/** `engine.args` as `--key=value` flags, in a stable order. */
+function argFlags(args: Record<string, string> | undefined): string[] {
+  return Object.keys(args ?? {})
+    .sort()
+    .map(k => `--${k}=${args![k]}`);
+}
+
+function llamaCppArgs(spec: ModelDeploymentSpec): string[] {
+  const model = spec.model.source === 'custom' || !spec.model.id ? [] : [ggufModelUri(spec.model.id)];
+  const ctx = spec.engine?.contextLength ? [`--ctx-size=${spec.engine.contextLength}`] : [];
+  return [...model, `--address=:${MODEL_PORT}`, ...ctx, ...argFlags(spec.engine?.args), ...(spec.engine?.extraArgs ?? [])];
+}
+
+function vllmArgs(spec: ModelDeploymentSpec): string[] {
+  const served = resolveServedName(spec);
+  return [
+    ...(spec.model.source === 'custom' || !spec.model.id ? [] : ['--model', spec.model.id]),
+    ...(served ? ['--served-model-name', served] : []),
+    `--port=${MODEL_PORT}`,
+    ...(spec.engine?.contextLength ? [`--max-model-len=${spec.engine.contextLength}`] : []),
+    ...(spec.engine?.trustRemoteCode ? ['--trust-remote-code'] : []),
+    ...argFlags(spec.engine?.args),
+    ...(spec.engine?.extraArgs ?? []),
+  ];
+}
+
+function resources(spec: ModelDeploymentSpec): Record<string, unknown> | undefined {
+  const requests: Record<string, string | number> = {};
+  const limits: Record<string, string | number> = {};
+  if (spec.resources?.memory !== undefined) requests.memory = String(spec.resources.memory);
+  if (spec.resources?.cpu !== undefined) requests.cpu = String(spec.resources.cpu);
+  const gpus = spec.resources?.gpu?.count ?? 0;
+  if (gpus > 0) {
+    const type = spec.resources?.gpu?.type ?? 'nvidia.com/gpu';
+    requests[type] = gpus;
+    limits[type] = gpus;
+  }
+  if (Object.keys(requests).length === 0) return undefined;
+  return Object.keys(limits).length > 0 ? { requests, limits } : { requests };
+}
+
+/** The pod template of template-mode Workspaces. */
+function podTemplate(spec: ModelDeploymentSpec, image: string, args: string[]): Record<string, unknown> {
+  const secret = spec.secrets?.huggingFaceToken;
+  const res = resources(spec);
+  const container: Record<string, unknown> = {
+    name: 'model',
+    image,
+    args,
+    ports: [{ containerPort: MODEL_PORT }],
+    ...(spec.env?.length ? { env: spec.env } : {}),
+    ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
+    ...(res ? { resources: res } : {}),
+  };
+  const meta = spec.podTemplate?.metadata;
+  return {
+    ...(meta?.labels || meta?.annotations ? { metadata: { ...(meta.labels ? { labels: meta.labels } : {}), ...(meta.annotations ? { annotations: meta.annotations } : {}) } } : {}),
+    spec: {
+      containers: [container],
+      ...(spec.tolerations?.length ? { tolerations: spec.tolerations } : {}),
+    },
+  };
+}
+
+/** The inference ConfigMap of a vLLM preset (KAITO's `inference_config.yaml`), when there are flags to pass. */
+function presetConfig(md: ModelDeployment, name: string): KubeObject | undefined {
+  const spec = md.spec;
+  const vllm: Record<string, string | number | boolean> = {};
+  if (spec.engine?.contextLength) vllm['max-model-len'] = spec.engine.contextLength;
+  if (spec.engine?.trustRemoteCode) vllm['trust-remote-code'] = true;
+  const served = resolveServedName(spec);
+  if (spec.model.servedName && served) vllm['served-model-name'] = served;
+  for (const k of Object.keys(spec.engine?.args ?? {}).sort()) vllm[k] = spec.engine!.args![k];
+  if (Object.keys(vllm).length === 0) return undefined;
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name },
+    data: { 'inference_config.yaml': stringify({ vllm }) },
+  };
+}
+
+export function transformKaito(md: ModelDeployment, ctx: TransformContext): TransformResult {
+  const spec = md.spec;
+  const name = md.metadata?.name ?? '';
+  const engine = spec.engine?.type;
+  const image = spec.image ?? spec.engine?.image;
+  const warnings: string[] = [];
+  const workspace: KubeObject = {
+    apiVersion: ctx.apiVersion,
+    kind: 'Workspace',
+    metadata: { name, labels: { [MODEL_SOURCE_LABEL]: spec.model.source ?? 'huggingface' } },
+    resource: {
+      count: spec.scaling?.replicas ?? 1,
+      labelSelector: { matchLabels: spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0 ? spec.nodeSelector : { 'kubernetes.io/os': 'linux' } },
+    },
+  };
+  const objects: KubeObject[] = [workspace];
+
+  if (engine === 'llamacpp') {
+    if (!image) {
+      throw new TransformError('spec.image', 'KAITO has no default llama.cpp image: set spec.image to a llama.cpp server image, e.g. ghcr.io/sozercan/llama-cpp-runner:latest');
+    }
+    workspace.inference = { template: podTemplate(spec, image, llamaCppArgs(spec)) };
+  } else if (engine === 'vllm') {
+    if (image) {
+      workspace.inference = { template: podTemplate(spec, image, vllmArgs(spec)) };
+    } else {
+      if (spec.model.source === 'custom' || !spec.model.id) {
+        throw new TransformError('spec.image', 'a custom model on KAITO needs its own image: set spec.image');
+      }
+      const configName = `${name}-inference-config`;
+      const config = presetConfig(md, configName);
+      const secret = spec.secrets?.huggingFaceToken;
+      const v1alpha1 = ctx.apiVersion.endsWith('/v1alpha1');
+      if (secret && v1alpha1) {
+        warnings.push(`KAITO ${ctx.apiVersion} presets take no model access secret: secrets.huggingFaceToken '${secret}' is not passed; upgrade KAITO to v1beta1 for gated models`);
+      }
+      workspace.inference = {
+        preset: {
+          name: presetName(spec.model.id),
+          ...(secret && !v1alpha1 ? { presetOptions: { modelAccessSecret: secret } } : {}),
+        },
+        ...(config ? { config: configName } : {}),
+      };
+      if (config) objects.push(config);
+      if (spec.env?.length || spec.podTemplate?.metadata || spec.tolerations?.length) {
+        warnings.push('KAITO presets take no env, podTemplate or tolerations: set spec.image to run a pod template instead');
+      }
+    }
+  } else {
+    // Compatibility rules reject other engines before transform; this guards direct calls.
+    throw new TransformError('spec.engine.type', `KAITO does not support ${engine ?? 'an unset'} engine: use vllm or llamacpp`);
+  }
+  return { objects, warnings };
+}
+
+function conditionOf(upstream: KubeObject, type: string): Condition | undefined {
+  const conditions = (upstream.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+  return conditions.find(c => c.type === type);
+}
+
+/** Seed 000 section 4.9: WorkspaceSucceeded True → Running; InferenceReady False → Deploying; errors → Failed. */
+export function mapKaitoStatus(md: ModelDeployment, workspace: KubeObject): MappedStatus {
+  const name = workspace.metadata?.name ?? md.metadata?.name ?? '';
+  const desired = (workspace.resource as { count?: number } | undefined)?.count ?? md.spec.scaling?.replicas ?? 1;
+  const endpoint = { service: name, port: SERVICE_PORT };
+  const succeeded = conditionOf(workspace, 'WorkspaceSucceeded');
+  const inference = conditionOf(workspace, 'InferenceReady');
+  const resource = conditionOf(workspace, 'ResourceReady');
+  if (succeeded?.status === 'True') {
+    return { phase: 'Running', message: succeeded.message || 'Workspace is ready', ready: true, reason: 'WorkspaceSucceeded', replicas: { desired, ready: desired, available: desired }, endpoint };
+  }
+  if (succeeded?.status === 'False') {
+    const message = succeeded.message || inference?.message || resource?.message || 'Workspace failed';
+    return { phase: 'Failed', message, ready: false, reason: succeeded.reason || 'WorkspaceFailed', replicas: { desired, ready: 0, available: 0 }, endpoint };
+  }
+  const waiting = (inference?.status === 'False' && inference.message) || (resource?.status === 'False' && resource.message) || 'Waiting for KAITO to deploy the workspace';
+  return { phase: 'Deploying', message: waiting, ready: false, reason: inference?.reason || resource?.reason || 'Deploying', replicas: { desired, ready: 0, available: 0 }, endpoint };
+}
+
+export const kaitoProvider: ProviderDefinition = {
+  name: 'kaito',
+  registration: KAITO_PROVIDER,
+  version: KAITO_VERSION,
+  upstream: { group: 'kaito.sh', kind: 'Workspace', plural: 'workspaces', versions: ['v1beta1', 'v1alpha1'] },
+  extraKinds: [ConfigMaps],
+  // KAITO has no overrides (seed 000 section 4.15): every key is reported as unknown.
+  overrides: {},
+  transform: transformKaito,
+  mapStatus: mapKaitoStatus,
+};

@@ -1,0 +1,106 @@
+/**
+ * Helpers for providers' integration tests against real clusters: run a
+ * provider in-process, play the core's part (select the provider), read
+ * events. No cluster or mock in here: the caller brings a KubeClient.
+ */
+import {
+  Events,
+  KubeClient,
+  type KubeObject,
+  Manager,
+  silentLogger,
+} from '@runway-portal/controller-runtime';
+import { DEPLOYMENTS_API_VERSION } from '@runway-portal/plugin-runway-common';
+import { ProviderController, type ProviderControllerOptions } from './controller';
+import type { ProviderDefinition } from './definition';
+import { ModelDeployments } from './resources';
+
+/** The field manager the tests use when they act as the core controller. */
+export const TEST_CORE_FIELD_MANAGER = 'airunway-core';
+
+export interface RunningProvider {
+  manager: Manager;
+  provider: ProviderController;
+  stop(): Promise<void>;
+}
+
+/** Starts a provider's manager in this process (free ports, no signal handling). */
+export async function startProviderForTest(
+  client: KubeClient,
+  definition: ProviderDefinition,
+  options: ProviderControllerOptions = {},
+): Promise<RunningProvider> {
+  const manager = new Manager({
+    name: `${definition.name}-provider`,
+    client,
+    logger: silentLogger,
+    metrics: { host: '127.0.0.1', port: 0 },
+    healthProbes: { host: '127.0.0.1', port: 0 },
+    handleSignals: false,
+    gracefulShutdownTimeoutMs: 1000,
+  });
+  const provider = new ProviderController(manager, definition, options);
+  provider.setup();
+  const running = manager.start();
+  await manager.elected();
+  return {
+    manager,
+    provider,
+    async stop() {
+      await provider.stop();
+      await manager.stop();
+      await running;
+    },
+  };
+}
+
+/** Does what the core does once it selected `provider`: writes status.provider.name as the core's field manager. */
+export async function selectProviderAsCore(
+  client: KubeClient,
+  key: { namespace: string; name: string },
+  provider: string,
+  reason = 'explicit provider selection',
+): Promise<void> {
+  await client.apply(
+    ModelDeployments,
+    {
+      apiVersion: DEPLOYMENTS_API_VERSION,
+      kind: 'ModelDeployment',
+      metadata: key,
+      status: { provider: { name: provider, selectedReason: reason } },
+    },
+    { fieldManager: TEST_CORE_FIELD_MANAGER, subresource: 'status', force: true },
+  );
+}
+
+/** Events about an object, as `Type/Reason: message`. */
+export async function eventsAbout(client: KubeClient, namespace: string, name: string): Promise<string[]> {
+  const list = await client.list<KubeObject & { type?: string; reason?: string; message?: string; involvedObject?: { name?: string } }>(Events, {
+    namespace,
+    fieldSelector: `involvedObject.name=${name}`,
+  });
+  return list.items.map(e => `${e.type}/${e.reason}: ${e.message}`);
+}
+
+/** Which field manager owns a top-level status field (or a condition type) of an object. */
+export function statusOwners(obj: KubeObject): Record<string, string[]> {
+  const owners: Record<string, string[]> = {};
+  const add = (field: string, manager: string) => (owners[field] ??= []).push(manager);
+  for (const entry of (obj.metadata?.managedFields ?? []) as Array<{ manager?: string; fieldsV1?: Record<string, any> }>) {
+    const status = entry.fieldsV1?.['f:status'];
+    if (!status || !entry.manager) continue;
+    for (const [key, value] of Object.entries(status)) {
+      if (key === 'f:conditions') {
+        for (const k of Object.keys(value as object)) {
+          const m = /^k:\{"type":"(.+)"\}$/.exec(k);
+          if (m) add(`conditions[${m[1]}]`, entry.manager);
+        }
+      } else if (key === 'f:provider') {
+        for (const k of Object.keys(value as object)) if (k.startsWith('f:')) add(`provider.${k.slice(2)}`, entry.manager);
+      } else if (key.startsWith('f:')) {
+        add(key.slice(2), entry.manager);
+      }
+    }
+  }
+  return owners;
+}
