@@ -15,6 +15,7 @@ import type { CoreProcess } from './main';
 import { ModelDeployments } from './reconciler';
 import {
   applyManifests,
+  type Deployment,
   impersonating,
   CORE_RBAC,
   CORE_SERVICE_ACCOUNT,
@@ -30,7 +31,7 @@ import {
   sleep,
   START_TIMEOUT_MS,
   startCore,
-} from './testing';
+} from './__testUtils__/cluster';
 
 jest.setTimeout(60_000);
 
@@ -58,7 +59,7 @@ describe('core controller against a real cluster (no webhook installed)', () => 
     await cluster?.stop();
   }, 60_000);
 
-  const create = (md: ModelDeployment) => client.create(ModelDeployments, md);
+  const create = (md: Deployment) => client.create(ModelDeployments, md);
   const waitFor = (ns: string, name: string, what: string, test: (md: ModelDeployment) => boolean) =>
     eventually(what, async () => {
       const md = await getDeployment(client, ns, name);
@@ -130,8 +131,8 @@ describe('core controller against a real cluster (no webhook installed)', () => 
         { fieldManager: 'airunway-provider-dynamo', subresource: 'status' },
       );
       const md = (await getDeployment(client, 'main', 'gpu')) as ModelDeployment & { metadata: { managedFields?: any[] } };
-      const core = md.metadata.managedFields!.find(f => f.manager === CORE_FIELD_MANAGER && f.subresource === 'status');
-      const owned = core.fieldsV1['f:status'];
+      const coreFields = md.metadata.managedFields!.find(f => f.manager === CORE_FIELD_MANAGER && f.subresource === 'status');
+      const owned = coreFields.fieldsV1['f:status'];
       expect(Object.keys(owned['f:provider'] ?? {})).toEqual(expect.arrayContaining(['f:name', 'f:selectedReason']));
       expect(Object.keys(owned['f:provider'])).not.toContain('f:resourceName');
       expect(Object.keys(owned['f:engine'])).toEqual(expect.arrayContaining(['f:type', 'f:selectedReason']));

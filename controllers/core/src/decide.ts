@@ -12,6 +12,7 @@ import {
   type Condition,
   DEPLOYMENTS_GROUP,
   type EngineSelection,
+  type EngineType,
   engineSelectedCondition,
   IDENTITY_FIELDS,
   type InferenceProviderConfig,
@@ -62,7 +63,7 @@ export interface CoreEvent {
 
 /** The status fields the core owns: applied with CORE_FIELD_MANAGER, nothing else. */
 export interface CoreStatus {
-  engine?: { type: string; selectedReason: string };
+  engine?: { type: EngineType; selectedReason: string };
   provider?: { name: string; selectedReason: string };
   /** Only while the core holds the deployment back (invalid spec, no engine, no provider). */
   phase?: 'Pending';

@@ -1,6 +1,7 @@
 import { Registry } from 'prom-client';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { CoreMetrics, countByPhase } from './metrics';
+import type { CoreStatus } from './decide';
 import { coreStatusUpToDate } from './reconciler';
 
 const md = (name: string, namespace: string, status?: ModelDeployment['status']) =>
@@ -30,13 +31,13 @@ describe('metrics', () => {
 });
 
 describe('coreStatusUpToDate', () => {
-  const desired = {
+  const desired: CoreStatus = {
     provider: { name: 'kaito', selectedReason: 'r' },
     conditions: [{ type: 'Validated', status: 'True', reason: 'ValidationPassed', message: 'm', lastTransitionTime: 't' }],
     observedGeneration: 1,
   };
   it('ignores fields other writers own and notices a difference in its own', () => {
-    const live = { ...desired, provider: { ...desired.provider, resourceName: 'x' }, phase: 'Running' as const, conditions: [...desired.conditions, { type: 'Ready', status: 'True', reason: 'r', message: 'm', lastTransitionTime: 't' }] };
+    const live: ModelDeployment['status'] = { ...desired, provider: { ...desired.provider, resourceName: 'x' }, phase: 'Running' as const, conditions: [...desired.conditions, { type: 'Ready', status: 'True', reason: 'r', message: 'm', lastTransitionTime: 't' }] };
     expect(coreStatusUpToDate(desired, live)).toBe(true);
     expect(coreStatusUpToDate(desired, { ...live, observedGeneration: 2 })).toBe(false);
     expect(coreStatusUpToDate({ ...desired, phase: 'Pending', message: 'No healthy providers available' }, live)).toBe(false);

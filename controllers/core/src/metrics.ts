@@ -30,6 +30,9 @@ export class CoreMetrics {
   readonly reconcileDuration: Histogram<'provider'>;
   readonly reconcileErrors: Counter<'provider' | 'error_type'>;
   readonly providerSelection: Counter<'provider' | 'reason'>;
+  readonly deploymentsByPhase: Gauge<'namespace' | 'phase'>;
+  readonly deploymentReplicas: Gauge<'name' | 'namespace' | 'state'>;
+  readonly deploymentPhase: Gauge<'name' | 'namespace' | 'phase'>;
 
   constructor(registry: Registry, deployments: () => ModelDeployment[]) {
     const registers = [registry];
@@ -52,7 +55,7 @@ export class CoreMetrics {
       labelNames: ['provider', 'reason'] as const,
       registers,
     });
-    new Gauge({
+    this.deploymentsByPhase = new Gauge({
       name: 'airunway_modeldeployment_total',
       help: 'ModelDeployments by namespace and phase',
       labelNames: ['namespace', 'phase'] as const,
@@ -62,7 +65,7 @@ export class CoreMetrics {
         for (const c of countByPhase(deployments())) this.set({ namespace: c.namespace, phase: c.phase }, c.count);
       },
     });
-    new Gauge({
+    this.deploymentReplicas = new Gauge({
       name: 'airunway_deployment_replicas',
       help: 'Replicas of each ModelDeployment by state (desired, ready, available), as its provider reports them',
       labelNames: ['name', 'namespace', 'state'] as const,
@@ -78,7 +81,7 @@ export class CoreMetrics {
         }
       },
     });
-    new Gauge({
+    this.deploymentPhase = new Gauge({
       name: 'airunway_deployment_phase',
       help: 'Phase of each ModelDeployment (1 for its current phase)',
       labelNames: ['name', 'namespace', 'phase'] as const,

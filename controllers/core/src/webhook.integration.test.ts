@@ -8,7 +8,7 @@ import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import type { CoreProcess } from './main';
 import { MUTATING_CONFIG, VALIDATING_CONFIG } from './main';
 import { ModelDeployments } from './reconciler';
-import { createNamespace, DEPLOYMENT_CRDS, deployment, eventually, freePort, getDeployment, registerProvider, START_TIMEOUT_MS, startCore } from './testing';
+import { createNamespace, DEPLOYMENT_CRDS, deployment, eventually, freePort, getDeployment, registerProvider, START_TIMEOUT_MS, startCore } from './__testUtils__/cluster';
 
 jest.setTimeout(60_000);
 

@@ -7,13 +7,13 @@ import { parseAllDocuments } from 'yaml';
 import { Events, KubeClient, type KubeObject, Namespaces, silentLogger } from '@runway-portal/controller-runtime';
 import type { TestCluster } from '@runway-portal/e2e-cluster';
 import { BUILT_IN_PROVIDERS, type InferenceProviderConfig, type ModelDeployment } from '@runway-portal/plugin-runway-common';
-import { buildCore, type CoreProcess } from './main';
-import { parseOptions } from './options';
-import { InferenceProviderConfigs, ModelDeployments } from './reconciler';
+import { buildCore, type CoreProcess } from '../main';
+import { parseOptions } from '../options';
+import { InferenceProviderConfigs, ModelDeployments } from '../reconciler';
 
 /** Budget for starting a cluster in beforeAll (a cold build of the binaries takes minutes). */
 export const START_TIMEOUT_MS = 30 * 60_000;
-const CRDS = path.resolve(__dirname, '../../deploy/crds');
+const CRDS = path.resolve(__dirname, '../../../deploy/crds');
 export const DEPLOYMENT_CRDS = [
   path.join(CRDS, 'airunway.ai_modeldeployments.yaml'),
   path.join(CRDS, 'airunway.ai_inferenceproviderconfigs.yaml'),
@@ -51,7 +51,7 @@ export async function freePort(): Promise<number> {
 }
 
 export const CORE_SERVICE_ACCOUNT = 'system:serviceaccount:airunway-system:airunway-core';
-export const CORE_RBAC = path.resolve(__dirname, '../../deploy/core/rbac.yaml');
+export const CORE_RBAC = path.resolve(__dirname, '../../../deploy/core/rbac.yaml');
 
 /** The admin kubeconfig, acting as `user` (impersonation): RBAC decides as for that user. */
 export function impersonating(kc: KubeConfig, user: string): KubeConfig {
@@ -95,17 +95,20 @@ export async function createNamespace(client: KubeClient, name: string): Promise
   await client.create(Namespaces, { metadata: { name } });
 }
 
-export function deployment(namespace: string, name: string, spec: Record<string, unknown>, annotations?: Record<string, string>): ModelDeployment {
+/** A ModelDeployment as the runtime's client takes it. */
+export type Deployment = ModelDeployment & KubeObject;
+
+export function deployment(namespace: string, name: string, spec: Record<string, unknown>, annotations?: Record<string, string>): Deployment {
   return {
     apiVersion: 'airunway.ai/v1alpha1',
     kind: 'ModelDeployment',
     metadata: { name, namespace, ...(annotations ? { annotations } : {}) },
-    spec: spec as ModelDeployment['spec'],
+    spec: spec as unknown as ModelDeployment['spec'],
   };
 }
 
-export function getDeployment(client: KubeClient, namespace: string, name: string): Promise<ModelDeployment> {
-  return client.get(ModelDeployments, { namespace, name }) as Promise<ModelDeployment>;
+export function getDeployment(client: KubeClient, namespace: string, name: string): Promise<Deployment> {
+  return client.get<Deployment>(ModelDeployments, { namespace, name });
 }
 
 /** Registers a built-in provider as its controller would (spec, then status with its own field manager). */
