@@ -57,7 +57,9 @@ async function readState(name: string): Promise<ClusterState | undefined> {
   }
 }
 
-function describe(state: Pick<ClusterState, 'name' | 'server' | 'kubeconfigPath'>): string {
+function describe(
+  state: Pick<ClusterState, 'name' | 'server' | 'kubeconfigPath'>,
+): string {
   return `${state.name}\t${state.server}\tKUBECONFIG=${state.kubeconfigPath}`;
 }
 
@@ -65,18 +67,31 @@ function describe(state: Pick<ClusterState, 'name' | 'server' | 'kubeconfigPath'
 async function claimName(name: string): Promise<void> {
   const state = await readState(name);
   if (state && isAlive(state.pid)) {
-    throw new Error(`Cluster ${name} is already running (owner process ${state.pid}); stop it with: cluster down ${name}`);
+    throw new Error(
+      `Cluster ${name} is already running (owner process ${state.pid}); stop it with: cluster down ${name}`,
+    );
   }
   await rm(clusterDir(name), { recursive: true, force: true });
 }
 
-async function up(names: string[], crds: string[], port: number | undefined): Promise<void> {
+async function up(
+  names: string[],
+  crds: string[],
+  port: number | undefined,
+): Promise<void> {
   if (port !== undefined && names.length > 1) {
-    throw new Error('--port applies to one cluster only: start one cluster per command to give each a fixed port');
+    throw new Error(
+      '--port applies to one cluster only: start one cluster per command to give each a fixed port',
+    );
   }
   for (const name of names) await claimName(name);
   const clusters = await startClusters(
-    names.map(name => ({ name, dir: clusterDir(name), crds, apiserverPort: port })),
+    names.map(name => ({
+      name,
+      dir: clusterDir(name),
+      crds,
+      apiserverPort: port,
+    })),
   );
   for (const cluster of clusters) {
     const state: ClusterState = {
@@ -95,7 +110,9 @@ async function up(names: string[], crds: string[], port: number | undefined): Pr
 function untilSignal(clusters: TestCluster[]): Promise<void> {
   return new Promise(resolvePromise => {
     const stop = async (signal: string) => {
-      process.stderr.write(`${signal}: stopping ${clusters.map(c => c.name).join(', ')}\n`);
+      process.stderr.write(
+        `${signal}: stopping ${clusters.map(c => c.name).join(', ')}\n`,
+      );
       await Promise.all(clusters.map(cluster => cluster.stop()));
       resolvePromise();
     };
@@ -112,10 +129,18 @@ async function upDetached(names: string[], argv: string[]): Promise<void> {
   await mkdir(clustersDir(), { recursive: true });
   const logPath = join(clustersDir(), `up-${names.join('-')}.log`);
   const log = openSync(logPath, 'w');
-  const child = spawn(process.execPath, [...process.execArgv, resolve(__filename), ...argv.filter(a => a !== '--detach')], {
-    detached: true,
-    stdio: ['ignore', log, log],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...process.execArgv,
+      resolve(__filename),
+      ...argv.filter(a => a !== '--detach'),
+    ],
+    {
+      detached: true,
+      stdio: ['ignore', log, log],
+    },
+  );
   closeSync(log);
   let exited = false;
   child.once('exit', () => {
@@ -125,36 +150,57 @@ async function upDetached(names: string[], argv: string[]): Promise<void> {
     const states = await Promise.all(names.map(readState));
     if (states.every(state => state?.pid === child.pid)) {
       for (const state of states) process.stdout.write(`${describe(state!)}\n`);
-      process.stdout.write(`Running in the background (process ${child.pid}, log ${logPath}). Stop with: cluster down ${names.join(' ')}\n`);
+      process.stdout.write(
+        `Running in the background (process ${
+          child.pid
+        }, log ${logPath}). Stop with: cluster down ${names.join(' ')}\n`,
+      );
       child.unref();
       return;
     }
     if (exited) {
-      throw new Error(`Starting ${names.join(', ')} failed. Last lines of ${logPath}:\n${await logTail(logPath, 60)}`);
+      throw new Error(
+        `Starting ${names.join(
+          ', ',
+        )} failed. Last lines of ${logPath}:\n${await logTail(logPath, 60)}`,
+      );
     }
     await new Promise(r => setTimeout(r, 200));
   }
 }
 
 async function runningNames(): Promise<string[]> {
-  const entries = await readdir(clustersDir(), { withFileTypes: true }).catch(() => []);
-  return entries.filter(entry => entry.isDirectory() && existsSync(statePath(entry.name))).map(entry => entry.name);
+  const entries = await readdir(clustersDir(), { withFileTypes: true }).catch(
+    () => [],
+  );
+  return entries
+    .filter(entry => entry.isDirectory() && existsSync(statePath(entry.name)))
+    .map(entry => entry.name);
 }
 
 async function down(names: string[], all: boolean): Promise<void> {
   const targets = all ? await runningNames() : names;
   if (targets.length === 0) {
-    throw new Error(all ? 'No clusters are running' : 'Name the clusters to stop (cluster down dev), or pass --all');
+    throw new Error(
+      all
+        ? 'No clusters are running'
+        : 'Name the clusters to stop (cluster down dev), or pass --all',
+    );
   }
   for (const name of targets) {
     const state = await readState(name);
     if (!state) {
-      throw new Error(`No cluster named ${name} was started with cluster up (no ${statePath(name)}); see: cluster status`);
+      throw new Error(
+        `No cluster named ${name} was started with cluster up (no ${statePath(
+          name,
+        )}); see: cluster status`,
+      );
     }
     if (isAlive(state.pid)) {
       process.kill(state.pid, 'SIGTERM');
       const deadline = Date.now() + 30_000;
-      while (isAlive(state.pid) && Date.now() < deadline) await new Promise(r => setTimeout(r, 100));
+      while (isAlive(state.pid) && Date.now() < deadline)
+        await new Promise(r => setTimeout(r, 100));
       if (isAlive(state.pid)) process.kill(state.pid, 'SIGKILL'); // its components follow it (parent-death signal)
     }
     await rm(clusterDir(name), { recursive: true, force: true });
@@ -164,10 +210,17 @@ async function down(names: string[], all: boolean): Promise<void> {
 
 async function status(): Promise<void> {
   const names = await runningNames();
-  if (names.length === 0) process.stdout.write('No clusters started with cluster up.\n');
+  if (names.length === 0)
+    process.stdout.write('No clusters started with cluster up.\n');
   for (const name of names) {
     const state = (await readState(name))!;
-    process.stdout.write(`${describe(state)}\t${isAlive(state.pid) ? `running (pid ${state.pid})` : 'owner gone: run cluster down'}\n`);
+    process.stdout.write(
+      `${describe(state)}\t${
+        isAlive(state.pid)
+          ? `running (pid ${state.pid})`
+          : 'owner gone: run cluster down'
+      }\n`,
+    );
   }
 }
 
@@ -189,7 +242,10 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
+  if (
+    port !== undefined &&
+    !(Number.isInteger(port) && port > 0 && port < 65536)
+  ) {
     throw new Error(`--port ${values.port} is not a port number (1-65535)`);
   }
   const crds = values.crds.map(path => resolve(path));
@@ -221,7 +277,9 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     () => process.exit(0),
     error => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `${error instanceof Error ? error.message : String(error)}\n`,
+      );
       process.exit(1);
     },
   );

@@ -17,9 +17,20 @@ import {
   type ClusterLayout,
   type Component,
 } from './layout';
-import { DEFAULT_NODES, nodeManifest, validateNodeSpec, type NodeSpec } from './nodes';
+import {
+  DEFAULT_NODES,
+  nodeManifest,
+  validateNodeSpec,
+  type NodeSpec,
+} from './nodes';
 import { assertPortFree, freePort } from './ports';
-import { logTail, ManagedProcess, removeDirOnExit, residentBytes } from './processes';
+import {
+  logTail,
+  ManagedProcess,
+  processMemory,
+  removeDirOnExit,
+  type ProcessMemory,
+} from './processes';
 import { httpsStatus, type ClientTls } from './tls';
 import { apiErrorMessage, StopWaiting, waitFor } from './wait';
 
@@ -69,14 +80,18 @@ export interface TestCluster {
   stop(): Promise<void>;
   /** Process id of each running component. */
   pids(): Partial<Record<Component, number>>;
-  /** Resident memory in bytes of each running component. */
-  memoryUsage(): Promise<Partial<Record<Component, number>>>;
+  /** Memory in bytes (RSS and PSS) of each running component. */
+  memoryUsage(): Promise<Partial<Record<Component, ProcessMemory>>>;
   /** Log file of a component. */
   logPath(component: Component): string;
 }
 
 const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/;
-const CONTROL_PLANE: readonly Component[] = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
+const CONTROL_PLANE: readonly Component[] = [
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+];
 /** Base folder of the default cluster folders, `<name>-<pid of the owner>`. */
 export const DEFAULT_CLUSTERS_DIR = join(tmpdir(), 'runway-e2e-clusters');
 
@@ -84,7 +99,8 @@ export const DEFAULT_CLUSTERS_DIR = join(tmpdir(), 'runway-e2e-clusters');
 function traceFor(name: string): (step: string) => void {
   if (!process.env.RUNWAY_CLUSTER_TRACE) return () => {};
   const started = Date.now();
-  return step => process.stderr.write(`[${name}] +${Date.now() - started} ms ${step}\n`);
+  return step =>
+    process.stderr.write(`[${name}] +${Date.now() - started} ms ${step}\n`);
 }
 
 function isAlive(pid: number): boolean {
@@ -98,12 +114,17 @@ function isAlive(pid: number): boolean {
 
 /** Removes default cluster folders left by processes that died (kill -9). */
 async function pruneStaleClusterDirs(): Promise<void> {
-  const entries = await readdir(DEFAULT_CLUSTERS_DIR).catch(() => [] as string[]);
+  const entries = await readdir(DEFAULT_CLUSTERS_DIR).catch(
+    () => [] as string[],
+  );
   await Promise.all(
     entries.map(async entry => {
       const owner = Number(/-(\d+)$/.exec(entry)?.[1]);
       if (owner && owner !== process.pid && !isAlive(owner)) {
-        await rm(join(DEFAULT_CLUSTERS_DIR, entry), { recursive: true, force: true });
+        await rm(join(DEFAULT_CLUSTERS_DIR, entry), {
+          recursive: true,
+          force: true,
+        });
       }
     }),
   );
@@ -112,26 +133,43 @@ async function pruneStaleClusterDirs(): Promise<void> {
 export function validateStartOptions(options: StartClusterOptions): void {
   if (typeof options?.name !== 'string' || !CLUSTER_NAME.test(options.name)) {
     throw new Error(
-      `startCluster: name ${JSON.stringify(options?.name)} is invalid: use 1-40 lower-case letters, digits and '-', starting and ending with a letter or digit (e.g. "runtime-test")`,
+      `startCluster: name ${JSON.stringify(
+        options?.name,
+      )} is invalid: use 1-40 lower-case letters, digits and '-', starting and ending with a letter or digit (e.g. "runtime-test")`,
     );
   }
   options.nodes?.forEach(validateNodeSpec);
   const names = (options.nodes ?? []).map(node => node.name);
   const duplicate = names.find((name, index) => names.indexOf(name) !== index);
   if (duplicate) {
-    throw new Error(`startCluster: nodes has two nodes named "${duplicate}": node names must be unique`);
+    throw new Error(
+      `startCluster: nodes has two nodes named "${duplicate}": node names must be unique`,
+    );
   }
   for (const [component, args] of Object.entries(options.extraArgs ?? {})) {
     if (!(COMPONENTS as readonly string[]).includes(component)) {
-      throw new Error(`startCluster: extraArgs has unknown component "${component}": use one of ${COMPONENTS.join(', ')}`);
+      throw new Error(
+        `startCluster: extraArgs has unknown component "${component}": use one of ${COMPONENTS.join(
+          ', ',
+        )}`,
+      );
     }
     if (!Array.isArray(args) || args.some(arg => typeof arg !== 'string')) {
-      throw new Error(`startCluster: extraArgs["${component}"] must be an array of strings such as ["--v=2"]`);
+      throw new Error(
+        `startCluster: extraArgs["${component}"] must be an array of strings such as ["--v=2"]`,
+      );
     }
   }
   const port = options.apiserverPort;
-  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) {
-    throw new Error(`startCluster: apiserverPort must be a whole number from 1 to 65535, got ${JSON.stringify(port)}`);
+  if (
+    port !== undefined &&
+    (!Number.isInteger(port) || port < 1 || port > 65535)
+  ) {
+    throw new Error(
+      `startCluster: apiserverPort must be a whole number from 1 to 65535, got ${JSON.stringify(
+        port,
+      )}`,
+    );
   }
 }
 
@@ -173,10 +211,12 @@ class LocalCluster implements TestCluster {
     return pids;
   }
 
-  async memoryUsage(): Promise<Partial<Record<Component, number>>> {
-    const usage: Partial<Record<Component, number>> = {};
-    for (const [component, pid] of Object.entries(this.pids()) as Array<[Component, number]>) {
-      usage[component] = await residentBytes(pid);
+  async memoryUsage(): Promise<Partial<Record<Component, ProcessMemory>>> {
+    const usage: Partial<Record<Component, ProcessMemory>> = {};
+    for (const [component, pid] of Object.entries(this.pids()) as Array<
+      [Component, number]
+    >) {
+      usage[component] = await processMemory(pid);
     }
     return usage;
   }
@@ -185,13 +225,21 @@ class LocalCluster implements TestCluster {
   async start(options: StartClusterOptions): Promise<void> {
     const { layout } = this;
     const trace = traceFor(this.name);
-    await Promise.all([layout.certsDir, layout.logsDir, layout.etcdDataDir].map(dir => mkdir(dir, { recursive: true, mode: 0o700 })));
+    await Promise.all(
+      [layout.certsDir, layout.logsDir, layout.etcdDataDir].map(dir =>
+        mkdir(dir, { recursive: true, mode: 0o700 }),
+      ),
+    );
     this.spawn('etcd');
     await this.writeCertsAndKubeconfig();
     trace('certificates written');
     // The scheduler and kwok retry until the API server answers, so starting
     // them now overlaps their start-up with the API server's.
-    for (const component of ['kube-apiserver', 'kube-scheduler', 'kwok'] as const) {
+    for (const component of [
+      'kube-apiserver',
+      'kube-scheduler',
+      'kwok',
+    ] as const) {
       this.spawn(component);
     }
     // The garbage collector discovers resource types when it starts and then
@@ -211,7 +259,9 @@ class LocalCluster implements TestCluster {
         await this.waitForDefaultServiceAccount();
         trace('default ServiceAccount created');
       })(),
-      this.createNodes(options.nodes ?? [...DEFAULT_NODES]).then(() => trace('nodes ready')),
+      this.createNodes(options.nodes ?? [...DEFAULT_NODES]).then(() =>
+        trace('nodes ready'),
+      ),
     ]);
   }
 
@@ -219,7 +269,11 @@ class LocalCluster implements TestCluster {
     const child = new ManagedProcess(
       component,
       this.binary,
-      [SUBCOMMANDS[component], ...componentArgs(component, this.layout), ...(this.extraArgs[component] ?? [])],
+      [
+        SUBCOMMANDS[component],
+        ...componentArgs(component, this.layout),
+        ...(this.extraArgs[component] ?? []),
+      ],
       this.logPath(component),
     );
     this.processes.set(component, child);
@@ -228,19 +282,38 @@ class LocalCluster implements TestCluster {
   private async writeCertsAndKubeconfig(): Promise<void> {
     const { certsDir } = this.layout;
     const logFile = join(this.layout.logsDir, 'certs.log');
-    const certs = new ManagedProcess('certs', this.binary, ['certs', `--dir=${certsDir}`, `--service-ip=${SERVICE_IP}`], logFile);
+    const certs = new ManagedProcess(
+      'certs',
+      this.binary,
+      ['certs', `--dir=${certsDir}`, `--service-ip=${SERVICE_IP}`],
+      logFile,
+    );
     const exit = await certs.exited;
     if (exit.code !== 0) {
       throw new Error(
-        `Generating the cluster certificates failed (${this.binary} certs exited with ${exit.code ?? exit.signal}):\n${await logTail(logFile)}`,
+        `Generating the cluster certificates failed (${
+          this.binary
+        } certs exited with ${exit.code ?? exit.signal}):\n${await logTail(
+          logFile,
+        )}`,
       );
     }
     const read = (file: string) => readFile(join(certsDir, file), 'utf8');
-    const [ca, cert, key] = await Promise.all([read('ca.crt'), read('admin.crt'), read('admin.key')]);
+    const [ca, cert, key] = await Promise.all([
+      read('ca.crt'),
+      read('admin.crt'),
+      read('admin.key'),
+    ]);
     this.tls = { ca, cert, key };
     await writeFile(
       this.kubeconfigPath,
-      renderKubeconfig({ name: this.name, server: this.server, caPem: ca, clientCertPem: cert, clientKeyPem: key }),
+      renderKubeconfig({
+        name: this.name,
+        server: this.server,
+        caPem: ca,
+        clientCertPem: cert,
+        clientKeyPem: key,
+      }),
       { mode: 0o600 },
     );
   }
@@ -251,15 +324,22 @@ class LocalCluster implements TestCluster {
       const exit = this.processes.get(component)?.exit;
       if (exit) {
         throw new StopWaiting(
-          `${component} of cluster ${this.name} exited (${exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal}`}) before the cluster was ready. ` +
-            `Last lines of ${this.logPath(component)}:\n${await logTail(this.logPath(component))}`,
+          `${component} of cluster ${this.name} exited (${
+            exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal}`
+          }) before the cluster was ready. ` +
+            `Last lines of ${this.logPath(component)}:\n${await logTail(
+              this.logPath(component),
+            )}`,
         );
       }
     }
   }
 
   private explainWith(component: Component) {
-    return async () => `Last lines of ${this.logPath(component)}:\n${await logTail(this.logPath(component))}`;
+    return async () =>
+      `Last lines of ${this.logPath(component)}:\n${await logTail(
+        this.logPath(component),
+      )}`;
   }
 
   private async waitForApiServer(): Promise<void> {
@@ -269,7 +349,11 @@ class LocalCluster implements TestCluster {
         await this.assertRunning(['etcd', 'kube-apiserver']);
         return (await httpsStatus(`${this.server}/readyz`, this.tls!)) === 200;
       },
-      { timeoutMs: this.timeoutMs, intervalMs: 100, explain: this.explainWith('kube-apiserver') },
+      {
+        timeoutMs: this.timeoutMs,
+        intervalMs: 100,
+        explain: this.explainWith('kube-apiserver'),
+      },
     );
   }
 
@@ -279,10 +363,16 @@ class LocalCluster implements TestCluster {
       `the default ServiceAccount of cluster ${this.name} (created by kube-controller-manager)`,
       async () => {
         await this.assertRunning(['kube-controller-manager']);
-        await core.readNamespacedServiceAccount({ name: 'default', namespace: 'default' });
+        await core.readNamespacedServiceAccount({
+          name: 'default',
+          namespace: 'default',
+        });
         return true;
       },
-      { timeoutMs: this.timeoutMs, explain: this.explainWith('kube-controller-manager') },
+      {
+        timeoutMs: this.timeoutMs,
+        explain: this.explainWith('kube-controller-manager'),
+      },
     );
   }
 
@@ -298,7 +388,11 @@ class LocalCluster implements TestCluster {
         try {
           await core.createNode({ body: nodeManifest(spec) });
         } catch (error) {
-          throw new Error(`Creating node ${spec.name} in cluster ${this.name} failed: ${apiErrorMessage(error)}`);
+          throw new Error(
+            `Creating node ${spec.name} in cluster ${
+              this.name
+            } failed: ${apiErrorMessage(error)}`,
+          );
         }
       }),
     );
@@ -310,8 +404,12 @@ class LocalCluster implements TestCluster {
           async () => {
             await this.assertRunning(['kwok', 'kube-controller-manager']);
             const node = await core.readNode({ name: spec.name });
-            const isReady = node.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True');
-            const notReadyTaint = node.spec?.taints?.some(t => t.key.startsWith('node.kubernetes.io/'));
+            const isReady = node.status?.conditions?.some(
+              c => c.type === 'Ready' && c.status === 'True',
+            );
+            const notReadyTaint = node.spec?.taints?.some(t =>
+              t.key.startsWith('node.kubernetes.io/'),
+            );
             if (isReady && !notReadyTaint) ready.push(node);
             return Boolean(isReady && !notReadyTaint);
           },
@@ -323,13 +421,19 @@ class LocalCluster implements TestCluster {
   }
 
   async stopControlPlane(): Promise<void> {
-    await Promise.all(CONTROL_PLANE.map(component => this.processes.get(component)?.stop()));
+    await Promise.all(
+      CONTROL_PLANE.map(component => this.processes.get(component)?.stop()),
+    );
   }
 
   async startControlPlane(): Promise<void> {
-    await assertPortFree(this.layout.ports.apiserver, `kube-apiserver of cluster ${this.name}`);
+    await assertPortFree(
+      this.layout.ports.apiserver,
+      `kube-apiserver of cluster ${this.name}`,
+    );
     for (const component of CONTROL_PLANE) {
-      if (!this.processes.get(component) || this.processes.get(component)?.exit) this.spawn(component);
+      if (!this.processes.get(component) || this.processes.get(component)?.exit)
+        this.spawn(component);
     }
     await this.waitForApiServer();
   }
@@ -337,7 +441,9 @@ class LocalCluster implements TestCluster {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       // etcd last, so the others do not log connection errors while stopping.
-      const others = [...this.processes.entries()].filter(([component]) => component !== 'etcd');
+      const others = [...this.processes.entries()].filter(
+        ([component]) => component !== 'etcd',
+      );
       await Promise.all(others.map(([, child]) => child.stop()));
       await this.processes.get('etcd')?.stop();
       await rm(this.dir, { recursive: true, force: true });
@@ -352,12 +458,15 @@ class LocalCluster implements TestCluster {
  * kube-controller-manager, kube-scheduler) and kwok on loopback ports, creates
  * the kwok nodes, installs the CRDs, and resolves when all is ready.
  */
-export async function startCluster(options: StartClusterOptions): Promise<TestCluster> {
+export async function startCluster(
+  options: StartClusterOptions,
+): Promise<TestCluster> {
   validateStartOptions(options);
   const binary = await ensureKubeBinary();
   await pruneStaleClusterDirs();
 
-  const dir = options.dir ?? join(DEFAULT_CLUSTERS_DIR, `${options.name}-${process.pid}`);
+  const dir =
+    options.dir ?? join(DEFAULT_CLUSTERS_DIR, `${options.name}-${process.pid}`);
   if (existsSync(dir) && (await readdir(dir)).length > 0) {
     throw new Error(
       options.dir
@@ -371,14 +480,23 @@ export async function startCluster(options: StartClusterOptions): Promise<TestCl
   let cluster: LocalCluster | undefined;
   try {
     if (options.apiserverPort !== undefined) {
-      await assertPortFree(options.apiserverPort, `kube-apiserver of cluster ${options.name}`);
+      await assertPortFree(
+        options.apiserverPort,
+        `kube-apiserver of cluster ${options.name}`,
+      );
     }
     const ports = {
       apiserver: options.apiserverPort ?? (await freePort()),
       etcdClient: await freePort(),
       etcdPeer: await freePort(),
     };
-    cluster = new LocalCluster(options.name, binary, clusterLayout(dir, ports), options.timeoutMs ?? 60_000, options.extraArgs);
+    cluster = new LocalCluster(
+      options.name,
+      binary,
+      clusterLayout(dir, ports),
+      options.timeoutMs ?? 60_000,
+      options.extraArgs,
+    );
     await cluster.start(options);
     return cluster;
   } catch (error) {
@@ -390,17 +508,29 @@ export async function startCluster(options: StartClusterOptions): Promise<TestCl
 }
 
 /** Starts several clusters at once; if one fails, stops the others and throws. */
-export async function startClusters(options: StartClusterOptions[]): Promise<TestCluster[]> {
+export async function startClusters(
+  options: StartClusterOptions[],
+): Promise<TestCluster[]> {
   const names = options.map(option => option.name);
   const duplicate = names.find((name, index) => names.indexOf(name) !== index);
   if (duplicate) {
-    throw new Error(`startClusters: two clusters are named "${duplicate}": names must be unique`);
+    throw new Error(
+      `startClusters: two clusters are named "${duplicate}": names must be unique`,
+    );
   }
   const results = await Promise.allSettled(options.map(startCluster));
-  const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+  const failures = results.filter(
+    (result): result is PromiseRejectedResult => result.status === 'rejected',
+  );
   if (failures.length > 0) {
-    await Promise.all(results.map(result => (result.status === 'fulfilled' ? result.value.stop() : undefined)));
+    await Promise.all(
+      results.map(result =>
+        result.status === 'fulfilled' ? result.value.stop() : undefined,
+      ),
+    );
     throw failures[0].reason;
   }
-  return results.map(result => (result as PromiseFulfilledResult<TestCluster>).value);
+  return results.map(
+    result => (result as PromiseFulfilledResult<TestCluster>).value,
+  );
 }

@@ -1,4 +1,8 @@
-import { ApiextensionsV1Api, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
 import { isCrd, readManifests } from './manifests';
 import { serverSideApply } from './rawRequest';
 import { waitFor } from './wait';
@@ -13,12 +17,22 @@ export interface InstalledCrds {
 }
 
 /** Established and NamesAccepted conditions; a message when a condition says False. */
-export function crdReadiness(crd: V1CustomResourceDefinition): { ready: boolean; problem?: string } {
+export function crdReadiness(crd: V1CustomResourceDefinition): {
+  ready: boolean;
+  problem?: string;
+} {
   const conditions = crd.status?.conditions ?? [];
-  const established = conditions.find(condition => condition.type === 'Established');
-  const names = conditions.find(condition => condition.type === 'NamesAccepted');
+  const established = conditions.find(
+    condition => condition.type === 'Established',
+  );
+  const names = conditions.find(
+    condition => condition.type === 'NamesAccepted',
+  );
   if (names?.status === 'False') {
-    return { ready: false, problem: `NamesAccepted=False: ${names.reason}: ${names.message}` };
+    return {
+      ready: false,
+      problem: `NamesAccepted=False: ${names.reason}: ${names.message}`,
+    };
   }
   return { ready: established?.status === 'True' };
 }
@@ -43,12 +57,23 @@ export async function installCrds(
         throw new Error(`${source}: the CRD has no metadata.name`);
       }
       const { status: _ignored, ...withoutStatus } = object;
-      const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(object.metadata.name)}`;
+      const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(
+        object.metadata.name,
+      )}`;
       try {
         // Sent as read: the typed client would drop x-kubernetes-* and enum keys.
-        await serverSideApply(kubeConfig, path, { ...withoutStatus, apiVersion: 'apiextensions.k8s.io/v1' }, FIELD_MANAGER);
+        await serverSideApply(
+          kubeConfig,
+          path,
+          { ...withoutStatus, apiVersion: 'apiextensions.k8s.io/v1' },
+          FIELD_MANAGER,
+        );
       } catch (error) {
-        throw new Error(`Installing CRD ${object.metadata.name} from ${source} failed: ${(error as Error).message}`);
+        throw new Error(
+          `Installing CRD ${object.metadata.name} from ${source} failed: ${
+            (error as Error).message
+          }`,
+        );
       }
     }),
   );
@@ -59,9 +84,12 @@ export async function installCrds(
       waitFor(
         `CRD ${object.metadata.name} to become Established`,
         async () => {
-          const crd = await extensions.readCustomResourceDefinition({ name: object.metadata.name });
+          const crd = await extensions.readCustomResourceDefinition({
+            name: object.metadata.name,
+          });
           const { ready, problem } = crdReadiness(crd);
-          if (problem) throw new Error(`CRD ${object.metadata.name}: ${problem}`);
+          if (problem)
+            throw new Error(`CRD ${object.metadata.name}: ${problem}`);
           return ready;
         },
         { timeoutMs },

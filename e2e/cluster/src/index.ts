@@ -8,7 +8,13 @@
 export { startCluster, startClusters, DEFAULT_CLUSTERS_DIR } from './cluster';
 export type { StartClusterOptions, TestCluster } from './cluster';
 export type { InstalledCrds } from './crds';
-export { ensureKubeBinary, kubeBinaryLocation, cacheRoot, KubeBuildError } from './binary';
+export type { ProcessMemory } from './processes';
+export {
+  ensureKubeBinary,
+  kubeBinaryLocation,
+  cacheRoot,
+  KubeBuildError,
+} from './binary';
 export { DEFAULT_NODES, GPU_RESOURCE, nodeManifest } from './nodes';
 export type { NodeSpec } from './nodes';
 export { COMPONENTS } from './layout';

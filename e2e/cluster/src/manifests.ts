@@ -12,20 +12,30 @@ export interface SourcedObject {
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 
 /** Files given, plus every .yaml/.yml/.json file under folders given (sorted). */
-export async function manifestFiles(paths: readonly string[]): Promise<string[]> {
+export async function manifestFiles(
+  paths: readonly string[],
+): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
     let info;
     try {
       info = await stat(path);
     } catch {
-      throw new Error(`Manifest path ${path} does not exist: pass a YAML/JSON file or a folder of them`);
+      throw new Error(
+        `Manifest path ${path} does not exist: pass a YAML/JSON file or a folder of them`,
+      );
     }
     if (info.isDirectory()) {
-      const entries = await readdir(path, { recursive: true, withFileTypes: true });
+      const entries = await readdir(path, {
+        recursive: true,
+        withFileTypes: true,
+      });
       files.push(
         ...entries
-          .filter(entry => entry.isFile() && MANIFEST_EXTENSIONS.has(extname(entry.name)))
+          .filter(
+            entry =>
+              entry.isFile() && MANIFEST_EXTENSIONS.has(extname(entry.name)),
+          )
           .map(entry => join(entry.parentPath, entry.name))
           .sort(),
       );
@@ -42,19 +52,30 @@ export function parseManifests(text: string, file: string): SourcedObject[] {
   parseAllDocuments(text).forEach((document, index) => {
     const source = `${file}#${index}`;
     if (document.errors.length > 0) {
-      throw new Error(`${source} is not valid YAML: ${document.errors[0].message}`);
+      throw new Error(
+        `${source} is not valid YAML: ${document.errors[0].message}`,
+      );
     }
     const object = document.toJS({ maxAliasCount: 1000 });
     if (object === null || object === undefined) return;
-    if (typeof object !== 'object' || Array.isArray(object) || !object.kind || !object.apiVersion) {
-      throw new Error(`${source} is not a Kubernetes object: it needs apiVersion and kind at the top level`);
+    if (
+      typeof object !== 'object' ||
+      Array.isArray(object) ||
+      !object.kind ||
+      !object.apiVersion
+    ) {
+      throw new Error(
+        `${source} is not a Kubernetes object: it needs apiVersion and kind at the top level`,
+      );
     }
     objects.push({ object, source });
   });
   return objects;
 }
 
-export async function readManifests(paths: readonly string[]): Promise<SourcedObject[]> {
+export async function readManifests(
+  paths: readonly string[],
+): Promise<SourcedObject[]> {
   const all: SourcedObject[] = [];
   for (const file of await manifestFiles(paths)) {
     all.push(...parseManifests(await readFile(file, 'utf8'), file));

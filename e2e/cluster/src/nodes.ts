@@ -23,7 +23,8 @@ export const DEFAULT_NODES: readonly NodeSpec[] = [
   { name: 'cpu-0', cpu: '16', memory: '64Gi' },
 ];
 
-const DNS_1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_1123_SUBDOMAIN =
+  /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const QUANTITY = /^[0-9]+(\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/;
 
 /** Checks a node spec; throws an error naming the field and the fix. */
@@ -31,20 +32,43 @@ export function validateNodeSpec(spec: NodeSpec, index: number): void {
   const where = `nodes[${index}]`;
   if (typeof spec.name !== 'string' || !DNS_1123_SUBDOMAIN.test(spec.name)) {
     throw new Error(
-      `${where}.name ${JSON.stringify(spec.name)} is not a valid node name: use lower-case letters, digits, '-' and '.', starting and ending with a letter or digit (e.g. "gpu-0")`,
+      `${where}.name ${JSON.stringify(
+        spec.name,
+      )} is not a valid node name: use lower-case letters, digits, '-' and '.', starting and ending with a letter or digit (e.g. "gpu-0")`,
     );
   }
-  if (spec.gpus !== undefined && (!Number.isInteger(spec.gpus) || spec.gpus < 0)) {
-    throw new Error(`${where}.gpus must be a whole number >= 0, got ${JSON.stringify(spec.gpus)}`);
+  if (
+    spec.gpus !== undefined &&
+    (!Number.isInteger(spec.gpus) || spec.gpus < 0)
+  ) {
+    throw new Error(
+      `${where}.gpus must be a whole number >= 0, got ${JSON.stringify(
+        spec.gpus,
+      )}`,
+    );
   }
-  if (spec.pods !== undefined && (!Number.isInteger(spec.pods) || spec.pods < 1)) {
-    throw new Error(`${where}.pods must be a whole number >= 1, got ${JSON.stringify(spec.pods)}`);
+  if (
+    spec.pods !== undefined &&
+    (!Number.isInteger(spec.pods) || spec.pods < 1)
+  ) {
+    throw new Error(
+      `${where}.pods must be a whole number >= 1, got ${JSON.stringify(
+        spec.pods,
+      )}`,
+    );
   }
   for (const field of ['cpu', 'memory'] as const) {
     const value = spec[field];
-    if (value !== undefined && (typeof value !== 'string' || !QUANTITY.test(value))) {
+    if (
+      value !== undefined &&
+      (typeof value !== 'string' || !QUANTITY.test(value))
+    ) {
       throw new Error(
-        `${where}.${field} ${JSON.stringify(value)} is not a Kubernetes quantity: use a string such as ${field === 'cpu' ? '"32" or "500m"' : '"128Gi"'}`,
+        `${where}.${field} ${JSON.stringify(
+          value,
+        )} is not a Kubernetes quantity: use a string such as ${
+          field === 'cpu' ? '"32" or "500m"' : '"128Gi"'
+        }`,
       );
     }
   }

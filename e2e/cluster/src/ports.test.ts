@@ -27,8 +27,12 @@ describe('ports on this machine', () => {
   afterAll(() => new Promise(resolve => server.close(resolve)));
 
   it('names the busy port and the process holding it', async () => {
-    await expect(assertPortFree(busy, 'kube-apiserver of cluster t')).rejects.toThrow(
-      new RegExp(`Port ${busy} on 127.0.0.1 \\(kube-apiserver of cluster t\\) is already in use by process ${process.pid} `),
+    await expect(
+      assertPortFree(busy, 'kube-apiserver of cluster t'),
+    ).rejects.toThrow(
+      new RegExp(
+        `Port ${busy} on 127.0.0.1 \\(kube-apiserver of cluster t\\) is already in use by process ${process.pid} `,
+      ),
     );
   });
 

@@ -22,20 +22,28 @@ export function listeningInodes(procNetTcp: string, port: number): string[] {
 }
 
 /** Best-effort: which process listens on the port ("1234 (kube-apiserver ...)"). */
-export async function describePortOwner(port: number): Promise<string | undefined> {
+export async function describePortOwner(
+  port: number,
+): Promise<string | undefined> {
   const tables = await Promise.all(
-    ['/proc/net/tcp', '/proc/net/tcp6'].map(path => readFile(path, 'utf8').catch(() => '')),
+    ['/proc/net/tcp', '/proc/net/tcp6'].map(path =>
+      readFile(path, 'utf8').catch(() => ''),
+    ),
   );
   const inodes = new Set(tables.flatMap(table => listeningInodes(table, port)));
   if (inodes.size === 0) return undefined;
-  const pids = (await readdir('/proc').catch(() => [])).filter(entry => /^\d+$/.test(entry));
+  const pids = (await readdir('/proc').catch(() => [])).filter(entry =>
+    /^\d+$/.test(entry),
+  );
   for (const pid of pids) {
     const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
     for (const fd of fds) {
       const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
       const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
       if (inode && inodes.has(inode)) {
-        const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+        const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(
+          () => '',
+        );
         return `${pid} (${cmdline.split('\0').join(' ').trim().slice(0, 160)})`;
       }
     }
@@ -50,21 +58,27 @@ function listenOnce(port: number): Promise<number> {
     server.once('error', reject);
     server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
       const address = server.address();
-      const bound = typeof address === 'object' && address ? address.port : port;
+      const bound =
+        typeof address === 'object' && address ? address.port : port;
       server.close(() => resolve(bound));
     });
   });
 }
 
 /** Fails with an error naming the port and the process using it. */
-export async function assertPortFree(port: number, purpose: string): Promise<void> {
+export async function assertPortFree(
+  port: number,
+  purpose: string,
+): Promise<void> {
   try {
     await listenOnce(port);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     const owner = await describePortOwner(port);
     throw new Error(
-      `Port ${port} on 127.0.0.1 (${purpose}) is already in use${owner ? ` by process ${owner}` : ''}. ` +
+      `Port ${port} on 127.0.0.1 (${purpose}) is already in use${
+        owner ? ` by process ${owner}` : ''
+      }. ` +
         'Stop that process, choose another port, or leave the port unset to use a free one.',
     );
   }

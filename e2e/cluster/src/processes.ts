@@ -47,6 +47,7 @@ export class ManagedProcess {
     this.exited = new Promise(resolve => {
       const done = (info: ExitInfo) => {
         if (pid !== undefined) liveGroups.delete(pid);
+        uninstallWhenIdle();
         this.exitInfo ??= info;
         resolve(this.exitInfo);
       };
@@ -70,7 +71,10 @@ export class ManagedProcess {
   async stop(graceMs = 3000): Promise<ExitInfo> {
     if (this.exitInfo) return this.exitInfo;
     signalGroup(this.child.pid, 'SIGTERM');
-    const timer = setTimeout(() => signalGroup(this.child.pid, 'SIGKILL'), graceMs);
+    const timer = setTimeout(
+      () => signalGroup(this.child.pid, 'SIGKILL'),
+      graceMs,
+    );
     try {
       return await this.exited;
     } finally {
@@ -91,8 +95,13 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 }
 
 export function removeDirOnExit(dir: string, remove: boolean): void {
-  if (remove) dirsToRemoveOnExit.add(dir);
-  else dirsToRemoveOnExit.delete(dir);
+  if (remove) {
+    installExitHandlers();
+    dirsToRemoveOnExit.add(dir);
+  } else {
+    dirsToRemoveOnExit.delete(dir);
+    uninstallWhenIdle();
+  }
 }
 
 /** Kills every live group synchronously; safe inside an 'exit' handler. */
@@ -105,21 +114,36 @@ export function killAllSync(): void {
   dirsToRemoveOnExit.clear();
 }
 
-let handlersInstalled = false;
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const signalHandlers = new Map<NodeJS.Signals, () => void>();
 
+/** Installed while something is registered, so test files do not pile up listeners. */
 function installExitHandlers(): void {
-  if (handlersInstalled) return;
-  handlersInstalled = true;
+  if (signalHandlers.size > 0) return;
   process.on('exit', killAllSync);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  for (const signal of SIGNALS) {
     const handler = () => {
       killAllSync();
-      process.removeListener(signal, handler);
+      uninstallExitHandlers();
       // Keep the default behaviour (exit) unless someone else handles it.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      if (process.listenerCount(signal) === 0)
+        process.kill(process.pid, signal);
     };
+    signalHandlers.set(signal, handler);
     process.on(signal, handler);
   }
+}
+
+function uninstallExitHandlers(): void {
+  process.removeListener('exit', killAllSync);
+  for (const [signal, handler] of signalHandlers)
+    process.removeListener(signal, handler);
+  signalHandlers.clear();
+}
+
+function uninstallWhenIdle(): void {
+  if (liveGroups.size === 0 && dirsToRemoveOnExit.size === 0)
+    uninstallExitHandlers();
 }
 
 /** The last `lines` lines of a log file ('' when missing). */
@@ -136,15 +160,31 @@ export async function logTail(path: string, lines = 40): Promise<string> {
     const start = Math.max(0, size - maxBytes);
     const buffer = Buffer.alloc(size - start);
     await handle.read(buffer, 0, buffer.length, start);
-    return buffer.toString('utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    return buffer
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(-lines)
+      .join('\n');
   } finally {
     await handle.close();
   }
 }
 
-/** Resident memory of a process in bytes (0 when gone). */
-export async function residentBytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kib = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
-  return kib ? Number(kib) * 1024 : 0;
+export interface ProcessMemory {
+  /** Resident set size: counts the shared binary pages in full for every process. */
+  rss: number;
+  /** Proportional set size: shared pages divided among the processes sharing them. */
+  pss: number;
+}
+
+/** Memory of a process in bytes, from /proc/PID/smaps_rollup (zeros when gone). */
+export async function processMemory(pid: number): Promise<ProcessMemory> {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(
+    () => '',
+  );
+  const kib = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? 0) *
+    1024;
+  return { rss: kib('Rss'), pss: kib('Pss') };
 }

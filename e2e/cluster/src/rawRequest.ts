@@ -21,11 +21,20 @@ export async function rawRequest(
 ): Promise<RawResponse> {
   const server = kubeConfig.getCurrentCluster()?.server;
   if (!server) throw new Error('The kubeconfig has no current cluster');
-  const options: RequestOptions = { method, agent: false, headers: { Accept: 'application/json' } };
+  const options: RequestOptions = {
+    method,
+    agent: false,
+    headers: { Accept: 'application/json' },
+  };
   await kubeConfig.applyToHTTPSOptions(options);
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const payload =
+    body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   if (payload) {
-    options.headers = { ...options.headers, 'Content-Type': contentType, 'Content-Length': payload.length };
+    options.headers = {
+      ...options.headers,
+      'Content-Type': contentType,
+      'Content-Length': payload.length,
+    };
   }
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, server), options, response => {
@@ -55,9 +64,18 @@ export async function serverSideApply(
   fieldManager: string,
 ): Promise<any> {
   const query = new URLSearchParams({ fieldManager, force: 'true' });
-  const response = await rawRequest(kubeConfig, 'PATCH', `${path}?${query}`, object, 'application/apply-patch+yaml');
+  const response = await rawRequest(
+    kubeConfig,
+    'PATCH',
+    `${path}?${query}`,
+    object,
+    'application/apply-patch+yaml',
+  );
   if (response.status >= 300) {
-    const message = typeof response.body === 'object' ? response.body?.message : String(response.body);
+    const message =
+      typeof response.body === 'object'
+        ? response.body?.message
+        : String(response.body);
     throw new Error(`HTTP ${response.status}: ${message}`);
   }
   return response.body;

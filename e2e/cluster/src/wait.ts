@@ -30,9 +30,15 @@ export async function waitFor(
       lastError = error;
     }
     if (Date.now() >= deadline) {
-      const detail = lastError ? ` (last error: ${apiErrorMessage(lastError)})` : '';
+      const detail = lastError
+        ? ` (last error: ${apiErrorMessage(lastError)})`
+        : '';
       const extra = explain ? `\n${await explain()}` : '';
-      throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${description}${detail}${extra}`);
+      throw new Error(
+        `Timed out after ${
+          timeoutMs / 1000
+        } s waiting for ${description}${detail}${extra}`,
+      );
     }
     await sleep(intervalMs);
   }
@@ -40,7 +46,11 @@ export async function waitFor(
 
 /** The API server's message from a client-node ApiException, or the error's message. */
 export function apiErrorMessage(error: unknown): string {
-  const { code, body, message } = (error ?? {}) as { code?: number; body?: unknown; message?: string };
+  const { code, body, message } = (error ?? {}) as {
+    code?: number;
+    body?: unknown;
+    message?: string;
+  };
   let status: { message?: string; reason?: string } | undefined;
   if (typeof body === 'string') {
     try {
@@ -52,7 +62,9 @@ export function apiErrorMessage(error: unknown): string {
     status = body as typeof status;
   }
   if (status?.message) {
-    return `${code ? `HTTP ${code}` : ''}${status.reason ? ` ${status.reason}` : ''}: ${status.message}`.trim();
+    return `${code ? `HTTP ${code}` : ''}${
+      status.reason ? ` ${status.reason}` : ''
+    }: ${status.message}`.trim();
   }
   return message ?? String(error);
 }
