@@ -75,6 +75,8 @@ async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
   return samples;
 }
 
+const keepAlive = new http.Agent({ keepAlive: true });
+
 /** GET through the backend; returns the parsed body. */
 function getJson(path: string): Promise<any> {
   return new Promise((resolve, reject) => {
@@ -93,7 +95,6 @@ function getJson(path: string): Promise<any> {
     req.on('error', reject);
   });
 }
-const keepAlive = new http.Agent({ keepAlive: true });
 
 async function fill(client: KubeClient, cluster: string): Promise<void> {
   for (let t = 0; t < 10; t++) {
