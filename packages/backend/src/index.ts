@@ -59,6 +59,9 @@ backend.add(import('@backstage/plugin-search-backend-module-techdocs'));
 // kubernetes plugin
 backend.add(import('@backstage/plugin-kubernetes-backend'));
 
+// runway plugin: deployments, models and stacks across the clusters configured for the kubernetes plugin
+backend.add(import('@runway-portal/plugin-runway-backend'));
+
 // user settings plugin
 backend.add(import('@backstage/plugin-user-settings-backend'));
 
