@@ -1,0 +1,89 @@
+/**
+ * Runs the operator test doubles against one cluster until SIGTERM/SIGINT:
+ *
+ *   KUBECONFIG=... yarn workspace @runway-portal/e2e-simulators start [--step-delay-ms 2000] [--only kaito,dynamo]
+ */
+import { Manager, createLogger } from '@runway-portal/controller-runtime';
+import { parseArgs } from 'node:util';
+import {
+  DEFAULT_STEP_DELAY_MS,
+  registerSimulators,
+  SIMULATOR_NAMES,
+} from './simulator';
+
+export interface SimulatorArgs {
+  kubeconfig?: string;
+  stepDelayMs: number;
+  only?: string[];
+}
+
+/** Flags (then environment) to options; throws a message naming the bad flag. */
+export function parseSimulatorArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): SimulatorArgs {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      kubeconfig: { type: 'string' },
+      'step-delay-ms': { type: 'string' },
+      only: { type: 'string' },
+    },
+  });
+  const delayText =
+    values['step-delay-ms'] ?? env.RUNWAY_SIMULATOR_STEP_DELAY_MS;
+  const stepDelayMs =
+    delayText === undefined ? DEFAULT_STEP_DELAY_MS : Number(delayText);
+  if (!Number.isInteger(stepDelayMs) || stepDelayMs < 0) {
+    throw new Error(
+      `--step-delay-ms (or RUNWAY_SIMULATOR_STEP_DELAY_MS) must be a whole number of milliseconds, 0 or more; got "${delayText}"`,
+    );
+  }
+  const only = values.only
+    ?.split(',')
+    .map(s => s.trim())
+    .filter(Boolean);
+  const unknown = (only ?? []).filter(n => !SIMULATOR_NAMES.includes(n));
+  if (unknown.length > 0) {
+    throw new Error(
+      `--only names unknown simulator(s) ${unknown.join(', ')}: choose from ${SIMULATOR_NAMES.join(', ')}`,
+    );
+  }
+  return {
+    kubeconfig: values.kubeconfig ?? env.KUBECONFIG,
+    stepDelayMs,
+    only,
+  };
+}
+
+async function main(): Promise<void> {
+  let args: SimulatorArgs;
+  try {
+    args = parseSimulatorArgs(process.argv.slice(2), process.env);
+  } catch (err) {
+    process.stderr.write(`simulators: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const logger = createLogger();
+  const mgr = new Manager({
+    name: 'runway-simulators',
+    kubeconfigPath: args.kubeconfig,
+    logger,
+    metrics: false,
+    healthProbes: false,
+  });
+  const { started, skipped } = await registerSimulators(mgr, args);
+  for (const line of skipped) logger.warn(`simulator not started: ${line}`);
+  logger.info('operator test doubles running', {
+    simulators: started,
+    stepDelayMs: args.stepDelayMs,
+  });
+  await mgr.start();
+}
+
+if (require.main === module) {
+  main().catch(err => {
+    process.stderr.write(`simulators: ${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  });
+}
