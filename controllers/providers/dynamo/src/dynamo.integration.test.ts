@@ -177,7 +177,7 @@ describe('Dynamo provider against a real cluster', () => {
   });
 
   it('reports a failed DGD with the message Dynamo gives', async () => {
-    const now = new Date().toISOString().slice(0, 19) + 'Z';
+    const now = `${new Date().toISOString().slice(0, 19)}Z`;
     await setDgdStatus('llama-8b', {
       state: 'failed',
       conditions: [{ type: 'Ready', status: 'False', reason: 'ComponentsFailing', message: 'insufficient GPUs for VllmWorker', lastTransitionTime: now }],

@@ -1,0 +1,280 @@
+/**
+ * The llm-d provider against a real cluster with the real Gateway API
+ * Inference Extension InferencePool CRD. Nothing is faked: Kubernetes'
+ * Deployment controller and kwok's simulated GPU nodes move the model-server
+ * Deployments to Available, or to ReplicaFailure under a quota.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  Deployments,
+  KubeClient,
+  type KubeObject,
+  Namespaces,
+  Services,
+  isNotFound,
+  keyOf,
+} from '@runway-portal/controller-runtime';
+import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
+import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import {
+  InferenceProviderConfigs,
+  ModelDeployments,
+  type RunningProvider,
+  eventsAbout,
+  selectProviderAsCore,
+  startProviderForTest,
+  statusOwners,
+} from '@runway-portal/provider-shared';
+import YAML from 'yaml';
+import { type DeploymentLookup, llmdProvider } from './definition';
+
+jest.setTimeout(180_000);
+
+const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
+const POOL_CRD = path.resolve(__dirname, '../../../../../shared/upstream/crds/gaie-inference.networking.k8s.io_inferencepools.v1.6.0.yaml');
+const NS = 'llmd-test';
+const QUOTA_NS = 'llmd-quota';
+const FINALIZER_TIMEOUT_MS = 3000;
+
+const InferencePools = { group: 'inference.networking.k8s.io', version: 'v1', plural: 'inferencepools', kind: 'InferencePool', namespaced: true };
+const ResourceQuotas = { group: '', version: 'v1', plural: 'resourcequotas', kind: 'ResourceQuota', namespaced: true };
+
+type MD = ModelDeployment & KubeObject;
+type Obj = KubeObject & { spec?: any; status?: any };
+
+const sample = (mode: string): ModelDeployment['spec'] =>
+  YAML.parse(fs.readFileSync(path.join(__dirname, 'testdata', `${mode}.modeldeployment.yaml`), 'utf8')).spec;
+const golden = (mode: string): Obj[] =>
+  YAML.parseAllDocuments(fs.readFileSync(path.join(__dirname, 'testdata', `${mode}.objects.yaml`), 'utf8')).map(d => d.toJSON());
+
+describe('llm-d provider against a real cluster', () => {
+  let cluster: TestCluster;
+  let client: KubeClient;
+  let running: RunningProvider;
+
+  const getMd = (name: string, ns = NS) => client.get<MD>(ModelDeployments, { namespace: ns, name });
+  const getDeployment = (name: string, ns = NS) => client.get<Obj>(Deployments, { namespace: ns, name });
+  const getPool = (name: string) => client.get<Obj>(InferencePools, { namespace: NS, name });
+  const until = (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => waitFor(what, check, { timeoutMs, intervalMs: 250 });
+  const gone = async (get: () => Promise<unknown>) => {
+    try {
+      await get();
+      return false;
+    } catch (err) {
+      if (isNotFound(err)) return true;
+      throw err;
+    }
+  };
+  const condition = (md: MD, type: string) => md.status?.conditions?.find(c => c.type === type);
+  const events = (name: string, ns = NS) => eventsAbout(client, ns, name);
+
+  async function createMd(name: string, spec: ModelDeployment['spec'], ns = NS, labels?: Record<string, string>): Promise<void> {
+    await client.create(ModelDeployments, { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name, namespace: ns, labels }, spec } as MD);
+    await selectProviderAsCore(client, { namespace: ns, name }, 'llmd');
+  }
+  const patchSpec = (name: string, spec: object) => client.patch(ModelDeployments, { namespace: NS, name }, { spec }, 'merge');
+
+  beforeAll(async () => {
+    cluster = await startCluster({
+      name: 'provider-llmd',
+      nodes: [{ name: 'gpu-0', gpus: 16, cpu: '128', memory: '1Ti' }, { name: 'cpu-0' }],
+      crds: [RUNWAY_CRDS],
+    });
+    client = new KubeClient(cluster.kubeConfig());
+    for (const name of [NS, QUOTA_NS]) await client.create(Namespaces, { metadata: { name } });
+    // As main.ts does: the definition reads model-server Deployments from the manager's cache (bound once it exists).
+    let lookup: DeploymentLookup = () => undefined;
+    running = await startProviderForTest(new KubeClient(cluster.kubeConfig()), llmdProvider((ns, name) => lookup(ns, name)), {
+      finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
+      heartbeatIntervalMs: 1000,
+    });
+    const deployments = running.manager.informers.informerFor(Deployments);
+    lookup = (namespace, name) => deployments.store.get(keyOf({ namespace, name }));
+  });
+
+  afterAll(async () => {
+    await running?.stop();
+    client?.close();
+    await cluster?.stop();
+  });
+
+  it('registers its InferenceProviderConfig and keeps the heartbeat current', async () => {
+    let first = '';
+    await until('registration', async () => {
+      const ipc = await client.get<KubeObject & { status?: any; spec?: any }>(InferenceProviderConfigs, { name: 'llmd' });
+      first ||= ipc.status?.lastHeartbeat ?? '';
+      return ipc.status?.ready === true && ipc.status.version === 'llmd-provider:v0.1.0' && !!ipc.spec?.documentation;
+    });
+    await until('a newer heartbeat', async () => {
+      const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'llmd' });
+      return ipc.status.lastHeartbeat > first;
+    });
+  });
+
+  it('reports the missing InferencePool CRD, then deploys once it is installed', async () => {
+    await createMd('llama-8b-llmd', sample('aggregated'), NS, { 'airunway.ai/team': 'ml' });
+    await until('CRD not installed status', async () => {
+      const md = await getMd('llama-8b-llmd');
+      return md.status?.phase === 'Pending' && md.status.message === "Provider 'llmd' CRD not installed in cluster";
+    });
+    await cluster.installCrds([POOL_CRD]);
+    await until('InferencePool created', async () => !(await gone(() => getPool('llama-8b-llmd'))));
+    const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'llmd' });
+    expect(ipc.status.upstreamCRDVersion).toBe('inference.networking.k8s.io/v1');
+  });
+
+  it('creates what the API server accepts: InferencePool, Deployment and Service, owned and labelled', async () => {
+    await until('Deployment and Service', async () =>
+      !(await gone(() => getDeployment('llama-8b-llmd-decode'))) && !(await gone(() => client.get(Services, { namespace: NS, name: 'llama-8b-llmd' }))),
+    );
+    const md = await getMd('llama-8b-llmd');
+    const [pool, deployment, service] = golden('aggregated');
+    const live: Obj[] = [await getPool('llama-8b-llmd'), await getDeployment('llama-8b-llmd-decode'), await client.get<Obj>(Services, { namespace: NS, name: 'llama-8b-llmd' })];
+    expect(live[0].spec).toMatchObject(pool.spec);
+    expect(live[1].spec).toMatchObject(deployment.spec);
+    expect(live[2].spec).toMatchObject(service.spec);
+    for (const obj of live) {
+      expect(obj.metadata!.labels).toEqual({ 'airunway.ai/team': 'ml', 'airunway.ai/managed-by': 'airunway' });
+      expect(obj.metadata!.ownerReferences).toEqual([
+        { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'llama-8b-llmd', uid: md.metadata!.uid, controller: true, blockOwnerDeletion: true },
+      ]);
+    }
+    expect(md.metadata!.finalizers).toContain('airunway.ai/provider-llmd');
+    expect(await events('llama-8b-llmd')).toContain("Normal/ResourceCreated: Created InferencePool 'llama-8b-llmd'");
+  });
+
+  it('becomes Running when the Deployment controller and kwok make the model servers Available', async () => {
+    await until('Running', async () => (await getMd('llama-8b-llmd')).status?.phase === 'Running');
+    const md = await getMd('llama-8b-llmd');
+    expect(md.status).toMatchObject({
+      phase: 'Running',
+      message: 'All replicas are ready',
+      provider: { name: 'llmd', resourceName: 'llama-8b-llmd', resourceKind: 'InferencePool' },
+      replicas: { desired: 2, ready: 2, available: 2 },
+      endpoint: { service: 'llama-8b-llmd', port: 8000 },
+    });
+    expect(condition(md, 'Ready')).toMatchObject({ status: 'True', reason: 'DeploymentReady' });
+    expect(condition(md, 'ResourceCreated')?.status).toBe('True');
+    const owners = statusOwners(md);
+    for (const field of ['phase', 'message', 'replicas', 'endpoint', 'provider.resourceName', 'provider.resourceKind', 'conditions[ProviderCompatible]', 'conditions[ResourceCreated]', 'conditions[Ready]']) {
+      expect([field, owners[field]]).toEqual([field, ['airunway-provider-llmd']]);
+    }
+    expect(owners['provider.name']).toEqual(['airunway-core']);
+  });
+
+  it('runs disaggregated prefill and decode model servers to Running', async () => {
+    const spec = sample('disaggregated');
+    // The upstream sample asks for 8 GPUs of 24-96Gi; smaller here so both fit next to the other tests.
+    spec.scaling = { prefill: { replicas: 2, gpu: { count: 1 }, memory: '16Gi' }, decode: { replicas: 1, gpu: { count: 2 }, memory: '32Gi' } };
+    await createMd('llama-70b-llmd-pd', spec);
+    await until('Running', async () => (await getMd('llama-70b-llmd-pd')).status?.phase === 'Running', 90_000);
+    expect((await getMd('llama-70b-llmd-pd')).status?.replicas).toEqual({ desired: 3, ready: 3, available: 3 });
+    const decode = await getDeployment('llama-70b-llmd-pd-decode');
+    expect(decode.spec.template.spec.initContainers[0]).toMatchObject({ name: 'routing-proxy', restartPolicy: 'Always' });
+    const prefill = await getDeployment('llama-70b-llmd-pd-prefill');
+    expect(prefill.spec.template.metadata.labels['llm-d.ai/role']).toBe('prefill');
+  });
+
+  it('scales in place (config field), keeping the same Deployment, and is Running with the new replica count', async () => {
+    const before = await getDeployment('llama-8b-llmd-decode');
+    await patchSpec('llama-8b-llmd', { scaling: { replicas: 3 } });
+    await until('3 replicas', async () => (await getDeployment('llama-8b-llmd-decode')).spec.replicas === 3);
+    expect((await getDeployment('llama-8b-llmd-decode')).metadata!.uid).toBe(before.metadata!.uid);
+    await until('Running with 3', async () => {
+      const md = await getMd('llama-8b-llmd');
+      return md.status?.phase === 'Running' && md.status.replicas?.available === 3;
+    });
+  });
+
+  it('overwrites a direct edit of a model-server Deployment and says so', async () => {
+    await client.patch(Deployments, { namespace: NS, name: 'llama-8b-llmd-decode' }, { spec: { replicas: 1 } }, 'merge', { fieldManager: 'kubectl-edit' });
+    await until('replicas restored', async () => (await getDeployment('llama-8b-llmd-decode')).spec.replicas === 3);
+    await until('DriftDetected event', async () =>
+      (await events('llama-8b-llmd')).some(e => e.startsWith("Warning/DriftDetected: Provider resource was modified directly, reconciling Deployment 'llama-8b-llmd-decode'")),
+    );
+  });
+
+  it('leaves everything alone while paused', async () => {
+    const annotate = (value: string | null) =>
+      client.patch(ModelDeployments, { namespace: NS, name: 'llama-8b-llmd' }, { metadata: { annotations: { 'airunway.ai/reconcile-paused': value } } }, 'merge');
+    await annotate('true');
+    await patchSpec('llama-8b-llmd', { scaling: { replicas: 1 } });
+    await new Promise(r => setTimeout(r, 2500));
+    expect((await getDeployment('llama-8b-llmd-decode')).spec.replicas).toBe(3);
+    await annotate(null);
+    await until('1 replica after unpause', async () => (await getDeployment('llama-8b-llmd-decode')).spec.replicas === 1);
+  });
+
+  it('deletes and recreates its objects when an identity field changes', async () => {
+    const before = await getPool('llama-8b-llmd');
+    await patchSpec('llama-8b-llmd', { model: { id: 'meta-llama/Llama-3.2-3B-Instruct' } });
+    await until('new InferencePool and Deployment', async () => {
+      const pool = await getPool('llama-8b-llmd').catch(() => undefined);
+      const deployment = await getDeployment('llama-8b-llmd-decode').catch(() => undefined);
+      return !!pool && pool.metadata!.uid !== before.metadata!.uid && deployment?.spec.template.spec.containers[0].args[0] === 'meta-llama/Llama-3.2-3B-Instruct';
+    });
+    expect((await events('llama-8b-llmd')).some(e => e.startsWith('Warning/IdentityChanged: Identity fields changed: deleting and recreating'))).toBe(true);
+    await until('Running again', async () => (await getMd('llama-8b-llmd')).status?.phase === 'Running', 90_000);
+  });
+
+  it('reports Failed with the Deployment controller message when pods cannot be created', async () => {
+    await client.create(ResourceQuotas, { metadata: { name: 'no-pods', namespace: QUOTA_NS }, spec: { hard: { pods: '0' } } });
+    await createMd('quota', { model: { id: 'Qwen/Qwen3-0.6B' }, provider: { name: 'llmd' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } }, QUOTA_NS);
+    await until('Failed', async () => {
+      const md = await getMd('quota', QUOTA_NS);
+      return md.status?.phase === 'Failed' && /^Deployment quota-decode: pods "quota-decode-.*" is forbidden: exceeded quota: no-pods/.test(md.status.message ?? '');
+    });
+    await until('ProviderError event', async () => (await events('quota', QUOTA_NS)).some(e => e.startsWith('Warning/ProviderError: Provider resource in error state: Deployment quota-decode')));
+  });
+
+  it.each([
+    ['sglang', { model: { id: 'org/m' }, engine: { type: 'sglang' }, resources: { gpu: { count: 1 } } }, undefined, 'llm-d only supports vllm engine'],
+    // The API server refuses vLLM without a GPU in the spec; an engine resolved in status reaches the provider.
+    ['no-gpu', { model: { id: 'org/m' } }, 'vllm', 'llm-d requires GPU'],
+  ] as const)('rejects an incompatible deployment (%s) with the seed message and creates nothing', async (name, spec, engine, message) => {
+    await createMd(name, spec as ModelDeployment['spec']);
+    if (engine) {
+      await client.apply(
+        ModelDeployments,
+        { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { namespace: NS, name }, status: { engine: { type: engine, selectedReason: 'test' }, provider: { name: 'llmd', selectedReason: 'explicit provider selection' } } },
+        { fieldManager: 'airunway-core', subresource: 'status', force: true },
+      );
+    }
+    await until('ProviderCompatible False', async () => {
+      const md = await getMd(name);
+      return md.status?.phase === 'Failed' && condition(md, 'ProviderCompatible')?.message === message;
+    });
+    expect(await gone(() => getPool(name))).toBe(true);
+    expect(await gone(() => getDeployment(`${name}-decode`))).toBe(true);
+  });
+
+  it('warns about unknown override keys and points the pool at the named endpoint picker', async () => {
+    await createMd('epp', { model: { id: 'org/m' }, provider: { name: 'llmd', overrides: { endpointPicker: { name: 'shared-epp' }, routerMode: 'kv' } }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } });
+    await until('pool with the named EPP', async () => (await getPool('epp').catch(() => undefined))?.spec.endpointPickerRef.name === 'shared-epp');
+    await until('UnknownOverride event', async () =>
+      (await events('epp')).includes("Warning/UnknownOverride: Unknown override key spec.provider.overrides.routerMode is ignored by provider 'llmd'"),
+    );
+  });
+
+  it('deletes its objects and then the deployment', async () => {
+    await client.delete(ModelDeployments, { namespace: NS, name: 'epp' });
+    await until('deployment gone', async () => gone(() => getMd('epp')));
+    expect(await gone(() => getPool('epp'))).toBe(true);
+    await until('Deployment and Service gone', async () =>
+      (await gone(() => getDeployment('epp-decode'))) && (await gone(() => client.get(Services, { namespace: NS, name: 'epp' }))),
+    );
+  });
+
+  it('removes its finalizer after the timeout when an object cannot go away', async () => {
+    // Something else's finalizer on the InferencePool (e.g. a gateway controller that is gone) keeps it.
+    await client.patch(InferencePools, { namespace: NS, name: 'llama-70b-llmd-pd' }, { metadata: { finalizers: ['example.com/gateway'] } }, 'merge');
+    const started = Date.now();
+    await client.delete(ModelDeployments, { namespace: NS, name: 'llama-70b-llmd-pd' });
+    await until('deployment gone after the timeout', async () => gone(() => getMd('llama-70b-llmd-pd')));
+    // deletionTimestamp has whole seconds: the timeout may end up to 1 s early as measured here.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(FINALIZER_TIMEOUT_MS - 1000);
+    expect(await events('llama-70b-llmd-pd')).toContain('Warning/FinalizerTimeout: Finalizer removed after timeout, provider resource may be orphaned');
+    await client.patch(InferencePools, { namespace: NS, name: 'llama-70b-llmd-pd' }, { metadata: { finalizers: null } }, 'merge');
+  });
+});
