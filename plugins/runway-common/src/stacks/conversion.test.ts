@@ -233,7 +233,7 @@ describe('round trips', () => {
   });
 
   it.each(samples)('%s survives a round trip after the API server defaults it', (_name, obj) => {
-    const defaulted = obj.apiVersion.endsWith('v1alpha1') ? defaultStackV1alpha1(obj) : defaultStackV1alpha2(obj);
+    const defaulted = obj.apiVersion.endsWith('v1alpha1') ? defaultStackV1alpha1(obj as any) : defaultStackV1alpha2(obj as any);
     expect(convertStack(convertStack(defaulted, other(obj.apiVersion)), obj.apiVersion)).toEqual(defaulted);
   });
 

@@ -243,7 +243,7 @@ describe('the generated Model and LlamaStackDistribution CRDs in a real API serv
     it.each(samples.filter(([, o]) => o.apiVersion === V2))('accepts %s and defaults it as defaultStackV1alpha2 does', async (_name, obj) => {
       const input = { ...obj, metadata: { name: unique(obj.metadata.name) } };
       const created = await create(input);
-      expect(created.spec).toEqual(defaultStackV1alpha2(input).spec);
+      expect(created.spec).toEqual(defaultStackV1alpha2(input as any).spec);
     });
 
     it("accepts seed 004's complete example once normalized", async () => {
@@ -272,7 +272,7 @@ describe('the generated Model and LlamaStackDistribution CRDs in a real API serv
         const input = { ...obj, metadata: { name: unique(obj.metadata.name), namespace: NS } };
         await create(input);
         // Stored: the v1alpha1 request, defaulted, converted; read: defaulted as v1alpha2, converted as asked.
-        const stored = defaultStackV1alpha2(convertStack(defaultStackV1alpha1(input), V2) as any);
+        const stored = defaultStackV1alpha2(convertStack(defaultStackV1alpha1(input as any), V2) as any);
         const asV2 = await read(input, 'v1alpha2');
         const asV1 = await read(input, 'v1alpha1');
         expect(asV2.spec).toEqual(stored.spec);
