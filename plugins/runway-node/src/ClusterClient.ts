@@ -13,7 +13,7 @@
  */
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import { ConflictError, NotAllowedError, NotFoundError } from '@backstage/errors';
-import type { KubeObject, ResourceType } from '@runway-portal/controller-runtime';
+import { type KubeObject, type ResourceType, resourcePath } from '@runway-portal/controller-runtime';
 import type { InferenceProviderConfig, ValidationIssue } from '@runway-portal/plugin-runway-common';
 import { ClusterCache, INVOLVED_UID_INDEX, OWNER_UID, type CacheChange } from './cluster/ClusterCache';
 import { type GpuCapacity, gpuCapacity, isGpuResource, type NodeLike, type PodLike } from './cluster/gpu';
@@ -277,10 +277,13 @@ export class DefaultClusterClient implements ClusterClient {
     const info = KIND_INFO[kind];
     const cache = this.cacheFor(ref.cluster);
     this.assertNamespaceAllowed(ref.cluster, ref.namespace);
+    // One bound for the whole answer, shared by the steps below.
+    const deadline = Date.now() + this.requestTimeoutMs;
+    const left = () => Math.max(1, deadline - Date.now());
     const rt = resourceTypeOf(info);
     const what = `${info.kind} ${ref.namespace}/${ref.name}`;
     const informer = cache.informer(rt);
-    await cache.waitForSync(informer);
+    await cache.waitForSync(informer, left());
     const health = cache.health(informer, `${info.kind} (${rt.group}/${rt.version})`);
     const errors: ClusterError[] = health.error ? [health.error] : [];
 
@@ -288,7 +291,13 @@ export class DefaultClusterClient implements ClusterClient {
     if (!informer.hasSynced()) {
       // No cache yet: one bounded read, so a detail page works while the list is still loading.
       try {
-        object = await cache.client.get<KubeObject>(rt, ref);
+        object = await withTimeout(ref.cluster, left(), what, signal =>
+          cache.client.request<KubeObject>({
+            method: 'GET',
+            path: resourcePath(rt, { namespace: ref.namespace, name: ref.name }),
+            signal,
+          }),
+        );
       } catch (err) {
         throw toPortalError(err, { cluster: ref.cluster, what });
       }
@@ -297,10 +306,10 @@ export class DefaultClusterClient implements ClusterClient {
 
     const uid = object.metadata?.uid ?? '';
     const [ownEvents, owned] = await Promise.all([
-      this.cachedEvents(cache, info.kind, uid, errors),
-      this.ownedObjects(cache, kind, uid, errors),
+      this.cachedEvents(cache, info.kind, uid, errors, left),
+      this.ownedObjects(cache, kind, uid, errors, left),
     ]);
-    const ownedEvents = await this.liveEvents(cache, ref.namespace, owned, errors);
+    const ownedEvents = await this.liveEvents(cache, ref.namespace, owned, errors, left);
     const events = [...ownEvents, ...ownedEvents].sort((a, b) => eventTime(b).localeCompare(eventTime(a)));
     const status = isRecord(object.status) ? object.status : {};
     return {
@@ -515,9 +524,9 @@ export class DefaultClusterClient implements ClusterClient {
     }
   }
 
-  private async cachedEvents(cache: ClusterCache, kind: string, uid: string, errors: ClusterError[]) {
+  private async cachedEvents(cache: ClusterCache, kind: string, uid: string, errors: ClusterError[], left: () => number) {
     const informer = cache.eventsInformer(kind);
-    await cache.waitForSync(informer);
+    await cache.waitForSync(informer, left());
     if (!informer.hasSynced()) {
       const health = cache.health(informer, `events of ${kind}`);
       if (health.error) errors.push(health.error);
@@ -526,10 +535,16 @@ export class DefaultClusterClient implements ClusterClient {
     return informer.store.byIndex(INVOLVED_UID_INDEX, uid);
   }
 
-  private async ownedObjects(cache: ClusterCache, kind: RunwayKind, uid: string, errors: ClusterError[]) {
+  private async ownedObjects(
+    cache: ClusterCache,
+    kind: RunwayKind,
+    uid: string,
+    errors: ClusterError[],
+    left: () => number,
+  ) {
     let types: ResourceType[];
     try {
-      types = await cache.upstreamTypes(kind, UPSTREAM_KINDS[kind]);
+      types = await withTimeout(cache.name, left(), 'API discovery', () => cache.upstreamTypes(kind, UPSTREAM_KINDS[kind]));
     } catch (err) {
       errors.push(classifyClusterError(err, { cluster: cache.name, what: 'API discovery' }));
       return [];
@@ -537,7 +552,7 @@ export class DefaultClusterClient implements ClusterClient {
     const lists = await Promise.all(
       types.map(async rt => {
         const informer = cache.upstreamInformer(rt);
-        await cache.waitForSync(informer);
+        await cache.waitForSync(informer, left());
         if (!informer.hasSynced()) {
           const health = cache.health(informer, `${rt.kind} (${rt.group || 'core'}/${rt.version})`);
           if (health.error) errors.push(health.error);
@@ -550,11 +565,17 @@ export class DefaultClusterClient implements ClusterClient {
   }
 
   /** Events of upstream objects are read live (bounded): they are few, and only a detail view needs them. */
-  private async liveEvents(cache: ClusterCache, namespace: string, owned: KubeObject[], errors: ClusterError[]) {
+  private async liveEvents(
+    cache: ClusterCache,
+    namespace: string,
+    owned: KubeObject[],
+    errors: ClusterError[],
+    left: () => number,
+  ) {
     const lists = await Promise.all(
       owned.map(async obj => {
         try {
-          const list = await withTimeout(cache.name, this.requestTimeoutMs, 'events', signal =>
+          const list = await withTimeout(cache.name, left(), 'events', signal =>
             cache.client.list<KubeObject>(EVENTS, {
               namespace,
               fieldSelector: `involvedObject.uid=${obj.metadata?.uid}`,

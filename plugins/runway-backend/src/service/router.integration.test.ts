@@ -255,6 +255,10 @@ describe('runway REST API against real clusters', () => {
       expect(preview.body.objects[0].object.metadata.uid).toBeTruthy(); // the API server filled it in
       expect(preview.body.providerObjects.status).toBe(kind === 'deployments' ? 'pending' : 'not-applicable');
       expect(await readDirect(eastAdmin, kind, 'team-a', name)).toBeUndefined();
+      const dry = await api().post(`/api/runway/${kind}/east`).query({ dryRun: true }).send(body).set(auth(ADMIN));
+      expect(dry.status).toBe(201);
+      expect(dry.body).toMatchObject({ cluster: 'east', dryRun: true, object: { metadata: { name } } });
+      expect(await readDirect(eastAdmin, kind, 'team-a', name)).toBeUndefined();
 
       const created = await api().post(`/api/runway/${kind}/east`).send(body).set(auth(ADMIN));
       expect(created.status).toBe(201);
@@ -282,12 +286,13 @@ describe('runway REST API against real clusters', () => {
       expect(deleted.status).toBe(204);
       await eventually(async () => ((await readDirect(eastAdmin, kind, 'team-a', name)) ? undefined : true));
 
-      const recorded = audits.filter(a => a.meta.name === name).map(a => [a.eventId, a.outcome, a.meta.kind]);
+      const recorded = audits.filter(a => a.meta.name === name).map(a => [a.eventId, a.outcome, a.meta.kind, a.meta.dryRun]);
       expect(recorded).toEqual([
-        ['resource-create', 'success', kind],
-        ['resource-create', 'fail', kind],
-        ['resource-update', 'success', kind],
-        ['resource-delete', 'success', kind],
+        ['resource-create', 'success', kind, true],
+        ['resource-create', 'success', kind, false],
+        ['resource-create', 'fail', kind, false],
+        ['resource-update', 'success', kind, false],
+        ['resource-delete', 'success', kind, undefined],
       ]);
     });
 
