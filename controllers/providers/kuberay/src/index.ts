@@ -1,0 +1,6 @@
+/**
+ * KubeRay provider controller: the bundle entry point runs the process.
+ *
+ * @packageDocumentation
+ */
+import './main';

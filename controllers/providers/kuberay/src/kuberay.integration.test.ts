@@ -1,0 +1,215 @@
+/**
+ * The KubeRay provider against a real API server with KubeRay's real
+ * RayService CRD. The test moves the RayService status the way KubeRay's
+ * operator does (the Ready condition and the active cluster's worker
+ * counts) and plays the core's part (status.provider.name).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { KubeClient, type KubeObject, Namespaces, isNotFound } from '@runway-portal/controller-runtime';
+import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
+import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import {
+  InferenceProviderConfigs,
+  ModelDeployments,
+  type RunningProvider,
+  eventsAbout,
+  selectProviderAsCore,
+  startProviderForTest,
+  statusOwners,
+} from '@runway-portal/provider-shared';
+import { parse } from 'yaml';
+import { kuberayProvider } from './provider';
+
+jest.setTimeout(180_000);
+
+const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
+const RAYSERVICE_CRD = '/work/shared/upstream/crds/kuberay-ray.io_rayservices.yaml';
+const NS = 'kuberay-test';
+const FINALIZER_TIMEOUT_MS = 3000;
+const RayServices = { group: 'ray.io', version: 'v1', plural: 'rayservices', kind: 'RayService', namespaced: true };
+
+type MD = ModelDeployment & KubeObject;
+
+describe('KubeRay provider against a real cluster', () => {
+  let cluster: TestCluster;
+  let client: KubeClient;
+  let running: RunningProvider;
+
+  const getMd = (name: string) => client.get<MD>(ModelDeployments, { namespace: NS, name });
+  const getRs = (name: string) => client.get<KubeObject & { spec: any; status?: any }>(RayServices, { namespace: NS, name });
+  const until = (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => waitFor(what, check, { timeoutMs, intervalMs: 200 });
+  const condition = (md: MD, type: string) => md.status?.conditions?.find(c => c.type === type);
+  const gone = async (get: () => Promise<unknown>) => {
+    try {
+      await get();
+      return false;
+    } catch (err) {
+      if (isNotFound(err)) return true;
+      throw err;
+    }
+  };
+  const workerReplicas = async (name: string) => (await getRs(name)).spec.rayClusterConfig.workerGroupSpecs[0].replicas;
+
+  async function createMd(name: string, spec: ModelDeployment['spec']): Promise<void> {
+    await client.create(ModelDeployments, { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name, namespace: NS }, spec } as MD);
+    await selectProviderAsCore(client, { namespace: NS, name }, 'kuberay');
+  }
+
+  const patchSpec = (name: string, spec: object) => client.patch(ModelDeployments, { namespace: NS, name }, { spec }, 'merge');
+
+  /** What KubeRay's operator writes: the Ready condition and the active cluster's worker counts. */
+  async function setReady(name: string, status: 'True' | 'False', reason: string, message = ''): Promise<void> {
+    const now = `${new Date().toISOString().slice(0, 19)}Z`;
+    await client.patch(
+      RayServices,
+      { namespace: NS, name },
+      {
+        status: {
+          conditions: [{ type: 'Ready', status, reason, message, lastTransitionTime: now }],
+          activeServiceStatus: { rayClusterName: `${name}-abc12`, rayClusterStatus: { readyWorkerReplicas: status === 'True' ? 2 : 0, availableWorkerReplicas: status === 'True' ? 2 : 0 } },
+          numServeEndpoints: status === 'True' ? 1 : 0,
+        },
+      },
+      'merge',
+      { subresource: 'status' },
+    );
+  }
+
+  beforeAll(async () => {
+    cluster = await startCluster({ name: 'provider-kuberay', crds: [RUNWAY_CRDS, RAYSERVICE_CRD] });
+    client = new KubeClient(cluster.kubeConfig());
+    await client.create(Namespaces, { metadata: { name: NS } });
+    running = await startProviderForTest(new KubeClient(cluster.kubeConfig()), kuberayProvider, {
+      finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
+      heartbeatIntervalMs: 1000,
+    });
+  });
+
+  afterAll(async () => {
+    await running?.stop();
+    client?.close();
+    await cluster?.stop();
+  });
+
+  it('registers with the detected RayService version', async () => {
+    await until('registration', async () => {
+      const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kuberay' });
+      return ipc.status?.ready === true && ipc.status.upstreamCRDVersion === 'ray.io/v1';
+    });
+    const ipc = await client.get<KubeObject & { spec?: any }>(InferenceProviderConfigs, { name: 'kuberay' });
+    expect(ipc.spec.selectionRules ?? []).toEqual([]);
+  });
+
+  it('creates a RayService the API server accepts under the real schema', async () => {
+    const spec = parse(fs.readFileSync(path.join(__dirname, 'testdata/llama-modeldeployment.yaml'), 'utf8')).spec;
+    await createMd('qwen-ray', spec);
+    await until('RayService created', async () => !(await gone(() => getRs('qwen-ray'))));
+    const rs = await getRs('qwen-ray');
+    const expected = parse(fs.readFileSync(path.join(__dirname, 'testdata/llama-rayservice.yaml'), 'utf8'));
+    // The real schema adds its defaults (e.g. ports' protocol: TCP); everything we wrote is there unchanged.
+    expect(rs.spec.rayClusterConfig).toMatchObject(expected.spec.rayClusterConfig);
+    expect(rs.spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].ports[0]).toEqual({ containerPort: 6379, name: 'gcs', protocol: 'TCP' });
+    expect(parse(rs.spec.serveConfigV2)).toEqual(parse(expected.spec.serveConfigV2));
+    await until('Deploying with ResourceCreated', async () => {
+      const md = await getMd('qwen-ray');
+      return md.status?.phase === 'Deploying' && condition(md, 'ResourceCreated')?.status === 'True';
+    });
+  });
+
+  it('becomes Running from the Ready condition, with status owned per seed 001', async () => {
+    await setReady('qwen-ray', 'False', 'Initializing', 'waiting for the Ray cluster');
+    await until('Deploying with the message', async () => (await getMd('qwen-ray')).status?.message === 'waiting for the Ray cluster');
+    await setReady('qwen-ray', 'True', 'NonZeroServeEndpoints');
+    await until('Running', async () => (await getMd('qwen-ray')).status?.phase === 'Running');
+    const md = await getMd('qwen-ray');
+    expect(md.status).toMatchObject({
+      provider: { name: 'kuberay', resourceName: 'qwen-ray', resourceKind: 'RayService' },
+      endpoint: { service: 'qwen-ray-serve-svc', port: 8000 },
+      replicas: { desired: 2, ready: 2, available: 2 },
+    });
+    const owners = statusOwners(md);
+    for (const field of ['phase', 'replicas', 'endpoint', 'provider.resourceName', 'conditions[ProviderCompatible]', 'conditions[ResourceCreated]', 'conditions[Ready]']) {
+      expect([field, owners[field]]).toEqual([field, ['airunway-provider-kuberay']]);
+    }
+    expect(owners['provider.name']).toEqual(['airunway-core']);
+  });
+
+  it('scales in place and corrects drift', async () => {
+    const uid = (await getRs('qwen-ray')).metadata!.uid;
+    await patchSpec('qwen-ray', { scaling: { replicas: 3 } });
+    await until('3 workers', async () => (await workerReplicas('qwen-ray')) === 3);
+    expect((await getRs('qwen-ray')).metadata!.uid).toBe(uid);
+    const groups = (await getRs('qwen-ray')).spec.rayClusterConfig.workerGroupSpecs;
+    groups[0].replicas = 9;
+    await client.patch(RayServices, { namespace: NS, name: 'qwen-ray' }, { spec: { rayClusterConfig: { workerGroupSpecs: groups } } }, 'merge', { fieldManager: 'kubectl-edit' });
+    await until('drift corrected', async () => (await workerReplicas('qwen-ray')) === 3);
+    await until('DriftDetected', async () => (await eventsAbout(client, NS, 'qwen-ray')).some(e => e.startsWith('Warning/DriftDetected')));
+    expect(await workerReplicas('qwen-ray')).toBe(3);
+  });
+
+  it('leaves the RayService alone while paused', async () => {
+    await client.patch(ModelDeployments, { namespace: NS, name: 'qwen-ray' }, { metadata: { annotations: { 'airunway.ai/reconcile-paused': 'true' } } }, 'merge');
+    await patchSpec('qwen-ray', { scaling: { replicas: 4 } });
+    await new Promise(r => setTimeout(r, 2500));
+    expect(await workerReplicas('qwen-ray')).toBe(3);
+    await client.patch(ModelDeployments, { namespace: NS, name: 'qwen-ray' }, { metadata: { annotations: { 'airunway.ai/reconcile-paused': null } } }, 'merge');
+    await until('4 workers after unpause', async () => (await workerReplicas('qwen-ray')) === 4);
+  });
+
+  it('fails a wrongly typed override and warns about unknown ones, keeping the RayService', async () => {
+    await patchSpec('qwen-ray', { provider: { overrides: { head: { resources: { cpu: 4 } }, tail: 'x' } } });
+    await until('Failed on the override', async () => {
+      const md = await getMd('qwen-ray');
+      return md.status?.phase === 'Failed' && md.status.message === 'spec.provider.overrides.head.resources.cpu must be a string, got a number: fix the value in spec.provider.overrides';
+    });
+    expect((await eventsAbout(client, NS, 'qwen-ray')).some(e => e.includes('Unknown override key spec.provider.overrides.tail'))).toBe(true);
+    expect(await gone(() => getRs('qwen-ray'))).toBe(false);
+    await patchSpec('qwen-ray', { provider: { overrides: { head: { resources: { cpu: '3' } }, tail: null } } });
+    await until('head cpu 3', async () => (await getRs('qwen-ray')).spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].resources.requests.cpu === '3');
+  });
+
+  it('recreates the RayService when the model changes', async () => {
+    const uid = (await getRs('qwen-ray')).metadata!.uid;
+    await patchSpec('qwen-ray', { model: { id: 'Qwen/Qwen2.5-14B-Instruct', servedName: null } });
+    await until('new RayService', async () => {
+      const rs = await getRs('qwen-ray').catch(() => undefined);
+      return !!rs && rs.metadata!.uid !== uid;
+    });
+    expect(parse((await getRs('qwen-ray')).spec.serveConfigV2).applications[0].args.llm_configs[0].model_loading_config).toEqual({
+      model_id: 'Qwen2.5-14B-Instruct',
+      model_source: 'Qwen/Qwen2.5-14B-Instruct',
+    });
+    expect((await eventsAbout(client, NS, 'qwen-ray')).some(e => e.startsWith('Warning/IdentityChanged'))).toBe(true);
+  });
+
+  it('reports incompatible configurations with the seed messages', async () => {
+    await createMd('llamacpp-on-ray', { model: { id: 'org/m' }, engine: { type: 'llamacpp' }, resources: { gpu: { count: 1 } } });
+    // No engine and no GPU (the CRD itself rejects vLLM without GPUs): the provider's own GPU rule applies.
+    await createMd('cpu-on-ray', { model: { id: 'org/m' } });
+    await until('llamacpp rejected', async () => condition(await getMd('llamacpp-on-ray'), 'ProviderCompatible')?.message === 'KubeRay does not support llamacpp engine');
+    await until('CPU rejected', async () => {
+      const md = await getMd('cpu-on-ray');
+      return md.status?.phase === 'Failed' && (condition(md, 'ProviderCompatible')?.message ?? '').startsWith('KubeRay requires GPU');
+    });
+    expect(await gone(() => getRs('llamacpp-on-ray'))).toBe(true);
+    expect(await gone(() => getRs('cpu-on-ray'))).toBe(true);
+  });
+
+  it('deletes the RayService, and times out on one that stays', async () => {
+    await createMd('short-lived', { model: { id: 'org/m' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } });
+    await until('RayService', async () => !(await gone(() => getRs('short-lived'))));
+    await client.delete(ModelDeployments, { namespace: NS, name: 'short-lived' });
+    await until('deployment and RayService gone', async () => (await gone(() => getMd('short-lived'))) && (await gone(() => getRs('short-lived'))));
+
+    // KubeRay's operator puts a finalizer on the RayService; with the operator gone nobody removes it.
+    await client.patch(RayServices, { namespace: NS, name: 'qwen-ray' }, { metadata: { finalizers: ['ray.io/rayservice-finalizer'] } }, 'merge');
+    const started = Date.now();
+    await client.delete(ModelDeployments, { namespace: NS, name: 'qwen-ray' });
+    await until('deployment gone after the timeout', () => gone(() => getMd('qwen-ray')));
+    // Counted from deletionTimestamp, which has whole seconds: up to 1 s before `started`.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(FINALIZER_TIMEOUT_MS - 1000);
+    expect(await eventsAbout(client, NS, 'qwen-ray')).toContain('Warning/FinalizerTimeout: Finalizer removed after timeout, provider resource may be orphaned');
+    await client.patch(RayServices, { namespace: NS, name: 'qwen-ray' }, { metadata: { finalizers: null } }, 'merge');
+  });
+});

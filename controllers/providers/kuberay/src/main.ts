@@ -1,0 +1,14 @@
+/**
+ * The KubeRay provider process. Flags and environment: see
+ * @runway-portal/provider-shared's README (`--help` lists them).
+ */
+import { runProvider } from '@runway-portal/provider-shared';
+import { kuberayProvider } from './provider';
+
+runProvider(kuberayProvider).then(
+  code => process.exit(code),
+  err => {
+    process.stderr.write(`kuberay-provider: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { KubeObject } from '@runway-portal/controller-runtime';
+import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { DESIRED_ANNOTATION, IDENTITY_ANNOTATION, TransformError, checkOverrides, desiredObjects } from '@runway-portal/provider-shared';
+import { parse } from 'yaml';
+import { DEFAULT_RAY_IMAGE, KUBERAY_OVERRIDES, kuberayProvider, mapKubeRayStatus, typed } from './provider';
+
+const testdata = (file: string) => parse(fs.readFileSync(path.join(__dirname, 'testdata', file), 'utf8'));
+const v1 = { apiVersion: 'ray.io/v1' };
+
+function qwen(): ModelDeployment {
+  const deployment = testdata('llama-modeldeployment.yaml') as ModelDeployment;
+  deployment.metadata!.uid = '00000000-0000-0000-0000-000000000003';
+  deployment.status = { provider: { name: 'kuberay' } };
+  return deployment;
+}
+
+function serveConfig(obj: KubeObject): any {
+  return parse((obj.spec as { serveConfigV2: string }).serveConfigV2);
+}
+
+describe('KubeRay transform', () => {
+  it('produces the golden RayService', () => {
+    const { objects } = desiredObjects(kuberayProvider, qwen(), v1);
+    expect(objects).toHaveLength(1);
+    const { annotations, ...metadata } = objects[0].metadata!;
+    expect(Object.keys(annotations!).sort()).toEqual([DESIRED_ANNOTATION, IDENTITY_ANNOTATION]);
+    const expected = testdata('llama-rayservice.yaml');
+    expect({ ...objects[0], metadata, spec: { ...(objects[0].spec as object), serveConfigV2: serveConfig(objects[0]) } }).toEqual({
+      ...expected,
+      spec: { ...expected.spec, serveConfigV2: parse(expected.spec.serveConfigV2) },
+    });
+  });
+
+  it('applies the seed head defaults and the default image', () => {
+    const d = qwen();
+    delete d.spec.provider!.overrides;
+    const head = (desiredObjects(kuberayProvider, d, v1).objects[0].spec as any).rayClusterConfig.headGroupSpec;
+    expect(head.rayStartParams).toEqual({});
+    expect(head.template.spec.containers[0]).toMatchObject({ image: DEFAULT_RAY_IMAGE, resources: { requests: { cpu: '2', memory: '4Gi' } } });
+  });
+
+  it('builds prefill and decode worker groups for disaggregated mode', () => {
+    const d = qwen();
+    d.spec.serving = { mode: 'disaggregated' };
+    delete d.spec.resources;
+    d.spec.scaling = { prefill: { replicas: 1, gpu: { count: 1 }, memory: '40Gi' }, decode: { replicas: 3, gpu: { count: 2 }, memory: '80Gi' } };
+    const rs = desiredObjects(kuberayProvider, d, v1).objects[0];
+    const app = serveConfig(rs).applications[0];
+    expect(app.import_path).toBe('ray.serve.llm:build_pd_openai_app');
+    expect(app.args.prefill_config.deployment_config.autoscaling_config).toEqual({ min_replicas: 1, max_replicas: 1 });
+    expect(app.args.decode_config.engine_kwargs.tensor_parallel_size).toBe(2);
+    const groups = (rs.spec as any).rayClusterConfig.workerGroupSpecs;
+    expect(groups.map((g: any) => [g.groupName, g.replicas, g.template.spec.containers[0].resources.limits['nvidia.com/gpu']])).toEqual([
+      ['prefill-workers', 1, 1],
+      ['decode-workers', 3, 2],
+    ]);
+  });
+
+  it('rejects a custom model, naming the field', () => {
+    const d = qwen();
+    d.spec.model = { source: 'custom' };
+    expect(() => desiredObjects(kuberayProvider, d, v1)).toThrow(TransformError);
+    expect(() => desiredObjects(kuberayProvider, d, v1)).toThrow(/^spec\.model\.id: /);
+  });
+
+  it('checks overrides against the seed keys', () => {
+    expect(checkOverrides({ head: { resources: { cpu: '4' }, replicsa: 1 } }, KUBERAY_OVERRIDES).unknown).toEqual(['spec.provider.overrides.head.replicsa']);
+    expect(checkOverrides({ head: { resources: { memory: 8 } } }, KUBERAY_OVERRIDES).errors).toEqual([
+      'spec.provider.overrides.head.resources.memory must be a string, got a number: fix the value in spec.provider.overrides',
+    ]);
+  });
+
+  it('types engine argument values', () => {
+    expect([typed('0.75'), typed('8'), typed('true'), typed('awq')]).toEqual([0.75, 8, true, 'awq']);
+  });
+});
+
+describe('KubeRay status mapping (Ready condition; serviceStatus deprecated)', () => {
+  const rs = (status: object) => ({
+    metadata: { name: 'qwen-ray' },
+    spec: { rayClusterConfig: { workerGroupSpecs: [{ replicas: 2 }] } },
+    status,
+  });
+  const ready = (status: string, reason: string, message = '') => ({ conditions: [{ type: 'Ready', status, reason, message }] });
+
+  it('Ready True is Running with replicas and the serve endpoint', () => {
+    const s = mapKubeRayStatus(qwen(), rs({ ...ready('True', 'NonZeroServeEndpoints'), activeServiceStatus: { rayClusterStatus: { readyWorkerReplicas: 2, availableWorkerReplicas: 2 } } }));
+    expect(s).toEqual({
+      phase: 'Running',
+      message: 'RayService is ready',
+      ready: true,
+      reason: 'NonZeroServeEndpoints',
+      replicas: { desired: 2, ready: 2, available: 2 },
+      endpoint: { service: 'qwen-ray-serve-svc', port: 8000 },
+    });
+  });
+  it('Ready False while initializing is Deploying', () => {
+    expect(mapKubeRayStatus(qwen(), rs(ready('False', 'Initializing', 'waiting for cluster')))).toMatchObject({ phase: 'Deploying', message: 'waiting for cluster', reason: 'Initializing' });
+  });
+  it('a timeout or unhealthy application is Failed with the serve statuses', () => {
+    const failed = mapKubeRayStatus(
+      qwen(),
+      rs({ ...ready('False', 'InitializingTimeout', 'RayService timed out'), activeServiceStatus: { applicationStatuses: { llm: { status: 'DEPLOY_FAILED', message: 'CUDA out of memory' } } } }),
+    );
+    expect(failed).toMatchObject({ phase: 'Failed', message: 'RayService timed out; llm: CUDA out of memory' });
+  });
+  it('falls back to the deprecated serviceStatus (seed 000 section 4.9)', () => {
+    expect(mapKubeRayStatus(qwen(), rs({ serviceStatus: 'Running' })).phase).toBe('Running');
+    expect(mapKubeRayStatus(qwen(), rs({ serviceStatus: 'Pending' })).phase).toBe('Pending');
+    expect(mapKubeRayStatus(qwen(), rs({ serviceStatus: 'FailedToGetOrCreateRayCluster' })).phase).toBe('Failed');
+    expect(mapKubeRayStatus(qwen(), rs({})).phase).toBe('Deploying');
+  });
+});

@@ -1,0 +1,279 @@
+/**
+ * KubeRay: a ModelDeployment becomes a `RayService` (ray.io/v1) serving the
+ * model with Ray Serve LLM (`ray.serve.llm`, vLLM inside). Pure functions
+ * only; the shared provider loop does every read and write.
+ *
+ * - Aggregated: one application built by `build_openai_app`, one GPU worker
+ *   group sized by `scaling.replicas` and `resources`.
+ * - Disaggregated: `build_pd_openai_app` with prefill and decode configs, a
+ *   worker group for each (`scaling.prefill` / `scaling.decode`).
+ * - Head node: `provider.overrides.head.resources` and `head.rayStartParams`
+ *   (seed 000 section 4.15; defaults cpu "2", memory "4Gi", `{}`).
+ * - Status from the RayService `Ready` condition (`serviceStatus` is
+ *   deprecated upstream and only read when no condition exists).
+ */
+import type { KubeObject } from '@runway-portal/controller-runtime';
+import {
+  KUBERAY_PROVIDER,
+  type ModelDeployment,
+  type ModelDeploymentSpec,
+  resolveServedName,
+} from '@runway-portal/plugin-runway-common';
+import {
+  type MappedStatus,
+  type OverrideSchema,
+  type ProviderDefinition,
+  type TransformContext,
+  TransformError,
+  type TransformResult,
+} from '@runway-portal/provider-shared';
+import { stringify } from 'yaml';
+
+export const KUBERAY_VERSION = 'kuberay-provider:v0.1.0';
+export const RAY_VERSION = '2.52.0';
+/**
+ * Default image. Seed 000 names `rayproject/ray-ml:<version>`; Ray stopped
+ * publishing ray-ml images and ships Ray Serve LLM in `ray-llm`, so that is
+ * the default here (users set `spec.image` to choose another).
+ */
+export const DEFAULT_RAY_IMAGE = `rayproject/ray-llm:${RAY_VERSION}-py311-cu128`;
+/** Ray Serve's HTTP port; KubeRay's serve Service is `<name>-serve-svc`. */
+export const SERVE_PORT = 8000;
+
+export const HEAD_DEFAULTS = { cpu: '2', memory: '4Gi' } as const;
+
+export const KUBERAY_OVERRIDES: OverrideSchema = {
+  head: { resources: { cpu: 'string', memory: 'string' }, rayStartParams: 'stringMap' },
+};
+
+interface HeadOverrides {
+  resources?: { cpu?: string; memory?: string };
+  rayStartParams?: Record<string, string>;
+}
+
+interface Condition {
+  type?: string;
+  status?: string;
+  reason?: string;
+  message?: string;
+}
+
+/** engine.args values are strings in the API; vLLM's engine arguments want numbers and booleans typed. */
+export function typed(value: string): string | number | boolean {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+/** `engine.args` keys as Ray's engine_kwargs (snake_case), values kept as given. */
+function engineKwargs(spec: ModelDeploymentSpec, gpus: number): Record<string, unknown> {
+  const kwargs: Record<string, unknown> = {};
+  if (gpus > 1) kwargs.tensor_parallel_size = gpus;
+  if (spec.engine?.contextLength) kwargs.max_model_len = spec.engine.contextLength;
+  if (spec.engine?.trustRemoteCode) kwargs.trust_remote_code = true;
+  for (const k of Object.keys(spec.engine?.args ?? {}).sort()) kwargs[k.replace(/-/g, '_')] = typed(spec.engine!.args![k]);
+  return kwargs;
+}
+
+function llmConfig(spec: ModelDeploymentSpec, replicas: number, gpus: number): Record<string, unknown> {
+  const env = Object.fromEntries((spec.env ?? []).filter(e => e.value !== undefined).map(e => [e.name, e.value]));
+  const kwargs = engineKwargs(spec, gpus);
+  return {
+    model_loading_config: { model_id: resolveServedName(spec), model_source: spec.model.id },
+    ...(Object.keys(kwargs).length > 0 ? { engine_kwargs: kwargs } : {}),
+    deployment_config: { autoscaling_config: { min_replicas: replicas, max_replicas: replicas } },
+    ...(Object.keys(env).length > 0 ? { runtime_env: { env_vars: env } } : {}),
+  };
+}
+
+function workerGroup(
+  spec: ModelDeploymentSpec,
+  image: string,
+  groupName: string,
+  replicas: number,
+  gpu: { count: number; type: string },
+  memory: string | number | undefined,
+  cpu: string | number | undefined,
+): Record<string, unknown> {
+  const requests: Record<string, string | number> = {};
+  const limits: Record<string, string | number> = {};
+  if (cpu !== undefined) requests.cpu = String(cpu);
+  if (memory !== undefined) {
+    requests.memory = String(memory);
+    limits.memory = String(memory);
+  }
+  requests[gpu.type] = gpu.count;
+  limits[gpu.type] = gpu.count;
+  const secret = spec.secrets?.huggingFaceToken;
+  const meta = spec.podTemplate?.metadata;
+  return {
+    groupName,
+    replicas,
+    minReplicas: replicas,
+    maxReplicas: replicas,
+    numOfHosts: 1,
+    rayStartParams: {},
+    template: {
+      ...(meta?.labels || meta?.annotations ? { metadata: { ...(meta.labels ? { labels: meta.labels } : {}), ...(meta.annotations ? { annotations: meta.annotations } : {}) } } : {}),
+      spec: {
+        containers: [
+          {
+            name: 'ray-worker',
+            image,
+            ...(spec.env?.length ? { env: spec.env } : {}),
+            ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
+            resources: { requests, limits },
+          },
+        ],
+        ...(spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0 ? { nodeSelector: spec.nodeSelector } : {}),
+        ...(spec.tolerations?.length ? { tolerations: spec.tolerations } : {}),
+      },
+    },
+  };
+}
+
+function headGroup(image: string, head: HeadOverrides): Record<string, unknown> {
+  const cpu = head.resources?.cpu ?? HEAD_DEFAULTS.cpu;
+  const memory = head.resources?.memory ?? HEAD_DEFAULTS.memory;
+  return {
+    rayStartParams: head.rayStartParams ?? {},
+    template: {
+      spec: {
+        containers: [
+          {
+            name: 'ray-head',
+            image,
+            ports: [
+              { containerPort: 6379, name: 'gcs' },
+              { containerPort: 8265, name: 'dashboard' },
+              { containerPort: 10001, name: 'client' },
+              { containerPort: SERVE_PORT, name: 'serve' },
+            ],
+            resources: { requests: { cpu, memory }, limits: { memory } },
+          },
+        ],
+      },
+    },
+  };
+}
+
+export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): TransformResult {
+  const spec = md.spec;
+  const name = md.metadata?.name ?? '';
+  if (spec.model.source === 'custom' || !spec.model.id) {
+    throw new TransformError('spec.model.id', 'KubeRay serves HuggingFace models through Ray Serve LLM: set spec.model.id and source huggingface');
+  }
+  const image = spec.image ?? spec.engine?.image ?? DEFAULT_RAY_IMAGE;
+  const head = ((spec.provider?.overrides as { head?: HeadOverrides } | undefined)?.head ?? {}) as HeadOverrides;
+  const gpuType = (g?: { type?: string }) => g?.type ?? 'nvidia.com/gpu';
+
+  let application: Record<string, unknown>;
+  let workers: Array<Record<string, unknown>>;
+  if (spec.serving?.mode === 'disaggregated') {
+    const prefill = spec.scaling?.prefill;
+    const decode = spec.scaling?.decode;
+    const pGpus = prefill?.gpu?.count ?? 0;
+    const dGpus = decode?.gpu?.count ?? 0;
+    if (!prefill || !decode || pGpus < 1 || dGpus < 1) {
+      throw new TransformError('spec.scaling', 'Disaggregated mode requires scaling.prefill and scaling.decode with gpu.count > 0');
+    }
+    const pReplicas = prefill.replicas ?? 1;
+    const dReplicas = decode.replicas ?? 1;
+    application = {
+      name: 'llm',
+      import_path: 'ray.serve.llm:build_pd_openai_app',
+      route_prefix: '/',
+      args: { prefill_config: llmConfig(spec, pReplicas, pGpus), decode_config: llmConfig(spec, dReplicas, dGpus) },
+    };
+    workers = [
+      workerGroup(spec, image, 'prefill-workers', pReplicas, { count: pGpus, type: gpuType(prefill.gpu) }, prefill.memory, undefined),
+      workerGroup(spec, image, 'decode-workers', dReplicas, { count: dGpus, type: gpuType(decode.gpu) }, decode.memory, undefined),
+    ];
+  } else {
+    const replicas = spec.scaling?.replicas ?? 1;
+    const gpus = spec.resources?.gpu?.count ?? 0;
+    application = {
+      name: 'llm',
+      import_path: 'ray.serve.llm:build_openai_app',
+      route_prefix: '/',
+      args: { llm_configs: [llmConfig(spec, replicas, gpus)] },
+    };
+    workers = [
+      workerGroup(spec, image, 'gpu-workers', replicas, { count: gpus, type: gpuType(spec.resources?.gpu) }, spec.resources?.memory, spec.resources?.cpu),
+    ];
+  }
+
+  const rayService: KubeObject = {
+    apiVersion: ctx.apiVersion,
+    kind: 'RayService',
+    metadata: { name },
+    spec: {
+      serveConfigV2: stringify({ applications: [application] }),
+      rayClusterConfig: {
+        rayVersion: RAY_VERSION,
+        headGroupSpec: headGroup(image, head),
+        workerGroupSpecs: workers,
+      },
+    },
+  };
+  return { objects: [rayService] };
+}
+
+function readyCondition(rs: KubeObject): Condition | undefined {
+  const conditions = (rs.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+  return conditions.find(c => c.type === 'Ready');
+}
+
+/** Messages of unhealthy Serve applications and deployments ("serveStatuses"). */
+export function serveErrors(rs: KubeObject): string[] {
+  const apps = (rs.status as any)?.activeServiceStatus?.applicationStatuses ?? {};
+  const out: string[] = [];
+  for (const [app, s] of Object.entries<any>(apps)) {
+    if (s?.status && !['RUNNING', 'DEPLOYING'].includes(s.status) && s.message) out.push(`${app}: ${s.message}`);
+    for (const [dep, d] of Object.entries<any>(s?.serveDeploymentStatuses ?? {})) {
+      if (d?.status === 'UNHEALTHY' && d.message) out.push(`${app}/${dep}: ${d.message}`);
+    }
+  }
+  return out;
+}
+
+/** Ready=False reasons after which KubeRay gives up (the rest mean "still starting"). */
+const FAILED_REASONS = new Set(['InitializingTimeout', 'ValidationFailed']);
+
+export function mapKubeRayStatus(md: ModelDeployment, rs: KubeObject): MappedStatus {
+  const name = rs.metadata?.name ?? md.metadata?.name ?? '';
+  const workers = ((rs.spec as any)?.rayClusterConfig?.workerGroupSpecs ?? []) as Array<{ replicas?: number }>;
+  const desired = workers.reduce((n, w) => n + (w.replicas ?? 0), 0);
+  const cluster = (rs.status as any)?.activeServiceStatus?.rayClusterStatus ?? {};
+  const replicas = { desired, ready: cluster.readyWorkerReplicas ?? 0, available: cluster.availableWorkerReplicas ?? 0 };
+  const endpoint = { service: `${name}-serve-svc`, port: SERVE_PORT };
+  const ready = readyCondition(rs);
+  const errors = serveErrors(rs);
+  if (ready?.status === 'True') {
+    return { phase: 'Running', message: ready.message || 'RayService is ready', ready: true, reason: ready.reason || 'Ready', replicas, endpoint };
+  }
+  if (ready) {
+    if (FAILED_REASONS.has(ready.reason ?? '') || errors.length > 0) {
+      const message = [ready.message, ...errors].filter(Boolean).join('; ') || 'RayService failed';
+      return { phase: 'Failed', message, ready: false, reason: ready.reason || 'Failed', replicas, endpoint };
+    }
+    return { phase: 'Deploying', message: ready.message || 'Waiting for Ray Serve to become ready', ready: false, reason: ready.reason || 'Initializing', replicas, endpoint };
+  }
+  // Older KubeRay without conditions: the deprecated serviceStatus (seed 000 section 4.9).
+  const serviceStatus = (rs.status as { serviceStatus?: string } | undefined)?.serviceStatus;
+  if (serviceStatus === 'Running') return { phase: 'Running', message: 'RayService is running', ready: true, reason: 'Running', replicas, endpoint };
+  if (serviceStatus && /fail/i.test(serviceStatus)) {
+    return { phase: 'Failed', message: errors.join('; ') || serviceStatus, ready: false, reason: 'Failed', replicas, endpoint };
+  }
+  if (serviceStatus === 'Pending') return { phase: 'Pending', message: 'RayService is pending', ready: false, reason: 'Pending', replicas, endpoint };
+  return { phase: 'Deploying', message: 'Waiting for KubeRay to start the RayService', ready: false, reason: 'Deploying', replicas, endpoint };
+}
+
+export const kuberayProvider: ProviderDefinition = {
+  name: 'kuberay',
+  registration: KUBERAY_PROVIDER,
+  version: KUBERAY_VERSION,
+  upstream: { group: 'ray.io', kind: 'RayService', plural: 'rayservices', versions: ['v1'] },
+  overrides: KUBERAY_OVERRIDES,
+  transform: transformKubeRay,
+  mapStatus: mapKubeRayStatus,
+};
