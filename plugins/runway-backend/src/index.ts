@@ -6,7 +6,4 @@
  */
 export { runwayPlugin as default } from './plugin';
 export { spec as runwayOpenApiSpec } from './service/openapi';
-export { runwaySignalChannel } from './service/signals';
-export type { RunwaySignal } from './service/signals';
-export { ENTITY_REF_ANNOTATION } from './service/filters';
 export type { Preview, SelectionPreview, PreviewMode } from './service/preview';

@@ -1,5 +1,6 @@
 import { InputError } from '@backstage/errors';
-import { ENTITY_REF_ANNOTATION, matchesFilter, normaliseEntityRef, parseListFilter, sortListed } from './filters';
+import { ENTITY_REF_ANNOTATION } from '@runway-portal/plugin-runway-node';
+import { matchesFilter, normaliseEntityRef, parseListFilter, sortListed } from './filters';
 
 const obj = (namespace: string, name: string, labels: Record<string, string> = {}, owner?: string) => ({
   metadata: { namespace, name, labels, ...(owner ? { annotations: { [ENTITY_REF_ANNOTATION]: owner } } : {}) },

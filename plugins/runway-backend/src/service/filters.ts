@@ -5,15 +5,13 @@ import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import { InputError } from '@backstage/errors';
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
+  ENTITY_REF_ANNOTATION,
   LabelSelectorError,
   matchesLabels,
   parseLabelSelector,
   type ListedObject,
   type Requirement,
 } from '@runway-portal/plugin-runway-node';
-
-/** The catalog entity that owns a resource (set by the portal's forms and templates). */
-export const ENTITY_REF_ANNOTATION = 'runway.backstage.io/entity-ref';
 
 export interface ListFilter {
   namespace?: string;

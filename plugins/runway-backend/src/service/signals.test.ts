@@ -1,6 +1,6 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import type { ResourceChange } from '@runway-portal/plugin-runway-node';
-import { coalesce, forwardChangesToSignals, runwaySignalChannel } from './signals';
+import { type ResourceChange, runwaySignalChannel } from '@runway-portal/plugin-runway-node';
+import { coalesce, forwardChangesToSignals } from './signals';
 
 const change = (cluster: string, namespace: string, event = false, kind: ResourceChange['kind'] = 'deployments'): ResourceChange => ({
   cluster,

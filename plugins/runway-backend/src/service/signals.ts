@@ -7,22 +7,12 @@
  */
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { SignalsService } from '@backstage/plugin-signals-node';
-import type { ClusterClient, ResourceChange, RunwayKind } from '@runway-portal/plugin-runway-node';
-
-/** The signal channel of a kind: `runway:deployments`, `runway:models`, `runway:stacks`. */
-export function runwaySignalChannel(kind: RunwayKind): string {
-  return `runway:${kind}`;
-}
-
-export interface RunwaySignal {
-  kind: RunwayKind;
-  cluster: string;
-  namespace: string;
-  /** How many changes the message stands for. */
-  changes: number;
-  /** True when only events changed (the resources themselves did not). */
-  eventsOnly: boolean;
-}
+import {
+  type ClusterClient,
+  type ResourceChange,
+  type RunwaySignal,
+  runwaySignalChannel,
+} from '@runway-portal/plugin-runway-node';
 
 /** Groups changes by kind, cluster and namespace, in order of first appearance. Pure. */
 export function coalesce(changes: ResourceChange[]): RunwaySignal[] {
