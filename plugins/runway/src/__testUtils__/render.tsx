@@ -1,15 +1,16 @@
-import { MockFetchApi, mockApis, TestApiProvider, type TestApiProviderProps } from '@backstage/test-utils';
-import { render } from '@testing-library/react';
+import { MockFetchApi, mockApis, renderInTestApp, TestApiProvider, type TestApiProviderProps } from '@backstage/test-utils';
 import type { ReactElement } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import { runwayApiRef, RunwayClient } from '../api/RunwayApi';
+import { rootRouteRef } from '../routes';
 
 /** Where the test discovery API places the runway backend. */
 export const API = 'http://localhost:7007/api/runway';
 
 /**
- * Renders with the real RunwayClient over fetch, so msw answers the HTTP
- * contract (paths, query, bodies) exactly as the backend would.
+ * Renders in a Backstage test app (runway mounted at /runway) with the real
+ * RunwayClient over fetch, so msw answers the HTTP contract (paths, query,
+ * bodies) exactly as the backend would.
  */
 export function renderWithApi(
   element: ReactElement,
@@ -19,15 +20,14 @@ export function renderWithApi(
     discoveryApi: mockApis.discovery({ baseUrl: 'http://localhost:7007' }),
     fetchApi: new MockFetchApi(),
   });
-  return render(
+  return renderInTestApp(
     <TestApiProvider apis={[[runwayApiRef, api], ...(options.apis ?? [])]}>
-      <MemoryRouter initialEntries={[options.route ?? '/']} future={{ v7_startTransition: true, v7_relativeSplatPath: true }}>
-        <Routes>
-          <Route path={options.path ?? '/*'} element={element} />
-          <Route path="*" element={<div>elsewhere</div>} />
-        </Routes>
-      </MemoryRouter>
+      <Routes>
+        <Route path={options.path ?? '/*'} element={element} />
+        <Route path="*" element={<div>elsewhere</div>} />
+      </Routes>
     </TestApiProvider>,
+    { routeEntries: [options.route ?? '/'], mountedRoutes: { '/runway': rootRouteRef } },
   );
 }
 

@@ -22,11 +22,10 @@ export interface KubeObject {
     resourceVersion?: string;
     generation?: number;
     deletionTimestamp?: string;
-    [key: string]: unknown;
+    ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string }>;
   };
   spec?: any;
   status?: any;
-  [key: string]: unknown;
 }
 
 export type ClusterErrorReason =

@@ -161,7 +161,8 @@ export function toModelDeployment(values: WizardValues): ModelDeployment {
       ? { prefill: componentSpec(s.scaling.prefill), decode: componentSpec(s.scaling.decode) }
       : { replicas: num(s.scaling.replicas) },
     resources: {
-      gpu: disaggregated ? (gpuType && gpuType !== DEFAULT_GPU_RESOURCE ? { type: gpuType } : undefined) : { count: num(s.resources.gpu.count), type: gpuType === DEFAULT_GPU_RESOURCE ? undefined : gpuType },
+      // Disaggregated GPU counts live in scaling.prefill/decode; only a non-default GPU type stays here.
+      gpu: { count: disaggregated ? undefined : num(s.resources.gpu.count), type: gpuType === DEFAULT_GPU_RESOURCE ? undefined : gpuType },
       memory: disaggregated ? undefined : str(s.resources.memory),
       cpu: str(s.resources.cpu),
     },

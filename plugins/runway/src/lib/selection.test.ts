@@ -1,4 +1,4 @@
-import { cluster } from '../testing/fixtures';
+import { cluster } from '../__testUtils__/fixtures';
 import { providerFits, selectionView } from './selection';
 
 describe('selectionView', () => {

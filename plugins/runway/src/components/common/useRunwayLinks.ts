@@ -3,13 +3,7 @@ import { paths, rootRouteRef } from '../../routes';
 
 /** Absolute links to the runway pages, wherever the app mounted them. */
 export function useRunwayLinks() {
-  let base = '/runway';
-  try {
-    base = useRouteRef(rootRouteRef)();
-  } catch {
-    // The page is not installed (e.g. only the entity content is): keep the default mount point.
-  }
-  const root = base.replace(/\/$/, '');
+  const root = useRouteRef(rootRouteRef)().replace(/\/$/, '');
   return {
     root: root || '/',
     deploy: `${root}/${paths.deploy}`,

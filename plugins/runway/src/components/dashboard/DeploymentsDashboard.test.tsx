@@ -3,31 +3,39 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { rest } from 'msw';
 import { setupServer } from 'msw/node';
-import { cluster, clustersResponse, deployment, manyDeployments } from '../../testing/fixtures';
+import { cluster, clustersResponse, deployment, manyDeployments } from '../../__testUtils__/fixtures';
 import { signalApiRef } from '@backstage/plugin-signals-react';
 import { act } from '@testing-library/react';
-import { API, renderWithApi, testSignals } from '../../testing/render';
+import { API, renderWithApi, testSignals } from '../../__testUtils__/render';
 import { DeploymentsDashboard } from './DeploymentsDashboard';
 
 const server = setupServer();
 registerMswTestHooks(server);
 
-function serve(list: object, clusters: object = clustersResponse([cluster('east'), cluster('west')])) {
+function serve(list: object, clusters: object = clustersResponse([cluster('east'), cluster('west')]), gate?: Promise<void>) {
   server.use(
-    rest.get(`${API}/deployments`, (_req, res, ctx) => res(ctx.json(list))),
+    rest.get(`${API}/deployments`, async (_req, res, ctx) => {
+      await gate;
+      return res(ctx.json(list));
+    }),
     rest.get(`${API}/clusters`, (_req, res, ctx) => res(ctx.json(clusters))),
   );
 }
 
 describe('DeploymentsDashboard', () => {
   it('shows a loading state, then the deployments of every cluster', async () => {
+    let answer = () => {};
+    const gate = new Promise<void>(resolve => {
+      answer = resolve;
+    });
     serve({
       items: [deployment('east', 'ml', 'llama'), deployment('west', 'ml', 'qwen', { phase: 'Failed', provider: { name: 'kaito' } })],
       clusters: [],
       errors: [],
-    });
-    renderWithApi(<DeploymentsDashboard />);
+    }, undefined, gate);
+    await renderWithApi(<DeploymentsDashboard />);
     expect(screen.getByLabelText('loading deployments')).toBeInTheDocument();
+    answer();
     const table = await screen.findByRole('table', { name: 'deployments' });
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(3);
@@ -50,7 +58,7 @@ describe('DeploymentsDashboard', () => {
         { cluster: 'west', reason: 'Unreachable', message: 'connect ECONNREFUSED 10.0.0.2:6443.' },
       ]),
     );
-    renderWithApi(<DeploymentsDashboard />);
+    await renderWithApi(<DeploymentsDashboard />);
     expect(await screen.findByText('Cluster west: Unreachable')).toBeInTheDocument();
     expect(screen.getAllByText('Cluster west: Unreachable')).toHaveLength(1);
     expect(screen.getByText(/ECONNREFUSED 10\.0\.0\.2:6443\. Showing what the other clusters answered/)).toBeInTheDocument();
@@ -71,7 +79,7 @@ describe('DeploymentsDashboard', () => {
         }),
       ]),
     );
-    renderWithApi(<DeploymentsDashboard />);
+    await renderWithApi(<DeploymentsDashboard />);
     const card = await screen.findByTestId('cluster-card-east');
     expect(card).toHaveTextContent('Providers ready: 1/2');
     expect(card).toHaveTextContent('nvidia.com/gpu: 4 free of 8 (3 in use, 1 pending, 2 nodes)');
@@ -79,7 +87,7 @@ describe('DeploymentsDashboard', () => {
 
   it('has an empty state that leads to the wizard', async () => {
     serve({ items: [], clusters: [], errors: [] });
-    renderWithApi(<DeploymentsDashboard />);
+    await renderWithApi(<DeploymentsDashboard />);
     expect(await screen.findByText(/No deployments yet/)).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'Deploy a model' })[0]).toHaveAttribute('href', '/runway/deploy');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
@@ -92,13 +100,13 @@ describe('DeploymentsDashboard', () => {
       ),
       rest.get(`${API}/clusters`, (_req, res, ctx) => res(ctx.json(clustersResponse([])))),
     );
-    renderWithApi(<DeploymentsDashboard />);
+    await renderWithApi(<DeploymentsDashboard />);
     expect(await screen.findByText('you do not have permission runway.deployments.read')).toBeInTheDocument();
   });
 
   it('filters by text and cluster, and renders only a window of thousands of rows', async () => {
     serve(manyDeployments(3000, ['east', 'west', 'north']));
-    renderWithApi(<DeploymentsDashboard />);
+    await renderWithApi(<DeploymentsDashboard />);
     const table = await screen.findByRole('table', { name: 'deployments' });
     expect(table).toHaveAttribute('aria-rowcount', '3001');
     expect(within(table).getAllByRole('row').length).toBeLessThan(60);
@@ -116,7 +124,7 @@ describe('DeploymentsDashboard', () => {
 
   it('shows a message when the filters match nothing', async () => {
     serve({ items: [deployment('east', 'ml', 'llama')], clusters: [], errors: [] });
-    renderWithApi(<DeploymentsDashboard />);
+    await renderWithApi(<DeploymentsDashboard />);
     await userEvent.type(await screen.findByLabelText('Search'), 'nothing-like-this');
     expect(await screen.findByText('No deployments match the filters.')).toBeInTheDocument();
   });
@@ -124,7 +132,7 @@ describe('DeploymentsDashboard', () => {
   it("reloads when the backend signals a change on runway:deployments", async () => {
     serve({ items: [deployment('east', 'ml', 'llama')], clusters: [], errors: [] });
     const signals = testSignals();
-    renderWithApi(<DeploymentsDashboard />, { apis: [[signalApiRef, signals.api]] });
+    await renderWithApi(<DeploymentsDashboard />, { apis: [[signalApiRef, signals.api]] });
     expect(await screen.findByRole('link', { name: 'llama' })).toBeInTheDocument();
     expect(signals.channels()).toContain('runway:deployments');
     serve({ items: [deployment('east', 'ml', 'llama'), deployment('west', 'ml', 'mistral', { phase: 'Deploying' })], clusters: [], errors: [] });

@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { rest } from 'msw';
 import { setupServer } from 'msw/node';
 import type { PreviewResponse } from '../../api/types';
-import { cluster, clustersResponse, deployment } from '../../testing/fixtures';
-import { API, renderWithApi } from '../../testing/render';
+import { cluster, clustersResponse, deployment } from '../../__testUtils__/fixtures';
+import { API, renderWithApi } from '../../__testUtils__/render';
 import { DeploymentWizard } from './DeploymentWizard';
 
 const server = setupServer();
@@ -45,7 +45,7 @@ function expectAllControlsLabelled() {
 describe('DeploymentWizard', () => {
   it('shows runway-common validation messages as the user types, on the field', async () => {
     serveClusters();
-    renderWithApi(<DeploymentWizard />);
+    await renderWithApi(<DeploymentWizard />);
     await fillTarget('Bad.Name');
     expect(await screen.findByText(/must consist of lower case letters/)).toBeInTheDocument();
     expect(screen.getByText(/name must not contain dots \(dots are invalid in derived Kubernetes volume and service names\)/)).toBeInTheDocument();
@@ -59,7 +59,7 @@ describe('DeploymentWizard', () => {
 
   it('does not leave a step with errors, and names the missing field', async () => {
     serveClusters();
-    renderWithApi(<DeploymentWizard />);
+    await renderWithApi(<DeploymentWizard />);
     await fillTarget();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByLabelText('Model ID')).toBeInTheDocument();
@@ -70,7 +70,7 @@ describe('DeploymentWizard', () => {
 
   it('shows the automatic selection and its reason live, and explains an incompatible explicit provider', async () => {
     serveClusters();
-    renderWithApi(<DeploymentWizard />);
+    await renderWithApi(<DeploymentWizard />);
     await fillTarget();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     type('Model ID', 'meta-llama/Llama-3.1-8B-Instruct');
@@ -98,7 +98,7 @@ describe('DeploymentWizard', () => {
 
   it('checks the GPU count against the free capacity of the chosen cluster', async () => {
     serveClusters();
-    renderWithApi(<DeploymentWizard />);
+    await renderWithApi(<DeploymentWizard />);
     await fillTarget();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     type('Model ID', 'org/m');
@@ -137,7 +137,7 @@ describe('DeploymentWizard', () => {
         return res(ctx.status(201), ctx.json({ cluster: 'east', object: created[0].body, warnings: [], dryRun: false }));
       }),
     );
-    renderWithApi(<DeploymentWizard />, { route: '/runway/deploy', path: '/runway/deploy' });
+    await renderWithApi(<DeploymentWizard />, { route: '/runway/deploy', path: '/runway/deploy' });
     await fillTarget();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     type('Model ID', 'meta-llama/Llama-3.1-8B-Instruct');
@@ -184,7 +184,7 @@ describe('DeploymentWizard', () => {
         ),
       ),
     );
-    renderWithApi(<DeploymentWizard />);
+    await renderWithApi(<DeploymentWizard />);
     await fillTarget();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     type('Model ID', 'org/m');
@@ -204,7 +204,7 @@ describe('DeploymentWizard', () => {
         res(ctx.json({ cluster: 'east', mode: 'update', objects: [{ action: 'update', object: await req.json() }], warnings: [], providerObjects: { status: 'pending', message: '', objects: [] } })),
       ),
     );
-    renderWithApi(<DeploymentWizard edit={{ cluster: 'east', namespace: 'ml', name: 'llama' }} />);
+    await renderWithApi(<DeploymentWizard edit={{ cluster: 'east', namespace: 'ml', name: 'llama' }} />);
     expect(await screen.findByLabelText('Deployment name')).toBeDisabled();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     type('Model ID', 'Qwen/Qwen2.5-7B');

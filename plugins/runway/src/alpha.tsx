@@ -1,0 +1,60 @@
+/**
+ * The plugin for Backstage's new frontend system: the runway page (with its
+ * nav item, from the page's title and icon), the API, and an entity tab and
+ * card on entities with the `backstage.io/kubernetes-id` annotation.
+ */
+import { discoveryApiRef, fetchApiRef } from '@backstage/core-plugin-api';
+import { ApiBlueprint, createFrontendPlugin, PageBlueprint } from '@backstage/frontend-plugin-api';
+import { EntityCardBlueprint, EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
+import { RunwayClient, runwayApiRef } from './api/RunwayApi';
+import { RunwayIcon } from './components/RunwayIcon';
+import { rootRouteRef } from './routes';
+
+const hasKubernetesId = { 'metadata.annotations.backstage.io/kubernetes-id': { $exists: true } };
+
+export const runwayApi = ApiBlueprint.make({
+  params: defineParams =>
+    defineParams({
+      api: runwayApiRef,
+      deps: { discoveryApi: discoveryApiRef, fetchApi: fetchApiRef },
+      factory: deps => new RunwayClient(deps),
+    }),
+});
+
+export const runwayPage = PageBlueprint.make({
+  params: {
+    path: '/runway',
+    title: 'Runway',
+    icon: <RunwayIcon fontSize="inherit" />,
+    routeRef: rootRouteRef,
+    loader: () => import('./components/RunwayRouter').then(m => <m.RunwayRouter />),
+  },
+});
+
+export const runwayEntityContent = EntityContentBlueprint.make({
+  name: 'runway',
+  params: {
+    path: '/runway',
+    title: 'Runway',
+    group: 'deployment',
+    filter: hasKubernetesId,
+    loader: () => import('./components/entity/EntityRunwayContent').then(m => <m.EntityRunwayContent />),
+  },
+});
+
+export const runwayEntityCard = EntityCardBlueprint.make({
+  name: 'runway',
+  params: {
+    filter: hasKubernetesId,
+    loader: () => import('./components/entity/EntityRunwayContent').then(m => <m.EntityRunwayCard />),
+  },
+});
+
+export default createFrontendPlugin({
+  pluginId: 'runway',
+  title: 'Runway',
+  icon: <RunwayIcon fontSize="inherit" />,
+  info: { packageJson: () => import('../package.json') },
+  extensions: [runwayApi, runwayPage, runwayEntityContent, runwayEntityCard],
+  routes: { root: rootRouteRef },
+});

@@ -1,0 +1,38 @@
+import { Content, Header, Page } from '@backstage/core-components';
+import Box from '@mui/material/Box';
+import { Route, Routes, useParams } from 'react-router-dom';
+import { DeploymentsDashboard } from './dashboard/DeploymentsDashboard';
+import { DeploymentDetail } from './detail/DeploymentDetail';
+import { DeploymentWizard } from './wizard/DeploymentWizard';
+
+function DetailRoute({ edit }: { edit?: boolean }) {
+  const { cluster = '', namespace = '', name = '' } = useParams();
+  const target = { cluster, namespace, name };
+  return edit ? <DeploymentWizard edit={target} /> : <DeploymentDetail target={target} />;
+}
+
+/** The runway pages under the plugin's mount point. */
+export function RunwayRouter() {
+  return (
+    <Box sx={{ p: 3 }}>
+      <Routes>
+        <Route path="/" element={<DeploymentsDashboard />} />
+        <Route path="/deploy" element={<DeploymentWizard />} />
+        <Route path="/deployments/:cluster/:namespace/:name" element={<DetailRoute />} />
+        <Route path="/deployments/:cluster/:namespace/:name/edit" element={<DetailRoute edit />} />
+      </Routes>
+    </Box>
+  );
+}
+
+/** The page of the legacy frontend system, with Backstage's page header. */
+export function RunwayPage() {
+  return (
+    <Page themeId="tool">
+      <Header title="Runway" subtitle="AI inference across your Kubernetes clusters" />
+      <Content noPadding>
+        <RunwayRouter />
+      </Content>
+    </Page>
+  );
+}

@@ -1,0 +1,100 @@
+import { registerMswTestHooks } from '@backstage/test-utils';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { rest } from 'msw';
+import { setupServer } from 'msw/node';
+import { deployment } from '../../__testUtils__/fixtures';
+import { API, renderWithApi } from '../../__testUtils__/render';
+import { DeploymentDetail } from './DeploymentDetail';
+
+const server = setupServer();
+registerMswTestHooks(server);
+const target = { cluster: 'east', namespace: 'ml', name: 'llama' };
+
+function detail(overrides: object = {}) {
+  const listed = deployment('east', 'ml', 'llama', { message: 'Model server is running' });
+  return {
+    ...listed,
+    conditions: [
+      { type: 'Validated', status: 'True', reason: 'Valid', message: 'spec is valid', lastTransitionTime: '2026-01-01T00:00:00Z' },
+      { type: 'Ready', status: 'True', reason: 'ReplicasReady', message: '1/1 replicas ready', lastTransitionTime: '2026-01-01T00:05:00Z' },
+    ],
+    events: [
+      {
+        metadata: { name: 'ev1', uid: 'ev1' },
+        type: 'Normal',
+        reason: 'ProviderSelected',
+        message: 'selected dynamo',
+        involvedObject: { kind: 'ModelDeployment', name: 'llama' },
+        count: 2,
+        lastTimestamp: new Date().toISOString(),
+      },
+    ],
+    owned: [{ apiVersion: 'nvidia.com/v1alpha1', kind: 'DynamoGraphDeployment', metadata: { name: 'llama', namespace: 'ml' }, status: { state: 'successful' } }],
+    clusters: [{ cluster: 'east', synced: true, dataAgeMs: 0 }],
+    errors: [],
+    ...overrides,
+  };
+}
+
+describe('DeploymentDetail', () => {
+  it('shows phase, selection, endpoint with an example, conditions, events, the upstream resource and YAML', async () => {
+    server.use(rest.get(`${API}/deployments/east/ml/llama`, (_req, res, ctx) => res(ctx.json(detail()))));
+    await renderWithApi(<DeploymentDetail target={target} />);
+    expect(await screen.findByRole('heading', { name: 'llama' })).toBeInTheDocument();
+    expect(screen.getByText('Model server is running')).toBeInTheDocument();
+    expect(screen.getByText('Running')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Selection and replicas' })).toHaveTextContent('dynamo — default GPU provider');
+    expect(screen.getByRole('region', { name: 'Selection and replicas' })).toHaveTextContent('1 ready / 1 desired');
+    expect(screen.getByLabelText('example request')).toHaveTextContent('curl http://llama.ml.svc:8000/v1/chat/completions');
+    expect(screen.getByRole('button', { name: 'Copy example request' })).toBeInTheDocument();
+    const timeline = within(screen.getByRole('list', { name: 'conditions timeline' })).getAllByRole('listitem');
+    expect(timeline[0]).toHaveTextContent('Ready: True');
+    expect(timeline[1]).toHaveTextContent('Validated: True');
+    expect(within(screen.getByRole('table', { name: 'events' })).getByText('selected dynamo')).toBeInTheDocument();
+    expect(screen.getByLabelText('DynamoGraphDeployment llama YAML')).toHaveTextContent('state: successful');
+    expect(screen.getByLabelText('deployment YAML')).toHaveTextContent('kind: ModelDeployment');
+  });
+
+  it('shows the empty states of a deployment the controllers have not processed', async () => {
+    server.use(
+      rest.get(`${API}/deployments/east/ml/llama`, (_req, res, ctx) =>
+        res(ctx.json(detail({ object: { ...deployment('east', 'ml', 'llama').object, status: undefined }, conditions: [], events: [], owned: [] }))),
+      ),
+    );
+    await renderWithApi(<DeploymentDetail target={target} />);
+    expect(await screen.findByText(/No conditions yet/)).toBeInTheDocument();
+    expect(screen.getByText('No events.')).toBeInTheDocument();
+    expect(screen.getByText(/No endpoint yet/)).toBeInTheDocument();
+    expect(screen.getByText('The provider has not created its resource yet.')).toBeInTheDocument();
+    expect(screen.getByText('Pending')).toBeInTheDocument();
+  });
+
+  it('deletes after confirmation', async () => {
+    let deleted = false;
+    server.use(
+      rest.get(`${API}/deployments/east/ml/llama`, (_req, res, ctx) => res(ctx.json(detail()))),
+      rest.delete(`${API}/deployments/east/ml/llama`, (_req, res, ctx) => {
+        deleted = true;
+        return res(ctx.status(204));
+      }),
+    );
+    await renderWithApi(<DeploymentDetail target={target} />, { route: '/runway/deployments/east/ml/llama', path: '/runway/deployments/:c/:n/:m' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete llama?' });
+    expect(deleted).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    expect(deleted).toBe(true);
+  });
+
+  it('reports a missing deployment', async () => {
+    server.use(
+      rest.get(`${API}/deployments/east/ml/llama`, (_req, res, ctx) =>
+        res(ctx.status(404), ctx.json({ error: { name: 'NotFoundError', message: 'deployments ml/llama not found in cluster east' } })),
+      ),
+    );
+    await renderWithApi(<DeploymentDetail target={target} />);
+    expect(await screen.findByText('deployments ml/llama not found in cluster east')).toBeInTheDocument();
+  });
+});

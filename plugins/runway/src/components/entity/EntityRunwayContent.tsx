@@ -1,0 +1,147 @@
+import { useEntity } from '@backstage/plugin-catalog-react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useMemo } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import type { ListedDeployment, ListResponse, RunwayKind } from '../../api/types';
+import { useRunwayData } from '../../hooks/useRunwayData';
+import { countByPhase } from '../../lib/filters';
+import { type ResourceRow, toDeploymentRow, toResourceRow } from '../../lib/rows';
+import { ClusterErrors } from '../common/ClusterErrors';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { PhaseChip } from '../common/PhaseChip';
+import { useNow } from '../common/useNow';
+import { useRunwayLinks } from '../common/useRunwayLinks';
+import { type Column, deploymentColumns, VirtualTable } from '../dashboard/DeploymentsTable';
+
+/** The catalog convention: resources of an entity carry this label with the entity's id. */
+export const KUBERNETES_ID = 'backstage.io/kubernetes-id';
+
+export const KINDS: Array<{ kind: RunwayKind; title: string }> = [
+  { kind: 'deployments', title: 'Deployments' },
+  { kind: 'models', title: 'Models' },
+  { kind: 'stacks', title: 'Stacks' },
+];
+
+type EntityLists = Record<RunwayKind, ListResponse>;
+
+/** The label selector of an entity's resources. */
+export function entitySelector(kubernetesId: string): string {
+  return `${KUBERNETES_ID}=${kubernetesId}`;
+}
+
+function useEntityResources() {
+  const { entity } = useEntity();
+  const id = entity.metadata.annotations?.[KUBERNETES_ID] ?? entity.metadata.name;
+  const data = useRunwayData<EntityLists>(
+    async api => {
+      const labelSelector = entitySelector(id);
+      const [deployments, models, stacks] = await Promise.all(KINDS.map(k => api.list(k.kind, { labelSelector })));
+      return { deployments, models, stacks };
+    },
+    [id],
+    ['deployments', 'models', 'stacks'],
+  );
+  return { id, ...data };
+}
+
+function genericColumns(): Column<ResourceRow>[] {
+  return [
+    { id: 'name', title: 'Name', width: '2fr', render: r => r.name },
+    { id: 'cluster', title: 'Cluster', width: '1fr', render: r => r.cluster },
+    { id: 'namespace', title: 'Namespace', width: '1fr', render: r => r.namespace },
+    { id: 'phase', title: 'Phase', width: '120px', render: r => <PhaseChip phase={r.phase} /> },
+  ];
+}
+
+function allErrors(lists: EntityLists) {
+  const all = KINDS.flatMap(k => lists[k.kind].errors);
+  return all.filter((e, i) => all.findIndex(o => o.cluster === e.cluster && o.reason === e.reason) === i);
+}
+
+/** Entity tab: the entity's deployments, models and stacks across clusters. */
+export function EntityRunwayContent() {
+  const { id, value, error, loading } = useEntityResources();
+  const links = useRunwayLinks();
+  const now = useNow();
+  const deploymentRows = useMemo(() => (value?.deployments.items ?? []).map(i => toDeploymentRow(i as ListedDeployment)), [value]);
+  const columns = useMemo(() => deploymentColumns(r => links.detail(r.cluster, r.namespace, r.name)), [links]);
+  if (loading) return <LinearProgress aria-label="loading runway resources" />;
+  if (!value) return <ErrorAlert error={error ?? new Error('no answer')} />;
+  return (
+    <Box>
+      {error && <ErrorAlert error={error} title="Showing the last known state: reload failed" />}
+      <ClusterErrors errors={allErrors(value)} />
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        Resources labelled <code>{entitySelector(id)}</code> in every cluster.{' '}
+        <Link component={RouterLink} to={`${links.deploy}`}>
+          Deploy a model
+        </Link>
+      </Typography>
+      {KINDS.map(({ kind, title }) => {
+        const rows = kind === 'deployments' ? deploymentRows : value[kind].items.map(toResourceRow);
+        return (
+          <Box key={kind} component="section" aria-label={title} sx={{ mb: 3 }}>
+            <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+              {title} ({rows.length})
+            </Typography>
+            {rows.length === 0 && <Alert severity="info">No {title.toLowerCase()} labelled for this entity.</Alert>}
+            {rows.length > 0 && kind === 'deployments' && (
+              <VirtualTable rows={deploymentRows} columns={columns} now={now} label={title} />
+            )}
+            {rows.length > 0 && kind !== 'deployments' && (
+              <VirtualTable rows={rows} columns={genericColumns()} now={now} label={title} />
+            )}
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+/** Entity card: how many deployments, models and stacks, by phase. */
+export function EntityRunwayCard() {
+  const { value, error, loading } = useEntityResources();
+  return (
+    <Card>
+      <CardContent>
+        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+          Runway
+        </Typography>
+        {loading && <LinearProgress aria-label="loading runway resources" />}
+        {!loading && !value && <ErrorAlert error={error ?? new Error('no answer')} />}
+        {value && (
+          <>
+            {allErrors(value).map(e => (
+              <Alert severity="error" key={e.cluster} sx={{ mb: 1 }}>
+                Cluster {e.cluster}: {e.reason}
+              </Alert>
+            ))}
+            {KINDS.map(({ kind, title }) => {
+              const rows = value[kind].items.map(toResourceRow);
+              const phases = countByPhase(rows);
+              return (
+                <Stack direction="row" spacing={1} alignItems="center" key={kind} sx={{ mb: 0.5 }} aria-label={`${title} summary`}>
+                  <Typography variant="body2" sx={{ minWidth: 110 }}>
+                    {title}: {rows.length}
+                  </Typography>
+                  {Object.entries(phases).map(([phase, n]) => (
+                    <Typography variant="caption" key={phase}>
+                      {n} {phase}
+                    </Typography>
+                  ))}
+                </Stack>
+              );
+            })}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

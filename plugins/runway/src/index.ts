@@ -1,0 +1,13 @@
+/**
+ * Runway Portal's frontend plugin: multi-cluster dashboard, deployment
+ * wizard, status views and catalog entity content for deployments, models
+ * and stacks. This entry point is the legacy frontend system's plugin; the
+ * new frontend system's is `@runway-portal/plugin-runway/alpha`.
+ *
+ * @packageDocumentation
+ */
+export { runwayPlugin, RunwayPage, EntityRunwayContent, EntityRunwayCard } from './plugin';
+export { runwayApiRef, RunwayClient, RunwayApiError, type RunwayApi, type ResourceRef } from './api/RunwayApi';
+export type * from './api/types';
+export { rootRouteRef } from './routes';
+export { KUBERNETES_ID } from './components/entity/EntityRunwayContent';

@@ -1,0 +1,52 @@
+/**
+ * The legacy frontend system's plugin (createPlugin and extensions), for
+ * Backstage apps that have not moved to the new frontend system. The new
+ * system's plugin is in alpha.tsx.
+ */
+import {
+  createApiFactory,
+  createComponentExtension,
+  createPlugin,
+  createRoutableExtension,
+  discoveryApiRef,
+  fetchApiRef,
+} from '@backstage/core-plugin-api';
+import { RunwayClient, runwayApiRef } from './api/RunwayApi';
+import { rootRouteRef } from './routes';
+
+export const runwayPlugin = createPlugin({
+  id: 'runway',
+  apis: [
+    createApiFactory({
+      api: runwayApiRef,
+      deps: { discoveryApi: discoveryApiRef, fetchApi: fetchApiRef },
+      factory: deps => new RunwayClient(deps),
+    }),
+  ],
+  routes: { root: rootRouteRef },
+});
+
+/** The dashboard, wizard and detail pages: `<Route path="/runway" element={<RunwayPage />} />`. */
+export const RunwayPage = runwayPlugin.provide(
+  createRoutableExtension({
+    name: 'RunwayPage',
+    component: () => import('./components/RunwayRouter').then(m => m.RunwayPage),
+    mountPoint: rootRouteRef,
+  }),
+);
+
+/** Entity page tab: the entity's deployments, models and stacks. */
+export const EntityRunwayContent = runwayPlugin.provide(
+  createComponentExtension({
+    name: 'EntityRunwayContent',
+    component: { lazy: () => import('./components/entity/EntityRunwayContent').then(m => m.EntityRunwayContent) },
+  }),
+);
+
+/** Entity overview card. */
+export const EntityRunwayCard = runwayPlugin.provide(
+  createComponentExtension({
+    name: 'EntityRunwayCard',
+    component: { lazy: () => import('./components/entity/EntityRunwayContent').then(m => m.EntityRunwayCard) },
+  }),
+);
