@@ -50,7 +50,7 @@ const DEFAULTS: Record<keyof CoreOptions, string> = {
   webhookPort: '9443',
   webhookHost: '',
   leaderElect: 'false',
-  maxConcurrentReconciles: '4',
+  maxConcurrentReconciles: '16',
   logLevel: 'info',
 };
 

@@ -42,7 +42,7 @@ export const InferenceProviderConfigs: ResourceType = {
 };
 
 export interface CoreControllerOptions {
-  /** Parallel reconciles; default 4. */
+  /** Parallel reconciles; default 16 (each mostly waits on the API server). */
   maxConcurrentReconciles?: number;
   /** How long the gateway CRD lookup is cached; default 30 s. */
   gatewayCheckTtlMs?: number;
@@ -116,6 +116,7 @@ export function registerCoreController(mgr: Manager, options: CoreControllerOpti
         );
         lastApplied.set(key, statusJson);
       }
+      // After the status: the metadata change re-triggers this reconcile, which must see the status in the cache.
       if (!metadataUpToDate(md, decision.labels, decision.annotations)) {
         await applier.apply({
           apiVersion: md.apiVersion,
@@ -145,7 +146,7 @@ export function registerCoreController(mgr: Manager, options: CoreControllerOpti
     .watches<InferenceProviderConfig>(InferenceProviderConfigs, () => deployments.store.list().map(md => ({ namespace: md.metadata?.namespace, name: md.metadata!.name! })), {
       predicates: [providerSelectionChanged],
     })
-    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 4 })
+    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 16 })
     .complete(reconcile);
   return { controller, deployments, providers, metrics };
 }
