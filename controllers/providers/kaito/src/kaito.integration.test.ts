@@ -8,9 +8,12 @@ import path from 'node:path';
 import {
   ConfigMaps,
   CustomResourceDefinitions,
+  Deployments,
+  KubeApiError,
   KubeClient,
   type KubeObject,
   Namespaces,
+  Secrets,
   isNotFound,
 } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
@@ -21,6 +24,7 @@ import {
   type RunningProvider,
   eventsAbout,
   selectProviderAsCore,
+  serviceAccountClient,
   startProviderForTest,
   statusOwners,
 } from '@runway-portal/provider-shared';
@@ -42,6 +46,7 @@ describe('KAITO provider against a real cluster', () => {
   let cluster: TestCluster;
   let client: KubeClient;
   let running: RunningProvider;
+  let providerClient: KubeClient;
 
   const getMd = (name: string) => client.get<MD>(ModelDeployments, { namespace: NS, name });
   const getWs = (name: string, version = 'v1beta1') => client.get<KubeObject>(Workspaces(version), { namespace: NS, name });
@@ -84,7 +89,10 @@ describe('KAITO provider against a real cluster', () => {
     cluster = await startCluster({ name: 'provider-kaito', crds: [RUNWAY_CRDS] });
     client = new KubeClient(cluster.kubeConfig());
     await client.create(Namespaces, { metadata: { name: NS } });
-    running = await startProviderForTest(new KubeClient(cluster.kubeConfig()), kaitoProvider, {
+    // The provider runs with its own ServiceAccount and RBAC manifest, not as admin.
+    const rbac = path.resolve(__dirname, '../../../deploy/provider-kaito/rbac.yaml');
+    providerClient = await serviceAccountClient(client, rbac, { namespace: 'airunway-system', name: 'kaito-provider' });
+    running = await startProviderForTest(providerClient, kaitoProvider, {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
     });
@@ -283,6 +291,22 @@ describe('KAITO provider against a real cluster', () => {
     await markWorkspaceSucceeded('old-kaito', 'v1alpha1');
     await until('Running on v1alpha1', async () => (await getMd('old-kaito')).status?.phase === 'Running');
     expect((await getWs('old-kaito', 'v1alpha1')).apiVersion).toBe('kaito.sh/v1alpha1');
+  });
+
+  it('runs with credentials that cannot read Secrets or touch other kinds', async () => {
+    await client.create(Secrets, { metadata: { name: 'hf-token', namespace: NS }, stringData: { HF_TOKEN: 'x' } });
+    const denied = async (call: () => Promise<unknown>) => {
+      try {
+        await call();
+        return false;
+      } catch (err) {
+        return err instanceof KubeApiError && err.code === 403;
+      }
+    };
+    expect(await denied(() => providerClient.get(Secrets, { namespace: NS, name: 'hf-token' }))).toBe(true);
+    expect(await denied(() => providerClient.list(Secrets, { namespace: NS }))).toBe(true);
+    expect(await denied(() => providerClient.list(Deployments, { namespace: NS }))).toBe(true);
+    expect(await denied(() => providerClient.get(InferenceProviderConfigs, { name: 'dynamo' }))).toBe(true);
   });
 
   it('leaves an unrelated deployment alone', async () => {

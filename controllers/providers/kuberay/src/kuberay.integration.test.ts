@@ -15,6 +15,7 @@ import {
   type RunningProvider,
   eventsAbout,
   selectProviderAsCore,
+  serviceAccountClient,
   startProviderForTest,
   statusOwners,
 } from '@runway-portal/provider-shared';
@@ -80,7 +81,9 @@ describe('KubeRay provider against a real cluster', () => {
     cluster = await startCluster({ name: 'provider-kuberay', crds: [RUNWAY_CRDS, RAYSERVICE_CRD] });
     client = new KubeClient(cluster.kubeConfig());
     await client.create(Namespaces, { metadata: { name: NS } });
-    running = await startProviderForTest(new KubeClient(cluster.kubeConfig()), kuberayProvider, {
+    // The provider runs with its own ServiceAccount and RBAC manifest, not as admin.
+    const rbac = path.resolve(__dirname, '../../../deploy/provider-kuberay/rbac.yaml');
+    running = await startProviderForTest(await serviceAccountClient(client, rbac, { namespace: 'airunway-system', name: 'kuberay-provider' }), kuberayProvider, {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
     });

@@ -55,6 +55,7 @@ export {
   TEST_CORE_FIELD_MANAGER,
   eventsAbout,
   selectProviderAsCore,
+  serviceAccountClient,
   startProviderForTest,
   statusOwners,
 } from './testing';

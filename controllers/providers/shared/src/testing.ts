@@ -3,13 +3,18 @@
  * provider in-process, play the core's part (select the provider), read
  * events. No cluster or mock in here: the caller brings a KubeClient.
  */
+import fs from 'node:fs';
+import { KubeConfig } from '@kubernetes/client-node';
 import {
   Events,
+  isAlreadyExists,
   KubeClient,
   type KubeObject,
   Manager,
+  Namespaces,
   silentLogger,
 } from '@runway-portal/controller-runtime';
+import { parseAllDocuments } from 'yaml';
 import { DEPLOYMENTS_API_VERSION } from '@runway-portal/plugin-runway-common';
 import { ProviderController, type ProviderControllerOptions } from './controller';
 import type { ProviderDefinition } from './definition';
@@ -103,4 +108,41 @@ export function statusOwners(obj: KubeObject): Record<string, string[]> {
     }
   }
   return owners;
+}
+
+/**
+ * A client authenticated as a ServiceAccount bound by a provider's RBAC
+ * manifest (`controllers/deploy/<provider>/rbac.yaml`): creates the
+ * manifest's objects with `admin`, then requests a token. Running the
+ * provider with it proves the RBAC is sufficient.
+ */
+export async function serviceAccountClient(
+  admin: KubeClient,
+  rbacManifest: string,
+  serviceAccount: { namespace: string; name: string },
+): Promise<KubeClient> {
+  try {
+    await admin.create(Namespaces, { metadata: { name: serviceAccount.namespace } });
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+  }
+  for (const doc of parseAllDocuments(fs.readFileSync(rbacManifest, 'utf8'))) {
+    const obj = doc.toJS() as KubeObject | null;
+    if (!obj?.kind) continue;
+    await admin.create(await admin.resolve(obj.apiVersion!, obj.kind), obj);
+  }
+  const review = await admin.request<{ status: { token: string } }>({
+    method: 'POST',
+    path: `/api/v1/namespaces/${serviceAccount.namespace}/serviceaccounts/${serviceAccount.name}/token`,
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
+  });
+  const cluster = admin.kubeConfig.getCurrentCluster()!;
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [cluster],
+    users: [{ name: serviceAccount.name, token: review.status.token }],
+    contexts: [{ name: 'sa', cluster: cluster.name, user: serviceAccount.name }],
+    currentContext: 'sa',
+  });
+  return new KubeClient(kc);
 }
