@@ -1,5 +1,5 @@
 import type { InferenceProviderConfig } from '@runway-portal/plugin-runway-common';
-import { selectionPreview } from './preview';
+import { previewWrite, selectionPreview } from './preview';
 
 const provider = (name: string, ready: boolean, engines: unknown[], rules: unknown[]): InferenceProviderConfig => ({
   apiVersion: 'airunway.ai/v1alpha1',
@@ -42,5 +42,32 @@ describe('selectionPreview', () => {
     expect(result.engine.ok).toBe(false);
     expect(result.engine.reason).toMatch(/No healthy providers available/);
     expect(result.provider).toBeUndefined();
+  });
+});
+
+describe('previewWrite', () => {
+  const dryRunResult = { object: { ...deployment({}), metadata: { name: 'x', namespace: 'a', uid: 'u' } }, warnings: [] };
+
+  it('dry-runs the write and leaves a slot for the provider objects', async () => {
+    const create = jest.fn(async () => dryRunResult);
+    const clusterClient = { create, providerConfigs: async () => providers } as any;
+    const preview = await previewWrite({ clusterClient, kind: 'deployments', cluster: 'east', mode: 'create', body: deployment({}) });
+    expect(create).toHaveBeenCalledWith('deployments', 'east', deployment({}), { dryRun: true });
+    expect(preview.objects).toEqual([{ action: 'create', object: dryRunResult.object }]);
+    expect(preview.providerObjects).toMatchObject({ status: 'pending', objects: [] });
+  });
+
+  it('still answers when the providers cannot be read', async () => {
+    const clusterClient = {
+      update: async () => dryRunResult,
+      providerConfigs: async () => {
+        throw new Error('cluster "east" is not synced');
+      },
+    } as any;
+    const preview = await previewWrite({ clusterClient, kind: 'deployments', cluster: 'east', mode: 'update', body: deployment({}) });
+    expect(preview.objects[0].action).toBe('update');
+    expect(preview.selection).toEqual({
+      engine: { ok: false, reason: 'cannot read the providers registered in cluster "east": cluster "east" is not synced' },
+    });
   });
 });

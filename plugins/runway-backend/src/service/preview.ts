@@ -77,8 +77,14 @@ export async function previewWrite(options: {
     providerObjects: providerObjects(kind),
   };
   if (kind === 'deployments') {
-    const providers = (await clusterClient.providerConfigs(cluster)) as InferenceProviderConfig[];
-    preview.selection = selectionPreview(result.object, providers);
+    try {
+      const providers = (await clusterClient.providerConfigs(cluster)) as InferenceProviderConfig[];
+      preview.selection = selectionPreview(result.object, providers);
+    } catch (err) {
+      // The dry run succeeded; only the selection cannot be shown.
+      const reason = `cannot read the providers registered in cluster "${cluster}": ${err instanceof Error ? err.message : String(err)}`;
+      preview.selection = { engine: { ok: false, reason } };
+    }
   }
   return preview;
 }
