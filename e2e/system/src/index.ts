@@ -1,0 +1,21 @@
+/**
+ * The local Runway Portal: local clusters with kwok GPU and CPU nodes, the
+ * CRDs, the controllers and operator test doubles as local processes, and
+ * Backstage configured for the clusters.
+ *
+ * @packageDocumentation
+ */
+export {
+  DEFAULT_CLUSTERS,
+  REPO_ROOT,
+  RUNWAY_CRDS_DIR,
+  startSystem,
+  userConfiguredClusters,
+} from './system';
+export type { RunningSystem, SystemOptions, SystemService } from './system';
+export { CONTROLLERS, SIMULATORS, entryCommand } from './plan';
+export type { ControllerSpec } from './plan';
+export { clustersAppConfig, configuredClusters } from './config';
+export type { PortalCluster } from './config';
+export { PORTAL_CLUSTER_ROLE, portalToken } from './portalAccess';
+export { parseUpArgs } from './cli';

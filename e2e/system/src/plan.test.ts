@@ -1,0 +1,61 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONTROLLERS, entryCommand, entryFile, SIMULATORS } from './plan';
+import { REPO_ROOT } from './system';
+
+describe('entryCommand', () => {
+  it('turns a plain node start script into node arguments', () => {
+    const command = entryCommand(
+      'x',
+      'node --require @backstage/cli/config/nodeTransform.cjs src/main.ts',
+    );
+    expect(command.nodeArgs).toEqual([
+      '--require',
+      '@backstage/cli/config/nodeTransform.cjs',
+      'src/main.ts',
+    ]);
+    expect(entryFile(command)).toBe('src/main.ts');
+  });
+
+  it('says how to write a missing start script', () => {
+    expect(() => entryCommand('@runway-portal/provider-x', undefined)).toThrow(
+      '@runway-portal/provider-x has no "start" script in package.json: add one like "node --require @backstage/cli/config/nodeTransform.cjs src/main.ts"',
+    );
+  });
+
+  it('refuses scripts that are not a plain node command', () => {
+    for (const script of ['yarn other', 'node src/a.ts && rm -rf /', 'node']) {
+      expect(() => entryCommand('p', script)).toThrow(
+        `p's "start" script "${script}" is not a plain node command`,
+      );
+    }
+  });
+});
+
+describe('the controllers of the local system', () => {
+  it('run the core with url-mode webhooks on the chosen port and every controller with its health port', () => {
+    const core = CONTROLLERS.find(c => c.name === 'core')!;
+    expect(core.args({ webhookPort: 9555, healthPort: 9556 })).toEqual([
+      '--webhook-mode=url',
+      '--webhook-host=127.0.0.1',
+      '--webhook-port=9555',
+      '--metrics-port=0',
+      '--health-port=9556',
+    ]);
+    for (const c of CONTROLLERS) {
+      expect(c.args({ webhookPort: 1, healthPort: 2 })).toContain('--health-port=2');
+    }
+  });
+
+  it('name packages of this repository whose start script is a node command', () => {
+    for (const spec of [...CONTROLLERS, SIMULATORS]) {
+      const file = join(REPO_ROOT, spec.packageDir, 'package.json');
+      expect({ spec: spec.name, exists: existsSync(file) }).toEqual({
+        spec: spec.name,
+        exists: true,
+      });
+      const pkg = JSON.parse(readFileSync(file, 'utf8'));
+      expect(() => entryCommand(pkg.name, pkg.scripts?.start)).not.toThrow();
+    }
+  });
+});

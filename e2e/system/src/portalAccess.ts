@@ -1,0 +1,105 @@
+/**
+ * The portal's identity in a local cluster: a ServiceAccount bound to the
+ * permissions the portal needs (the rules of plugins/runway-node's README),
+ * and a token for it, as an administrator would set a real cluster up.
+ */
+import {
+  Namespaces,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '@runway-portal/controller-runtime';
+
+const FIELD_MANAGER = 'runway-local-system';
+export const PORTAL_NAMESPACE = 'runway-system';
+export const PORTAL_ACCOUNT = 'runway-portal';
+/** A week: long enough for a local session; a restart issues a new one. */
+export const TOKEN_SECONDS = 7 * 24 * 3600;
+
+const rbac = (kind: string, plural: string): ResourceType => ({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  kind,
+  plural,
+  namespaced: false,
+});
+const ServiceAccounts: ResourceType = {
+  group: '',
+  version: 'v1',
+  kind: 'ServiceAccount',
+  plural: 'serviceaccounts',
+  namespaced: true,
+};
+
+export const PORTAL_CLUSTER_ROLE: KubeObject = {
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRole',
+  metadata: { name: PORTAL_ACCOUNT },
+  rules: [
+    {
+      apiGroups: ['airunway.ai', 'models.airunway.ai', 'llamastack.io'],
+      resources: ['modeldeployments', 'models', 'llamastackdistributions'],
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+    },
+    { apiGroups: ['airunway.ai'], resources: ['inferenceproviderconfigs'], verbs: ['get', 'list', 'watch'] },
+    {
+      apiGroups: [''],
+      resources: ['events', 'nodes', 'pods', 'services', 'persistentvolumeclaims', 'namespaces'],
+      verbs: ['get', 'list', 'watch'],
+    },
+    { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch'] },
+    {
+      apiGroups: ['kaito.sh', 'nvidia.com', 'ray.io', 'inference.networking.k8s.io', 'gateway.networking.k8s.io'],
+      resources: ['workspaces', 'dynamographdeployments', 'rayservices', 'inferencepools', 'httproutes'],
+      verbs: ['get', 'list', 'watch'],
+    },
+  ],
+} as KubeObject;
+
+/** Creates (or updates) the portal's account and returns a fresh token for it. */
+export async function portalToken(client: KubeClient): Promise<string> {
+  const options = { fieldManager: FIELD_MANAGER, force: true };
+  await client.apply(
+    Namespaces,
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: PORTAL_NAMESPACE } },
+    options,
+  );
+  await client.apply(
+    ServiceAccounts,
+    {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: PORTAL_ACCOUNT, namespace: PORTAL_NAMESPACE },
+    },
+    options,
+  );
+  await client.apply(rbac('ClusterRole', 'clusterroles'), PORTAL_CLUSTER_ROLE, options);
+  await client.apply(
+    rbac('ClusterRoleBinding', 'clusterrolebindings'),
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: PORTAL_ACCOUNT },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: PORTAL_ACCOUNT },
+      subjects: [{ kind: 'ServiceAccount', name: PORTAL_ACCOUNT, namespace: PORTAL_NAMESPACE }],
+    } as KubeObject,
+    options,
+  );
+  const review = await client.request<{ status?: { token?: string } }>({
+    method: 'POST',
+    path: `/api/v1/namespaces/${PORTAL_NAMESPACE}/serviceaccounts/${PORTAL_ACCOUNT}/token`,
+    body: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: TOKEN_SECONDS },
+    },
+  });
+  const token = review.status?.token;
+  if (!token) {
+    throw new Error(
+      `the API server issued no token for ${PORTAL_NAMESPACE}/${PORTAL_ACCOUNT}: check the cluster's service-account signing key`,
+    );
+  }
+  return token;
+}
