@@ -26,11 +26,13 @@ import {
   statusOwners,
 } from '@runway-portal/provider-shared';
 import YAML from 'yaml';
+import { serviceAccountClient } from './__testUtils__/serviceAccountClient';
 import { dynamoProvider } from './definition';
 
 jest.setTimeout(180_000);
 
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
+const RBAC = path.resolve(__dirname, '../../../deploy/provider-dynamo/rbac.yaml');
 const UPSTREAM_CRDS = path.resolve(__dirname, '../../../../../shared/upstream/crds');
 const DGD_CRD = path.join(UPSTREAM_CRDS, 'dynamo-nvidia.com_dynamographdeployments.yaml');
 const DGD_CRD_V130 = path.join(UPSTREAM_CRDS, 'dynamo-nvidia.com_dynamographdeployments.v1.3.0-era.yaml');
@@ -91,7 +93,8 @@ describe('Dynamo provider against a real cluster', () => {
     });
     client = new KubeClient(cluster.kubeConfig());
     await client.create(Namespaces, { metadata: { name: NS } });
-    running = await startProviderForTest(new KubeClient(cluster.kubeConfig()), dynamoProvider, {
+    // The provider runs as its ServiceAccount, with only the rules of its install manifests.
+    running = await startProviderForTest(await serviceAccountClient(client, RBAC), dynamoProvider, {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
     });

@@ -1,10 +1,8 @@
 /**
- * The Dynamo provider: ModelDeployment → NVIDIA Dynamo DynamoGraphDeployment
- * (v1alpha1 or v1beta1) and back. `src/main.ts` is the process.
+ * Dynamo provider controller: the bundle entry point runs the process
+ * (`src/main.ts`). The pure parts are in `transform.ts`, `status.ts` and
+ * `overrides.ts`, wired in `definition.ts`.
  *
  * @packageDocumentation
  */
-export { dynamoProvider, DYNAMO_PROVIDER_VERSION } from './definition';
-export { buildDynamoGraphDeployment, defaultDynamoImage, frontendEndpoint } from './transform';
-export { mapDynamoStatus } from './status';
-export { DYNAMO_OVERRIDES, readDynamoOverrides } from './overrides';
+import './main';

@@ -5,4 +5,10 @@
 import { runProvider } from '@runway-portal/provider-shared';
 import { dynamoProvider } from './definition';
 
-runProvider(dynamoProvider).then(code => process.exit(code));
+runProvider(dynamoProvider).then(
+  code => process.exit(code),
+  err => {
+    process.stderr.write(`dynamo-provider: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

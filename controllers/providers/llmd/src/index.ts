@@ -1,11 +1,8 @@
 /**
- * The llm-d provider: ModelDeployment → vLLM model-server Deployments, a
- * Service and an InferencePool, and back. `src/main.ts` is the process.
+ * llm-d provider controller: the bundle entry point runs the process
+ * (`src/main.ts`). The pure parts are in `transform.ts`, `status.ts` and
+ * `overrides.ts`, wired in `definition.ts`.
  *
  * @packageDocumentation
  */
-export { llmdProvider, LLMD_PROVIDER_VERSION } from './definition';
-export type { DeploymentLookup } from './definition';
-export { buildLlmdObjects, llmdEndpoint, modelServers } from './transform';
-export { mapLlmdStatus } from './status';
-export { LLMD_OVERRIDES, readLlmdOverrides } from './overrides';
+import './main';

@@ -64,4 +64,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   }
 }
 
-main(process.argv.slice(2), process.env).then(code => process.exit(code));
+main(process.argv.slice(2), process.env).then(
+  code => process.exit(code),
+  err => {
+    process.stderr.write(`llmd-provider: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
