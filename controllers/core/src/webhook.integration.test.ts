@@ -8,7 +8,8 @@ import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import type { CoreProcess } from './main';
 import { MUTATING_CONFIG, VALIDATING_CONFIG } from './main';
 import { ModelDeployments } from './reconciler';
-import { createNamespace, DEPLOYMENT_CRDS, deployment, eventually, freePort, getDeployment, registerProvider, START_TIMEOUT_MS, startCore } from './__testUtils__/cluster';
+import path from 'node:path';
+import { applyManifests, CORE_MANIFESTS, createNamespace, DEPLOYMENT_CRDS, deployment, eventually, freePort, getDeployment, registerProvider, START_TIMEOUT_MS, startCore } from './__testUtils__/cluster';
 
 jest.setTimeout(60_000);
 
@@ -37,6 +38,24 @@ describe('core webhooks called by the API server (url mode)', () => {
     client?.close();
     await cluster?.stop();
   }, 60_000);
+
+  it('ships manifests the API server accepts (service mode: Deployment, Service, webhook configurations, RBAC)', async () => {
+    const kinds: string[] = [];
+    for (const file of ['rbac.yaml', 'deployment.yaml', 'webhooks.yaml']) {
+      // Renamed: the url-mode configurations of this test already hold the real names.
+      const applied = await applyManifests(client, path.join(CORE_MANIFESTS, file), { dryRun: true, nameSuffix: '-dry' });
+      kinds.push(...applied.map(o => `${o.kind}/${o.metadata?.name?.replace(/-dry$/, '')}`));
+    }
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'ClusterRole/airunway-core',
+        'Deployment/airunway-core',
+        'Service/airunway-core-webhook',
+        'ValidatingWebhookConfiguration/airunway-core-validating',
+        'MutatingWebhookConfiguration/airunway-core-mutating',
+      ]),
+    );
+  });
 
   it('registered both webhook configurations with its CA', async () => {
     for (const [rt, name] of [

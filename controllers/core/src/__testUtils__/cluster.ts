@@ -65,14 +65,23 @@ export function impersonating(kc: KubeConfig, user: string): KubeConfig {
   return out;
 }
 
-/** Server-side applies every document of a YAML file as the test's field manager. */
-export async function applyManifests(client: KubeClient, file: string): Promise<void> {
+export const CORE_MANIFESTS = path.resolve(__dirname, '../../../deploy/core');
+
+/** Server-side applies every document of a YAML file as the test's field manager; returns what the server answered. */
+export async function applyManifests(
+  client: KubeClient,
+  file: string,
+  options: { dryRun?: boolean; nameSuffix?: string } = {},
+): Promise<KubeObject[]> {
+  const applied: KubeObject[] = [];
   for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
     const obj = doc.toJSON() as KubeObject | null;
     if (!obj) continue;
+    if (options.nameSuffix) obj.metadata = { ...obj.metadata, name: `${obj.metadata?.name}${options.nameSuffix}` };
     const rt = await client.resolve(obj.apiVersion!, obj.kind!);
-    await client.apply(rt, obj, { fieldManager: 'core-test', force: true });
+    applied.push(await client.apply(rt, obj, { fieldManager: 'core-test', force: true, dryRun: options.dryRun }));
   }
+  return applied;
 }
 
 /** Runs the core in this process against `cluster`, as `main.ts` would with these flags. */

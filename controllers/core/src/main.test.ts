@@ -1,0 +1,37 @@
+import { main, webhookConfigurations } from './main';
+
+describe('main', () => {
+  let stderr: jest.SpyInstance;
+  beforeEach(() => {
+    stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  });
+  afterEach(() => {
+    stderr.mockRestore();
+    process.exitCode = undefined;
+  });
+
+  it('exits with 2 and names every bad setting', async () => {
+    await main(['--webhook-mode=sometimes', '--metrics-port=x'], {});
+    expect(process.exitCode).toBe(2);
+    const text = stderr.mock.calls.map(c => String(c[0])).join('');
+    expect(text).toContain('--webhook-mode (env WEBHOOK_MODE) must be service, url or off, got "sometimes"');
+    expect(text).toContain('--metrics-port (env METRICS_PORT) must be a port number');
+  });
+
+  it('exits with 1 and says why when the kubeconfig cannot be read', async () => {
+    await main(['--kubeconfig=/nonexistent/kubeconfig', '--webhook-mode=off', '--metrics-port=0', '--health-port=0'], {});
+    expect(process.exitCode).toBe(1);
+    expect(stderr.mock.calls.map(c => String(c[0])).join('')).toContain('/nonexistent/kubeconfig');
+  });
+});
+
+describe('webhookConfigurations', () => {
+  it('points both webhooks at the given base URL, for ModelDeployment creates and updates only', () => {
+    const [mutating, validating] = webhookConfigurations('https://127.0.0.1:9443');
+    expect(mutating.webhooks[0].clientConfig.url).toBe('https://127.0.0.1:9443/mutate-airunway-ai-v1alpha1-modeldeployment');
+    expect(validating.webhooks[0].clientConfig.url).toBe('https://127.0.0.1:9443/validate-airunway-ai-v1alpha1-modeldeployment');
+    expect(validating.webhooks[0].rules).toEqual([
+      expect.objectContaining({ apiGroups: ['airunway.ai'], resources: ['modeldeployments'], operations: ['CREATE', 'UPDATE'] }),
+    ]);
+  });
+});
