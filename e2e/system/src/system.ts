@@ -34,7 +34,7 @@ export interface SystemOptions {
   backstage?: boolean;
   /** Step delay of the operator simulators (ms). */
   stepDelayMs?: number;
-  /** Logs and the generated app-config; default ~/.cache/runway-portal/system. */
+  /** Logs and the generated app-config; default $RUNWAY_SYSTEM_DIR or ~/.cache/runway-portal/system. */
   stateDir?: string;
   /** Where progress lines go; default stdout. */
   log?: (line: string) => void;
@@ -154,7 +154,8 @@ function readPackage(dir: string): { name: string; scripts?: Record<string, stri
 
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const stateDir = options.stateDir ?? join(cacheRoot(), 'system');
+  const stateDir =
+    options.stateDir ?? process.env.RUNWAY_SYSTEM_DIR ?? join(cacheRoot(), "system");
   const logDir = join(stateDir, 'logs');
   await mkdir(logDir, { recursive: true });
 
