@@ -108,6 +108,13 @@ describe('core controller against a real cluster (no webhook installed)', () => 
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'Normal', reason: 'ProviderSelected', message: "Selected provider 'kaito': no GPU requested → kaito (only CPU provider)" }),
     );
+
+    // Once handed over, the deployment stays with its provider while that provider is unready.
+    await setProviderReady(client, 'kaito', false);
+    await sleep(1500);
+    const kept = await getDeployment(client, 'unready', 'cpu');
+    expect(kept.status?.provider?.name).toBe('kaito');
+    expect(kept.status?.phase).toBeUndefined();
   });
 
   describe('with KAITO and Dynamo registered and ready', () => {

@@ -177,6 +177,17 @@ describe('decide', () => {
       expect(parseIdentity(d.annotations[OBSERVED_IDENTITY_ANNOTATION])?.['engine.type']).toBe('llamacpp');
     });
 
+    it('keeps an explicitly named provider that becomes unready or unregistered after the handover', () => {
+      const live = selected({ provider: { name: 'kaito' }, engine: { type: 'llamacpp' }, resources: undefined });
+      expect(live.status?.provider?.name).toBe('kaito');
+      for (const providers of [[ready(BUILT_IN_PROVIDERS[0], false)], []]) {
+        const d = run({ md: live, providers, now: LATER });
+        expect(d.status.provider).toEqual({ name: 'kaito', selectedReason: 'explicit provider selection' });
+        expect(d.status.phase).toBeUndefined();
+        expect(condition(d, 'ProviderSelected')).toMatchObject({ status: 'True', reason: 'Specified' });
+      }
+    });
+
     it('does not treat config fields as identity changes', () => {
       const live = selected();
       live.spec = { ...live.spec, scaling: { replicas: 3 }, env: [{ name: 'A', value: 'b' }] };

@@ -232,8 +232,10 @@ export function decide(input: CoreInput): CoreDecision {
   if (engine.ok) {
     const resolvedSpec: ModelDeploymentSpec = { ...resolution.spec, engine: { ...resolution.spec.engine, type: engine.engine } };
     provider =
-      !spec.provider?.name && pinnedProvider?.name
-        ? { ok: true, provider: pinnedProvider.name, reason: pinnedProvider.selectedReason ?? 'selected earlier', auto: true, considered: [] }
+      // Once handed over, a deployment stays with its provider even while that provider is unready or
+      // re-registering: taking it away would strand its resource and finalizer.
+      pinnedProvider?.name && (!spec.provider?.name || spec.provider.name === pinnedProvider.name)
+        ? { ok: true, provider: pinnedProvider.name, reason: pinnedProvider.selectedReason ?? 'selected earlier', auto: !spec.provider?.name, considered: [] }
         : chooseProvider(resolvedSpec, providers);
   }
   const pinnedName = pinnedProvider?.name;
