@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ListedDeployment } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
@@ -32,7 +32,9 @@ export function DeploymentsDashboard() {
   );
   const knownClusters = useMemo(() => (clusters.value?.items ?? []).map(c => c.name), [clusters.value]);
   const options = useMemo(() => filterOptions(rows, knownClusters), [rows, knownClusters]);
-  const visible = useMemo(() => filterRows(rows, filter), [rows, filter]);
+  // The inputs update at once; the table follows as soon as React has time (typing stays smooth).
+  const deferredFilter = useDeferredValue(filter);
+  const visible = useMemo(() => filterRows(rows, deferredFilter), [rows, deferredFilter]);
   const phases = useMemo(() => countByPhase(visible), [visible]);
   const columns = useMemo(() => deploymentColumns(row => links.detail(row.cluster, row.namespace, row.name)), [links]);
 

@@ -1,0 +1,98 @@
+/**
+ * Browser side of the dashboard benchmark: renders the real dashboard in a
+ * Backstage app (test wrapper) against a mocked RunwayApi answering N
+ * deployments across 3 clusters, and reports how long until the table is on
+ * screen and how long a filter takes to apply. Bundled by bench/run.ts.
+ */
+import { TestApiProvider, wrapInTestApp } from '@backstage/test-utils';
+import { createRoot } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import type { RunwayApi } from '../src/api/RunwayApi';
+import { runwayApiRef } from '../src/api/RunwayApi';
+import { DeploymentsDashboard } from '../src/components/dashboard/DeploymentsDashboard';
+import { cluster, clustersResponse, manyDeployments } from '../src/__testUtils__/fixtures';
+import { rootRouteRef } from '../src/routes';
+
+const CLUSTERS = ['east', 'west', 'north'];
+
+function mockedApi(count: number): RunwayApi {
+  const list = manyDeployments(count, CLUSTERS);
+  const overview = clustersResponse(CLUSTERS.map(name => cluster(name)));
+  const never = () => Promise.reject(new Error('not used by the benchmark'));
+  return {
+    list: async () => list,
+    listClusters: async () => overview,
+    get: never,
+    preview: never,
+    create: never,
+    update: never,
+    delete: never,
+  };
+}
+
+function nextFrame(): Promise<void> {
+  return new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+async function waitFor(check: () => boolean): Promise<void> {
+  while (!check()) await nextFrame();
+}
+
+export interface RenderMeasurement {
+  deployments: number;
+  /** From render() until the rows are in the DOM and painted. */
+  renderMs: number;
+  /** From typing a filter until the filtered table is painted. */
+  filterMs: number;
+  /** Table rows in the DOM (the window), of `deployments`. */
+  domRows: number;
+}
+
+async function measure(count: number): Promise<RenderMeasurement> {
+  const host = document.createElement('div');
+  document.body.appendChild(host);
+  const root = createRoot(host);
+  const start = performance.now();
+  root.render(
+    wrapInTestApp(
+      <TestApiProvider apis={[[runwayApiRef, mockedApi(count)]]}>
+        <DeploymentsDashboard />
+      </TestApiProvider>,
+      { mountedRoutes: { '/runway': rootRouteRef } },
+    ),
+  );
+  await waitFor(() => host.querySelectorAll('[role="table"] [role="row"]').length > 1);
+  await nextFrame();
+  const renderMs = performance.now() - start;
+  const domRows = host.querySelectorAll('[role="table"] [role="row"]').length - 1;
+
+  const search = host.querySelector<HTMLInputElement>('#runway-filter-text')!;
+  const filterStart = performance.now();
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  flushSync(() => {
+    setter.call(search, 'team-3 running');
+    search.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await waitFor(() => /of \d+ deployments/.test(host.textContent ?? '') && !(host.textContent ?? '').includes(`${count} of ${count}`));
+  await nextFrame();
+  const filterMs = performance.now() - filterStart;
+
+  root.unmount();
+  host.remove();
+  return { deployments: count, renderMs, filterMs, domRows };
+}
+
+async function main() {
+  const results: RenderMeasurement[] = [];
+  // Warm-up (JIT, styles), then alternate baseline and target a few times.
+  await measure(50);
+  for (let i = 0; i < 5; i++) {
+    results.push(await measure(50));
+    results.push(await measure(5000));
+  }
+  (window as any).__benchResults = results;
+}
+
+main().catch(err => {
+  (window as any).__benchError = String(err?.stack ?? err);
+});
