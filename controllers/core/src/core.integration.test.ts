@@ -199,6 +199,14 @@ describe('core controller against a real cluster (no webhook installed)', () => 
       expect(fixed.status?.phase).toBeUndefined();
     });
 
+    it('owns its provider label even when a user set it by hand', async () => {
+      const md = deployment('main', 'hand-labelled', GPU);
+      md.metadata!.labels = { [PROVIDER_LABEL]: 'bogus', 'team': 'a' };
+      await create(md);
+      const live = await waitFor('main', 'hand-labelled', 'label corrected', m => m.metadata?.labels?.[PROVIDER_LABEL] === 'dynamo');
+      expect(live.metadata?.labels?.team).toBe('a');
+    });
+
     it('leaves a paused deployment alone until the annotation goes', async () => {
       await create(deployment('main', 'paused', GPU, { 'airunway.ai/reconcile-paused': 'true' }));
       await sleep(1500);

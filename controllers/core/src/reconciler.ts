@@ -118,11 +118,11 @@ export function registerCoreController(mgr: Manager, options: CoreControllerOpti
       }
       // After the status: the metadata change re-triggers this reconcile, which must see the status in the cache.
       if (!metadataUpToDate(md, decision.labels, decision.annotations)) {
-        await applier.apply({
-          apiVersion: md.apiVersion,
-          kind: md.kind,
-          metadata: { ...identity, labels: decision.labels, annotations: decision.annotations },
-        });
+        await applier.apply(
+          { apiVersion: md.apiVersion, kind: md.kind, metadata: { ...identity, labels: decision.labels, annotations: decision.annotations } },
+          // The core is the authority for this label and annotation, even if a user set them by hand.
+          { force: true },
+        );
       }
       for (const e of decision.events) {
         events.event(md, e.type, e.reason, e.message);
