@@ -11,7 +11,13 @@ describe('parseUpArgs', () => {
 
   it('reads clusters, --no-backstage and the simulator delay', () => {
     expect(
-      parseUpArgs(['up', '--clusters', 'a, b-2', '--no-backstage', '--step-delay-ms=0']),
+      parseUpArgs([
+        'up',
+        '--clusters',
+        'a, b-2',
+        '--no-backstage',
+        '--step-delay-ms=0',
+      ]),
     ).toEqual({ clusters: ['a', 'b-2'], backstage: false, stepDelayMs: 0 });
   });
 
@@ -25,7 +31,9 @@ describe('parseUpArgs', () => {
     expect(() => parseUpArgs(['up', '--step-delay-ms=-1'])).toThrow(
       '--step-delay-ms must be a whole number of milliseconds, 0 or more; got "-1"',
     );
-    expect(() => parseUpArgs(['down'])).toThrow('usage: up [--clusters dev,staging]');
+    expect(() => parseUpArgs(['down'])).toThrow(
+      'usage: up [--clusters dev,staging]',
+    );
     expect(() => parseUpArgs(['up', '--bogus'])).toThrow(/bogus/);
   });
 });

@@ -39,12 +39,17 @@ export function parseUpArgs(argv: string[]): UpArgs {
     );
   }
   const clusters = values.clusters
-    ? values.clusters.split(',').map(s => s.trim()).filter(Boolean)
+    ? values.clusters
+        .split(',')
+        .map(s => s.trim())
+        .filter(Boolean)
     : DEFAULT_CLUSTERS;
   const bad = clusters.filter(c => !NAME.test(c) || c.length > 40);
   if (clusters.length === 0 || bad.length > 0) {
     throw new Error(
-      `--clusters must list cluster names of lower-case letters, digits and "-" (e.g. dev,staging); not valid: ${bad.join(', ') || '(empty)'}`,
+      `--clusters must list cluster names of lower-case letters, digits and "-" (e.g. dev,staging); not valid: ${
+        bad.join(', ') || '(empty)'
+      }`,
     );
   }
   if (new Set(clusters).size !== clusters.length) {
@@ -75,7 +80,9 @@ async function main(): Promise<void> {
   const shutdown = async (reason: string) => {
     if (shuttingDown) return;
     shuttingDown = true;
-    process.stdout.write(`\n${reason}: stopping everything the local system started...\n`);
+    process.stdout.write(
+      `\n${reason}: stopping everything the local system started...\n`,
+    );
     await system?.stop();
     process.stdout.write('stopped.\n');
     process.exit(0);
@@ -91,25 +98,37 @@ async function main(): Promise<void> {
     });
   } catch (err) {
     if (shuttingDown) return;
-    process.stderr.write(`runway system: failed to start: ${(err as Error).message}\n`);
+    process.stderr.write(
+      `runway system: failed to start: ${(err as Error).message}\n`,
+    );
     process.exit(1);
   }
   if (shuttingDown) return;
   const reportExit = async (s: SystemService, exit: unknown) => {
     if (shuttingDown) return;
     process.stderr.write(
-      `\n${s.cluster ? `${s.cluster}/` : ''}${s.name} exited unexpectedly (${JSON.stringify(exit)}); last lines of ${s.logPath}:\n${await logTail(s.logPath, 15)}\n`,
+      `\n${s.cluster ? `${s.cluster}/` : ''}${
+        s.name
+      } exited unexpectedly (${JSON.stringify(exit)}); last lines of ${
+        s.logPath
+      }:\n${await logTail(s.logPath, 15)}\n`,
     );
   };
-  system.services.forEach(s => void s.service.exited.then(exit => reportExit(s, exit)));
+  system.services.forEach(
+    s => void s.service.exited.then(exit => reportExit(s, exit)),
+  );
   const lines = [
     '',
     'Runway Portal is running.',
     system.portalUrl
       ? `  Open ${system.portalUrl}`
       : '  Backstage not started (--no-backstage).',
-    ...system.clusters.map(c => `  cluster ${c.name}: KUBECONFIG=${c.kubeconfigPath}`),
-    ...system.userClusters.map(c => `  cluster ${c} (from app-config.local.yaml)`),
+    ...system.clusters.map(
+      c => `  cluster ${c.name}: KUBECONFIG=${c.kubeconfigPath}`,
+    ),
+    ...system.userClusters.map(
+      c => `  cluster ${c} (from app-config.local.yaml)`,
+    ),
     ...system.missing.map(m => `  not started: ${m}`),
     `  logs: ${system.stateDir}/logs`,
     '  Press Ctrl-C to stop everything.',

@@ -43,7 +43,9 @@ describe('the controllers of the local system', () => {
       '--health-port=9556',
     ]);
     for (const c of CONTROLLERS) {
-      expect(c.args({ webhookPort: 1, healthPort: 2 })).toContain('--health-port=2');
+      expect(c.args({ webhookPort: 1, healthPort: 2 })).toContain(
+        '--health-port=2',
+      );
     }
   });
 

@@ -35,10 +35,30 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     ],
     probes: true,
   },
-  { name: 'provider-kaito', packageDir: 'controllers/providers/kaito', args: providerArgs, probes: true },
-  { name: 'provider-dynamo', packageDir: 'controllers/providers/dynamo', args: providerArgs, probes: true },
-  { name: 'provider-kuberay', packageDir: 'controllers/providers/kuberay', args: providerArgs, probes: true },
-  { name: 'provider-llmd', packageDir: 'controllers/providers/llmd', args: providerArgs, probes: true },
+  {
+    name: 'provider-kaito',
+    packageDir: 'controllers/providers/kaito',
+    args: providerArgs,
+    probes: true,
+  },
+  {
+    name: 'provider-dynamo',
+    packageDir: 'controllers/providers/dynamo',
+    args: providerArgs,
+    probes: true,
+  },
+  {
+    name: 'provider-kuberay',
+    packageDir: 'controllers/providers/kuberay',
+    args: providerArgs,
+    probes: true,
+  },
+  {
+    name: 'provider-llmd',
+    packageDir: 'controllers/providers/llmd',
+    args: providerArgs,
+    probes: true,
+  },
 ];
 
 /** The operator test doubles, one process per cluster. */
@@ -69,7 +89,11 @@ export function entryCommand(
     );
   }
   const words = startScript.trim().split(/\s+/);
-  if (words[0] !== 'node' || words.length < 2 || words.some(w => /[;&|<>$`'"]/.test(w))) {
+  if (
+    words[0] !== 'node' ||
+    words.length < 2 ||
+    words.some(w => /[;&|<>$`'"]/.test(w))
+  ) {
     throw new Error(
       `${packageName}'s "start" script "${startScript}" is not a plain node command: write it as "node [--require MODULE] ENTRY.ts"`,
     );

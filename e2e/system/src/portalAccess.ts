@@ -41,17 +41,48 @@ export const PORTAL_CLUSTER_ROLE: KubeObject = {
       resources: ['modeldeployments', 'models', 'llamastackdistributions'],
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
     },
-    { apiGroups: ['airunway.ai'], resources: ['inferenceproviderconfigs'], verbs: ['get', 'list', 'watch'] },
     {
-      apiGroups: [''],
-      resources: ['events', 'nodes', 'pods', 'services', 'persistentvolumeclaims', 'namespaces'],
+      apiGroups: ['airunway.ai'],
+      resources: ['inferenceproviderconfigs'],
       verbs: ['get', 'list', 'watch'],
     },
-    { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
-    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch'] },
     {
-      apiGroups: ['kaito.sh', 'nvidia.com', 'ray.io', 'inference.networking.k8s.io', 'gateway.networking.k8s.io'],
-      resources: ['workspaces', 'dynamographdeployments', 'rayservices', 'inferencepools', 'httproutes'],
+      apiGroups: [''],
+      resources: [
+        'events',
+        'nodes',
+        'pods',
+        'services',
+        'persistentvolumeclaims',
+        'namespaces',
+      ],
+      verbs: ['get', 'list', 'watch'],
+    },
+    {
+      apiGroups: ['apps'],
+      resources: ['deployments'],
+      verbs: ['get', 'list', 'watch'],
+    },
+    {
+      apiGroups: ['batch'],
+      resources: ['jobs'],
+      verbs: ['get', 'list', 'watch'],
+    },
+    {
+      apiGroups: [
+        'kaito.sh',
+        'nvidia.com',
+        'ray.io',
+        'inference.networking.k8s.io',
+        'gateway.networking.k8s.io',
+      ],
+      resources: [
+        'workspaces',
+        'dynamographdeployments',
+        'rayservices',
+        'inferencepools',
+        'httproutes',
+      ],
       verbs: ['get', 'list', 'watch'],
     },
   ],
@@ -62,7 +93,11 @@ export async function portalToken(client: KubeClient): Promise<string> {
   const options = { fieldManager: FIELD_MANAGER, force: true };
   await client.apply(
     Namespaces,
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: PORTAL_NAMESPACE } },
+    {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: PORTAL_NAMESPACE },
+    },
     options,
   );
   await client.apply(
@@ -74,15 +109,29 @@ export async function portalToken(client: KubeClient): Promise<string> {
     },
     options,
   );
-  await client.apply(rbac('ClusterRole', 'clusterroles'), PORTAL_CLUSTER_ROLE, options);
+  await client.apply(
+    rbac('ClusterRole', 'clusterroles'),
+    PORTAL_CLUSTER_ROLE,
+    options,
+  );
   await client.apply(
     rbac('ClusterRoleBinding', 'clusterrolebindings'),
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
       metadata: { name: PORTAL_ACCOUNT },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: PORTAL_ACCOUNT },
-      subjects: [{ kind: 'ServiceAccount', name: PORTAL_ACCOUNT, namespace: PORTAL_NAMESPACE }],
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: PORTAL_ACCOUNT,
+      },
+      subjects: [
+        {
+          kind: 'ServiceAccount',
+          name: PORTAL_ACCOUNT,
+          namespace: PORTAL_NAMESPACE,
+        },
+      ],
     } as KubeObject,
     options,
   );

@@ -65,7 +65,7 @@ export class ChildService {
     options: { cwd: string; env: NodeJS.ProcessEnv; logPath: string },
   ) {
     installExitHandlers();
-    const log = openSync(options.logPath, 'a');
+    const log = openSync(options.logPath, 'w'); // one log per run
     try {
       this.child = spawn(command, args, {
         cwd: options.cwd,

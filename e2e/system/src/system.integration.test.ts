@@ -1,4 +1,9 @@
-import { KubeClient, Namespaces, type KubeObject, type ResourceType } from '@runway-portal/controller-runtime';
+import {
+  KubeClient,
+  Namespaces,
+  type KubeObject,
+  type ResourceType,
+} from '@runway-portal/controller-runtime';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +21,12 @@ function processesOf(parent: number): number[] {
     try {
       const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (state !== 'Z' && env.includes(`${PARENT_ENV}=${parent}`)) pids.push(Number(entry));
+      const state = stat.slice(
+        stat.lastIndexOf(')') + 2,
+        stat.lastIndexOf(')') + 3,
+      );
+      if (state !== 'Z' && env.includes(`${PARENT_ENV}=${parent}`))
+        pids.push(Number(entry));
     } catch {
       // Exited while reading, or not ours to read.
     }
@@ -25,7 +34,11 @@ function processesOf(parent: number): number[] {
   return pids;
 }
 
-async function eventually<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
+async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -36,7 +49,11 @@ async function eventually<T>(what: string, check: () => Promise<T | undefined> |
       lastError = err;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+      throw new Error(
+        `timed out waiting for ${what}${
+          lastError ? `: ${(lastError as Error).message}` : ''
+        }`,
+      );
     }
     await new Promise(r => setTimeout(r, 250));
   }
@@ -51,7 +68,11 @@ const ModelDeployments: ResourceType = {
 };
 
 type Deployment = KubeObject & {
-  status?: { phase?: string; message?: string; provider?: { name?: string; resourceKind?: string } };
+  status?: {
+    phase?: string;
+    message?: string;
+    provider?: { name?: string; resourceKind?: string };
+  };
 };
 
 describe('the local system, started in this process', () => {
@@ -97,7 +118,10 @@ describe('the local system, started in this process', () => {
       provider: 'kaito',
       kind: 'Workspace',
       spec: {
-        model: { id: 'google/gemma-3-1b-it-qat-q8_0-gguf', source: 'huggingface' },
+        model: {
+          id: 'google/gemma-3-1b-it-qat-q8_0-gguf',
+          source: 'huggingface',
+        },
         engine: { type: 'llamacpp' },
         resources: { cpu: '8', memory: '16Gi' },
         image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
@@ -124,64 +148,102 @@ describe('the local system, started in this process', () => {
         resources: { gpu: { count: 1 }, memory: '16Gi' },
       },
     },
-  ])('a ModelDeployment for $provider becomes Running end to end', async ({ name, provider, kind, spec }) => {
-    await client.create(ModelDeployments, {
-      apiVersion: 'airunway.ai/v1alpha1',
-      kind: 'ModelDeployment',
-      metadata: { name, namespace: 'team-a' },
-      spec,
-    } as KubeObject);
-    const running = await eventually(
-      `${name} to be Running`,
-      async () => {
-        const md = await client.get<Deployment>(ModelDeployments, { namespace: 'team-a', name });
-        if (md.status?.phase === 'Running') return md;
-        if (md.status?.phase === 'Failed') throw new Error(`Failed: ${md.status.message}`);
-        return undefined;
-      },
-      90_000,
-    );
-    expect(running.status?.provider).toEqual(expect.objectContaining({ name: provider, resourceKind: kind }));
-  }, 120_000);
+  ])(
+    'a ModelDeployment for $provider becomes Running end to end',
+    async ({ name, provider, kind, spec }) => {
+      await client.create(ModelDeployments, {
+        apiVersion: 'airunway.ai/v1alpha1',
+        kind: 'ModelDeployment',
+        metadata: { name, namespace: 'team-a' },
+        spec,
+      } as KubeObject);
+      const running = await eventually(
+        `${name} to be Running`,
+        async () => {
+          const md = await client.get<Deployment>(ModelDeployments, {
+            namespace: 'team-a',
+            name,
+          });
+          if (md.status?.phase === 'Running') return md;
+          if (md.status?.phase === 'Failed')
+            throw new Error(`Failed: ${md.status.message}`);
+          return undefined;
+        },
+        90_000,
+      );
+      expect(running.status?.provider).toEqual(
+        expect.objectContaining({ name: provider, resourceKind: kind }),
+      );
+    },
+    120_000,
+  );
 
   it('stop() leaves no process of the system running', async () => {
     const before = processesOf(process.pid);
     // etcd, apiserver, controller-manager, scheduler, kwok + 5 controllers + simulators
     expect(before.length).toBeGreaterThanOrEqual(11);
     await system.stop();
-    await eventually('every process to end', () => (processesOf(process.pid).length === 0 ? true : undefined), 15_000);
+    await eventually(
+      'every process to end',
+      () => (processesOf(process.pid).length === 0 ? true : undefined),
+      15_000,
+    );
     expect(processesOf(process.pid)).toEqual([]);
   }, 120_000);
 });
 
 describe('the CLI', () => {
-  it('leaves nothing running after kill -9 of the orchestrator', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'runway-system-kill-'));
-    const cli = spawn(
-      process.execPath,
-      [`--require=${require.resolve('@backstage/cli/config/nodeTransform.cjs')}`, 'src/cli.ts', 'up', '--clusters', 'system-kill', '--no-backstage'],
-      { cwd: join(REPO_ROOT, 'e2e', 'system'), env: { ...process.env, RUNWAY_SYSTEM_DIR: stateDir }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    cli.stdout!.on('data', chunk => (output += chunk));
-    cli.stderr!.on('data', chunk => (output += chunk));
-    try {
-      await eventually(
-        'the CLI to report the system running',
-        () => {
-          if (cli.exitCode !== null) throw new Error(`the CLI exited ${cli.exitCode}:\n${output}`);
-          return output.includes('Press Ctrl-C to stop everything.') ? true : undefined;
+  it(
+    'leaves nothing running after kill -9 of the orchestrator',
+    async () => {
+      const stateDir = mkdtempSync(join(tmpdir(), 'runway-system-kill-'));
+      const cli = spawn(
+        process.execPath,
+        [
+          `--require=${require.resolve(
+            '@backstage/cli/config/nodeTransform.cjs',
+          )}`,
+          'src/cli.ts',
+          'up',
+          '--clusters',
+          'system-kill',
+          '--no-backstage',
+        ],
+        {
+          cwd: join(REPO_ROOT, 'e2e', 'system'),
+          env: { ...process.env, RUNWAY_SYSTEM_DIR: stateDir },
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
-        START_TIMEOUT_MS,
       );
-      expect(output).toContain('cluster system-kill: KUBECONFIG=');
-      expect(processesOf(cli.pid!).length).toBeGreaterThanOrEqual(11);
-      cli.kill('SIGKILL');
-      await eventually('every process of the killed CLI to end', () => (processesOf(cli.pid!).length === 0 ? true : undefined), 20_000);
-    } finally {
-      cli.kill('SIGKILL');
-      for (const pid of processesOf(cli.pid!)) process.kill(pid, 'SIGKILL');
-      rmSync(stateDir, { recursive: true, force: true });
-    }
-  }, START_TIMEOUT_MS);
+      let output = '';
+      cli.stdout!.on('data', chunk => (output += chunk));
+      cli.stderr!.on('data', chunk => (output += chunk));
+      try {
+        await eventually(
+          'the CLI to report the system running',
+          () => {
+            if (cli.exitCode !== null)
+              throw new Error(`the CLI exited ${cli.exitCode}:\n${output}`);
+            return output.includes('Press Ctrl-C to stop everything.')
+              ? true
+              : undefined;
+          },
+          START_TIMEOUT_MS,
+        );
+        expect(output).toContain('cluster system-kill: KUBECONFIG=');
+        expect(processesOf(cli.pid!).length).toBeGreaterThanOrEqual(11);
+        cli.kill('SIGKILL');
+        await eventually(
+          'every process of the killed CLI to end',
+          () => (processesOf(cli.pid!).length === 0 ? true : undefined),
+          20_000,
+        );
+      } finally {
+        cli.kill('SIGKILL');
+        for (const pid of processesOf(cli.pid!)) process.kill(pid, 'SIGKILL');
+        rmSync(stateDir, { recursive: true, force: true });
+      }
+    },
+    START_TIMEOUT_MS,
+  );
 });

@@ -14,7 +14,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, open, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { clustersAppConfig, configuredClusters, type PortalCluster } from './config';
+import {
+  clustersAppConfig,
+  configuredClusters,
+  type PortalCluster,
+} from './config';
 import {
   CONTROLLERS,
   entryCommand,
@@ -103,7 +107,12 @@ export async function logTail(path: string, lines = 30): Promise<string> {
       const start = Math.max(0, size - 32 * 1024);
       const buffer = Buffer.alloc(size - start);
       await handle.read(buffer, 0, buffer.length, start);
-      return buffer.toString('utf8').trimEnd().split('\n').slice(-lines).join('\n');
+      return buffer
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .slice(-lines)
+        .join('\n');
     } finally {
       await handle.close();
     }
@@ -123,7 +132,11 @@ async function waitHttpOk(
   for (;;) {
     if (service.service.exit) {
       throw new Error(
-        `${what} exited (${JSON.stringify(service.service.exit)}) before it was ready; last lines of ${service.logPath}:\n${await logTail(service.logPath)}`,
+        `${what} exited (${JSON.stringify(
+          service.service.exit,
+        )}) before it was ready; last lines of ${
+          service.logPath
+        }:\n${await logTail(service.logPath)}`,
       );
     }
     try {
@@ -134,7 +147,11 @@ async function waitHttpOk(
     }
     if (Date.now() > deadline) {
       throw new Error(
-        `${what} was not ready at ${url} after ${Math.round(timeoutMs / 1000)} s; last lines of ${service.logPath}:\n${await logTail(service.logPath)}`,
+        `${what} was not ready at ${url} after ${Math.round(
+          timeoutMs / 1000,
+        )} s; last lines of ${service.logPath}:\n${await logTail(
+          service.logPath,
+        )}`,
       );
     }
     await new Promise(r => setTimeout(r, 500));
@@ -148,14 +165,22 @@ export function userConfiguredClusters(root = REPO_ROOT): string[] {
   return configuredClusters(readFileSync(path, 'utf8'), path);
 }
 
-function readPackage(dir: string): { name: string; scripts?: Record<string, string> } {
+function readPackage(dir: string): {
+  name: string;
+  scripts?: Record<string, string>;
+} {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 }
 
-export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
-  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+export async function startSystem(
+  options: SystemOptions = {},
+): Promise<RunningSystem> {
+  const log =
+    options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const stateDir =
-    options.stateDir ?? process.env.RUNWAY_SYSTEM_DIR ?? join(cacheRoot(), "system");
+    options.stateDir ??
+    process.env.RUNWAY_SYSTEM_DIR ??
+    join(cacheRoot(), 'system');
   const logDir = join(stateDir, 'logs');
   await mkdir(logDir, { recursive: true });
 
@@ -192,22 +217,38 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       system.userClusters = userClusters;
       configFiles.push(join(REPO_ROOT, 'app-config.local.yaml'));
       log(
-        `app-config.local.yaml configures clusters (${userClusters.join(', ')}): using them, starting no local clusters`,
+        `app-config.local.yaml configures clusters (${userClusters.join(
+          ', ',
+        )}): using them, starting no local clusters`,
       );
     } else {
       if (existsSync(join(REPO_ROOT, 'app-config.local.yaml'))) {
         configFiles.push(join(REPO_ROOT, 'app-config.local.yaml'));
       }
       const names = options.clusters ?? DEFAULT_CLUSTERS;
-      log(`starting local clusters ${names.join(', ')} (the first start on a machine builds the binaries: minutes)`);
+      log(
+        `starting local clusters ${names.join(
+          ', ',
+        )} (the first start on a machine builds the binaries: minutes)`,
+      );
       const crds = [RUNWAY_CRDS_DIR, ...upstreamCrdFiles()];
-      clusters.push(...(await startClusters(names.map(name => ({ name, crds })))));
-      for (const c of clusters) log(`  cluster ${c.name}: ${c.server}  KUBECONFIG=${c.kubeconfigPath}`);
+      clusters.push(
+        ...(await startClusters(names.map(name => ({ name, crds })))),
+      );
+      for (const c of clusters)
+        log(`  cluster ${c.name}: ${c.server}  KUBECONFIG=${c.kubeconfigPath}`);
 
       const portalClusters: PortalCluster[] = [];
       for (const cluster of clusters) {
         portalClusters.push(await preparePortalAccess(cluster));
-        await startClusterServices(cluster, options, logDir, services, missing, log);
+        await startClusterServices(
+          cluster,
+          options,
+          logDir,
+          services,
+          missing,
+          log,
+        );
       }
       for (const line of missing) log(`  NOT STARTED: ${line}`);
       log('waiting for the controllers to be ready');
@@ -215,11 +256,18 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
         services
           .filter(s => s.healthPort !== undefined)
           .map(s =>
-            waitHttpOk(`http://127.0.0.1:${s.healthPort}/readyz`, `${s.cluster}/${s.name}`, s, 120_000),
+            waitHttpOk(
+              `http://127.0.0.1:${s.healthPort}/readyz`,
+              `${s.cluster}/${s.name}`,
+              s,
+              120_000,
+            ),
           ),
       );
       const appConfigPath = join(stateDir, 'app-config.clusters.yaml');
-      await writeFile(appConfigPath, clustersAppConfig(portalClusters), { mode: 0o600 });
+      await writeFile(appConfigPath, clustersAppConfig(portalClusters), {
+        mode: 0o600,
+      });
       system.appConfigPath = appConfigPath;
       configFiles.push(appConfigPath);
     }
@@ -250,11 +298,16 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   }
 }
 
-async function preparePortalAccess(cluster: TestCluster): Promise<PortalCluster> {
+async function preparePortalAccess(
+  cluster: TestCluster,
+): Promise<PortalCluster> {
   const client = new KubeClient(cluster.kubeConfig());
   try {
     const caData = cluster.kubeConfig().getCurrentCluster()?.caData;
-    if (!caData) throw new Error(`the kubeconfig of cluster ${cluster.name} has no CA data`);
+    if (!caData)
+      throw new Error(
+        `the kubeconfig of cluster ${cluster.name} has no CA data`,
+      );
     return {
       name: cluster.name,
       title: `${cluster.name} (local)`,
@@ -281,7 +334,9 @@ async function startClusterServices(
   for (const spec of specs) {
     const dir = join(REPO_ROOT, spec.packageDir);
     if (!existsSync(join(dir, 'package.json'))) {
-      missing.push(`${cluster.name}/${spec.name}: ${spec.packageDir} has no package.json yet`);
+      missing.push(
+        `${cluster.name}/${spec.name}: ${spec.packageDir} has no package.json yet`,
+      );
       continue;
     }
     const pkg = readPackage(dir);
@@ -293,22 +348,38 @@ async function startClusterServices(
       continue;
     }
     if (!existsSync(join(dir, entryFile(command)))) {
-      missing.push(`${cluster.name}/${spec.name}: entry point ${spec.packageDir}/${entryFile(command)} does not exist yet`);
+      missing.push(
+        `${cluster.name}/${spec.name}: entry point ${
+          spec.packageDir
+        }/${entryFile(command)} does not exist yet`,
+      );
       continue;
     }
     const healthPort = spec.probes ? await freePort() : undefined;
     const logPath = join(logDir, `${cluster.name}-${spec.name}.log`);
-    const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: cluster.kubeconfigPath };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      KUBECONFIG: cluster.kubeconfigPath,
+    };
     if (options.stepDelayMs !== undefined) {
       env.RUNWAY_SIMULATOR_STEP_DELAY_MS = String(options.stepDelayMs);
     }
     const service = new ChildService(
       `${cluster.name}-${spec.name}`,
       process.execPath,
-      [...command.nodeArgs, ...spec.args({ webhookPort, healthPort: healthPort ?? 0 })],
+      [
+        ...command.nodeArgs,
+        ...spec.args({ webhookPort, healthPort: healthPort ?? 0 }),
+      ],
       { cwd: dir, env, logPath },
     );
-    services.push({ cluster: cluster.name, name: spec.name, service, logPath, healthPort });
+    services.push({
+      cluster: cluster.name,
+      name: spec.name,
+      service,
+      logPath,
+      healthPort,
+    });
     log(`  ${cluster.name}/${spec.name}: pid ${service.pid}, log ${logPath}`);
   }
 }
