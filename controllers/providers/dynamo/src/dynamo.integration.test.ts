@@ -12,6 +12,7 @@ import {
   KubeClient,
   type KubeObject,
   Namespaces,
+  Secrets,
   isNotFound,
 } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
@@ -22,11 +23,11 @@ import {
   type RunningProvider,
   eventsAbout,
   selectProviderAsCore,
+  serviceAccountClient,
   startProviderForTest,
   statusOwners,
 } from '@runway-portal/provider-shared';
 import YAML from 'yaml';
-import { serviceAccountClient } from './__testUtils__/serviceAccountClient';
 import { dynamoProvider } from './definition';
 
 jest.setTimeout(180_000);
@@ -56,6 +57,7 @@ describe('Dynamo provider against a real cluster', () => {
   let cluster: TestCluster;
   let client: KubeClient;
   let running: RunningProvider;
+  let providerClient: KubeClient;
 
   const getMd = (name: string) => client.get<MD>(ModelDeployments, { namespace: NS, name });
   const getDgd = (name: string, version = 'v1beta1') => client.get<DGD>(DGDs(version), { namespace: NS, name });
@@ -94,7 +96,8 @@ describe('Dynamo provider against a real cluster', () => {
     client = new KubeClient(cluster.kubeConfig());
     await client.create(Namespaces, { metadata: { name: NS } });
     // The provider runs as its ServiceAccount, with only the rules of its install manifests.
-    running = await startProviderForTest(await serviceAccountClient(client, RBAC), dynamoProvider, {
+    providerClient = await serviceAccountClient(client, RBAC, { namespace: 'airunway-system', name: 'dynamo-provider' });
+    running = await startProviderForTest(providerClient, dynamoProvider, {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
     });
@@ -102,8 +105,13 @@ describe('Dynamo provider against a real cluster', () => {
 
   afterAll(async () => {
     await running?.stop();
+    providerClient?.close();
     client?.close();
     await cluster?.stop();
+  });
+
+  it('cannot read Secrets with its RBAC', async () => {
+    await expect(providerClient.list(Secrets, { namespace: NS })).rejects.toMatchObject({ code: 403 });
   });
 
   it('registers its InferenceProviderConfig and keeps the heartbeat current', async () => {

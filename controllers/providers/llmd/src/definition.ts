@@ -4,12 +4,18 @@
  * model-server Deployments and the Service are extra kinds.
  *
  * The loop hands `mapStatus` only the primary object, but llm-d's state is
- * in its Deployments: `lookupDeployment` reads them (the process passes the
- * loop's own Deployment informer cache, see `main.ts`).
+ * in its Deployments: `lookupDeployment` reads them, from the loop's own
+ * Deployment cache (`deploymentCache`).
  */
-import { Deployments, type KubeObject, Services } from '@runway-portal/controller-runtime';
-import { LLMD_PROVIDER } from '@runway-portal/plugin-runway-common';
-import type { ProviderDefinition } from '@runway-portal/provider-shared';
+import {
+  Deployments,
+  type KubeObject,
+  Services,
+  type SharedInformerFactory,
+  keyOf,
+} from '@runway-portal/controller-runtime';
+import { LLMD_PROVIDER, MANAGED_BY_LABEL } from '@runway-portal/plugin-runway-common';
+import { MANAGED_BY_VALUE, type ProviderDefinition } from '@runway-portal/provider-shared';
 import { LLMD_OVERRIDES } from './overrides';
 import { mapLlmdStatus } from './status';
 import { INFERENCE_POOL_GROUP, buildLlmdObjects, modelServers } from './transform';
@@ -17,6 +23,16 @@ import { INFERENCE_POOL_GROUP, buildLlmdObjects, modelServers } from './transfor
 export const LLMD_PROVIDER_VERSION = 'llmd-provider:v0.1.0';
 
 export type DeploymentLookup = (namespace: string | undefined, name: string) => KubeObject | undefined;
+
+/**
+ * Reads Deployments from the informer the shared loop watches its extra
+ * kinds with (same type and label selector, so the factory returns that very
+ * informer: a reconcile triggered by a Deployment change sees that change).
+ */
+export function deploymentCache(informers: SharedInformerFactory): DeploymentLookup {
+  const informer = informers.informerFor(Deployments, { labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}` });
+  return (namespace, name) => informer.store.get(keyOf({ namespace, name }));
+}
 
 export function llmdProvider(lookupDeployment: DeploymentLookup): ProviderDefinition {
   return {

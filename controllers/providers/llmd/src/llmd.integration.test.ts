@@ -11,9 +11,9 @@ import {
   KubeClient,
   type KubeObject,
   Namespaces,
+  Secrets,
   Services,
   isNotFound,
-  keyOf,
 } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
@@ -23,15 +23,17 @@ import {
   type RunningProvider,
   eventsAbout,
   selectProviderAsCore,
+  serviceAccountClient,
   startProviderForTest,
   statusOwners,
 } from '@runway-portal/provider-shared';
 import YAML from 'yaml';
-import { type DeploymentLookup, llmdProvider } from './definition';
+import { type DeploymentLookup, deploymentCache, llmdProvider } from './definition';
 
 jest.setTimeout(180_000);
 
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
+const RBAC = path.resolve(__dirname, '../../../deploy/provider-llmd/rbac.yaml');
 const POOL_CRD = path.resolve(__dirname, '../../../../../shared/upstream/crds/gaie-inference.networking.k8s.io_inferencepools.v1.6.0.yaml');
 const NS = 'llmd-test';
 const QUOTA_NS = 'llmd-quota';
@@ -52,6 +54,7 @@ describe('llm-d provider against a real cluster', () => {
   let cluster: TestCluster;
   let client: KubeClient;
   let running: RunningProvider;
+  let providerClient: KubeClient;
 
   const getMd = (name: string, ns = NS) => client.get<MD>(ModelDeployments, { namespace: ns, name });
   const getDeployment = (name: string, ns = NS) => client.get<Obj>(Deployments, { namespace: ns, name });
@@ -85,18 +88,24 @@ describe('llm-d provider against a real cluster', () => {
     for (const name of [NS, QUOTA_NS]) await client.create(Namespaces, { metadata: { name } });
     // As main.ts does: the definition reads model-server Deployments from the manager's cache (bound once it exists).
     let lookup: DeploymentLookup = () => undefined;
-    running = await startProviderForTest(new KubeClient(cluster.kubeConfig()), llmdProvider((ns, name) => lookup(ns, name)), {
+    // The provider runs as its ServiceAccount, with only the rules of its install manifests.
+    providerClient = await serviceAccountClient(client, RBAC, { namespace: 'airunway-system', name: 'llmd-provider' });
+    running = await startProviderForTest(providerClient, llmdProvider((ns, name) => lookup(ns, name)), {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
     });
-    const deployments = running.manager.informers.informerFor(Deployments);
-    lookup = (namespace, name) => deployments.store.get(keyOf({ namespace, name }));
+    lookup = deploymentCache(running.manager.informers);
   });
 
   afterAll(async () => {
     await running?.stop();
+    providerClient?.close();
     client?.close();
     await cluster?.stop();
+  });
+
+  it('cannot read Secrets with its RBAC', async () => {
+    await expect(providerClient.list(Secrets, { namespace: NS })).rejects.toMatchObject({ code: 403 });
   });
 
   it('registers its InferenceProviderConfig and keeps the heartbeat current', async () => {

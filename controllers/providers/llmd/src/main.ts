@@ -8,9 +8,9 @@
  * shared loop passes the live extra objects to `mapStatus`, this file
  * becomes `runProvider(llmdProvider(...))`.
  */
-import { Deployments, Manager, createLogger, keyOf, parseLevel } from '@runway-portal/controller-runtime';
+import { Manager, createLogger, parseLevel } from '@runway-portal/controller-runtime';
 import { ProviderController, parseProviderOptions, usage } from '@runway-portal/provider-shared';
-import { llmdProvider } from './definition';
+import { deploymentCache, llmdProvider } from './definition';
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const program = 'llmd-provider';
@@ -45,8 +45,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     logger.error('cannot load the cluster configuration: set --kubeconfig or KUBECONFIG, or run in a cluster', { error: err });
     return 1;
   }
-  const deployments = mgr.informers.informerFor(Deployments);
-  const definition = llmdProvider((namespace, name) => deployments.store.get(keyOf({ namespace, name })));
+  const definition = llmdProvider(deploymentCache(mgr.informers));
   const provider = new ProviderController(mgr, definition, {
     finalizerTimeoutMs: options.finalizerTimeoutMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs,
