@@ -10,4 +10,4 @@ export { runwayPlugin, RunwayPage, EntityRunwayContent, EntityRunwayCard } from 
 export { runwayApiRef, RunwayClient, RunwayApiError, type RunwayApi, type ResourceRef } from './api/RunwayApi';
 export type * from './api/types';
 export { rootRouteRef } from './routes';
-export { KUBERNETES_ID } from './components/entity/EntityRunwayContent';
+export { KUBERNETES_ID } from './kubernetesId';

@@ -52,8 +52,15 @@ describe('toModelDeployment', () => {
     expect(totalGpus(toModelDeployment(v))).toBe(4);
   });
 
+  it('labels the deployment itself (e.g. for a catalog entity)', () => {
+    const v = emptyWizardValues({ labels: { 'backstage.io/kubernetes-id': 'chatbot' } });
+    expect(toModelDeployment(v).metadata?.labels).toEqual({ 'backstage.io/kubernetes-id': 'chatbot' });
+    expect(toModelDeployment(filled()).metadata).toEqual({ name: 'llama', namespace: 'ml' });
+  });
+
   it('round-trips through fromModelDeployment', () => {
     const v = filled();
+    v.labels = [{ key: 'team', value: 'ml' }];
     v.spec.engine.type = 'vllm';
     v.spec.engine.contextLength = '8192';
     v.env = [{ key: 'A', value: 'b' }];

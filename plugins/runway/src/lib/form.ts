@@ -44,6 +44,8 @@ export interface ComponentValues {
 export interface WizardValues {
   cluster: string;
   metadata: { name: string; namespace: string };
+  /** Labels of the ModelDeployment itself (e.g. backstage.io/kubernetes-id, which links it to a catalog entity). */
+  labels: KeyValue[];
   spec: {
     model: { id: string; source: 'huggingface' | 'custom'; servedName: string };
     /** '' = automatic selection. */
@@ -66,10 +68,11 @@ export interface WizardValues {
 
 const emptyComponent = (): ComponentValues => ({ replicas: '1', gpu: { count: '1' }, memory: '' });
 
-export function emptyWizardValues(defaults: { cluster?: string; namespace?: string } = {}): WizardValues {
+export function emptyWizardValues(defaults: { cluster?: string; namespace?: string; labels?: Record<string, string> } = {}): WizardValues {
   return {
     cluster: defaults.cluster ?? '',
     metadata: { name: '', namespace: defaults.namespace ?? 'default' },
+    labels: fromMap(defaults.labels),
     spec: {
       model: { id: '', source: 'huggingface', servedName: '' },
       engine: { type: '', contextLength: '' },
@@ -180,7 +183,7 @@ export function toModelDeployment(values: WizardValues): ModelDeployment {
   return {
     apiVersion: DEPLOYMENTS_API_VERSION,
     kind: 'ModelDeployment',
-    metadata: { name: values.metadata.name.trim(), namespace: values.metadata.namespace.trim() },
+    metadata: prune({ name: values.metadata.name.trim(), namespace: values.metadata.namespace.trim(), labels: toMap(values.labels) }) ?? {},
     spec: { model: {}, ...cleaned } as ModelDeploymentSpec,
   };
 }
@@ -198,6 +201,7 @@ export function fromModelDeployment(cluster: string, md: ModelDeployment): Wizar
   return {
     ...base,
     metadata: { name: md.metadata?.name ?? '', namespace: md.metadata?.namespace ?? 'default' },
+    labels: fromMap(md.metadata?.labels),
     spec: {
       model: { id: spec.model?.id ?? '', source: spec.model?.source ?? 'huggingface', servedName: spec.model?.servedName ?? '' },
       engine: { type: spec.engine?.type ?? '', contextLength: n(spec.engine?.contextLength) },
@@ -237,6 +241,7 @@ const ROW_FIELDS: Array<[prefix: string, field: string]> = [
   ['spec.podTemplate.metadata.labels', 'podLabels'],
   ['spec.tolerations', 'tolerations'],
   ['spec.provider.overrides', 'providerOverrides'],
+  ['metadata.labels', 'labels'],
   ['metadata.name', 'metadata.name'],
   ['metadata.namespace', 'metadata.namespace'],
 ];
@@ -291,6 +296,7 @@ export const SPEC_FIELDS: ReadonlySet<string> = new Set([
   'podLabels',
   'tolerations',
   'providerOverrides',
+  'labels',
   'cluster',
 ]);
 

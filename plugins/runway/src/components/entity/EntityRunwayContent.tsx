@@ -19,9 +19,8 @@ import { PhaseChip } from '../common/PhaseChip';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { type Column, deploymentColumns, VirtualTable } from '../dashboard/DeploymentsTable';
+import { KUBERNETES_ID } from '../../kubernetesId';
 
-/** The catalog convention: resources of an entity carry this label with the entity's id. */
-export const KUBERNETES_ID = 'backstage.io/kubernetes-id';
 
 export const KINDS: Array<{ kind: RunwayKind; title: string }> = [
   { kind: 'deployments', title: 'Deployments' },
@@ -80,7 +79,7 @@ export function EntityRunwayContent() {
       <ClusterErrors errors={allErrors(value)} />
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         Resources labelled <code>{entitySelector(id)}</code> in every cluster.{' '}
-        <Link component={RouterLink} to={`${links.deploy}`}>
+        <Link component={RouterLink} to={`${links.deploy}?kubernetesId=${encodeURIComponent(id)}`}>
           Deploy a model
         </Link>
       </Typography>

@@ -218,4 +218,16 @@ describe('DeploymentWizard', () => {
     await userEvent.click(within(warning.parentElement!).getByRole('checkbox', { name: 'I understand the deployment will be recreated' }));
     expect(update).toBeEnabled();
   });
+
+  it('labels a deployment started from a catalog entity with its kubernetes-id', async () => {
+    serveClusters();
+    await renderWithApi(<DeploymentWizard />, { route: '/runway/deploy?kubernetesId=chatbot', path: '/runway/deploy' });
+    await fillTarget();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Model ID', 'org/m');
+    for (let i = 0; i < 3; i++) await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    expect(await screen.findByLabelText('Label 1')).toHaveValue('backstage.io/kubernetes-id');
+    expect(screen.getByLabelText('Label value 1')).toHaveValue('chatbot');
+    expectAllControlsLabelled();
+  });
 });

@@ -36,6 +36,7 @@ import {
 import { providerFits, selectionView } from '../../lib/selection';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useRunwayLinks } from '../common/useRunwayLinks';
+import { KUBERNETES_ID } from '../../kubernetesId';
 import { FormField, KeyValueRows, TolerationRows, WarningsContext } from './fields';
 import { wizardResolver } from './resolver';
 import { ReviewStep } from './ReviewStep';
@@ -70,7 +71,7 @@ export const STEPS: StepDef[] = [
   },
   {
     label: 'Advanced',
-    fields: ['spec.engine.contextLength', 'engineArgs', 'env', 'spec.secrets.huggingFaceToken', 'providerOverrides', 'nodeSelector', 'tolerations', 'podLabels'],
+    fields: ['labels', 'spec.engine.contextLength', 'engineArgs', 'env', 'spec.secrets.huggingFaceToken', 'providerOverrides', 'nodeSelector', 'tolerations', 'podLabels'],
   },
   { label: 'Review', fields: [] },
 ];
@@ -117,6 +118,8 @@ function WizardForm(props: {
         : emptyWizardValues({
             cluster: search.get('cluster') ?? (clusters.length === 1 ? clusters[0].name : ''),
             namespace: search.get('namespace') ?? 'default',
+            // Opened from a catalog entity: label the deployment so it shows on the entity's page.
+            labels: search.get('kubernetesId') ? { [KUBERNETES_ID]: search.get('kubernetesId')! } : undefined,
           }),
     // Defaults are read once, when the form opens.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -347,6 +350,13 @@ function WizardForm(props: {
 
           {step === 4 && (
             <Box>
+              <KeyValueRows
+                name="labels"
+                title="Deployment labels"
+                keyLabel="Label"
+                valueLabel="Label value"
+                help={`${KUBERNETES_ID}: <id> shows the deployment on the catalog entity with that kubernetes-id.`}
+              />
               <FormField name="spec.engine.contextLength" label="Context length" type="number" help="Maximum tokens per request (engine default when empty)." />
               <KeyValueRows name="engineArgs" title="Engine arguments" keyLabel="Argument" valueLabel="Argument value" help="Passed to the engine as --name value." />
               <KeyValueRows name="env" title="Environment variables" keyLabel="Variable" valueLabel="Variable value" />

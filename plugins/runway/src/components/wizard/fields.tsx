@@ -75,7 +75,7 @@ function ListMessage({ name }: { name: string }) {
 
 /** Rows of key/value pairs (engine args, env, node selector, pod labels). */
 export function KeyValueRows(props: {
-  name: 'engineArgs' | 'env' | 'nodeSelector' | 'podLabels';
+  name: 'engineArgs' | 'env' | 'nodeSelector' | 'podLabels' | 'labels';
   title: string;
   keyLabel: string;
   valueLabel: string;
