@@ -107,8 +107,10 @@ describe('decide', () => {
     });
     before.metadata!.annotations = { [OBSERVED_IDENTITY_ANNOTATION]: JSON.stringify({ 'model.id': 'meta-llama/Llama-3.1-8B-Instruct', 'model.source': 'huggingface', 'engine.type': 'vllm', 'serving.mode': 'aggregated' }) };
     const d = run({ md: before });
-    expect(d.status.phase).toBe('Pending');
     expect(d.status.provider).toEqual({ name: 'dynamo', selectedReason: 'r' });
+    // The provider owns phase/message now: the core reports through Validated only.
+    expect(d.status.phase).toBeUndefined();
+    expect(condition(d, 'Validated')).toMatchObject({ status: 'False', reason: 'ValidationFailed' });
   });
 
   it('emits SecretNotFound for a missing token Secret and checks again later, without blocking', () => {

@@ -65,7 +65,7 @@ export interface CoreEvent {
 export interface CoreStatus {
   engine?: { type: EngineType; selectedReason: string };
   provider?: { name: string; selectedReason: string };
-  /** Only while the core holds the deployment back (invalid spec, no engine, no provider). */
+  /** Only while the core holds back a deployment no provider has (invalid spec, no engine, no provider). */
   phase?: 'Pending';
   message?: string;
   conditions: Condition[];
@@ -253,7 +253,9 @@ export function decide(input: CoreInput): CoreDecision {
   }
   add(gatewayCondition(md, input.gateway, context));
 
-  if (blockers.length > 0) {
+  // Phase and message belong to the provider once it has the deployment (seed 001): the core
+  // writes them only while no provider does, so the two never fight over them.
+  if (blockers.length > 0 && !status.provider) {
     status.phase = 'Pending';
     status.message = blockers.join('; ');
   }
