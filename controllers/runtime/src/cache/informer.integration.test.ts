@@ -319,4 +319,18 @@ describe('informers against a real API server', () => {
       await factory.stop();
     }
   });
+
+  it('stops promptly, even right after its first sync', async () => {
+    for (let i = 0; i < 5; i++) {
+      const factory = new SharedInformerFactory(client, {
+        logger: silentLogger,
+      });
+      const informer = factory.informerFor(ConfigMaps);
+      factory.start();
+      await informer.waitForSync();
+      const started = Date.now();
+      await factory.stop();
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
+  });
 });

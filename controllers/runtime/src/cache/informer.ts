@@ -224,17 +224,18 @@ export class Informer<T extends KubeObject> {
   /** Watches from the cached resourceVersion; returns how many events arrived. */
   private async watchOnce(): Promise<number> {
     const { silenceTimeoutMs, backoff } = this.options;
-    const controller = new AbortController();
-    const onStop = () => controller.abort(this.stopController.signal.reason);
-    this.stopController.signal.addEventListener('abort', onStop, {
-      once: true,
-    });
+    const silence = new AbortController();
+    // AbortSignal.any also covers a stop that happened before this point.
+    const signal = AbortSignal.any([
+      this.stopController.signal,
+      silence.signal,
+    ]);
     let silenceTimer: NodeJS.Timeout | undefined;
     const armSilenceTimer = () => {
       clearTimeout(silenceTimer);
       silenceTimer = setTimeout(
         () =>
-          controller.abort(
+          silence.abort(
             new WatchSilentError(
               `no event or bookmark within ${silenceTimeoutMs} ms`,
             ),
@@ -254,7 +255,7 @@ export class Informer<T extends KubeObject> {
           resourceVersion: this.resourceVersion,
           allowWatchBookmarks: true,
           timeoutSeconds: this.options.watchTimeoutSeconds(),
-          signal: controller.signal,
+          signal,
         },
         event => {
           events += 1;
@@ -266,7 +267,6 @@ export class Informer<T extends KubeObject> {
       return events;
     } finally {
       clearTimeout(silenceTimer);
-      this.stopController.signal.removeEventListener('abort', onStop);
     }
   }
 
