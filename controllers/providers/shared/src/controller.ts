@@ -34,7 +34,7 @@ import {
   type ModelDeploymentStatus,
   RECONCILE_PAUSED_ANNOTATION,
 } from '@runway-portal/plugin-runway-common';
-import { crdName, crdNotInstalledMessage, detectApiVersion } from './crdVersion';
+import { crdName, crdNotInstalledMessage, detectApiVersion, schemaHash } from './crdVersion';
 import { type ProviderDefinition, TransformError } from './definition';
 import { desiredObjects, MANAGED_BY_VALUE, resolveDeployment } from './desired';
 import { applyDecision } from './drift';
@@ -91,6 +91,7 @@ export class ProviderController {
   private readonly now: () => Date;
   private controller?: Controller;
   private apiVersion?: string;
+  private schemaHash?: string;
   private upstream?: { informer: Informer<KubeObject>; rt: ResourceType };
 
   constructor(
@@ -149,7 +150,14 @@ export class ProviderController {
   private onCrdChange(): void {
     const crd = this.crdInformer.store.list()[0];
     const detected = detectApiVersion(this.definition.upstream, crd);
-    if (detected === this.apiVersion) return;
+    const hash = detected ? schemaHash(crd, detected) : undefined;
+    if (detected === this.apiVersion) {
+      // Same version, maybe a new schema: report it.
+      if (hash !== this.schemaHash) this.registration.setUpstreamVersion(detected, hash);
+      this.schemaHash = hash;
+      return;
+    }
+    this.schemaHash = hash;
     this.logger.info('upstream CRD version changed', { from: this.apiVersion ?? 'none', to: detected ?? 'none' });
     if (!detected) this.logger.warn(crdNotInstalledMessage(this.definition.name));
     this.apiVersion = detected;
@@ -168,7 +176,7 @@ export class ProviderController {
       informer.start();
       this.upstream = { informer, rt };
     }
-    this.registration.setUpstreamVersion(detected);
+    this.registration.setUpstreamVersion(detected, hash);
     for (const md of this.mdInformer.store.list()) {
       if (this.isMine(md) || this.hasFinalizer(md)) {
         this.controller?.enqueue({ namespace: md.metadata?.namespace, name: md.metadata!.name! });
@@ -255,6 +263,7 @@ export class ProviderController {
     }
 
     let primaryLive: KubeObject | undefined;
+    const extrasLive: KubeObject[] = [];
     for (const [i, obj] of desired.entries()) {
       const live = this.liveOf(obj, i === 0);
       const decision = applyDecision(obj, live);
@@ -284,6 +293,7 @@ export class ProviderController {
         logger.debug('applied', { object: label, decision });
       }
       if (i === 0) primaryLive = current;
+      else extrasLive.push(current ?? obj);
     }
 
     // Helpers the deployment no longer needs (e.g. a ConfigMap once its flags are gone).
@@ -293,7 +303,7 @@ export class ProviderController {
     }
 
     const primary = desired[0];
-    const mapped = this.definition.mapStatus(resolved, primaryLive ?? primary);
+    const mapped = this.definition.mapStatus(resolved, primaryLive ?? primary, extrasLive);
     const status = deployedStatus(ctx, { kind: primary.kind!, name: primary.metadata!.name! }, mapped);
     if (mapped.phase === 'Failed' && md.status?.phase !== 'Failed') {
       this.events.event(md, 'Warning', 'ProviderError', `Provider resource in error state: ${mapped.message}`);

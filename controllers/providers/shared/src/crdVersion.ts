@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import type { UpstreamKind } from './definition';
 
@@ -32,4 +33,12 @@ export function detectApiVersion(upstream: UpstreamKind, crd: KubeObject | undef
 /** The status message of a deployment whose provider's CRD is missing (seed 000 section 8). */
 export function crdNotInstalledMessage(providerName: string): string {
   return `Provider '${providerName}' CRD not installed in cluster`;
+}
+
+/** A short hash of the schema the CRD serves for `apiVersion` (status.upstreamSchemaHash): it changes when upstream changes the schema without a new version. */
+export function schemaHash(crd: KubeObject | undefined, apiVersion: string): string | undefined {
+  const version = apiVersion.split('/').pop();
+  const spec = crd?.spec as { versions?: Array<{ name?: string; schema?: unknown }> } | undefined;
+  const schema = spec?.versions?.find(v => v.name === version)?.schema;
+  return schema === undefined ? undefined : createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 12);
 }

@@ -67,8 +67,13 @@ export interface ProviderDefinition {
    * resolved). Throw `TransformError` for input it cannot translate.
    */
   transform(md: ModelDeployment, ctx: TransformContext): TransformResult;
-  /** Unified status from the live upstream resource (with status as its operator wrote it). */
-  mapStatus(md: ModelDeployment, upstream: KubeObject): MappedStatus;
+  /**
+   * Unified status from the live upstream resource (with status as its
+   * operator wrote it). `extras` are the live helper objects, in the order
+   * `transform` returned them (after the primary), for providers whose
+   * status comes from them too (e.g. Deployments).
+   */
+  mapStatus(md: ModelDeployment, upstream: KubeObject, extras?: KubeObject[]): MappedStatus;
 }
 
 /** Input a provider cannot translate: the message goes to the deployment's status. */

@@ -1,5 +1,5 @@
 import { KAITO_PROVIDER, type ModelDeployment } from '@runway-portal/plugin-runway-common';
-import { crdNotInstalledMessage, detectApiVersion } from './crdVersion';
+import { crdNotInstalledMessage, detectApiVersion, schemaHash } from './crdVersion';
 import type { ProviderDefinition } from './definition';
 import { DESIRED_ANNOTATION, IDENTITY_ANNOTATION, desiredObjects, propagatedLabels, resolveDeployment } from './desired';
 import { applyDecision, containsDesired } from './drift';
@@ -27,6 +27,15 @@ describe('detectApiVersion', () => {
     expect(detectApiVersion(upstream, undefined)).toBeUndefined();
     expect(detectApiVersion(upstream, crd([['v1beta1', true]], false))).toBeUndefined();
     expect(detectApiVersion(upstream, crd([['v2', true]]))).toBeUndefined();
+  });
+  it('hashes the schema of the detected version', () => {
+    const c = crd([['v1beta1', true]]) as any;
+    c.spec.versions[0].schema = { openAPIV3Schema: { type: 'object' } };
+    const h = schemaHash(c, 'kaito.sh/v1beta1');
+    expect(h).toMatch(/^[0-9a-f]{12}$/);
+    c.spec.versions[0].schema.openAPIV3Schema.properties = { x: { type: 'string' } };
+    expect(schemaHash(c, 'kaito.sh/v1beta1')).not.toBe(h);
+    expect(schemaHash(c, 'kaito.sh/v1alpha1')).toBeUndefined();
   });
   it('has the seed message', () => {
     expect(crdNotInstalledMessage('kaito')).toBe("Provider 'kaito' CRD not installed in cluster");

@@ -14,6 +14,7 @@ export interface RegistrationStatus {
   version: string;
   lastHeartbeat: string;
   upstreamCRDVersion?: string;
+  upstreamSchemaHash?: string;
 }
 
 /** The registration status a provider reports (pure). */
@@ -21,6 +22,7 @@ export function registrationStatus(
   definition: Pick<ProviderDefinition, 'version'>,
   now: Date,
   upstreamVersion: string | undefined,
+  upstreamSchemaHash?: string,
 ): RegistrationStatus {
   return {
     ready: true,
@@ -28,12 +30,14 @@ export function registrationStatus(
     // Whole seconds: the CRD's date-time format, and what Go's metav1.Time writes.
     lastHeartbeat: `${now.toISOString().slice(0, 19)}Z`,
     ...(upstreamVersion ? { upstreamCRDVersion: upstreamVersion } : {}),
+    ...(upstreamVersion && upstreamSchemaHash ? { upstreamSchemaHash } : {}),
   };
 }
 
 export class Registration {
   private timer?: NodeJS.Timeout;
   private upstreamVersion?: string;
+  private upstreamSchemaHash?: string;
   private specApplied = false;
   private heartbeatWritten = false;
   private writing: Promise<void> = Promise.resolve();
@@ -60,8 +64,9 @@ export class Registration {
     clearInterval(this.timer);
   }
 
-  setUpstreamVersion(version: string | undefined): void {
+  setUpstreamVersion(version: string | undefined, schema?: string): void {
     this.upstreamVersion = version;
+    this.upstreamSchemaHash = schema;
     void this.beat();
   }
 
@@ -90,7 +95,7 @@ export class Registration {
         apiVersion: DEPLOYMENTS_API_VERSION,
         kind: 'InferenceProviderConfig',
         metadata: { name },
-        status: registrationStatus(this.definition, this.options.now(), this.upstreamVersion),
+        status: registrationStatus(this.definition, this.options.now(), this.upstreamVersion, this.upstreamSchemaHash),
       },
       { fieldManager: this.fieldManager, force: true, subresource: 'status' },
     );

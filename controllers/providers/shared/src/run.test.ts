@@ -1,0 +1,48 @@
+import { KAITO_PROVIDER } from '@runway-portal/plugin-runway-common';
+import type { ProviderDefinition } from './definition';
+import { runProvider } from './run';
+
+const definition: ProviderDefinition = {
+  name: 'kaito',
+  registration: KAITO_PROVIDER,
+  version: 'test',
+  upstream: { group: 'kaito.sh', kind: 'Workspace', plural: 'workspaces', versions: ['v1beta1'] },
+  overrides: {},
+  transform: () => ({ objects: [] }),
+  mapStatus: () => ({ phase: 'Running', message: '', ready: true, reason: 'R' }),
+};
+
+describe('runProvider', () => {
+  let out: string;
+  let err: string;
+  beforeEach(() => {
+    out = '';
+    err = '';
+    jest.spyOn(process.stdout, 'write').mockImplementation(chunk => {
+      out += String(chunk);
+      return true;
+    });
+    jest.spyOn(process.stderr, 'write').mockImplementation(chunk => {
+      err += String(chunk);
+      return true;
+    });
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('prints usage for --help', async () => {
+    expect(await runProvider(definition, ['--help'], {})).toBe(0);
+    expect(out).toContain('--finalizer-timeout <value>  (env FINALIZER_TIMEOUT)');
+  });
+
+  it('exits 2 naming a bad flag', async () => {
+    expect(await runProvider(definition, ['--finalizer-timeout', 'soon'], {})).toBe(2);
+    expect(err).toContain('kaito-provider: --finalizer-timeout (FINALIZER_TIMEOUT) "soon" is not a duration');
+    expect(await runProvider(definition, [], { LOG_LEVEL: 'loud' })).toBe(2);
+    expect(err).toContain('--log-level "loud" is not valid');
+  });
+
+  it('exits 1 with a clear message when the kubeconfig cannot be loaded', async () => {
+    expect(await runProvider(definition, ['--kubeconfig', '/nonexistent/kubeconfig', '--log-level', 'error'], {})).toBe(1);
+    expect(out).toContain('cannot load the cluster configuration: set --kubeconfig or KUBECONFIG, or run in a cluster');
+  });
+});
