@@ -6,6 +6,7 @@ describe('parseUpArgs', () => {
       clusters: ['dev', 'staging'],
       backstage: true,
       stepDelayMs: undefined,
+      ports: { app: undefined, backend: undefined },
     });
   });
 
@@ -18,7 +19,16 @@ describe('parseUpArgs', () => {
         '--no-backstage',
         '--step-delay-ms=0',
       ]),
-    ).toEqual({ clusters: ['a', 'b-2'], backstage: false, stepDelayMs: 0 });
+    ).toEqual({
+      clusters: ['a', 'b-2'],
+      backstage: false,
+      stepDelayMs: 0,
+      ports: { app: undefined, backend: undefined },
+    });
+    expect(parseUpArgs(['up', '--port', '3100', '--backend-port', '7100']).ports).toEqual({
+      app: 3100,
+      backend: 7100,
+    });
   });
 
   it('names the bad flag and the fix', () => {
@@ -30,6 +40,12 @@ describe('parseUpArgs', () => {
     );
     expect(() => parseUpArgs(['up', '--step-delay-ms=-1'])).toThrow(
       '--step-delay-ms must be a whole number of milliseconds, 0 or more; got "-1"',
+    );
+    expect(() => parseUpArgs(['up', '--port', '70000'])).toThrow(
+      '--port must be a port number from 1 to 65535; got "70000"',
+    );
+    expect(() => parseUpArgs(['up', '--port', '1', '--backend-port', '1'])).toThrow(
+      '--port and --backend-port must differ',
     );
     expect(() => parseUpArgs(['down'])).toThrow(
       'usage: up [--clusters dev,staging]',

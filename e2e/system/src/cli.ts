@@ -1,7 +1,8 @@
 /**
  * The local Runway Portal in one command:
  *
- *   yarn workspace @runway-portal/e2e-system start [--clusters dev,staging] [--no-backstage] [--step-delay-ms 2000]
+ *   yarn workspace @runway-portal/e2e-system start [--clusters dev,staging] [--no-backstage]
+ *     [--step-delay-ms 2000] [--port 3000] [--backend-port 7007]
  *
  * Runs in the foreground; Ctrl-C (or SIGTERM/SIGHUP) stops everything it started.
  */
@@ -18,6 +19,16 @@ export interface UpArgs {
   clusters: string[];
   backstage: boolean;
   stepDelayMs?: number;
+  ports: { app?: number; backend?: number };
+}
+
+function portFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`${flag} must be a port number from 1 to 65535; got "${value}"`);
+  }
+  return port;
 }
 
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -31,11 +42,13 @@ export function parseUpArgs(argv: string[]): UpArgs {
       clusters: { type: 'string' },
       'no-backstage': { type: 'boolean' },
       'step-delay-ms': { type: 'string' },
+      port: { type: 'string' },
+      'backend-port': { type: 'string' },
     },
   });
   if (positionals.length !== 1 || positionals[0] !== 'up') {
     throw new Error(
-      'usage: up [--clusters dev,staging] [--no-backstage] [--step-delay-ms 2000]',
+      'usage: up [--clusters dev,staging] [--no-backstage] [--step-delay-ms 2000] [--port 3000] [--backend-port 7007]',
     );
   }
   const clusters = values.clusters
@@ -64,7 +77,14 @@ export function parseUpArgs(argv: string[]): UpArgs {
       );
     }
   }
-  return { clusters, backstage: !values['no-backstage'], stepDelayMs };
+  const ports = {
+    app: portFlag('--port', values.port),
+    backend: portFlag('--backend-port', values['backend-port']),
+  };
+  if (ports.app !== undefined && ports.app === ports.backend) {
+    throw new Error('--port and --backend-port must differ');
+  }
+  return { clusters, backstage: !values['no-backstage'], stepDelayMs, ports };
 }
 
 async function main(): Promise<void> {
@@ -95,6 +115,9 @@ async function main(): Promise<void> {
       clusters: args.clusters,
       backstage: args.backstage,
       stepDelayMs: args.stepDelayMs,
+      ports: Object.fromEntries(
+        Object.entries(args.ports).filter(([, v]) => v !== undefined),
+      ),
     });
   } catch (err) {
     if (shuttingDown) return;

@@ -1,9 +1,9 @@
 import { parse } from 'yaml';
-import { clustersAppConfig, configuredClusters } from './config';
+import { configuredClusters, DEFAULT_PORTS, systemAppConfig } from './config';
 
-describe('clustersAppConfig', () => {
+describe('systemAppConfig', () => {
   it('lists the clusters as kubernetes config locator entries with a service account token', () => {
-    const text = clustersAppConfig([
+    const text = systemAppConfig(DEFAULT_PORTS, [
       {
         name: 'dev',
         title: 'dev (local)',
@@ -48,6 +48,18 @@ describe('clustersAppConfig', () => {
     ]);
     // The generated cluster config reads back as the user's own would.
     expect(configuredClusters(text, 'generated')).toEqual(['dev', 'staging']);
+  });
+
+  it('sets the app and backend URLs, listen port and CORS origin for the chosen ports, without clusters when the user has their own', () => {
+    const config = parse(systemAppConfig({ app: 3100, backend: 7100 }, undefined));
+    expect(config).toEqual({
+      app: { baseUrl: 'http://localhost:3100' },
+      backend: {
+        baseUrl: 'http://localhost:7100',
+        listen: { port: 7100 },
+        cors: { origin: 'http://localhost:3100' },
+      },
+    });
   });
 });
 

@@ -9,13 +9,19 @@ export {
   DEFAULT_CLUSTERS,
   REPO_ROOT,
   RUNWAY_CRDS_DIR,
+  assertPortFree,
   startSystem,
   userConfiguredClusters,
 } from './system';
 export type { RunningSystem, SystemOptions, SystemService } from './system';
 export { CONTROLLERS, SIMULATORS, entryCommand } from './plan';
 export type { ControllerSpec } from './plan';
-export { clustersAppConfig, configuredClusters } from './config';
-export type { PortalCluster } from './config';
+export {
+  DEFAULT_PORTS,
+  configuredClusters,
+  portsConfig,
+  systemAppConfig,
+} from './config';
+export type { PortalCluster, PortalPorts } from './config';
 export { PORTAL_CLUSTER_ROLE, portalToken } from './portalAccess';
 export { parseUpArgs } from './cli';

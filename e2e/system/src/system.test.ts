@@ -1,0 +1,20 @@
+import { createServer, type Server } from 'node:net';
+import { assertPortFree } from './system';
+
+describe('assertPortFree', () => {
+  let server: Server;
+  afterEach(() => new Promise<void>(r => (server ? server.close(() => r()) : r())));
+
+  it('names the port, what needs it and how to fix it when it is taken', async () => {
+    server = createServer();
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    await expect(assertPortFree(port, 'the Backstage frontend')).rejects.toThrow(
+      `port ${port} for the Backstage frontend is already in use (another Backstage? see \`ss -ltnp | grep :${port}\`): stop that process or choose other ports (--port, --backend-port)`,
+    );
+    await new Promise<void>(r => server.close(() => r()));
+    await expect(assertPortFree(port, 'x')).resolves.toBeUndefined();
+    server = createServer();
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', () => r()));
+  });
+});
