@@ -129,6 +129,7 @@ describe('KAITO provider against a real cluster', () => {
     await until('Workspace created', async () => !!(await getWs('gemma-cpu')));
     const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' });
     expect(ipc.status.upstreamCRDVersion).toBe('kaito.sh/v1beta1');
+    expect(ipc.status.upstreamSchemaHash).toMatch(/^[0-9a-f]{12}$/);
   });
 
   it('creates seed example 2 as the API server accepts it, with owner and labels', async () => {
@@ -242,6 +243,24 @@ describe('KAITO provider against a real cluster', () => {
     expect((await getWs('phi')).inference).toEqual({ preset: { name: 'phi-4-mini-instruct', presetOptions: { modelAccessSecret: 'hf-token' }, accessMode: 'public' } });
   });
 
+  it('maps a KAITO failure to Failed with its message and a ProviderError event', async () => {
+    await createMd('failing', { model: { id: 'org/tiny-gguf' }, engine: { type: 'llamacpp' }, image: 'ghcr.io/sozercan/llama-cpp-runner:latest' });
+    await until('Workspace', async () => !(await gone(() => getWs('failing'))));
+    const now = `${new Date().toISOString().slice(0, 19)}Z`;
+    await client.patch(
+      Workspaces('v1beta1'),
+      { namespace: NS, name: 'failing' },
+      { status: { conditions: [{ type: 'WorkspaceSucceeded', status: 'False', reason: 'workspaceFailed', message: 'insufficient GPUs', lastTransitionTime: now }] } },
+      'merge',
+      { subresource: 'status' },
+    );
+    await until('Failed', async () => (await getMd('failing')).status?.phase === 'Failed');
+    const md = await getMd('failing');
+    expect(md.status?.message).toBe('insufficient GPUs');
+    expect(condition(md, 'Ready')).toMatchObject({ status: 'False', reason: 'workspaceFailed' });
+    await until('ProviderError event', async () => (await eventsAbout(client, NS, 'failing')).includes('Warning/ProviderError: Provider resource in error state: insufficient GPUs'));
+  });
+
   it('deletes the Workspace and then the deployment', async () => {
     await client.delete(ModelDeployments, { namespace: NS, name: 'phi' });
     await until('deployment gone', async () => {
@@ -282,10 +301,14 @@ describe('KAITO provider against a real cluster', () => {
       v.storage = v.name === 'v1alpha1';
     }
     await client.replace(CustomResourceDefinitions, crd);
+    const before = (await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' })).status.upstreamSchemaHash;
     await until('registration reports v1alpha1', async () => {
       const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' });
       return ipc.status?.upstreamCRDVersion === 'kaito.sh/v1alpha1';
     });
+    const after = (await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' })).status.upstreamSchemaHash;
+    expect(after).toMatch(/^[0-9a-f]{12}$/);
+    expect(after).not.toBe(before);
     await createMd('old-kaito', { model: { id: 'org/tiny-gguf' }, engine: { type: 'llamacpp' }, image: 'ghcr.io/sozercan/llama-cpp-runner:latest' });
     await until('v1alpha1 Workspace', async () => !!(await getWs('old-kaito', 'v1alpha1').catch(() => undefined)));
     await markWorkspaceSucceeded('old-kaito', 'v1alpha1');

@@ -138,6 +138,23 @@ describe('KubeRay provider against a real cluster', () => {
     expect(owners['provider.name']).toEqual(['airunway-core']);
   });
 
+  it('maps a timed-out RayService to Failed with the Serve application message', async () => {
+    await setReady('qwen-ray', 'False', 'InitializingTimeout', 'RayService did not become ready in time');
+    await client.patch(
+      RayServices,
+      { namespace: NS, name: 'qwen-ray' },
+      { status: { activeServiceStatus: { applicationStatuses: { llm: { status: 'DEPLOY_FAILED', message: 'CUDA out of memory' } } } } },
+      'merge',
+      { subresource: 'status' },
+    );
+    await until('Failed', async () => (await getMd('qwen-ray')).status?.message === 'RayService did not become ready in time; llm: CUDA out of memory');
+    expect((await getMd('qwen-ray')).status?.phase).toBe('Failed');
+    await until('ProviderError event', async () => (await eventsAbout(client, NS, 'qwen-ray')).some(e => e.startsWith('Warning/ProviderError: Provider resource in error state: RayService did not become ready')));
+    await client.patch(RayServices, { namespace: NS, name: 'qwen-ray' }, { status: { activeServiceStatus: { applicationStatuses: null } } }, 'merge', { subresource: 'status' });
+    await setReady('qwen-ray', 'True', 'NonZeroServeEndpoints');
+    await until('Running again', async () => (await getMd('qwen-ray')).status?.phase === 'Running');
+  });
+
   it('scales in place and corrects drift', async () => {
     const uid = (await getRs('qwen-ray')).metadata!.uid;
     await patchSpec('qwen-ray', { scaling: { replicas: 3 } });
