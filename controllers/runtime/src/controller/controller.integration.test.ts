@@ -394,4 +394,36 @@ describe('controllers against a real API server', () => {
     expect((await get(manager.probesPort(), '/healthz')).status).toBe(200);
     expect((await get(manager.probesPort(), '/nope')).status).toBe(404);
   });
+
+  it('shuts down gracefully: stops taking work and lets the reconcile in flight finish', async () => {
+    const events: string[] = [];
+    const graceful = new Manager({
+      name: 'graceful-test',
+      client: new KubeClient(cluster.kubeConfig()),
+      logger: silentLogger,
+      metrics: false,
+      healthProbes: false,
+      handleSignals: false,
+      gracefulShutdownTimeoutMs: 5000,
+    });
+    graceful
+      .controller()
+      .named('graceful')
+      .for(ConfigMaps, { selector: { namespace: 'ctl', labelSelector: 'test=graceful' } })
+      .complete(async (req, ctx) => {
+        events.push(`start ${req.name}`);
+        await sleep(1000);
+        events.push(`${ctx.signal.aborted ? 'aborted' : 'finish'} ${req.name}`);
+      });
+    const run = graceful.start();
+    await graceful.elected();
+    await client.create(ConfigMaps, { metadata: { name: 'slow', namespace: 'ctl', labels: { test: 'graceful' } } });
+    await eventually('the slow reconcile to start', () => events.includes('start slow'));
+    const stopped = graceful.stop();
+    await client.create(ConfigMaps, { metadata: { name: 'late', namespace: 'ctl', labels: { test: 'graceful' } } });
+    await stopped;
+    await run;
+    expect(events).toEqual(['start slow', 'finish slow']);
+  });
 });
+
