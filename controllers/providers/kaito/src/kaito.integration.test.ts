@@ -3,7 +3,9 @@
  * CRD. The test moves the Workspace status the way KAITO's operator does
  * and plays the core's part (status.provider.name).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import {
   ConfigMaps,
@@ -41,6 +43,17 @@ const FINALIZER_TIMEOUT_MS = 3000;
 const Workspaces = (version: string) => ({ group: 'kaito.sh', version, plural: 'workspaces', kind: 'Workspace', namespaced: true });
 
 type MD = ModelDeployment & KubeObject;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 describe('KAITO provider against a real cluster', () => {
   let cluster: TestCluster;
@@ -316,6 +329,17 @@ describe('KAITO provider against a real cluster', () => {
     expect((await getWs('old-kaito', 'v1alpha1')).apiVersion).toBe('kaito.sh/v1alpha1');
   });
 
+  it('deletes its Workspace and lets go when the deployment moves to another provider', async () => {
+    await createMd('moving', { model: { id: 'org/tiny-gguf' }, engine: { type: 'llamacpp' }, image: 'ghcr.io/sozercan/llama-cpp-runner:latest' });
+    await until('Workspace', async () => !(await gone(() => getWs('moving', 'v1alpha1'))));
+    await selectProviderAsCore(client, { namespace: NS, name: 'moving' }, 'dynamo');
+    await until('Workspace deleted and finalizer removed', async () => {
+      const md = await getMd('moving');
+      return (await gone(() => getWs('moving', 'v1alpha1'))) && !(md.metadata!.finalizers ?? []).includes('airunway.ai/provider-kaito');
+    });
+    expect((await getMd('moving')).metadata!.deletionTimestamp).toBeUndefined();
+  });
+
   it('runs with credentials that cannot read Secrets or touch other kinds', async () => {
     await client.create(Secrets, { metadata: { name: 'hf-token', namespace: NS }, stringData: { HF_TOKEN: 'x' } });
     const denied = async (call: () => Promise<unknown>) => {
@@ -339,5 +363,30 @@ describe('KAITO provider against a real cluster', () => {
     const md = await getMd('other');
     expect(md.metadata!.finalizers ?? []).toEqual([]);
     expect(md.status?.phase).toBeUndefined();
+  });
+
+  it('runs as its own process from main.ts: registers, answers probes, stops on SIGTERM', async () => {
+    await running.stop();
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      ['--require', require.resolve('@backstage/cli/config/nodeTransform.cjs'), path.join(__dirname, 'main.ts'), '--metrics-port', '0', '--health-port', String(port), '--heartbeat-interval', '1s'],
+      { env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr!.on('data', d => (stderr += String(d)));
+    const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)));
+    try {
+      const since = new Date().toISOString().slice(0, 19);
+      await until('heartbeat from the process', async () => {
+        const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+        return ipc.status?.lastHeartbeat > since;
+      }, 60_000);
+      await until('/readyz ok', async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 60_000);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('');
   });
 });
