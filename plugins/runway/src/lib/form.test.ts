@@ -64,7 +64,9 @@ describe('toModelDeployment', () => {
     v.spec.engine.type = 'vllm';
     v.spec.engine.contextLength = '8192';
     v.env = [{ key: 'A', value: 'b' }];
+    v.spec.image = 'ghcr.io/example/server:1';
     const md = toModelDeployment(v);
+    expect(md.spec.image).toBe('ghcr.io/example/server:1');
     expect(toModelDeployment(fromModelDeployment('east', md))).toEqual(md);
   });
 });

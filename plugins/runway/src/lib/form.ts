@@ -56,6 +56,8 @@ export interface WizardValues {
     scaling: { replicas: NumberInput; prefill: ComponentValues; decode: ComponentValues };
     resources: { gpu: { count: NumberInput; type: string }; memory: string; cpu: string };
     secrets: { huggingFaceToken: string };
+    /** Custom model server image ('' = the provider's default). */
+    image: string;
   };
   engineArgs: KeyValue[];
   env: KeyValue[];
@@ -81,6 +83,7 @@ export function emptyWizardValues(defaults: { cluster?: string; namespace?: stri
       scaling: { replicas: '1', prefill: emptyComponent(), decode: emptyComponent() },
       resources: { gpu: { count: '1', type: DEFAULT_GPU_RESOURCE }, memory: '', cpu: '' },
       secrets: { huggingFaceToken: '' },
+      image: '',
     },
     engineArgs: [],
     env: [],
@@ -169,6 +172,7 @@ export function toModelDeployment(values: WizardValues): ModelDeployment {
       memory: disaggregated ? undefined : str(s.resources.memory),
       cpu: str(s.resources.cpu),
     },
+    image: str(s.image),
     env: values.env.filter(e => e.key.trim()).map(e => ({ name: e.key.trim(), value: e.value })),
     secrets: { huggingFaceToken: str(s.secrets.huggingFaceToken) },
     nodeSelector: toMap(values.nodeSelector),
@@ -218,6 +222,7 @@ export function fromModelDeployment(cluster: string, md: ModelDeployment): Wizar
         cpu: n(spec.resources?.cpu),
       },
       secrets: { huggingFaceToken: spec.secrets?.huggingFaceToken ?? '' },
+      image: spec.image ?? '',
     },
     engineArgs: fromMap(spec.engine?.args),
     env: (spec.env ?? []).map(e => ({ key: e.name, value: e.value ?? '' })),
@@ -290,6 +295,7 @@ export const SPEC_FIELDS: ReadonlySet<string> = new Set([
   'spec.resources.memory',
   'spec.resources.cpu',
   'spec.secrets.huggingFaceToken',
+  'spec.image',
   'engineArgs',
   'env',
   'nodeSelector',

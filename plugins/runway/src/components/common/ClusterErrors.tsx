@@ -25,7 +25,7 @@ export function ClusterErrors({ errors, clusters = [] }: { errors: ClusterError[
           <AlertTitle>
             Cluster {e.cluster}: {e.reason}
           </AlertTitle>
-          {e.message} Showing what the other clusters answered.
+          {/[.!?]$/.test(e.message.trim()) ? e.message : `${e.message}.`} Showing what the other clusters answered.
         </Alert>
       ))}
       {stale.map(c => (

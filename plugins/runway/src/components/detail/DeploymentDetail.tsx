@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -32,8 +33,8 @@ import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { Yaml } from '../wizard/ReviewStep';
 
-/** How a condition status reads as a chip. */
-const CONDITION_CHIP: Record<string, string> = { True: 'Ready', False: 'Failed' };
+/** The colour of a condition's status. */
+const CONDITION_COLOR: Record<string, 'success' | 'warning'> = { True: 'success', False: 'warning' };
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -184,7 +185,7 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
             {conditionTimeline(conditions).map(c => (
               <Box component="li" key={c.type} sx={{ mb: 1.5 }}>
                 <Stack direction="row" spacing={1} alignItems="center">
-                  <PhaseChip phase={CONDITION_CHIP[c.status] ?? 'Pending'} />
+                  <Chip size="small" variant="outlined" label={c.status} color={CONDITION_COLOR[c.status] ?? 'default'} />
                   <Typography variant="subtitle2">
                     {c.type}: {c.status}
                   </Typography>

@@ -71,7 +71,7 @@ export const STEPS: StepDef[] = [
   },
   {
     label: 'Advanced',
-    fields: ['labels', 'spec.engine.contextLength', 'engineArgs', 'env', 'spec.secrets.huggingFaceToken', 'providerOverrides', 'nodeSelector', 'tolerations', 'podLabels'],
+    fields: ['labels', 'spec.image', 'spec.engine.contextLength', 'engineArgs', 'env', 'spec.secrets.huggingFaceToken', 'providerOverrides', 'nodeSelector', 'tolerations', 'podLabels'],
   },
   { label: 'Review', fields: [] },
 ];
@@ -357,6 +357,7 @@ function WizardForm(props: {
                 valueLabel="Label value"
                 help={`${KUBERNETES_ID}: <id> shows the deployment on the catalog entity with that kubernetes-id.`}
               />
+              <FormField name="spec.image" label="Container image" help="The model server image; empty uses the provider's default for the engine." />
               <FormField name="spec.engine.contextLength" label="Context length" type="number" help="Maximum tokens per request (engine default when empty)." />
               <KeyValueRows name="engineArgs" title="Engine arguments" keyLabel="Argument" valueLabel="Argument value" help="Passed to the engine as --name value." />
               <KeyValueRows name="env" title="Environment variables" keyLabel="Variable" valueLabel="Variable value" />

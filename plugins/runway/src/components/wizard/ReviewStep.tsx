@@ -11,6 +11,14 @@ import type { PreviewResponse } from '../../api/types';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { SelectionPanel } from './SelectionPanel';
 
+/** The object without metadata.managedFields: server bookkeeping, not what the user wrote. */
+export function withoutManagedFields(value: unknown): unknown {
+  const object = value as { metadata?: Record<string, unknown> } | undefined;
+  if (!object?.metadata?.managedFields) return value;
+  const { managedFields: _ignored, ...metadata } = object.metadata;
+  return { ...object, metadata };
+}
+
 export function Yaml({ value, label }: { value: unknown; label: string }) {
   return (
     <Box
@@ -19,7 +27,7 @@ export function Yaml({ value, label }: { value: unknown; label: string }) {
       tabIndex={0}
       sx={{ bgcolor: 'action.hover', p: 2, borderRadius: 1, overflow: 'auto', maxHeight: 480, fontSize: 12 }}
     >
-      {stringify(value)}
+      {stringify(withoutManagedFields(value))}
     </Box>
   );
 }
