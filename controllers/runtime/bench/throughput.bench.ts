@@ -182,7 +182,6 @@ async function main() {
     await manager.stop();
     await running;
 
-
     const rawWriteRate = OBJECTS / (updateMs / 1000);
     const rows: Array<[string, string]> = [
       ['objects', String(OBJECTS)],
@@ -206,11 +205,17 @@ async function main() {
       ],
       [
         'steady: updates written while the controller runs, per second',
-        `${perSecond(OBJECTS, writesMs)} (${(OBJECTS / (writesMs / 1000) / rawWriteRate).toFixed(2)} x raw update rate)`,
+        `${perSecond(OBJECTS, writesMs)} (${(
+          OBJECTS /
+          (writesMs / 1000) /
+          rawWriteRate
+        ).toFixed(2)} x raw update rate)`,
       ],
       [
         'steady: updates reconciled, per second',
-        `${perSecond(OBJECTS, steadyMs)} (last reconcile ${(steadyMs - writesMs).toFixed(0)} ms after the last write; ${reconciles} reconciles)`,
+        `${perSecond(OBJECTS, steadyMs)} (last reconcile ${(
+          steadyMs - writesMs
+        ).toFixed(0)} ms after the last write; ${reconciles} reconciles)`,
       ],
       [
         'cache memory per 1,000 objects, managedFields stripped',

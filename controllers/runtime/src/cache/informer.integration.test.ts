@@ -86,6 +86,11 @@ describe('informers against a real API server', () => {
       expect(informer.store.get('cache/child-1')?.metadata).not.toHaveProperty(
         'managedFields',
       );
+      // Filled in although list items of built-in types come without them.
+      expect(informer.store.get('cache/child-1')).toMatchObject({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+      });
       const ownerKey = ownerIndexValue(ownerRef, 'cache');
       expect(
         informer.store

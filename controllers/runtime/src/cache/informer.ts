@@ -1,6 +1,11 @@
 import { KubeClient } from '../kube/client';
 import { isGone, KubeApiError } from '../kube/errors';
-import { keyOfObject, ResourceType, resourceTypeId } from '../kube/resource';
+import {
+  apiVersionOf,
+  keyOfObject,
+  ResourceType,
+  resourceTypeId,
+} from '../kube/resource';
 import type { KubeObject, Status, WatchEvent } from '../kube/types';
 import { Logger, silentLogger } from '../observability/logger';
 import { Backoff, sleep } from './backoff';
@@ -197,7 +202,9 @@ export class Informer<T extends KubeObject> {
           continue: continueToken,
           signal: this.stopController.signal,
         });
-        for (const item of page.items) items.push(transform(item));
+        // List items of built-in types come without apiVersion/kind; watch events have them.
+        for (const item of page.items)
+          items.push(transform(this.withTypeMeta(item)));
         resourceVersion = page.metadata.resourceVersion;
         continueToken = page.metadata.continue || undefined;
       } catch (err) {
@@ -222,6 +229,15 @@ export class Informer<T extends KubeObject> {
   }
 
   /** Watches from the cached resourceVersion; returns how many events arrived. */
+  private withTypeMeta(obj: T): T {
+    if (obj.apiVersion && obj.kind) return obj;
+    return {
+      ...obj,
+      apiVersion: apiVersionOf(this.resourceType),
+      kind: this.resourceType.kind,
+    };
+  }
+
   private async watchOnce(): Promise<number> {
     const { silenceTimeoutMs, backoff } = this.options;
     const silence = new AbortController();

@@ -409,7 +409,9 @@ describe('controllers against a real API server', () => {
     graceful
       .controller()
       .named('graceful')
-      .for(ConfigMaps, { selector: { namespace: 'ctl', labelSelector: 'test=graceful' } })
+      .for(ConfigMaps, {
+        selector: { namespace: 'ctl', labelSelector: 'test=graceful' },
+      })
       .complete(async (req, ctx) => {
         events.push(`start ${req.name}`);
         await sleep(1000);
@@ -417,13 +419,26 @@ describe('controllers against a real API server', () => {
       });
     const run = graceful.start();
     await graceful.elected();
-    await client.create(ConfigMaps, { metadata: { name: 'slow', namespace: 'ctl', labels: { test: 'graceful' } } });
-    await eventually('the slow reconcile to start', () => events.includes('start slow'));
+    await client.create(ConfigMaps, {
+      metadata: {
+        name: 'slow',
+        namespace: 'ctl',
+        labels: { test: 'graceful' },
+      },
+    });
+    await eventually('the slow reconcile to start', () =>
+      events.includes('start slow'),
+    );
     const stopped = graceful.stop();
-    await client.create(ConfigMaps, { metadata: { name: 'late', namespace: 'ctl', labels: { test: 'graceful' } } });
+    await client.create(ConfigMaps, {
+      metadata: {
+        name: 'late',
+        namespace: 'ctl',
+        labels: { test: 'graceful' },
+      },
+    });
     await stopped;
     await run;
     expect(events).toEqual(['start slow', 'finish slow']);
   });
 });
-

@@ -31,12 +31,19 @@ describe('Manager options', () => {
         new Manager({
           ...base,
           name: 'x',
-          leaderElection: { namespace: 'ns', leaseDurationMs: 5000, renewDeadlineMs: 10_000 },
+          leaderElection: {
+            namespace: 'ns',
+            leaseDurationMs: 5000,
+            renewDeadlineMs: 10_000,
+          },
         }),
-    ).toThrow(/leaderElection.leaseDurationMs \(5000\) must be greater than renewDeadlineMs \(10000\)/);
-    expect(() => new Manager({ ...base, name: 'x', leaderElection: { namespace: '' } })).toThrow(
-      /leaderElection.namespace is required/,
+    ).toThrow(
+      /leaderElection.leaseDurationMs \(5000\) must be greater than renewDeadlineMs \(10000\)/,
     );
+    expect(
+      () =>
+        new Manager({ ...base, name: 'x', leaderElection: { namespace: '' } }),
+    ).toThrow(/leaderElection.namespace is required/);
   });
 
   it('explains missing webhook certificate settings', () => {
@@ -45,16 +52,34 @@ describe('Manager options', () => {
         new Manager({
           ...base,
           name: 'x',
-          webhook: { certificates: { secretName: 's', secretNamespace: 'ns', hosts: {} } },
+          webhook: {
+            certificates: { secretName: 's', secretNamespace: 'ns', hosts: {} },
+          },
         }),
-    ).toThrow(/webhook.certificates.hosts needs at least one DNS name or IP address/);
+    ).toThrow(
+      /webhook.certificates.hosts needs at least one DNS name or IP address/,
+    );
   });
 
   it('refuses two controllers with the same name', () => {
     const mgr = new Manager({ ...base, name: 'x' });
-    const rt = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true };
-    mgr.controller().for(rt).complete(() => undefined);
-    expect(() => mgr.controller().for(rt).complete(() => undefined)).toThrow(
+    const rt = {
+      group: '',
+      version: 'v1',
+      plural: 'configmaps',
+      kind: 'ConfigMap',
+      namespaced: true,
+    };
+    mgr
+      .controller()
+      .for(rt)
+      .complete(() => undefined);
+    expect(() =>
+      mgr
+        .controller()
+        .for(rt)
+        .complete(() => undefined),
+    ).toThrow(
       'a controller named "configmap" already exists: give each a unique name with named()',
     );
     expect(mgr.informers.count()).toBe(1); // both share one informer
@@ -62,8 +87,12 @@ describe('Manager options', () => {
 
   it('explains builder misuse', () => {
     const mgr = new Manager({ ...base, name: 'x' });
-    expect(() => mgr.controller().complete(() => undefined)).toThrow(/call for\(<primary type>\) before complete\(\)/);
-    expect(() => mgr.controller().named('Bad_Name')).toThrow(/controller name "Bad_Name" is not valid/);
+    expect(() => mgr.controller().complete(() => undefined)).toThrow(
+      /call for\(<primary type>\) before complete\(\)/,
+    );
+    expect(() => mgr.controller().named('Bad_Name')).toThrow(
+      /controller name "Bad_Name" is not valid/,
+    );
   });
 });
 
@@ -82,7 +111,9 @@ describe('runChecks', () => {
       ]),
     );
     expect(result.status).toBe(500);
-    expect(result.body).toBe('[+]ping ok\n[-]cache failed\n[-]boom failed\ncheck failed\n');
+    expect(result.body).toBe(
+      '[+]ping ok\n[-]cache failed\n[-]boom failed\ncheck failed\n',
+    );
     expect((await runChecks(new Map([['ping', () => true]]))).status).toBe(200);
   });
 });
