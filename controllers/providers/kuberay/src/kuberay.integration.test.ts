@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { KubeClient, type KubeObject, Namespaces, isNotFound } from '@runway-portal/controller-runtime';
+import { Events, KubeClient, type KubeObject, Namespaces, isNotFound } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import {
@@ -36,6 +36,7 @@ describe('KubeRay provider against a real cluster', () => {
   let cluster: TestCluster;
   let client: KubeClient;
   let running: RunningProvider;
+  let providerClient: KubeClient;
 
   const getMd = (name: string) => client.get<MD>(ModelDeployments, { namespace: NS, name });
   const getRs = (name: string) => client.get<KubeObject & { spec: any; status?: any }>(RayServices, { namespace: NS, name });
@@ -83,7 +84,8 @@ describe('KubeRay provider against a real cluster', () => {
     await client.create(Namespaces, { metadata: { name: NS } });
     // The provider runs with its own ServiceAccount and RBAC manifest, not as admin.
     const rbac = path.resolve(__dirname, '../../../deploy/provider-kuberay/rbac.yaml');
-    running = await startProviderForTest(await serviceAccountClient(client, rbac, { namespace: 'airunway-system', name: 'kuberay-provider' }), kuberayProvider, {
+    providerClient = await serviceAccountClient(client, rbac, { namespace: 'airunway-system', name: 'kuberay-provider' });
+    running = await startProviderForTest(providerClient, kuberayProvider, {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
     });
@@ -175,6 +177,26 @@ describe('KubeRay provider against a real cluster', () => {
     expect(await workerReplicas('qwen-ray')).toBe(3);
     await client.patch(ModelDeployments, { namespace: NS, name: 'qwen-ray' }, { metadata: { annotations: { 'airunway.ai/reconcile-paused': null } } }, 'merge');
     await until('4 workers after unpause', async () => (await workerReplicas('qwen-ray')) === 4);
+  });
+
+  it('restarts without recreating, drift warnings or write storms', async () => {
+    /** How many times each reason was recorded (aggregated events carry a count). */
+    const reasonCounts = async () => {
+      const list = await client.list<KubeObject & { reason?: string; count?: number }>(Events, { namespace: NS, fieldSelector: 'involvedObject.name=qwen-ray' });
+      const counts: Record<string, number> = {};
+      for (const e of list.items) counts[e.reason!] = (counts[e.reason!] ?? 0) + (e.count ?? 1);
+      return counts;
+    };
+    const before = await reasonCounts();
+    const rs = await getRs('qwen-ray');
+    await running.stop();
+    running = await startProviderForTest(providerClient, kuberayProvider, { finalizerTimeoutMs: FINALIZER_TIMEOUT_MS, heartbeatIntervalMs: 1000 });
+    await new Promise(r => setTimeout(r, 2000));
+    const after = await getRs('qwen-ray');
+    expect(after.metadata!.uid).toBe(rs.metadata!.uid);
+    expect(after.metadata!.resourceVersion).toBe(rs.metadata!.resourceVersion);
+    const counts = await reasonCounts();
+    expect([counts.ResourceCreated, counts.DriftDetected]).toEqual([before.ResourceCreated, before.DriftDetected]);
   });
 
   it('fails a wrongly typed override and warns about unknown ones, keeping the RayService', async () => {

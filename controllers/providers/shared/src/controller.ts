@@ -252,6 +252,9 @@ export class ProviderController {
       return this.writeStatus(md, notCreatedStatus(ctx, 'Pending', 'CRDNotInstalled', crdNotInstalledMessage(this.definition.name)));
     }
 
+    // Until the upstream cache is filled, "not there" could mean "not listed yet".
+    if (!this.upstream?.informer.hasSynced()) return { requeueAfterMs: 200 };
+
     let desired: KubeObject[];
     try {
       const result = desiredObjects(this.definition, md, { apiVersion: this.apiVersion });

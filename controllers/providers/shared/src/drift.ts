@@ -47,8 +47,9 @@ export function applyDecision(desired: KubeObject, live: KubeObject | undefined)
     return 'recreate';
   }
   if (annotations[DESIRED_ANNOTATION] !== want[DESIRED_ANNOTATION]) return 'update';
-  const { metadata: _m, status: _s, ...desiredBody } = desired;
-  const { metadata: _lm, status: _ls, ...liveBody } = live;
+  // apiVersion and kind are left out: objects cached from a list carry neither.
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...desiredBody } = desired;
+  const { metadata: _lm, status: _ls, apiVersion: _la, kind: _lk, ...liveBody } = live;
   const labelsKept = containsDesired(desired.metadata?.labels ?? {}, live.metadata?.labels ?? {});
   return labelsKept && containsDesired(desiredBody, liveBody) ? 'none' : 'drift';
 }

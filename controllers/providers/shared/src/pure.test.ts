@@ -82,6 +82,8 @@ describe('containsDesired and applyDecision', () => {
     const live = structuredClone(desired) as any;
     live.status = { conditions: [] };
     expect(applyDecision(desired, live)).toBe('none');
+    const { apiVersion: _a, kind: _k, ...listed } = live; // list items carry no apiVersion/kind
+    expect(applyDecision(desired, listed)).toBe('none');
     expect(applyDecision({ ...desired, metadata: { ...desired.metadata, annotations: { [IDENTITY_ANNOTATION]: 'i1', [DESIRED_ANNOTATION]: 'd2' } } }, live)).toBe('update');
     expect(applyDecision(desired, { ...live, resource: { count: 3 } })).toBe('drift');
     expect(applyDecision(desired, { ...live, metadata: { ...live.metadata, labels: {} } })).toBe('drift');
