@@ -76,6 +76,17 @@ async function main() {
     await page.getByRole('link', { name }).waitFor({ timeout: 30_000 });
     await shot(page, '7-dashboard-after.png');
 
+    // Editing an identity field: warned as you type, confirmed on review (not saved here).
+    await page.getByRole('link', { name }).click();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Model ID').fill('Qwen/Qwen2.5-7B-Instruct');
+    await page.getByText(/deletes and recreates/).waitFor();
+    await shot(page, '7a-edit-identity-warning.png');
+    for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('This change recreates the deployment').waitFor({ timeout: 30_000 });
+    await shot(page, '7b-edit-review.png');
+
     await page.goto(`${url}/catalog/default/component/chatbot/runway`);
     await page.getByText('Resources labelled').waitFor({ timeout: 30_000 }).catch(() => undefined);
     await shot(page, '8-entity-tab.png');
