@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { assertPortFree } from './system';
+import { assertPortFree, backstageEnv } from './system';
 
 describe('assertPortFree', () => {
   let server: Server;
@@ -16,5 +16,14 @@ describe('assertPortFree', () => {
     await expect(assertPortFree(port, 'x')).resolves.toBeUndefined();
     server = createServer();
     await new Promise<void>(r => server.listen(0, '127.0.0.1', () => r()));
+  });
+});
+
+describe('backstageEnv', () => {
+  it('drops NODE_ENV and keeps the rest', () => {
+    expect(backstageEnv({ NODE_ENV: 'test', PATH: '/bin', KUBECONFIG: '/k' })).toEqual({
+      PATH: '/bin',
+      KUBECONFIG: '/k',
+    });
   });
 });

@@ -180,6 +180,16 @@ async function waitHttpOk(
   }
 }
 
+/**
+ * Backstage's environment: ours without NODE_ENV, which `backstage-cli repo
+ * start` sets itself (a test runner's NODE_ENV=test breaks the frontend
+ * build's browserslist lookup).
+ */
+export function backstageEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_ENV: _nodeEnv, ...rest } = env;
+  return rest;
+}
+
 /** Reads the user's clusters from app-config.local.yaml ([] when there is none). */
 export function userConfiguredClusters(root = REPO_ROOT): string[] {
   const path = join(root, 'app-config.local.yaml');
@@ -309,7 +319,7 @@ export async function startSystem(
         logPath,
         service: new ChildService('backstage', 'yarn', args, {
           cwd: REPO_ROOT,
-          env: process.env,
+          env: backstageEnv(process.env),
           logPath,
         }),
       };
