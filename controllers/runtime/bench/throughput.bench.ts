@@ -26,6 +26,8 @@ const NAMESPACE = 'bench';
 
 const progress = (step: string) =>
   process.stderr.write(`[bench] ${new Date().toISOString()} ${step}\n`);
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const perSecond = (count: number, ms: number) =>
   (count / (ms / 1000)).toFixed(0);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -112,8 +114,15 @@ async function main() {
 
     // Memory of the cache, with and without stripping managedFields.
     progress('measuring cache memory');
-    const stripped = await cacheMemoryPer1000(client);
-    const full = await cacheMemoryPer1000(client, o => o);
+    // Median of three alternating runs: heap numbers are noisy on a shared machine.
+    const strippedRuns: number[] = [];
+    const fullRuns: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      strippedRuns.push(await cacheMemoryPer1000(client));
+      fullRuns.push(await cacheMemoryPer1000(client, o => o));
+    }
+    const stripped = median(strippedRuns);
+    const full = median(fullRuns);
 
     // A trivial reconciler over all objects: start-up (list, then one reconcile each).
     const manager = new Manager({
