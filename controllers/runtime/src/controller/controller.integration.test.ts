@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { resolve as resolvePath } from 'node:path';
 import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import { Applier } from '../apply/applier';
 import { KubeClient } from '../kube/client';
@@ -18,7 +19,11 @@ import { generationChanged } from './predicates';
 jest.setTimeout(120_000);
 
 const MODEL_DEPLOYMENT_CRD =
-  '/work/shared/upstream/airunway/airunway.ai_modeldeployments.yaml';
+  // `../shared` next to the repository root (see the project README).
+  resolve(
+    __dirname,
+    '../../../../../shared/upstream/airunway/airunway.ai_modeldeployments.yaml',
+  );
 
 interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
