@@ -20,7 +20,7 @@ jest.setTimeout(120_000);
 
 const MODEL_DEPLOYMENT_CRD =
   // `../shared` next to the repository root (see the project README).
-  resolve(
+  resolvePath(
     __dirname,
     '../../../../../shared/upstream/airunway/airunway.ai_modeldeployments.yaml',
   );
