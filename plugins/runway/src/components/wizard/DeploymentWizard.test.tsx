@@ -11,7 +11,8 @@ import { DeploymentWizard } from './DeploymentWizard';
 const server = setupServer();
 registerMswTestHooks(server);
 
-jest.setTimeout(30_000);
+// Generous: the machine is shared with cluster tests; nothing here measures time.
+jest.setTimeout(60_000);
 
 function serveClusters() {
   server.use(rest.get(`${API}/clusters`, (_req, res, ctx) => res(ctx.json(clustersResponse([cluster('east'), cluster('west')])))));
