@@ -16,7 +16,8 @@ const COUNT = Number(process.argv[2] ?? 1000);
 const CONCURRENCY = 16;
 const NS = 'bench';
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
-const UPSTREAM = '/work/shared/upstream/crds';
+/** `../shared` next to the repository root (see the project README). */
+const UPSTREAM = path.resolve(__dirname, '../../../../../shared/upstream/crds');
 const Workspaces = { group: 'kaito.sh', version: 'v1beta1', plural: 'workspaces', kind: 'Workspace', namespaced: true };
 
 async function inParallel(count: number, work: (i: number) => Promise<unknown>): Promise<void> {

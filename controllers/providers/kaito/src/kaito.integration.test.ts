@@ -36,7 +36,9 @@ import { kaitoProvider } from './provider';
 jest.setTimeout(180_000);
 
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
-const KAITO_CRD = '/work/shared/upstream/crds/kaito-kaito.sh_workspaces.yaml';
+/** `../shared` next to the repository root (see the project README). */
+const UPSTREAM_CRDS = path.resolve(__dirname, '../../../../../shared/upstream/crds');
+const KAITO_CRD = path.join(UPSTREAM_CRDS, 'kaito-kaito.sh_workspaces.yaml');
 const NS = 'kaito-test';
 const FINALIZER_TIMEOUT_MS = 3000;
 

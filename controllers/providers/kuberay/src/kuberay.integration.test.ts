@@ -25,7 +25,9 @@ import { kuberayProvider } from './provider';
 jest.setTimeout(180_000);
 
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
-const RAYSERVICE_CRD = '/work/shared/upstream/crds/kuberay-ray.io_rayservices.yaml';
+/** `../shared` next to the repository root (see the project README). */
+const UPSTREAM_CRDS = path.resolve(__dirname, '../../../../../shared/upstream/crds');
+const RAYSERVICE_CRD = path.join(UPSTREAM_CRDS, 'kuberay-ray.io_rayservices.yaml');
 const NS = 'kuberay-test';
 const FINALIZER_TIMEOUT_MS = 3000;
 const RayServices = { group: 'ray.io', version: 'v1', plural: 'rayservices', kind: 'RayService', namespaced: true };
