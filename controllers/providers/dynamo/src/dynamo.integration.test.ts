@@ -7,24 +7,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  CustomResourceDefinitions,
-  KubeClient,
-  type KubeObject,
-  Namespaces,
-  Secrets,
-  isNotFound,
-} from '@runway-portal/controller-runtime';
+import { CustomResourceDefinitions, KubeClient, type KubeObject, Namespaces, Secrets } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import {
-  InferenceProviderConfigs,
   ModelDeployments,
   type RunningProvider,
-  eventsAbout,
-  selectProviderAsCore,
-  serviceAccountClient,
-  startProviderForTest,
+  conditionOf as condition,
+  createModelDeploymentAsCore,
+  getProviderConfig,
+  isGone as gone,
+  modelDeploymentTestHelpers,
+  startProviderAsServiceAccount,
   statusOwners,
 } from '@runway-portal/provider-shared';
 import YAML from 'yaml';
@@ -42,7 +36,6 @@ const FINALIZER_TIMEOUT_MS = 3000;
 
 const DGDs = (version: string) => ({ group: 'nvidia.com', version, plural: 'dynamographdeployments', kind: 'DynamoGraphDeployment', namespaced: true });
 
-type MD = ModelDeployment & KubeObject;
 type DGD = KubeObject & { spec: any; status?: any };
 
 const testdata = (file: string) => YAML.parse(fs.readFileSync(path.join(__dirname, 'testdata', file), 'utf8'));
@@ -59,28 +52,10 @@ describe('Dynamo provider against a real cluster', () => {
   let running: RunningProvider;
   let providerClient: KubeClient;
 
-  const getMd = (name: string) => client.get<MD>(ModelDeployments, { namespace: NS, name });
+  const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(() => client, 'dynamo', NS);
   const getDgd = (name: string, version = 'v1beta1') => client.get<DGD>(DGDs(version), { namespace: NS, name });
   const until = (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => waitFor(what, check, { timeoutMs, intervalMs: 200 });
-  const gone = async (get: () => Promise<unknown>) => {
-    try {
-      await get();
-      return false;
-    } catch (err) {
-      if (isNotFound(err)) return true;
-      throw err;
-    }
-  };
-  const condition = (md: MD, type: string) => md.status?.conditions?.find(c => c.type === type);
-  const events = (name: string) => eventsAbout(client, NS, name);
   const worker = (dgd: DGD, name: string) => dgd.spec.components.find((c: any) => c.name === name);
-
-  async function createMd(name: string, spec: ModelDeployment['spec'], labels?: Record<string, string>): Promise<void> {
-    await client.create(ModelDeployments, { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name, namespace: NS, labels }, spec } as MD);
-    await selectProviderAsCore(client, { namespace: NS, name }, 'dynamo');
-  }
-
-  const patchSpec = (name: string, spec: object) => client.patch(ModelDeployments, { namespace: NS, name }, { spec }, 'merge');
 
   /** What Dynamo's operator writes on the DGD's status subresource. */
   const setDgdStatus = (name: string, status: object, version = 'v1beta1') =>
@@ -96,11 +71,10 @@ describe('Dynamo provider against a real cluster', () => {
     client = new KubeClient(cluster.kubeConfig());
     await client.create(Namespaces, { metadata: { name: NS } });
     // The provider runs as its ServiceAccount, with only the rules of its install manifests.
-    providerClient = await serviceAccountClient(client, RBAC, { namespace: 'airunway-system', name: 'dynamo-provider' });
-    running = await startProviderForTest(providerClient, dynamoProvider, {
+    ({ providerClient, running } = await startProviderAsServiceAccount(client, dynamoProvider, RBAC, {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
-    });
+    }));
   });
 
   afterAll(async () => {
@@ -117,12 +91,12 @@ describe('Dynamo provider against a real cluster', () => {
   it('registers its InferenceProviderConfig and keeps the heartbeat current', async () => {
     let first = '';
     await until('registration', async () => {
-      const ipc = await client.get<KubeObject & { status?: any; spec?: any }>(InferenceProviderConfigs, { name: 'dynamo' });
+      const ipc = await getProviderConfig(client, 'dynamo');
       first ||= ipc.status?.lastHeartbeat ?? '';
       return ipc.status?.ready === true && ipc.status.version === 'dynamo-provider:v0.1.0' && !!ipc.spec?.documentation;
     });
     await until('a newer heartbeat', async () => {
-      const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'dynamo' });
+      const ipc = await getProviderConfig(client, 'dynamo');
       return ipc.status.lastHeartbeat > first && ipc.status.upstreamCRDVersion === undefined;
     });
   });
@@ -135,7 +109,7 @@ describe('Dynamo provider against a real cluster', () => {
     });
     await cluster.installCrds([DGD_CRD]);
     await until('DGD created', async () => !(await gone(() => getDgd('llama-8b'))));
-    const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'dynamo' });
+    const ipc = await getProviderConfig(client, 'dynamo');
     expect(ipc.status.upstreamCRDVersion).toBe('nvidia.com/v1beta1');
   });
 
@@ -309,7 +283,7 @@ describe('Dynamo provider against a real cluster', () => {
     fs.writeFileSync(file, YAML.stringify(crd));
     await cluster.installCrds([file]);
     await until('registration reports v1alpha1', async () => {
-      const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'dynamo' });
+      const ipc = await getProviderConfig(client, 'dynamo');
       return ipc.status?.upstreamCRDVersion === 'nvidia.com/v1alpha1';
     });
 
@@ -330,8 +304,7 @@ describe('Dynamo provider against a real cluster', () => {
   });
 
   it('leaves a deployment of another provider alone', async () => {
-    await client.create(ModelDeployments, { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name: 'other', namespace: NS }, spec: gpuSpec() } as MD);
-    await selectProviderAsCore(client, { namespace: NS, name: 'other' }, 'kaito');
+    await createModelDeploymentAsCore(client, { namespace: NS, name: 'other' }, gpuSpec(), 'kaito');
     await new Promise(r => setTimeout(r, 1500));
     const md = await getMd('other');
     expect(md.metadata!.finalizers ?? []).toEqual([]);

@@ -19,15 +19,18 @@ import {
   isNotFound,
 } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
-import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import {
   InferenceProviderConfigs,
   ModelDeployments,
   type RunningProvider,
+  conditionOf as condition,
+  createModelDeploymentAsCore,
   eventsAbout,
+  getProviderConfig,
+  isGone as gone,
+  modelDeploymentTestHelpers,
   selectProviderAsCore,
-  serviceAccountClient,
-  startProviderForTest,
+  startProviderAsServiceAccount,
   statusOwners,
 } from '@runway-portal/provider-shared';
 import { parse } from 'yaml';
@@ -43,8 +46,6 @@ const NS = 'kaito-test';
 const FINALIZER_TIMEOUT_MS = 3000;
 
 const Workspaces = (version: string) => ({ group: 'kaito.sh', version, plural: 'workspaces', kind: 'Workspace', namespaced: true });
-
-type MD = ModelDeployment & KubeObject;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -63,28 +64,9 @@ describe('KAITO provider against a real cluster', () => {
   let running: RunningProvider;
   let providerClient: KubeClient;
 
-  const getMd = (name: string) => client.get<MD>(ModelDeployments, { namespace: NS, name });
+  const { getMd, createMd, patchSpec } = modelDeploymentTestHelpers(() => client, 'kaito', NS);
   const getWs = (name: string, version = 'v1beta1') => client.get<KubeObject>(Workspaces(version), { namespace: NS, name });
   const until = (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => waitFor(what, check, { timeoutMs, intervalMs: 200 });
-  const gone = async (get: () => Promise<unknown>) => {
-    try {
-      await get();
-      return false;
-    } catch (err) {
-      if (isNotFound(err)) return true;
-      throw err;
-    }
-  };
-  const condition = (md: MD, type: string) => md.status?.conditions?.find(c => c.type === type);
-
-  async function createMd(name: string, spec: ModelDeployment['spec'], labels?: Record<string, string>): Promise<void> {
-    await client.create(ModelDeployments, { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name, namespace: NS, labels }, spec } as MD);
-    await selectProviderAsCore(client, { namespace: NS, name }, 'kaito');
-  }
-
-  async function patchSpec(name: string, spec: object): Promise<void> {
-    await client.patch(ModelDeployments, { namespace: NS, name }, { spec }, 'merge');
-  }
 
   /** What KAITO's operator writes when the workspace is up. */
   async function markWorkspaceSucceeded(name: string, version = 'v1beta1'): Promise<void> {
@@ -106,11 +88,10 @@ describe('KAITO provider against a real cluster', () => {
     await client.create(Namespaces, { metadata: { name: NS } });
     // The provider runs with its own ServiceAccount and RBAC manifest, not as admin.
     const rbac = path.resolve(__dirname, '../../../deploy/provider-kaito/rbac.yaml');
-    providerClient = await serviceAccountClient(client, rbac, { namespace: 'airunway-system', name: 'kaito-provider' });
-    running = await startProviderForTest(providerClient, kaitoProvider, {
+    ({ providerClient, running } = await startProviderAsServiceAccount(client, kaitoProvider, rbac, {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
-    });
+    }));
   });
 
   afterAll(async () => {
@@ -122,15 +103,15 @@ describe('KAITO provider against a real cluster', () => {
   it('registers its InferenceProviderConfig and keeps the heartbeat current', async () => {
     let first = '';
     await until('registration', async () => {
-      const ipc = await client.get<KubeObject & { status?: any; spec?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+      const ipc = await getProviderConfig(client, 'kaito');
       first ||= ipc.status?.lastHeartbeat ?? '';
       return ipc.status?.ready === true && ipc.spec?.documentation !== undefined && ipc.status?.version === 'kaito-provider:v0.1.0';
     });
     await until('a newer heartbeat', async () => {
-      const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+      const ipc = await getProviderConfig(client, 'kaito');
       return ipc.status.lastHeartbeat > first && ipc.status.upstreamCRDVersion === undefined;
     });
-    const ipc = await client.get<KubeObject & { spec?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+    const ipc = await getProviderConfig(client, 'kaito');
     expect(ipc.spec.compatibilityRules.map((r: { message: string }) => r.message)).toContain('KAITO does not support sglang engine');
   });
 
@@ -142,7 +123,7 @@ describe('KAITO provider against a real cluster', () => {
     });
     await cluster.installCrds([KAITO_CRD]);
     await until('Workspace created', async () => !!(await getWs('gemma-cpu')));
-    const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+    const ipc = await getProviderConfig(client, 'kaito');
     expect(ipc.status.upstreamCRDVersion).toBe('kaito.sh/v1beta1');
     expect(ipc.status.upstreamSchemaHash).toMatch(/^[0-9a-f]{12}$/);
   });
@@ -316,12 +297,12 @@ describe('KAITO provider against a real cluster', () => {
       v.storage = v.name === 'v1alpha1';
     }
     await client.replace(CustomResourceDefinitions, crd);
-    const before = (await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' })).status.upstreamSchemaHash;
+    const before = (await getProviderConfig(client, 'kaito')).status.upstreamSchemaHash;
     await until('registration reports v1alpha1', async () => {
-      const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+      const ipc = await getProviderConfig(client, 'kaito');
       return ipc.status?.upstreamCRDVersion === 'kaito.sh/v1alpha1';
     });
-    const after = (await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' })).status.upstreamSchemaHash;
+    const after = (await getProviderConfig(client, 'kaito')).status.upstreamSchemaHash;
     expect(after).toMatch(/^[0-9a-f]{12}$/);
     expect(after).not.toBe(before);
     await createMd('old-kaito', { model: { id: 'org/tiny-gguf' }, engine: { type: 'llamacpp' }, image: 'ghcr.io/sozercan/llama-cpp-runner:latest' });
@@ -359,8 +340,7 @@ describe('KAITO provider against a real cluster', () => {
   });
 
   it('leaves an unrelated deployment alone', async () => {
-    await client.create(ModelDeployments, { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name: 'other', namespace: NS }, spec: { model: { id: 'org/m' } } } as MD);
-    await selectProviderAsCore(client, { namespace: NS, name: 'other' }, 'dynamo');
+    await createModelDeploymentAsCore(client, { namespace: NS, name: 'other' }, { model: { id: 'org/m' } }, 'dynamo');
     await new Promise(r => setTimeout(r, 1500));
     const md = await getMd('other');
     expect(md.metadata!.finalizers ?? []).toEqual([]);
@@ -381,7 +361,7 @@ describe('KAITO provider against a real cluster', () => {
     try {
       const since = new Date().toISOString().slice(0, 19);
       await until('heartbeat from the process', async () => {
-        const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kaito' });
+        const ipc = await getProviderConfig(client, 'kaito');
         return ipc.status?.lastHeartbeat > since;
       }, 60_000);
       await until('/readyz ok', async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 60_000);

@@ -6,16 +6,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Events, KubeClient, type KubeObject, Namespaces, isNotFound } from '@runway-portal/controller-runtime';
+import { Events, KubeClient, type KubeObject, Namespaces } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
-import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import {
-  InferenceProviderConfigs,
   ModelDeployments,
   type RunningProvider,
+  conditionOf as condition,
   eventsAbout,
-  selectProviderAsCore,
-  serviceAccountClient,
+  getProviderConfig,
+  isGone as gone,
+  modelDeploymentTestHelpers,
+  startProviderAsServiceAccount,
   startProviderForTest,
   statusOwners,
 } from '@runway-portal/provider-shared';
@@ -32,35 +33,16 @@ const NS = 'kuberay-test';
 const FINALIZER_TIMEOUT_MS = 3000;
 const RayServices = { group: 'ray.io', version: 'v1', plural: 'rayservices', kind: 'RayService', namespaced: true };
 
-type MD = ModelDeployment & KubeObject;
-
 describe('KubeRay provider against a real cluster', () => {
   let cluster: TestCluster;
   let client: KubeClient;
   let running: RunningProvider;
   let providerClient: KubeClient;
 
-  const getMd = (name: string) => client.get<MD>(ModelDeployments, { namespace: NS, name });
+  const { getMd, createMd, patchSpec } = modelDeploymentTestHelpers(() => client, 'kuberay', NS);
   const getRs = (name: string) => client.get<KubeObject & { spec: any; status?: any }>(RayServices, { namespace: NS, name });
   const until = (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => waitFor(what, check, { timeoutMs, intervalMs: 200 });
-  const condition = (md: MD, type: string) => md.status?.conditions?.find(c => c.type === type);
-  const gone = async (get: () => Promise<unknown>) => {
-    try {
-      await get();
-      return false;
-    } catch (err) {
-      if (isNotFound(err)) return true;
-      throw err;
-    }
-  };
   const workerReplicas = async (name: string) => (await getRs(name)).spec.rayClusterConfig.workerGroupSpecs[0].replicas;
-
-  async function createMd(name: string, spec: ModelDeployment['spec']): Promise<void> {
-    await client.create(ModelDeployments, { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name, namespace: NS }, spec } as MD);
-    await selectProviderAsCore(client, { namespace: NS, name }, 'kuberay');
-  }
-
-  const patchSpec = (name: string, spec: object) => client.patch(ModelDeployments, { namespace: NS, name }, { spec }, 'merge');
 
   /** What KubeRay's operator writes: the Ready condition and the active cluster's worker counts. */
   async function setReady(name: string, status: 'True' | 'False', reason: string, message = ''): Promise<void> {
@@ -86,11 +68,10 @@ describe('KubeRay provider against a real cluster', () => {
     await client.create(Namespaces, { metadata: { name: NS } });
     // The provider runs with its own ServiceAccount and RBAC manifest, not as admin.
     const rbac = path.resolve(__dirname, '../../../deploy/provider-kuberay/rbac.yaml');
-    providerClient = await serviceAccountClient(client, rbac, { namespace: 'airunway-system', name: 'kuberay-provider' });
-    running = await startProviderForTest(providerClient, kuberayProvider, {
+    ({ providerClient, running } = await startProviderAsServiceAccount(client, kuberayProvider, rbac, {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
-    });
+    }));
   });
 
   afterAll(async () => {
@@ -101,10 +82,10 @@ describe('KubeRay provider against a real cluster', () => {
 
   it('registers with the detected RayService version', async () => {
     await until('registration', async () => {
-      const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'kuberay' });
+      const ipc = await getProviderConfig(client, 'kuberay');
       return ipc.status?.ready === true && ipc.status.upstreamCRDVersion === 'ray.io/v1';
     });
-    const ipc = await client.get<KubeObject & { spec?: any }>(InferenceProviderConfigs, { name: 'kuberay' });
+    const ipc = await getProviderConfig(client, 'kuberay');
     expect(ipc.spec.selectionRules ?? []).toEqual([]);
   });
 

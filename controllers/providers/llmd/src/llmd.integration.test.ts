@@ -6,25 +6,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  Deployments,
-  KubeClient,
-  type KubeObject,
-  Namespaces,
-  Secrets,
-  Services,
-  isNotFound,
-} from '@runway-portal/controller-runtime';
+import { Deployments, KubeClient, type KubeObject, Namespaces, Secrets, Services } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import {
-  InferenceProviderConfigs,
   ModelDeployments,
   type RunningProvider,
-  eventsAbout,
-  selectProviderAsCore,
-  serviceAccountClient,
-  startProviderForTest,
+  conditionOf as condition,
+  getProviderConfig,
+  isGone as gone,
+  modelDeploymentTestHelpers,
+  startProviderAsServiceAccount,
   statusOwners,
 } from '@runway-portal/provider-shared';
 import YAML from 'yaml';
@@ -42,7 +34,6 @@ const FINALIZER_TIMEOUT_MS = 3000;
 const InferencePools = { group: 'inference.networking.k8s.io', version: 'v1', plural: 'inferencepools', kind: 'InferencePool', namespaced: true };
 const ResourceQuotas = { group: '', version: 'v1', plural: 'resourcequotas', kind: 'ResourceQuota', namespaced: true };
 
-type MD = ModelDeployment & KubeObject;
 type Obj = KubeObject & { spec?: any; status?: any };
 
 const sample = (mode: string): ModelDeployment['spec'] =>
@@ -56,27 +47,10 @@ describe('llm-d provider against a real cluster', () => {
   let running: RunningProvider;
   let providerClient: KubeClient;
 
-  const getMd = (name: string, ns = NS) => client.get<MD>(ModelDeployments, { namespace: ns, name });
+  const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(() => client, 'llmd', NS);
   const getDeployment = (name: string, ns = NS) => client.get<Obj>(Deployments, { namespace: ns, name });
   const getPool = (name: string) => client.get<Obj>(InferencePools, { namespace: NS, name });
   const until = (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => waitFor(what, check, { timeoutMs, intervalMs: 250 });
-  const gone = async (get: () => Promise<unknown>) => {
-    try {
-      await get();
-      return false;
-    } catch (err) {
-      if (isNotFound(err)) return true;
-      throw err;
-    }
-  };
-  const condition = (md: MD, type: string) => md.status?.conditions?.find(c => c.type === type);
-  const events = (name: string, ns = NS) => eventsAbout(client, ns, name);
-
-  async function createMd(name: string, spec: ModelDeployment['spec'], ns = NS, labels?: Record<string, string>): Promise<void> {
-    await client.create(ModelDeployments, { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name, namespace: ns, labels }, spec } as MD);
-    await selectProviderAsCore(client, { namespace: ns, name }, 'llmd');
-  }
-  const patchSpec = (name: string, spec: object) => client.patch(ModelDeployments, { namespace: NS, name }, { spec }, 'merge');
 
   beforeAll(async () => {
     cluster = await startCluster({
@@ -89,11 +63,10 @@ describe('llm-d provider against a real cluster', () => {
     // As main.ts does: the definition reads model-server Deployments from the manager's cache (bound once it exists).
     let lookup: DeploymentLookup = () => undefined;
     // The provider runs as its ServiceAccount, with only the rules of its install manifests.
-    providerClient = await serviceAccountClient(client, RBAC, { namespace: 'airunway-system', name: 'llmd-provider' });
-    running = await startProviderForTest(providerClient, llmdProvider((ns, name) => lookup(ns, name)), {
+    ({ providerClient, running } = await startProviderAsServiceAccount(client, llmdProvider((ns, name) => lookup(ns, name)), RBAC, {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
-    });
+    }));
     lookup = deploymentCache(running.manager.informers);
   });
 
@@ -111,25 +84,25 @@ describe('llm-d provider against a real cluster', () => {
   it('registers its InferenceProviderConfig and keeps the heartbeat current', async () => {
     let first = '';
     await until('registration', async () => {
-      const ipc = await client.get<KubeObject & { status?: any; spec?: any }>(InferenceProviderConfigs, { name: 'llmd' });
+      const ipc = await getProviderConfig(client, 'llmd');
       first ||= ipc.status?.lastHeartbeat ?? '';
       return ipc.status?.ready === true && ipc.status.version === 'llmd-provider:v0.1.0' && !!ipc.spec?.documentation;
     });
     await until('a newer heartbeat', async () => {
-      const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'llmd' });
+      const ipc = await getProviderConfig(client, 'llmd');
       return ipc.status.lastHeartbeat > first;
     });
   });
 
   it('reports the missing InferencePool CRD, then deploys once it is installed', async () => {
-    await createMd('llama-8b-llmd', sample('aggregated'), NS, { 'airunway.ai/team': 'ml' });
+    await createMd('llama-8b-llmd', sample('aggregated'), { 'airunway.ai/team': 'ml' });
     await until('CRD not installed status', async () => {
       const md = await getMd('llama-8b-llmd');
       return md.status?.phase === 'Pending' && md.status.message === "Provider 'llmd' CRD not installed in cluster";
     });
     await cluster.installCrds([POOL_CRD]);
     await until('InferencePool created', async () => !(await gone(() => getPool('llama-8b-llmd'))));
-    const ipc = await client.get<KubeObject & { status?: any }>(InferenceProviderConfigs, { name: 'llmd' });
+    const ipc = await getProviderConfig(client, 'llmd');
     expect(ipc.status.upstreamCRDVersion).toBe('inference.networking.k8s.io/v1');
   });
 
@@ -229,7 +202,7 @@ describe('llm-d provider against a real cluster', () => {
 
   it('reports Failed with the Deployment controller message when pods cannot be created', async () => {
     await client.create(ResourceQuotas, { metadata: { name: 'no-pods', namespace: QUOTA_NS }, spec: { hard: { pods: '0' } } });
-    await createMd('quota', { model: { id: 'Qwen/Qwen3-0.6B' }, provider: { name: 'llmd' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } }, QUOTA_NS);
+    await createMd('quota', { model: { id: 'Qwen/Qwen3-0.6B' }, provider: { name: 'llmd' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } }, undefined, QUOTA_NS);
     await until('Failed', async () => {
       const md = await getMd('quota', QUOTA_NS);
       return md.status?.phase === 'Failed' && /^Deployment quota-decode: pods "quota-decode-.*" is forbidden: exceeded quota: no-pods/.test(md.status.message ?? '');

@@ -53,10 +53,30 @@ export type { ProviderProcessOptions } from './options';
 export { runProvider } from './run';
 export {
   TEST_CORE_FIELD_MANAGER,
+  conditionOf,
+  createModelDeploymentAsCore,
   eventsAbout,
+  getProviderConfig,
+  isGone,
+  modelDeploymentTestHelpers,
   selectProviderAsCore,
   serviceAccountClient,
+  startProviderAsServiceAccount,
   startProviderForTest,
   statusOwners,
 } from './testing';
-export type { RunningProvider } from './testing';
+export type { ModelDeploymentObject, RunningProvider } from './testing';
+export {
+  baselineReport,
+  countModelDeployments,
+  inParallel,
+  measureBaselines,
+  memoryOf,
+  pollUntil,
+  ratio,
+  resourceCreated,
+  runBenchmark,
+  startProviderProcess,
+  stopProcesses,
+} from './testing/bench';
+export type { Baselines, WriteRate } from './testing/bench';

@@ -8,6 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import {
   Events,
   isAlreadyExists,
+  isNotFound,
   KubeClient,
   type KubeObject,
   Manager,
@@ -15,10 +16,10 @@ import {
   silentLogger,
 } from '@runway-portal/controller-runtime';
 import { parseAllDocuments } from 'yaml';
-import { DEPLOYMENTS_API_VERSION } from '@runway-portal/plugin-runway-common';
+import { DEPLOYMENTS_API_VERSION, type ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { ProviderController, type ProviderControllerOptions } from './controller';
 import type { ProviderDefinition } from './definition';
-import { ModelDeployments } from './resources';
+import { InferenceProviderConfigs, ModelDeployments } from './resources';
 
 /** The field manager the tests use when they act as the core controller. */
 export const TEST_CORE_FIELD_MANAGER = 'airunway-core';
@@ -76,6 +77,72 @@ export async function selectProviderAsCore(
     },
     { fieldManager: TEST_CORE_FIELD_MANAGER, subresource: 'status', force: true },
   );
+}
+
+/** A ModelDeployment as the API server returns it. */
+export type ModelDeploymentObject = ModelDeployment & KubeObject;
+
+/** Creates a ModelDeployment, then selects `provider` for it as the core would. */
+export async function createModelDeploymentAsCore(
+  client: KubeClient,
+  key: { namespace: string; name: string; labels?: Record<string, string> },
+  spec: ModelDeployment['spec'],
+  provider: string,
+): Promise<void> {
+  await client.create(ModelDeployments, { apiVersion: DEPLOYMENTS_API_VERSION, kind: 'ModelDeployment', metadata: key, spec } as ModelDeploymentObject);
+  await selectProviderAsCore(client, { namespace: key.namespace, name: key.name }, provider);
+}
+
+/**
+ * The ModelDeployment calls every provider's integration test makes, bound to
+ * its namespace and provider. `client` is a getter because tests create their
+ * client in `beforeAll`, after the helpers are declared.
+ */
+export function modelDeploymentTestHelpers(client: () => KubeClient, provider: string, namespace: string) {
+  return {
+    getMd: (name: string, ns = namespace) => client().get<ModelDeploymentObject>(ModelDeployments, { namespace: ns, name }),
+    createMd: (name: string, spec: ModelDeployment['spec'], labels?: Record<string, string>, ns = namespace) =>
+      createModelDeploymentAsCore(client(), { namespace: ns, name, labels }, spec, provider),
+    patchSpec: (name: string, spec: object) => client().patch(ModelDeployments, { namespace, name }, { spec }, 'merge'),
+    events: (name: string, ns = namespace) => eventsAbout(client(), ns, name),
+  };
+}
+
+/** A condition of a ModelDeployment's status, by type. */
+export function conditionOf(md: ModelDeployment, type: string) {
+  return md.status?.conditions?.find(c => c.type === type);
+}
+
+/** Whether `get` fails with NotFound (true) or finds the object (false); any other error is thrown. */
+export async function isGone(get: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await get();
+    return false;
+  } catch (err) {
+    if (isNotFound(err)) return true;
+    throw err;
+  }
+}
+
+/** A provider's InferenceProviderConfig (cluster-scoped, named after the provider). */
+export function getProviderConfig(client: KubeClient, provider: string): Promise<KubeObject & { spec?: any; status?: any }> {
+  return client.get(InferenceProviderConfigs, { name: provider });
+}
+
+/**
+ * Starts a provider in-process as the ServiceAccount `<provider>-provider` in
+ * `airunway-system`, bound by its RBAC manifest, so the test proves that
+ * RBAC suffices. The caller closes `providerClient` and stops `running`.
+ */
+export async function startProviderAsServiceAccount(
+  admin: KubeClient,
+  definition: ProviderDefinition,
+  rbacManifest: string,
+  options: ProviderControllerOptions = {},
+): Promise<{ providerClient: KubeClient; running: RunningProvider }> {
+  const providerClient = await serviceAccountClient(admin, rbacManifest, { namespace: 'airunway-system', name: `${definition.name}-provider` });
+  const running = await startProviderForTest(providerClient, definition, options);
+  return { providerClient, running };
 }
 
 /** Events about an object, as `Type/Reason: message`. */
