@@ -291,13 +291,14 @@ describe('KAITO provider against a real cluster', () => {
   });
 
   it('switches to v1alpha1 when that is the only version KAITO serves', async () => {
+    // Read before the change: the provider may report the new schema before a later read.
+    const before = (await getProviderConfig(client, 'kaito')).status.upstreamSchemaHash;
     const crd = await client.get<KubeObject & { spec: any }>(CustomResourceDefinitions, { name: 'workspaces.kaito.sh' });
     for (const v of crd.spec.versions) {
       v.served = v.name === 'v1alpha1';
       v.storage = v.name === 'v1alpha1';
     }
     await client.replace(CustomResourceDefinitions, crd);
-    const before = (await getProviderConfig(client, 'kaito')).status.upstreamSchemaHash;
     await until('registration reports v1alpha1', async () => {
       const ipc = await getProviderConfig(client, 'kaito');
       return ipc.status?.upstreamCRDVersion === 'kaito.sh/v1alpha1';
