@@ -125,7 +125,8 @@ export interface ResourceChange {
   cluster: string;
   kind: RunwayKind;
   namespace: string;
-  type: 'added' | 'modified' | 'deleted';
+  /** `health`: the cluster became unreachable or reachable again; no object changed. */
+  type: 'added' | 'modified' | 'deleted' | 'health';
   /** True when the change is to one of the resource's events, not to the resource. */
   event: boolean;
 }
@@ -223,6 +224,7 @@ export class DefaultClusterClient implements ClusterClient {
           logger: runtimeLogger(this.logger),
         });
         cache.onChange(change => this.forward(change));
+        cache.onHealthChange(cluster => this.forwardHealth(cluster));
         this.specs.set(spec.name, spec);
         this.caches.set(spec.name, cache);
       } catch (err) {
@@ -629,6 +631,13 @@ export class DefaultClusterClient implements ClusterClient {
     return value;
   }
 
+  /** Every kind's answers about `cluster` change with its reachability, so each kind hears of it. */
+  private forwardHealth(cluster: string): void {
+    for (const kind of Object.keys(KIND_INFO) as RunwayKind[]) {
+      this.notify({ cluster, kind, namespace: '', type: 'health', event: false });
+    }
+  }
+
   private forward(change: CacheChange): void {
     const rt = change.resourceType;
     let kind: RunwayKind | undefined;
@@ -643,9 +652,13 @@ export class DefaultClusterClient implements ClusterClient {
     if (!kind) return;
     const namespace = change.object.metadata?.namespace ?? '';
     if (!this.namespaceAllowed(change.cluster, namespace)) return;
+    this.notify({ cluster: change.cluster, kind, namespace, type: change.type, event });
+  }
+
+  private notify(change: ResourceChange): void {
     for (const listener of this.listeners) {
       try {
-        listener({ cluster: change.cluster, kind, namespace, type: change.type, event });
+        listener(change);
       } catch (err) {
         this.logger.error(`runway change listener failed: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -45,11 +45,18 @@ interface WatchState {
 class ObservedKubeClient extends KubeClient {
   private readonly states = new Map<string, WatchState>();
   private readonly failureListeners = new Set<(rt: ResourceType) => void>();
+  private readonly healthListeners = new Set<(rt: ResourceType) => void>();
 
   /** Called whenever a list or watch of some type fails. */
   onFailure(listener: (rt: ResourceType) => void): () => void {
     this.failureListeners.add(listener);
     return () => this.failureListeners.delete(listener);
+  }
+
+  /** Called when a type's list or watch starts failing, and when it works again. */
+  onHealthChange(listener: (rt: ResourceType) => void): () => void {
+    this.healthListeners.add(listener);
+    return () => this.healthListeners.delete(listener);
   }
 
   stateOf(rt: ResourceType): WatchState {
@@ -58,7 +65,10 @@ class ObservedKubeClient extends KubeClient {
 
   private ok(rt: ResourceType): void {
     const state = this.states.get(resourceTypeId(rt));
-    if (state?.failingSince !== undefined) this.states.set(resourceTypeId(rt), {});
+    if (state?.failingSince !== undefined) {
+      this.states.set(resourceTypeId(rt), {});
+      for (const listener of this.healthListeners) listener(rt);
+    }
   }
 
   private fail(rt: ResourceType, err: unknown, signal?: AbortSignal): void {
@@ -68,6 +78,7 @@ class ObservedKubeClient extends KubeClient {
     const prev = this.states.get(id);
     this.states.set(id, { failingSince: prev?.failingSince ?? Date.now(), lastError: err });
     for (const listener of this.failureListeners) listener(rt);
+    if (prev?.failingSince === undefined) for (const listener of this.healthListeners) listener(rt);
   }
 
   override async list<T extends KubeObject>(rt: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
@@ -181,6 +192,14 @@ export class ClusterCache {
   onChange(listener: (change: CacheChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Subscribes to this cluster's watches starting to fail or working again:
+   * answers about the cluster change then although no object did.
+   */
+  onHealthChange(listener: (cluster: string) => void): () => void {
+    return this.watchClient.onHealthChange(() => listener(this.name));
   }
 
   /** The informer of one of Runway's kinds (or providers), started on first use. */
