@@ -8,7 +8,12 @@
 export { startCluster, startClusters, DEFAULT_CLUSTERS_DIR } from './cluster';
 export type { StartClusterOptions, TestCluster } from './cluster';
 export type { InstalledCrds } from './crds';
-export type { ProcessMemory } from './processes';
+export { ManagedProcess, logTail, PARENT_PID_ENV } from './processes';
+export type {
+  ExitInfo,
+  ManagedProcessOptions,
+  ProcessMemory,
+} from './processes';
 export {
   ensureKubeBinary,
   kubeBinaryLocation,

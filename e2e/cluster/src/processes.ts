@@ -15,6 +15,14 @@ const liveGroups = new Set<number>();
 /** Directories to remove when this process exits. */
 const dirsToRemoveOnExit = new Set<string>();
 
+export interface ManagedProcessOptions {
+  cwd?: string;
+  /** The child's environment (default: this process's); PARENT_PID_ENV is always added. */
+  env?: NodeJS.ProcessEnv;
+  /** Start a fresh log instead of appending (default: append). */
+  truncateLog?: boolean;
+}
+
 /**
  * A child in its own process group, with stdout and stderr in a log file.
  * The group is killed on stop(), and on exit or SIGINT/SIGTERM/SIGHUP of
@@ -30,14 +38,19 @@ export class ManagedProcess {
     command: string,
     args: string[],
     readonly logPath: string,
+    options: ManagedProcessOptions = {},
   ) {
     installExitHandlers();
-    const log = openSync(logPath, 'a');
+    const log = openSync(logPath, options.truncateLog ? 'w' : 'a');
     try {
       this.child = spawn(command, args, {
+        cwd: options.cwd,
         detached: true, // own process group: stop() kills the whole group
         stdio: ['ignore', log, log],
-        env: { ...process.env, [PARENT_PID_ENV]: String(process.pid) },
+        env: {
+          ...(options.env ?? process.env),
+          [PARENT_PID_ENV]: String(process.pid),
+        },
       });
     } finally {
       closeSync(log);

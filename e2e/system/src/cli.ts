@@ -6,10 +6,10 @@
  *
  * Runs in the foreground; Ctrl-C (or SIGTERM/SIGHUP) stops everything it started.
  */
+import { logTail } from '@runway-portal/e2e-cluster';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_CLUSTERS,
-  logTail,
   startSystem,
   type RunningSystem,
   type SystemService,

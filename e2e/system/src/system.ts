@@ -6,12 +6,14 @@
 import { KubeClient } from '@runway-portal/controller-runtime';
 import {
   cacheRoot,
+  logTail,
+  type ManagedProcess,
   startClusters,
   type TestCluster,
 } from '@runway-portal/e2e-cluster';
 import { upstreamCrdFiles } from '@runway-portal/e2e-simulators';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import {
@@ -29,7 +31,7 @@ import {
   type ControllerSpec,
 } from './plan';
 import { portalToken } from './portalAccess';
-import { ChildService } from './processes';
+import { startService } from './processes';
 
 export const DEFAULT_CLUSTERS = ['dev', 'staging'];
 
@@ -53,7 +55,7 @@ export interface SystemOptions {
 export interface SystemService {
   cluster: string;
   name: string;
-  service: ChildService;
+  service: ManagedProcess;
   logPath: string;
   healthPort?: number;
 }
@@ -120,28 +122,6 @@ export async function assertPortFree(port: number, what: string): Promise<void> 
   });
 }
 
-/** The last lines of a log, for error messages. */
-export async function logTail(path: string, lines = 30): Promise<string> {
-  try {
-    const handle = await open(path, 'r');
-    try {
-      const { size } = await handle.stat();
-      const start = Math.max(0, size - 32 * 1024);
-      const buffer = Buffer.alloc(size - start);
-      await handle.read(buffer, 0, buffer.length, start);
-      return buffer
-        .toString('utf8')
-        .trimEnd()
-        .split('\n')
-        .slice(-lines)
-        .join('\n');
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return '';
-  }
-}
 
 /** Polls `url` until it answers 2xx; fails early when `service` exits. */
 async function waitHttpOk(
@@ -317,7 +297,7 @@ export async function startSystem(
         cluster: '',
         name: 'backstage',
         logPath,
-        service: new ChildService('backstage', 'yarn', args, {
+        service: startService('backstage', 'yarn', args, {
           cwd: REPO_ROOT,
           env: backstageEnv(process.env),
           logPath,
@@ -407,7 +387,7 @@ async function startClusterServices(
     if (options.stepDelayMs !== undefined) {
       env.RUNWAY_SIMULATOR_STEP_DELAY_MS = String(options.stepDelayMs);
     }
-    const service = new ChildService(
+    const service = startService(
       `${cluster.name}-${spec.name}`,
       process.execPath,
       [
