@@ -8,3 +8,4 @@ export * from './compatibility';
 export * from './providers';
 export * from './validate';
 export * from './conditions';
+export * from './storage';

@@ -1,0 +1,61 @@
+import { applyModelDeploymentDefaults } from './defaults';
+import { containerVolumeMounts, modelCacheEnv, mountableVolumes, podVolumes } from './storage';
+import { deployment } from './testing';
+import type { ModelDeployment } from './types';
+
+/** Defaults applied, as providers receive it. */
+function withVolumes(volumes: unknown[], env?: Array<{ name: string; value: string }>): ModelDeployment {
+  const md = deployment({ model: { id: 'meta-llama/Llama-3.1-8B-Instruct', storage: { volumes } } as any, env });
+  return applyModelDeploymentDefaults(md);
+}
+
+describe('storage volumes', () => {
+  const md = withVolumes([
+    { name: 'weights', purpose: 'modelCache', size: '100Gi' },
+    { name: 'compile', purpose: 'compilationCache', claimName: 'shared-compile' },
+    { name: 'datasets', claimName: 'team-data', mountPath: '/data', readOnly: true },
+  ]);
+
+  it('resolves claims and mount paths from the defaults', () => {
+    const { volumes, issues } = mountableVolumes(md);
+    expect(issues).toEqual([]);
+    expect(volumes).toEqual([
+      { name: 'weights', claimName: 'llama-weights', mountPath: '/model-cache', purpose: 'modelCache', readOnly: false },
+      { name: 'compile', claimName: 'shared-compile', mountPath: '/compilation-cache', purpose: 'compilationCache', readOnly: false },
+      { name: 'datasets', claimName: 'team-data', mountPath: '/data', purpose: 'custom', readOnly: true },
+    ]);
+  });
+
+  it('mounts each claim, read-only only where the spec says', () => {
+    const { volumes } = mountableVolumes(md);
+    expect(podVolumes(volumes)).toEqual([
+      { name: 'weights', persistentVolumeClaim: { claimName: 'llama-weights' } },
+      { name: 'compile', persistentVolumeClaim: { claimName: 'shared-compile' } },
+      { name: 'datasets', persistentVolumeClaim: { claimName: 'team-data', readOnly: true } },
+    ]);
+    expect(containerVolumeMounts(volumes)).toEqual([
+      { name: 'weights', mountPath: '/model-cache' },
+      { name: 'compile', mountPath: '/compilation-cache' },
+      { name: 'datasets', mountPath: '/data', readOnly: true },
+    ]);
+  });
+
+  it('points HF_HOME at the model cache unless the user set it', () => {
+    expect(modelCacheEnv(mountableVolumes(md).volumes, md.spec.env)).toEqual([{ name: 'HF_HOME', value: '/model-cache' }]);
+    const own = withVolumes([{ name: 'weights', purpose: 'modelCache', claimName: 'w' }], [{ name: 'HF_HOME', value: '/x' }]);
+    expect(modelCacheEnv(mountableVolumes(own).volumes, own.spec.env)).toEqual([]);
+    const none = withVolumes([{ name: 'data', claimName: 'd', mountPath: '/d' }]);
+    expect(modelCacheEnv(mountableVolumes(none).volumes, none.spec.env)).toEqual([]);
+  });
+
+  it('names the field of a volume that cannot be mounted', () => {
+    const bad = withVolumes([{ name: 'a', mountPath: '/a' }, { name: 'b', claimName: 'b' }]);
+    const { volumes, issues } = mountableVolumes(bad);
+    expect(volumes).toEqual([]);
+    expect(issues.map(i => i.path)).toEqual(['spec.model.storage.volumes[0].claimName', 'spec.model.storage.volumes[1].mountPath']);
+  });
+
+  it('has nothing to mount without storage', () => {
+    expect(mountableVolumes(deployment())).toEqual({ volumes: [], issues: [] });
+  });
+});

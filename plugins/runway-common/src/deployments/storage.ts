@@ -1,0 +1,84 @@
+/**
+ * `spec.model.storage.volumes` as Kubernetes pod volumes, container mounts
+ * and environment: the one translation every provider whose upstream takes a
+ * pod spec (llm-d's model-server Deployments, Dynamo's components) uses.
+ *
+ * Input is a deployment with defaults applied (`applyModelDeploymentDefaults`
+ * fills `mountPath` by purpose and `claimName` for controller-created PVCs).
+ */
+import { error, type ValidationIssue } from '../schema/issues';
+import type { ModelDeployment, ModelDeploymentSpec } from './types';
+
+/** Hugging Face's cache root: a modelCache volume mounted there keeps downloaded weights across restarts. */
+export const MODEL_CACHE_ENV = 'HF_HOME';
+
+/** A storage volume ready to mount. */
+export interface MountableVolume {
+  /** The volume's name in the pod (the spec's volume name, a DNS label). */
+  name: string;
+  claimName: string;
+  mountPath: string;
+  purpose: 'modelCache' | 'compilationCache' | 'custom';
+  readOnly: boolean;
+}
+
+export interface PodVolume {
+  name: string;
+  persistentVolumeClaim: { claimName: string; readOnly?: boolean };
+}
+
+export interface ContainerVolumeMount {
+  name: string;
+  mountPath: string;
+  readOnly?: boolean;
+}
+
+/**
+ * The deployment's volumes, or the issues that keep one from being mounted
+ * (a volume the validator would have refused: no claim or no mount path).
+ */
+export function mountableVolumes(md: ModelDeployment): { volumes: MountableVolume[]; issues: ValidationIssue[] } {
+  const volumes: MountableVolume[] = [];
+  const issues: ValidationIssue[] = [];
+  (md.spec?.model?.storage?.volumes ?? []).forEach((v, i) => {
+    const at = (field: string) => `spec.model.storage.volumes[${i}].${field}`;
+    if (!v.claimName) {
+      issues.push(error(at('claimName'), `${at('claimName')} is required when size is not set (it must name an existing PVC)`));
+    }
+    if (!v.mountPath) issues.push(error(at('mountPath'), `${at('mountPath')} is required when purpose is custom`));
+    if (!v.claimName || !v.mountPath) return;
+    volumes.push({
+      name: v.name,
+      claimName: v.claimName,
+      mountPath: v.mountPath,
+      purpose: v.purpose ?? 'custom',
+      readOnly: v.readOnly === true,
+    });
+  });
+  return { volumes, issues };
+}
+
+/** Pod `volumes` entries: one PVC volume each, read-only where the spec says. */
+export function podVolumes(volumes: MountableVolume[]): PodVolume[] {
+  return volumes.map(v => ({
+    name: v.name,
+    persistentVolumeClaim: v.readOnly ? { claimName: v.claimName, readOnly: true } : { claimName: v.claimName },
+  }));
+}
+
+/** Container `volumeMounts` entries for the same volumes. */
+export function containerVolumeMounts(volumes: MountableVolume[]): ContainerVolumeMount[] {
+  return volumes.map(v =>
+    v.readOnly ? { name: v.name, mountPath: v.mountPath, readOnly: true } : { name: v.name, mountPath: v.mountPath },
+  );
+}
+
+/**
+ * `HF_HOME` at the modelCache volume, so the engine downloads into (or, read-only,
+ * loads from) the PVC, unless the user's `spec.env` sets it already.
+ */
+export function modelCacheEnv(volumes: MountableVolume[], env: ModelDeploymentSpec['env']): Array<{ name: string; value: string }> {
+  const cache = volumes.find(v => v.purpose === 'modelCache');
+  if (!cache || (env ?? []).some(e => e.name === MODEL_CACHE_ENV)) return [];
+  return [{ name: MODEL_CACHE_ENV, value: cache.mountPath }];
+}
