@@ -1,6 +1,6 @@
 /**
  * The portal's identity in a local cluster: a ServiceAccount bound to the
- * permissions the portal needs (the rules of plugins/runway-node's README),
+ * permissions the portal needs (plugin-runway-node's ClusterRole),
  * and a token for it, as an administrator would set a real cluster up.
  */
 import {
@@ -9,6 +9,7 @@ import {
   type KubeObject,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
+import { portalClusterRole } from '@runway-portal/plugin-runway-node';
 
 const FIELD_MANAGER = 'runway-local-system';
 export const PORTAL_NAMESPACE = 'runway-system';
@@ -31,62 +32,8 @@ const ServiceAccounts: ResourceType = {
   namespaced: true,
 };
 
-export const PORTAL_CLUSTER_ROLE: KubeObject = {
-  apiVersion: 'rbac.authorization.k8s.io/v1',
-  kind: 'ClusterRole',
-  metadata: { name: PORTAL_ACCOUNT },
-  rules: [
-    {
-      apiGroups: ['airunway.ai', 'models.airunway.ai', 'llamastack.io'],
-      resources: ['modeldeployments', 'models', 'llamastackdistributions'],
-      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
-    },
-    {
-      apiGroups: ['airunway.ai'],
-      resources: ['inferenceproviderconfigs'],
-      verbs: ['get', 'list', 'watch'],
-    },
-    {
-      apiGroups: [''],
-      resources: [
-        'events',
-        'nodes',
-        'pods',
-        'services',
-        'persistentvolumeclaims',
-        'namespaces',
-      ],
-      verbs: ['get', 'list', 'watch'],
-    },
-    {
-      apiGroups: ['apps'],
-      resources: ['deployments'],
-      verbs: ['get', 'list', 'watch'],
-    },
-    {
-      apiGroups: ['batch'],
-      resources: ['jobs'],
-      verbs: ['get', 'list', 'watch'],
-    },
-    {
-      apiGroups: [
-        'kaito.sh',
-        'nvidia.com',
-        'ray.io',
-        'inference.networking.k8s.io',
-        'gateway.networking.k8s.io',
-      ],
-      resources: [
-        'workspaces',
-        'dynamographdeployments',
-        'rayservices',
-        'inferencepools',
-        'httproutes',
-      ],
-      verbs: ['get', 'list', 'watch'],
-    },
-  ],
-} as KubeObject;
+/** The portal's permissions: one definition, in plugin-runway-node (its README says how to apply it). */
+export const PORTAL_CLUSTER_ROLE: KubeObject = portalClusterRole(PORTAL_ACCOUNT);
 
 /** Creates (or updates) the portal's account and returns a fresh token for it. */
 export async function portalToken(client: KubeClient): Promise<string> {

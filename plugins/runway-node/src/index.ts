@@ -11,6 +11,7 @@ export * from './errors';
 export * from './validation';
 export * from './permissions';
 export * from './shared';
+export * from './rbac';
 export { readClusterSpecs, checkServerUrl } from './config/readClusters';
 export type { ClusterSpec, ClusterAuth, ClusterConfigProblem, ClusterConfigResult } from './config/readClusters';
 export { readRunwayOptions, DEFAULT_REQUEST_TIMEOUT_MS } from './config/readOptions';

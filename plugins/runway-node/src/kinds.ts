@@ -80,8 +80,10 @@ export const EVENTS: ResourceType = { group: '', version: 'v1', plural: 'events'
 export interface UpstreamKind {
   group: string;
   kind: string;
+  /** Set for core kinds only: custom kinds are resolved through discovery. */
   version?: string;
-  plural?: string;
+  /** The resource name, as RBAC rules name it. */
+  plural: string;
 }
 
 const core = (group: string, version: string, kind: string, plural: string): UpstreamKind => ({
@@ -94,11 +96,11 @@ const core = (group: string, version: string, kind: string, plural: string): Ups
 export const UPSTREAM_KINDS: Record<RunwayKind, readonly UpstreamKind[]> = {
   // The provider's resource, and what the llm-d provider and the gateway integration create directly.
   deployments: [
-    { group: 'kaito.sh', kind: 'Workspace' },
-    { group: 'nvidia.com', kind: 'DynamoGraphDeployment' },
-    { group: 'ray.io', kind: 'RayService' },
-    { group: 'inference.networking.k8s.io', kind: 'InferencePool' },
-    { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' },
+    { group: 'kaito.sh', kind: 'Workspace', plural: 'workspaces' },
+    { group: 'nvidia.com', kind: 'DynamoGraphDeployment', plural: 'dynamographdeployments' },
+    { group: 'ray.io', kind: 'RayService', plural: 'rayservices' },
+    { group: 'inference.networking.k8s.io', kind: 'InferencePool', plural: 'inferencepools' },
+    { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', plural: 'httproutes' },
     core('apps', 'v1', 'Deployment', 'deployments'),
     core('', 'v1', 'Service', 'services'),
   ],

@@ -7,6 +7,7 @@
 import { KubeClient, type KubeObject, type ResourceType } from '@runway-portal/controller-runtime';
 import type { TestCluster } from '@runway-portal/e2e-cluster';
 import { resolvePackagePath } from '@backstage/backend-plugin-api';
+import { PORTAL_NAMESPACE, PORTAL_SERVICE_ACCOUNT, portalAccessManifests } from '@runway-portal/plugin-runway-node';
 
 /** Runway's generated CRDs (controllers/deploy/crds, from runway-common). */
 export const RUNWAY_CRDS = resolvePackagePath('@runway-portal/plugin-runway-backend', '../../controllers/deploy/crds');
@@ -19,9 +20,6 @@ const rt = (group: string, version: string, kind: string, plural: string, namesp
   namespaced,
 });
 export const NAMESPACES = rt('', 'v1', 'Namespace', 'namespaces', false);
-const SERVICE_ACCOUNTS = rt('', 'v1', 'ServiceAccount', 'serviceaccounts', true);
-const CLUSTER_ROLES = rt('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false);
-const CLUSTER_ROLE_BINDINGS = rt('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false);
 export const PODS = rt('', 'v1', 'Pod', 'pods', true);
 export const EVENTS = rt('', 'v1', 'Event', 'events', true);
 export const JOBS = rt('batch', 'v1', 'Job', 'jobs', true);
@@ -29,33 +27,6 @@ export const DEPLOYMENTS = rt('airunway.ai', 'v1alpha1', 'ModelDeployment', 'mod
 export const MODELS = rt('models.airunway.ai', 'v1alpha1', 'Model', 'models', true);
 export const STACKS = rt('llamastack.io', 'v1alpha2', 'LlamaStackDistribution', 'llamastackdistributions', true);
 export const PROVIDER_CONFIGS = rt('airunway.ai', 'v1alpha1', 'InferenceProviderConfig', 'inferenceproviderconfigs', false);
-
-/**
- * What the portal's service account needs: read and write Runway's kinds,
- * read provider registrations, events, nodes and pods (GPU capacity), and
- * read the upstream objects Runway's controllers create.
- */
-export const PORTAL_CLUSTER_ROLE = {
-  apiVersion: 'rbac.authorization.k8s.io/v1',
-  kind: 'ClusterRole',
-  metadata: { name: 'runway-portal' },
-  rules: [
-    {
-      apiGroups: ['airunway.ai', 'models.airunway.ai', 'llamastack.io'],
-      resources: ['modeldeployments', 'models', 'llamastackdistributions'],
-      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
-    },
-    { apiGroups: ['airunway.ai'], resources: ['inferenceproviderconfigs'], verbs: ['get', 'list', 'watch'] },
-    { apiGroups: [''], resources: ['events', 'nodes', 'pods', 'services', 'persistentvolumeclaims'], verbs: ['get', 'list', 'watch'] },
-    { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
-    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch'] },
-    {
-      apiGroups: ['kaito.sh', 'nvidia.com', 'ray.io', 'inference.networking.k8s.io', 'gateway.networking.k8s.io'],
-      resources: ['workspaces', 'dynamographdeployments', 'rayservices', 'inferencepools', 'httproutes'],
-      verbs: ['get', 'list', 'watch'],
-    },
-  ],
-};
 
 export function adminClient(cluster: TestCluster): KubeClient {
   return new KubeClient(cluster.kubeConfig(), { requestTimeoutMs: 30_000 });
@@ -67,26 +38,18 @@ export async function createNamespaces(client: KubeClient, names: string[]): Pro
   }
 }
 
-/** Creates the portal's service account with its RBAC and returns a token for it (TokenRequest). */
+/**
+ * Creates the portal's service account with its RBAC (the manifests of
+ * plugin-runway-node, as an administrator applies them) and returns a token
+ * for it (TokenRequest).
+ */
 export async function portalServiceAccountToken(client: KubeClient): Promise<string> {
-  const fm = { fieldManager: 'test-setup' };
-  await createNamespaces(client, ['runway-system']);
-  await client.apply(SERVICE_ACCOUNTS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runway-portal', namespace: 'runway-system' } }, fm);
-  await client.apply(CLUSTER_ROLES, PORTAL_CLUSTER_ROLE, fm);
-  await client.apply(
-    CLUSTER_ROLE_BINDINGS,
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'runway-portal' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'runway-portal' },
-      subjects: [{ kind: 'ServiceAccount', name: 'runway-portal', namespace: 'runway-system' }],
-    },
-    fm,
-  );
+  for (const manifest of portalAccessManifests()) {
+    await client.apply(await client.resolve(manifest.apiVersion!, manifest.kind!), manifest, { fieldManager: 'test-setup' });
+  }
   const review = await client.request<{ status: { token: string } }>({
     method: 'POST',
-    path: '/api/v1/namespaces/runway-system/serviceaccounts/runway-portal/token',
+    path: `/api/v1/namespaces/${PORTAL_NAMESPACE}/serviceaccounts/${PORTAL_SERVICE_ACCOUNT}/token`,
     body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
   });
   return review.status.token;

@@ -1,0 +1,55 @@
+import { KIND_INFO, RUNWAY_KINDS, UPSTREAM_KINDS } from './kinds';
+import { portalAccessManifests, portalClusterRole, portalRules } from './rbac';
+import { rbacList } from './cli/rbac';
+
+const allowed = (group: string, resource: string, verb: string) =>
+  portalRules().some(r => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
+
+describe('portal RBAC', () => {
+  it("grants every verb on Runway's kinds and only reads elsewhere", () => {
+    for (const kind of RUNWAY_KINDS) {
+      for (const verb of ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']) {
+        expect(allowed(KIND_INFO[kind].group, KIND_INFO[kind].plural, verb)).toBe(true);
+      }
+    }
+    for (const [group, resource] of [
+      ['airunway.ai', 'inferenceproviderconfigs'],
+      ['', 'events'],
+      ['', 'nodes'],
+      ['', 'pods'],
+      ['kaito.sh', 'workspaces'],
+      ['apps', 'deployments'],
+      ['batch', 'jobs'],
+    ]) {
+      expect(allowed(group, resource, 'watch')).toBe(true);
+      expect(allowed(group, resource, 'create')).toBe(false);
+      expect(allowed(group, resource, 'delete')).toBe(false);
+    }
+    expect(allowed('', 'secrets', 'get')).toBe(false);
+  });
+
+  it('covers every upstream kind the cluster cache reads', () => {
+    for (const kind of RUNWAY_KINDS) {
+      for (const upstream of UPSTREAM_KINDS[kind]) expect(allowed(upstream.group, upstream.plural, 'list')).toBe(true);
+    }
+  });
+
+  it('binds the role to the service account, in apply order', () => {
+    const manifests = portalAccessManifests({ name: 'portal', namespace: 'tools' });
+    expect(manifests.map(m => m.kind)).toEqual(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding']);
+    expect(manifests[3]).toMatchObject({
+      roleRef: { kind: 'ClusterRole', name: 'portal' },
+      subjects: [{ kind: 'ServiceAccount', name: 'portal', namespace: 'tools' }],
+    });
+    expect(portalClusterRole().metadata?.name).toBe('runway-portal');
+  });
+
+  it('prints a List to apply, and names a bad flag', () => {
+    const list = rbacList(['--namespace', 'platform']);
+    expect(list.kind).toBe('List');
+    expect(list.items).toHaveLength(4);
+    expect(list.items[1]).toMatchObject({ kind: 'ServiceAccount', metadata: { name: 'runway-portal', namespace: 'platform' } });
+    expect(() => rbacList(['--namespace', 'Bad_NS'])).toThrow('--namespace "Bad_NS" is not a valid Kubernetes name');
+    expect(() => rbacList(['--nmespace', 'x'])).toThrow(/nmespace/);
+  });
+});

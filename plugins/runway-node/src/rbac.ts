@@ -1,0 +1,84 @@
+/**
+ * The Kubernetes RBAC the portal's ServiceAccount needs in each cluster,
+ * derived from the kinds the ClusterClient reads and writes (kinds.ts), so
+ * that the role and the client cannot drift apart. The same manifests serve
+ * a platform engineer (`yarn workspace @runway-portal/plugin-runway-node
+ * rbac | kubectl apply -f -`), the local system and the integration tests.
+ */
+import type { KubeObject } from '@runway-portal/controller-runtime';
+import { EVENTS, KIND_INFO, NODES, PODS, PROVIDER_CONFIGS, RUNWAY_KINDS, UPSTREAM_KINDS } from './kinds';
+
+/** Default names of the portal's identity in a cluster. */
+export const PORTAL_SERVICE_ACCOUNT = 'runway-portal';
+export const PORTAL_NAMESPACE = 'runway-system';
+
+const READ = ['get', 'list', 'watch'];
+const WRITE = [...READ, 'create', 'update', 'patch', 'delete'];
+
+interface PolicyRule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+}
+
+/** One rule per API group, resources sorted: a stable, readable role. */
+function rulesFor(resources: Array<{ group: string; plural: string }>, verbs: string[]): PolicyRule[] {
+  const byGroup = new Map<string, Set<string>>();
+  for (const r of resources) {
+    const set = byGroup.get(r.group) ?? new Set<string>();
+    set.add(r.plural);
+    byGroup.set(r.group, set);
+  }
+  return [...byGroup.entries()].map(([group, plurals]) => ({ apiGroups: [group], resources: [...plurals].sort(), verbs }));
+}
+
+/**
+ * The rules: every verb on Runway's own kinds (the portal creates, updates
+ * and deletes them); read on provider registrations, events, nodes and pods
+ * (GPU capacity) and on every upstream kind the detail view shows.
+ */
+export function portalRules(): PolicyRule[] {
+  const upstream = RUNWAY_KINDS.flatMap(kind => UPSTREAM_KINDS[kind]);
+  const read = [PROVIDER_CONFIGS, EVENTS, NODES, PODS, ...upstream];
+  return [...rulesFor(RUNWAY_KINDS.map(kind => KIND_INFO[kind]), WRITE), ...rulesFor(read, READ)];
+}
+
+export interface PortalAccessOptions {
+  /** Name of the ServiceAccount, ClusterRole and ClusterRoleBinding; default `runway-portal`. */
+  name?: string;
+  /** Namespace of the ServiceAccount; default `runway-system`. */
+  namespace?: string;
+}
+
+/** The ClusterRole the portal's ServiceAccount is bound to. */
+export function portalClusterRole(name = PORTAL_SERVICE_ACCOUNT): KubeObject {
+  return {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name },
+    rules: portalRules(),
+  } as KubeObject;
+}
+
+/**
+ * Everything to apply in a cluster for the portal, in order: its
+ * Namespace, ServiceAccount, ClusterRole and ClusterRoleBinding. The token
+ * for `serviceAccountToken` is then issued for the ServiceAccount
+ * (`kubectl create token`).
+ */
+export function portalAccessManifests(options: PortalAccessOptions = {}): KubeObject[] {
+  const name = options.name ?? PORTAL_SERVICE_ACCOUNT;
+  const namespace = options.namespace ?? PORTAL_NAMESPACE;
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } },
+    portalClusterRole(name),
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+    } as KubeObject,
+  ];
+}
