@@ -8,4 +8,5 @@ export * from './compatibility';
 export * from './providers';
 export * from './validate';
 export * from './conditions';
+export * from './gateway';
 export * from './storage';

@@ -170,6 +170,8 @@ export const LLMD_PROVIDER = registration(
           apiFormats: ['openai-chat', 'openai-responses', 'anthropic-messages'],
           gpuSupport: true,
           requiresCRD: false,
+          // llm-d runs its own InferencePool `<name>` and endpoint picker: the core only routes to it.
+          gateway: { managesInferencePool: true, inferencePoolNamePattern: '{name}' },
         },
       ],
     },
