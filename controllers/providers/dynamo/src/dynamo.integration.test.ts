@@ -18,11 +18,13 @@ import {
   getProviderConfig,
   isGone as gone,
   modelDeploymentTestHelpers,
+  resolveDeployment,
   startProviderAsServiceAccount,
   statusOwners,
 } from '@runway-portal/provider-shared';
 import YAML from 'yaml';
 import { dynamoProvider } from './definition';
+import { buildDynamoGraphDeployment } from './transform';
 
 jest.setTimeout(180_000);
 
@@ -39,6 +41,9 @@ const DGDs = (version: string) => ({ group: 'nvidia.com', version, plural: 'dyna
 type DGD = KubeObject & { spec: any; status?: any };
 
 const testdata = (file: string) => YAML.parse(fs.readFileSync(path.join(__dirname, 'testdata', file), 'utf8'));
+/** The storage sample as this provider builds it: what the API server must keep, field for field. */
+const storageDgdSpec = (version: 'v1alpha1' | 'v1beta1') =>
+  (buildDynamoGraphDeployment(resolveDeployment(testdata('storage.modeldeployment.yaml')), version).object as DGD).spec;
 const gpuSpec = (spec: Partial<ModelDeployment['spec']> = {}): ModelDeployment['spec'] => ({
   model: { id: 'Qwen/Qwen3-0.6B' },
   engine: { type: 'vllm' },
@@ -136,6 +141,17 @@ describe('Dynamo provider against a real cluster', () => {
       endpoint: { service: 'llama-70b-pd-frontend', port: 8000 },
     });
     expect(await events('llama-70b-pd')).toContain("Normal/ResourceCreated: Created DynamoGraphDeployment 'llama-70b-pd'");
+  });
+
+  it('mounts storage volumes in a DGD the API server accepts under the real v1beta1 schema, no field dropped', async () => {
+    await createMd('llama-8b-storage', testdata('storage.modeldeployment.yaml').spec);
+    await until('storage DGD', async () => !(await gone(() => getDgd('llama-8b-storage'))));
+    const dgd = await getDgd('llama-8b-storage');
+    expect(dgd.spec).toEqual(storageDgdSpec('v1beta1'));
+    expect(worker(dgd, 'VllmWorker').compilationCache).toEqual({ pvcName: 'llama-8b-storage-compile', mountPath: '/compilation-cache' });
+    expect(worker(dgd, 'VllmWorker').podTemplate.spec.volumes[1]).toEqual({ name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } });
+    await client.delete(ModelDeployments, { namespace: NS, name: 'llama-8b-storage' });
+    await until('storage DGD gone', async () => gone(() => getDgd('llama-8b-storage')));
   });
 
   it('becomes Running when Dynamo reports success, with the status fields owned per seed 001', async () => {
@@ -301,6 +317,18 @@ describe('Dynamo provider against a real cluster', () => {
     });
     await setDgdStatus('llama-70b-pd', { state: 'successful', services: { VllmPrefillWorker: service(2, 2), VllmDecodeWorker: service(4, 4) } }, 'v1alpha1');
     await until('Running on v1alpha1', async () => (await getMd('llama-70b-pd')).status?.phase === 'Running');
+  });
+
+  it('mounts storage volumes in a v1alpha1 DGD the API server accepts, no field dropped', async () => {
+    await createMd('llama-8b-storage', testdata('storage.modeldeployment.yaml').spec);
+    await until('v1alpha1 storage DGD', async () => !(await gone(() => getDgd('llama-8b-storage', 'v1alpha1'))));
+    const dgd = await getDgd('llama-8b-storage', 'v1alpha1');
+    expect(dgd.spec).toEqual(storageDgdSpec('v1alpha1'));
+    expect(dgd.spec.pvcs).toEqual([{ name: 'llama-8b-storage-compile', create: false }]);
+    expect(dgd.spec.services.VllmWorker.extraPodSpec.mainContainer.volumeMounts).toEqual([
+      { name: 'model-cache', mountPath: '/model-cache' },
+      { name: 'datasets', mountPath: '/data', readOnly: true },
+    ]);
   });
 
   it('leaves a deployment of another provider alone', async () => {

@@ -141,6 +141,67 @@ describe("v1beta1 follows Dynamo's current examples", () => {
   });
 });
 
+describe('storage volumes', () => {
+  const md = resolveDeployment(readYaml('storage.modeldeployment.yaml'));
+  const plainVolumes = [
+    { name: 'model-cache', persistentVolumeClaim: { claimName: 'pvc-claim' } },
+    { name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } },
+  ];
+  const plainMounts = [
+    { name: 'model-cache', mountPath: '/model-cache' },
+    { name: 'datasets', mountPath: '/data', readOnly: true },
+  ];
+
+  it('v1alpha1: compilation cache through the graph PVC list, the rest as pod volumes, HF_HOME at the model cache', () => {
+    const dgd = build(md, 'v1alpha1');
+    expect(dgd.spec.pvcs).toEqual([{ name: 'llama-8b-storage-compile', create: false }]);
+    const worker = dgd.spec.services.VllmWorker;
+    expect(worker.volumeMounts).toEqual([{ name: 'llama-8b-storage-compile', mountPoint: '/compilation-cache', useAsCompilationCache: true }]);
+    expect(worker.extraPodSpec.volumes).toEqual(plainVolumes);
+    expect(worker.extraPodSpec.mainContainer.volumeMounts).toEqual(plainMounts);
+    expect(worker.envs).toEqual([{ name: 'HF_HOME', value: '/model-cache' }]);
+    const frontend = dgd.spec.services.Frontend;
+    expect([frontend.volumeMounts, frontend.extraPodSpec.volumes, frontend.extraPodSpec.mainContainer.volumeMounts]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("v1beta1: the component's compilationCache, the rest in the pod template", () => {
+    const [frontend, worker] = build(md, 'v1beta1').spec.components;
+    expect(worker.compilationCache).toEqual({ pvcName: 'llama-8b-storage-compile', mountPath: '/compilation-cache' });
+    expect(worker.podTemplate.spec.volumes).toEqual(plainVolumes);
+    const main = worker.podTemplate.spec.containers[0];
+    expect(main.volumeMounts).toEqual(plainMounts);
+    expect(main.env).toEqual([{ name: 'HF_HOME', value: '/model-cache' }]);
+    expect([frontend.compilationCache, frontend.podTemplate.spec.volumes]).toEqual([undefined, undefined]);
+  });
+
+  it('mounts storage on both prefill and decode workers', () => {
+    const disaggregated = resolveDeployment({
+      ...readYaml('seed-example-3.modeldeployment.yaml'),
+      spec: { ...readYaml('seed-example-3.modeldeployment.yaml').spec, model: readYaml('storage.modeldeployment.yaml').spec.model },
+    });
+    const workers = build(disaggregated, 'v1beta1').spec.components.slice(1);
+    expect(workers.map((c: Json) => c.name)).toEqual(['VllmPrefillWorker', 'VllmDecodeWorker']);
+    for (const w of workers) {
+      expect(w.podTemplate.spec.volumes).toEqual(plainVolumes);
+      expect(w.compilationCache.pvcName).toMatch(/-compile$/);
+    }
+  });
+
+  it('a read-only compilation cache stays read-only (a pod volume, as Dynamo cannot mount its own cache read-only)', () => {
+    const ro = gpuDeployment({ model: { id: 'org/model', storage: { volumes: [{ name: 'cc', purpose: 'compilationCache', claimName: 'cc', readOnly: true }] } } });
+    const dgd = build(ro, 'v1alpha1');
+    expect(dgd.spec.pvcs).toBeUndefined();
+    expect(dgd.spec.services.VllmWorker.extraPodSpec.mainContainer.volumeMounts).toEqual([{ name: 'cc', mountPath: '/compilation-cache', readOnly: true }]);
+  });
+
+  it("keeps the user's HF_HOME and refuses a volume without a mount path, naming the field", () => {
+    const own = gpuDeployment({ env: [{ name: 'HF_HOME', value: '/hf' }], model: { id: 'org/model', storage: { volumes: [{ name: 'mc', purpose: 'modelCache', claimName: 'mc' }] } } });
+    expect(build(own, 'v1beta1').spec.components[1].podTemplate.spec.containers[0].env).toEqual([{ name: 'HF_HOME', value: '/hf' }]);
+    const bad = gpuDeployment({ model: { id: 'org/model', storage: { volumes: [{ name: 'x', claimName: 'x' }] } } });
+    expect(() => build(bad, 'v1alpha1')).toThrow('spec.model.storage.volumes[0].mountPath: is required when purpose is custom: set an absolute path');
+  });
+});
+
 describe('engine flags (seed 000 section 15)', () => {
   it('maps vLLM and SGLang flags and keeps args sorted', () => {
     const spec = gpuDeployment({

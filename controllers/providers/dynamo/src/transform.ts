@@ -9,9 +9,14 @@
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
   DEFAULT_GPU_RESOURCE,
+  containerVolumeMounts,
   gpuResourceName,
+  modelCacheEnv,
+  mountableVolumes,
+  podVolumes,
   type ModelDeployment,
   type ModelDeploymentSpec,
+  type MountableVolume,
 } from '@runway-portal/plugin-runway-common';
 import { TransformError } from '@runway-portal/provider-shared';
 import {
@@ -99,6 +104,43 @@ function podMetadata(spec: ModelDeploymentSpec): Json | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/**
+ * Storage of the workers (never the frontend: it loads no weights). A writable
+ * compilationCache volume goes to Dynamo's own compilation-cache field (the
+ * operator then sets the backend's cache variables); every other volume is
+ * a plain pod volume, which also carries `readOnly` (Dynamo's
+ * `volumeMounts` cannot).
+ */
+interface WorkerStorage {
+  compilationCache?: MountableVolume;
+  volumes: MountableVolume[];
+  /** HF_HOME at the model cache, unless spec.env sets it. */
+  env: Array<{ name: string; value: string }>;
+}
+
+function workerStorage(md: ModelDeployment): WorkerStorage {
+  const { volumes, issues } = mountableVolumes(md);
+  if (issues.length > 0) throw new TransformError(issues[0].path, issues[0].message);
+  const compilationCache = volumes.find(v => v.purpose === 'compilationCache' && !v.readOnly);
+  return {
+    compilationCache,
+    volumes: volumes.filter(v => v !== compilationCache),
+    env: modelCacheEnv(volumes, md.spec.env),
+  };
+}
+
+/** The user's env, then what storage implies. */
+function workerEnv(spec: ModelDeploymentSpec, storage: WorkerStorage): unknown[] | undefined {
+  const env = [...(spec.env ?? []), ...storage.env];
+  return env.length > 0 ? env : undefined;
+}
+
+/** Pod volumes and the main container's mounts, or nothing. */
+function podStorage(storage: WorkerStorage): { volumes?: unknown[]; volumeMounts?: unknown[] } {
+  if (storage.volumes.length === 0) return {};
+  return { volumes: podVolumes(storage.volumes), volumeMounts: containerVolumeMounts(storage.volumes) };
+}
+
 function routerEnv(overrides: DynamoOverrides) {
   // Dynamo's frontend reads its routing strategy from DYN_ROUTER_MODE.
   return [{ name: 'DYN_ROUTER_MODE', value: overrides.routerMode }];
@@ -114,6 +156,7 @@ function v1alpha1Services(
   md: ModelDeployment,
   engine: DynamoEngine,
   overrides: DynamoOverrides,
+  storage: WorkerStorage,
   warnings: string[],
 ): Json {
   const spec = md.spec;
@@ -122,6 +165,8 @@ function v1alpha1Services(
   const secret = spec.secrets?.huggingFaceToken || undefined;
   const extraPodMetadata = podMetadata(spec);
   const gpuType = gpuResourceName(spec) === DEFAULT_GPU_RESOURCE ? undefined : gpuResourceName(spec);
+  const { volumes, volumeMounts } = podStorage(storage);
+  const cache = storage.compilationCache;
 
   const services: Json = {
     Frontend: withoutUndefined({
@@ -144,16 +189,18 @@ function v1alpha1Services(
       dynamoNamespace: name,
       replicas: worker.replicas,
       envFromSecret: secret,
-      envs: spec.env && spec.env.length > 0 ? spec.env : undefined,
+      envs: workerEnv(spec, storage),
       extraPodMetadata,
       resources: withoutUndefined({
         limits: withoutUndefined({ gpu: String(worker.gpus), gpuType, memory: worker.memory }),
         requests: worker.cpu ? { cpu: worker.cpu } : undefined,
       }),
-      extraPodSpec: {
+      volumeMounts: cache ? [{ name: cache.claimName, mountPoint: cache.mountPath, useAsCompilationCache: true }] : undefined,
+      extraPodSpec: withoutUndefined({
         ...podScheduling(spec),
-        mainContainer: { image, command: ['/bin/sh', '-c'], args: [shellCommand(command)] },
-      },
+        volumes,
+        mainContainer: withoutUndefined({ image, command: ['/bin/sh', '-c'], args: [shellCommand(command)], volumeMounts }),
+      }),
     });
   }
   return services;
@@ -165,6 +212,7 @@ function v1beta1Components(
   md: ModelDeployment,
   engine: DynamoEngine,
   overrides: DynamoOverrides,
+  storage: WorkerStorage,
   warnings: string[],
 ): Json[] {
   const spec = md.spec;
@@ -174,6 +222,8 @@ function v1beta1Components(
   const envFrom = () => (secret ? [{ secretRef: { name: secret } }] : undefined);
   const metadata = podMetadata(spec);
   const gpuResource = gpuResourceName(spec);
+  const { volumes, volumeMounts } = podStorage(storage);
+  const cache = storage.compilationCache;
 
   const components: Json[] = [
     {
@@ -202,31 +252,34 @@ function v1beta1Components(
     warnings.push(...command.warnings);
     const limits: Json = withoutUndefined({ memory: worker.memory });
     if (worker.gpus > 0) limits[gpuResource] = String(worker.gpus);
-    components.push({
+    components.push(withoutUndefined({
       name: worker.name,
       type: worker.role === 'aggregated' ? 'worker' : worker.role,
       replicas: worker.replicas,
+      compilationCache: cache ? { pvcName: cache.claimName, mountPath: cache.mountPath } : undefined,
       podTemplate: withoutUndefined({
         metadata,
-        spec: {
+        spec: withoutUndefined({
           ...podScheduling(spec),
+          volumes,
           containers: [
             withoutUndefined({
               name: 'main',
               image,
               command: ['python3', '-m', command.module],
               args: command.args,
-              env: spec.env && spec.env.length > 0 ? spec.env : undefined,
+              env: workerEnv(spec, storage),
               envFrom: envFrom(),
               resources: withoutUndefined({
                 limits: Object.keys(limits).length > 0 ? limits : undefined,
                 requests: worker.cpu ? { cpu: worker.cpu } : undefined,
               }),
+              volumeMounts,
             }),
           ],
-        },
+        }),
       }),
-    });
+    }));
   }
   return components;
 }
@@ -243,10 +296,16 @@ export function buildDynamoGraphDeployment(md: ModelDeployment, version: DynamoA
   }
   const dynamoEngine = engine as DynamoEngine;
   const overrides = readDynamoOverrides(md.spec.provider?.overrides);
+  const storage = workerStorage(md);
   const warnings: string[] = [];
   const spec: Json = { backendFramework: dynamoEngine };
-  if (version === 'v1alpha1') spec.services = v1alpha1Services(md, dynamoEngine, overrides, warnings);
-  else spec.components = v1beta1Components(md, dynamoEngine, overrides, warnings);
+  if (version === 'v1alpha1') {
+    spec.services = v1alpha1Services(md, dynamoEngine, overrides, storage, warnings);
+    // v1alpha1 components mount a compilation cache by reference to the graph's PVC list.
+    if (storage.compilationCache) spec.pvcs = [{ name: storage.compilationCache.claimName, create: false }];
+  } else {
+    spec.components = v1beta1Components(md, dynamoEngine, overrides, storage, warnings);
+  }
   return {
     object: { apiVersion: `${DYNAMO_GROUP}/${version}`, kind: DGD_KIND, metadata: { name: md.metadata?.name }, spec },
     warnings,

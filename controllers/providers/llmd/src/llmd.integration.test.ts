@@ -15,12 +15,14 @@ import {
   conditionOf as condition,
   getProviderConfig,
   isGone as gone,
+  resolveDeployment,
   modelDeploymentTestHelpers,
   startProviderAsServiceAccount,
   statusOwners,
 } from '@runway-portal/provider-shared';
 import YAML from 'yaml';
 import { type DeploymentLookup, deploymentCache, llmdProvider } from './definition';
+import { buildLlmdObjects } from './transform';
 
 jest.setTimeout(180_000);
 
@@ -38,6 +40,8 @@ type Obj = KubeObject & { spec?: any; status?: any };
 
 const sample = (mode: string): ModelDeployment['spec'] =>
   YAML.parse(fs.readFileSync(path.join(__dirname, 'testdata', `${mode}.modeldeployment.yaml`), 'utf8')).spec;
+const sampleDeployment = (mode: string): ModelDeployment =>
+  YAML.parse(fs.readFileSync(path.join(__dirname, 'testdata', `${mode}.modeldeployment.yaml`), 'utf8'));
 const golden = (mode: string): Obj[] =>
   YAML.parseAllDocuments(fs.readFileSync(path.join(__dirname, 'testdata', `${mode}.objects.yaml`), 'utf8')).map(d => d.toJSON());
 
@@ -156,6 +160,23 @@ describe('llm-d provider against a real cluster', () => {
     expect(decode.spec.template.spec.initContainers[0]).toMatchObject({ name: 'routing-proxy', restartPolicy: 'Always' });
     const prefill = await getDeployment('llama-70b-llmd-pd-prefill');
     expect(prefill.spec.template.metadata.labels['llm-d.ai/role']).toBe('prefill');
+  });
+
+  it('mounts storage volumes in a Deployment the API server accepts without dropping a field', async () => {
+    const md = sampleDeployment('storage');
+    await createMd('qwen-storage', md.spec);
+    await until('decode Deployment', async () => !(await gone(() => getDeployment('qwen-storage-decode'))));
+    const built = buildLlmdObjects(resolveDeployment(md)).find(o => o.kind === 'Deployment') as Obj;
+    const live = (await getDeployment('qwen-storage-decode')).spec.template.spec;
+    expect(live.volumes).toEqual(built.spec.template.spec.volumes);
+    expect(live.containers[0].volumeMounts).toEqual(built.spec.template.spec.containers[0].volumeMounts);
+    expect(live.containers[0].env).toEqual(built.spec.template.spec.containers[0].env);
+    expect(live.volumes).toEqual([
+      { name: 'model-cache', persistentVolumeClaim: { claimName: 'pvc-claim' } },
+      { name: 'compile', persistentVolumeClaim: { claimName: 'qwen-storage-compile' } },
+      { name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } },
+    ]);
+    await client.delete(ModelDeployments, { namespace: NS, name: 'qwen-storage' });
   });
 
   it('scales in place (config field), keeping the same Deployment, and is Running with the new replica count', async () => {

@@ -126,6 +126,59 @@ describe('spec fields', () => {
   });
 });
 
+describe('storage volumes', () => {
+  const objects = build(load('storage'));
+  const pod = find(objects, 'Deployment').spec.template;
+  it('mounts every claim at its path, read-only only where the spec says', () => {
+    expect(pod.spec.volumes).toEqual([
+      { name: 'model-cache', persistentVolumeClaim: { claimName: 'pvc-claim' } },
+      { name: 'compile', persistentVolumeClaim: { claimName: 'qwen-storage-compile' } },
+      { name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } },
+    ]);
+    expect(pod.spec.containers[0].volumeMounts).toEqual([
+      { name: 'model-cache', mountPath: '/model-cache' },
+      { name: 'compile', mountPath: '/compilation-cache' },
+      { name: 'datasets', mountPath: '/data', readOnly: true },
+    ]);
+  });
+  it('downloads into the model cache and compiles into the compilation cache', () => {
+    expect(pod.spec.containers[0].env).toEqual([
+      { name: 'HF_HOME', value: '/model-cache' },
+      { name: 'VLLM_CACHE_ROOT', value: '/compilation-cache' },
+    ]);
+  });
+  it("keeps the user's own HF_HOME", () => {
+    const md = load('storage');
+    md.spec.env = [{ name: 'HF_HOME', value: '/elsewhere' }];
+    expect(find(build(md), 'Deployment').spec.template.spec.containers[0].env).toEqual([
+      { name: 'HF_HOME', value: '/elsewhere' },
+      { name: 'VLLM_CACHE_ROOT', value: '/compilation-cache' },
+    ]);
+  });
+  it('mounts them on prefill and decode model servers, not on the routing sidecar', () => {
+    const md = load('storage');
+    md.spec.serving = { mode: 'disaggregated' };
+    md.spec.scaling = { prefill: { gpu: { count: 1 }, memory: '16Gi' }, decode: { gpu: { count: 1 }, memory: '16Gi' } };
+    md.spec.resources = undefined;
+    for (const d of build(md).filter(o => o.kind === 'Deployment')) {
+      expect(d.spec.template.spec.volumes.map((v: any) => v.name)).toEqual(['model-cache', 'compile', 'datasets']);
+      expect(d.spec.template.spec.containers[0].volumeMounts).toHaveLength(3);
+      expect(d.spec.template.spec.initContainers?.[0]?.volumeMounts).toBeUndefined();
+    }
+  });
+  it('refuses a volume without a claim, naming the field', () => {
+    const md = deployment({ model: { id: 'org/model', storage: { volumes: [{ name: 'v', mountPath: '/v' }] } } });
+    expect(() => buildLlmdObjects(md)).toThrow(
+      'spec.model.storage.volumes[0].claimName: is required when size is not set: name an existing PVC, or set size',
+    );
+  });
+  it('adds nothing without storage', () => {
+    const d = find(build(load('aggregated')), 'Deployment').spec.template.spec;
+    expect(d.volumes).toBeUndefined();
+    expect(d.containers[0].volumeMounts).toBeUndefined();
+  });
+});
+
 describe('overrides', () => {
   it('points the pool at a named endpoint picker', () => {
     const objects = build(deployment({ provider: { name: 'llmd', overrides: { endpointPicker: { name: 'shared-epp', port: 9003 } } } }));

@@ -19,10 +19,15 @@
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
+  containerVolumeMounts,
   gpuResourceName,
+  modelCacheEnv,
+  mountableVolumes,
+  podVolumes,
   resolveServedName,
   type ModelDeployment,
   type ModelDeploymentSpec,
+  type MountableVolume,
 } from '@runway-portal/plugin-runway-common';
 import { TransformError } from '@runway-portal/provider-shared';
 import { type LlmdOverrides, readLlmdOverrides } from './overrides';
@@ -45,7 +50,8 @@ export const MODEL_DEPLOYMENT_LABEL = 'airunway.ai/model-deployment';
 export const ROLE_LABEL = 'llm-d.ai/role';
 
 export type Role = 'prefill' | 'decode';
-
+/** vLLM's cache root (torch.compile artefacts live under it): pointed at a compilationCache volume. */
+export const VLLM_CACHE_ENV = 'VLLM_CACHE_ROOT';
 
 interface ModelServer {
   role: Role;
@@ -135,13 +141,33 @@ function resources(spec: ModelDeploymentSpec, server: ModelServer): Json | undef
   return Object.keys(limits).length > 0 ? { limits, requests } : { requests };
 }
 
+/** The deployment's storage volumes; a volume that cannot be mounted fails naming its field. */
+export function storageOf(md: ModelDeployment): MountableVolume[] {
+  const { volumes, issues } = mountableVolumes(md);
+  if (issues.length > 0) throw new TransformError(issues[0].path, issues[0].message);
+  return volumes;
+}
+
+/** Environment the volumes imply: HF_HOME at the model cache, VLLM_CACHE_ROOT at the compilation cache. */
+function storageEnv(spec: ModelDeploymentSpec, volumes: MountableVolume[]): unknown[] {
+  const env: unknown[] = modelCacheEnv(volumes, spec.env);
+  const compile = volumes.find(v => v.purpose === 'compilationCache');
+  if (compile && !(spec.env ?? []).some(e => e.name === VLLM_CACHE_ENV)) env.push({ name: VLLM_CACHE_ENV, value: compile.mountPath });
+  return env;
+}
+
 const httpProbe = (port: number, periodSeconds: number, failureThreshold: number) => ({
   httpGet: { path: '/health', port },
   periodSeconds,
   failureThreshold,
 });
 
-function modelServerDeployment(md: ModelDeployment, server: ModelServer, overrides: LlmdOverrides): KubeObject {
+function modelServerDeployment(
+  md: ModelDeployment,
+  server: ModelServer,
+  overrides: LlmdOverrides,
+  volumes: MountableVolume[],
+): KubeObject {
   const spec = md.spec;
   const disaggregated = spec.serving?.mode === 'disaggregated';
   const behindSidecar = disaggregated && server.role === 'decode';
@@ -153,7 +179,7 @@ function modelServerDeployment(md: ModelDeployment, server: ModelServer, overrid
     'llm-d.ai/model': md.metadata?.name ?? '',
     ...selector,
   };
-  const env: unknown[] = [...(spec.env ?? [])];
+  const env: unknown[] = [...(spec.env ?? []), ...storageEnv(spec, volumes)];
   if (disaggregated) {
     env.push(
       { name: 'VLLM_NIXL_SIDE_CHANNEL_HOST', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
@@ -173,10 +199,12 @@ function modelServerDeployment(md: ModelDeployment, server: ModelServer, overrid
     ...(env.length > 0 ? { env } : {}),
     ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
     ...(requirements ? { resources: requirements } : {}),
+    ...(volumes.length > 0 ? { volumeMounts: containerVolumeMounts(volumes) } : {}),
     startupProbe: httpProbe(vllmPort, 10, 60),
     readinessProbe: httpProbe(vllmPort, 5, 3),
   };
   const podSpec: Json = { containers: [container] };
+  if (volumes.length > 0) podSpec.volumes = podVolumes(volumes);
   if (behindSidecar) {
     // llm-d's routing sidecar (a native sidecar: an init container that keeps running) takes the
     // serving port, runs the prefill step the endpoint picker chose, then forwards to vLLM.
@@ -245,9 +273,10 @@ export function buildLlmdObjects(md: ModelDeployment): KubeObject[] {
     throw new TransformError('spec.engine.type', `${JSON.stringify(engine ?? '')} cannot run on llm-d: llm-d only supports vllm engine`);
   }
   const overrides = readLlmdOverrides(md.spec.provider?.overrides);
+  const volumes = storageOf(md);
   return [
     inferencePool(md, overrides),
-    ...modelServers(md).map(server => modelServerDeployment(md, server, overrides)),
+    ...modelServers(md).map(server => modelServerDeployment(md, server, overrides, volumes)),
     service(md),
   ];
 }

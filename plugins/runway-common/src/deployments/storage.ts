@@ -34,8 +34,9 @@ export interface ContainerVolumeMount {
 }
 
 /**
- * The deployment's volumes, or the issues that keep one from being mounted
+ * The deployment's volumes, and the issues that keep one from being mounted
  * (a volume the validator would have refused: no claim or no mount path).
+ * Messages say what to do; `path` names the field.
  */
 export function mountableVolumes(md: ModelDeployment): { volumes: MountableVolume[]; issues: ValidationIssue[] } {
   const volumes: MountableVolume[] = [];
@@ -43,9 +44,9 @@ export function mountableVolumes(md: ModelDeployment): { volumes: MountableVolum
   (md.spec?.model?.storage?.volumes ?? []).forEach((v, i) => {
     const at = (field: string) => `spec.model.storage.volumes[${i}].${field}`;
     if (!v.claimName) {
-      issues.push(error(at('claimName'), `${at('claimName')} is required when size is not set (it must name an existing PVC)`));
+      issues.push(error(at('claimName'), 'is required when size is not set: name an existing PVC, or set size'));
     }
-    if (!v.mountPath) issues.push(error(at('mountPath'), `${at('mountPath')} is required when purpose is custom`));
+    if (!v.mountPath) issues.push(error(at('mountPath'), 'is required when purpose is custom: set an absolute path'));
     if (!v.claimName || !v.mountPath) return;
     volumes.push({
       name: v.name,
