@@ -3,11 +3,53 @@
  * against this document and derives its TypeScript types from it, and the
  * same document is served at `/api/runway/openapi.json`.
  *
- * Request bodies of deployments, models and stacks are plain objects here:
- * they are validated by runway-common (the same code as the form and the
- * cluster's webhook), which answers with field errors this document
- * describes (`ValidationError`).
+ * The three kinds (deployments, models, stacks) share one set of paths,
+ * `/{kind}/...`: each operation is described once for all of them.
+ * Request bodies are plain objects here: they are validated by
+ * runway-common (the same code as the form and the cluster's webhook),
+ * which answers with field errors this document describes (`ErrorBody`).
  */
+
+// ---- building blocks (generic helpers keep the literal types the typed router reads) ----
+
+const STRING = { type: 'string' } as const;
+const BOOLEAN = { type: 'boolean' } as const;
+const NUMBER = { type: 'number' } as const;
+
+/** An object with exactly these properties, the `required` ones always present. */
+function closed<const R extends readonly string[], const P extends Record<string, unknown>>(required: R, properties: P) {
+  return { type: 'object', additionalProperties: false, required, properties } as const;
+}
+
+function arrayOf<const T>(items: T) {
+  return { type: 'array', items } as const;
+}
+
+function ref<const N extends string>(name: N) {
+  return { $ref: `#/components/schemas/${name}` } as const;
+}
+
+function json<const S>(description: string, schema: S) {
+  return { description, content: { 'application/json': { schema } } } as const;
+}
+
+const errorResponse = (description: string) => json(description, ref('ErrorBody'));
+
+/** Every multi-cluster answer: the items, the freshness of each cluster's data, and per-cluster errors. */
+function multiCluster<const I>(items: I) {
+  return closed(['items', 'clusters', 'errors'], {
+    items: arrayOf(items),
+    clusters: arrayOf(ref('ClusterFreshness')),
+    errors: arrayOf(ref('ClusterError')),
+  });
+}
+
+/** An engine or provider choice: `{ok, <field>, reason, auto}`. */
+function choice<const F extends string>(field: F) {
+  return closed(['ok', 'reason'], { ok: BOOLEAN, ...({ [field]: STRING } as Record<F, typeof STRING>), reason: STRING, auto: BOOLEAN });
+}
+
+// ---- schemas ----
 
 const KubeObject = {
   type: 'object',
@@ -15,44 +57,31 @@ const KubeObject = {
 } as const;
 
 const ClusterError = {
-  type: 'object',
   description: 'A cluster that could not (fully) answer. Its data may be missing or stale.',
-  required: ['cluster', 'reason', 'message'],
-  properties: {
-    cluster: { type: 'string' },
+  ...closed(['cluster', 'reason', 'message'], {
+    cluster: STRING,
     reason: {
       type: 'string',
       enum: ['Unreachable', 'Timeout', 'Unauthorized', 'Forbidden', 'NotInstalled', 'Misconfigured', 'Syncing', 'Error'],
     },
     message: { type: 'string', description: 'What went wrong and what to do about it.' },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
-const ClusterFreshness = {
-  type: 'object',
-  required: ['cluster', 'synced', 'dataAgeMs'],
-  properties: {
-    cluster: { type: 'string' },
-    synced: { type: 'boolean', description: 'True once the cluster cache holds a full list.' },
-    dataAgeMs: {
-      type: ['number', 'null'],
-      description: '0 while the watch is healthy; milliseconds since the data was last known current while failing; null before the first list.',
-    },
+const ClusterFreshness = closed(['cluster', 'synced', 'dataAgeMs'], {
+  cluster: STRING,
+  synced: { type: 'boolean', description: 'True once the cluster cache holds a full list.' },
+  dataAgeMs: {
+    type: ['number', 'null'],
+    description: '0 while the watch is healthy; milliseconds since the data was last known current while failing; null before the first list.',
   },
-  additionalProperties: false,
-} as const;
+});
 
-const ValidationIssue = {
-  type: 'object',
-  required: ['path', 'message', 'severity'],
-  properties: {
-    path: { type: 'string', description: 'Dotted path of the field, e.g. spec.resources.gpu.count.' },
-    message: { type: 'string' },
-    severity: { type: 'string', enum: ['error', 'warning'] },
-  },
-  additionalProperties: false,
-} as const;
+const ValidationIssue = closed(['path', 'message', 'severity'], {
+  path: { type: 'string', description: 'Dotted path of the field, e.g. spec.resources.gpu.count.' },
+  message: STRING,
+  severity: { type: 'string', enum: ['error', 'warning'] },
+});
 
 const ErrorBody = {
   type: 'object',
@@ -62,25 +91,94 @@ const ErrorBody = {
     error: {
       type: 'object',
       required: ['name', 'message'],
-      properties: { name: { type: 'string' }, message: { type: 'string' } },
+      properties: { name: STRING, message: STRING },
       additionalProperties: true,
     },
-    issues: { type: 'array', items: ValidationIssue },
-    conflicts: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { manager: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } },
-      },
-    },
+    issues: arrayOf(ValidationIssue),
+    conflicts: arrayOf({ type: 'object', properties: { manager: STRING, field: STRING, message: STRING } }),
     request: { type: 'object', additionalProperties: true },
     response: { type: 'object', additionalProperties: true },
   },
   additionalProperties: true,
 } as const;
 
-const errorResponse = (description: string) =>
-  ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } }) as const;
+const Cluster = closed(['name', 'title', 'reachable', 'providers', 'gpus'], {
+  name: STRING,
+  title: STRING,
+  namespaces: arrayOf(STRING),
+  reachable: BOOLEAN,
+  version: STRING,
+  providers: arrayOf(
+    closed(['name', 'displayName', 'ready', 'message', 'engines'], {
+      name: STRING,
+      displayName: STRING,
+      ready: BOOLEAN,
+      message: STRING,
+      version: STRING,
+      lastHeartbeat: STRING,
+      engines: arrayOf(
+        closed(['name', 'servingModes', 'gpuSupport', 'cpuSupport'], {
+          name: STRING,
+          servingModes: arrayOf(STRING),
+          gpuSupport: BOOLEAN,
+          cpuSupport: BOOLEAN,
+        }),
+      ),
+    }),
+  ),
+  gpus: arrayOf(
+    closed(['resource', 'allocatable', 'requested', 'pending', 'nodes'], {
+      resource: { type: 'string', description: 'e.g. nvidia.com/gpu' },
+      allocatable: NUMBER,
+      requested: { type: 'number', description: 'Held by pods bound to nodes.' },
+      pending: { type: 'number', description: 'Wanted by pods not yet scheduled.' },
+      nodes: NUMBER,
+    }),
+  ),
+});
+
+const ListedResource = closed(['cluster', 'object'], { cluster: STRING, object: ref('KubeObject') });
+
+const ResourceDetail = closed(['cluster', 'object', 'conditions', 'events', 'owned', 'clusters', 'errors'], {
+  cluster: STRING,
+  object: ref('KubeObject'),
+  conditions: arrayOf({ type: 'object', description: 'metav1.Condition' }),
+  events: arrayOf(ref('KubeObject')),
+  owned: arrayOf(ref('KubeObject')),
+  clusters: arrayOf(ref('ClusterFreshness')),
+  errors: arrayOf(ref('ClusterError')),
+});
+
+const WriteResponse = closed(['cluster', 'object', 'warnings', 'dryRun'], {
+  cluster: STRING,
+  object: ref('KubeObject'),
+  warnings: arrayOf(ref('ValidationIssue')),
+  dryRun: BOOLEAN,
+});
+
+const Preview = closed(['cluster', 'mode', 'objects', 'warnings', 'providerObjects'], {
+  cluster: STRING,
+  mode: { type: 'string', enum: ['create', 'update'] },
+  objects: {
+    description: 'What the portal itself writes, as the API server would store it.',
+    ...arrayOf(closed(['action', 'object'], { action: { type: 'string', enum: ['create', 'update'] }, object: ref('KubeObject') })),
+  },
+  warnings: arrayOf(ref('ValidationIssue')),
+  selection: {
+    description: 'Deployments only: what the core controller would record in status.engine and status.provider.',
+    ...closed(['engine'], { engine: choice('engine'), provider: choice('provider') }),
+  },
+  providerObjects: {
+    description: 'The upstream objects the selected provider would create from a ModelDeployment (KAITO Workspace, DynamoGraphDeployment, ...).',
+    ...closed(['status', 'message', 'objects'], {
+      status: { type: 'string', enum: ['available', 'pending', 'not-applicable'] },
+      message: STRING,
+      objects: arrayOf(ref('KubeObject')),
+    }),
+  },
+});
+
+// ---- parameters and bodies ----
 
 const kindParam = {
   name: 'kind',
@@ -89,42 +187,22 @@ const kindParam = {
   description: 'deployments (ModelDeployment), models (Model) or stacks (LlamaStackDistribution).',
   schema: { type: 'string', enum: ['deployments', 'models', 'stacks'] },
 } as const;
-const clusterParam = { name: 'cluster', in: 'path', required: true, schema: { type: 'string' } } as const;
-const namespaceParam = { name: 'namespace', in: 'path', required: true, schema: { type: 'string' } } as const;
-const nameParam = { name: 'name', in: 'path', required: true, schema: { type: 'string' } } as const;
+const pathParam = <const N extends string>(name: N) => ({ name, in: 'path', required: true, schema: STRING }) as const;
+const clusterParam = pathParam('cluster');
+/** One resource: kind, cluster, namespace, name. */
+const resourceParams = [kindParam, clusterParam, pathParam('namespace'), pathParam('name')] as const;
+const queryParam = <const N extends string, const S>(name: N, schema: S, description?: string) =>
+  ({ name, in: 'query', required: false, ...(description === undefined ? {} : { description }), schema }) as const;
 const clustersQuery = {
-  name: 'cluster',
-  in: 'query',
-  required: false,
-  description: 'Only these clusters (repeat the parameter for several). Default: all configured clusters.',
-  schema: { type: 'array', items: { type: 'string' } },
+  ...queryParam('cluster', arrayOf(STRING), 'Only these clusters (repeat the parameter for several). Default: all configured clusters.'),
   style: 'form',
   explode: true,
 } as const;
-const dryRunQuery = {
-  name: 'dryRun',
-  in: 'query',
-  required: false,
-  description: 'Server-side dry run: the API server checks everything and stores nothing.',
-  schema: { type: 'boolean' },
-} as const;
+const dryRunQuery = queryParam('dryRun', BOOLEAN, 'Server-side dry run: the API server checks everything and stores nothing.');
 
-const objectBody = {
-  required: true,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/KubeObject' } } },
-} as const;
+const objectBody = { required: true, content: { 'application/json': { schema: ref('KubeObject') } } } as const;
 
-const WriteResponse = {
-  type: 'object',
-  required: ['cluster', 'object', 'warnings', 'dryRun'],
-  properties: {
-    cluster: { type: 'string' },
-    object: { $ref: '#/components/schemas/KubeObject' },
-    warnings: { type: 'array', items: { $ref: '#/components/schemas/ValidationIssue' } },
-    dryRun: { type: 'boolean' },
-  },
-  additionalProperties: false,
-} as const;
+const unreachable503 = errorResponse('The cluster could not be reached.');
 
 export const spec = {
   openapi: '3.1.0',
@@ -143,6 +221,11 @@ export const spec = {
       ClusterFreshness,
       ValidationIssue,
       ErrorBody,
+      Cluster,
+      ListedResource,
+      ResourceDetail,
+      WriteResponse,
+      Preview,
     },
   },
   paths: {
@@ -152,82 +235,7 @@ export const spec = {
         description: 'Configured clusters with reachability, registered providers and whether each is ready, and GPU capacity per resource type.',
         parameters: [clustersQuery],
         responses: {
-          '200': {
-            description: 'The clusters.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['items', 'clusters', 'errors'],
-                  properties: {
-                    items: {
-                      type: 'array',
-                      items: {
-                        type: 'object',
-                        additionalProperties: false,
-                        required: ['name', 'title', 'reachable', 'providers', 'gpus'],
-                        properties: {
-                          name: { type: 'string' },
-                          title: { type: 'string' },
-                          namespaces: { type: 'array', items: { type: 'string' } },
-                          reachable: { type: 'boolean' },
-                          version: { type: 'string' },
-                          providers: {
-                            type: 'array',
-                            items: {
-                              type: 'object',
-                              additionalProperties: false,
-                              required: ['name', 'displayName', 'ready', 'message', 'engines'],
-                              properties: {
-                                name: { type: 'string' },
-                                displayName: { type: 'string' },
-                                ready: { type: 'boolean' },
-                                message: { type: 'string' },
-                                version: { type: 'string' },
-                                lastHeartbeat: { type: 'string' },
-                                engines: {
-                                  type: 'array',
-                                  items: {
-                                    type: 'object',
-                                    additionalProperties: false,
-                                    required: ['name', 'servingModes', 'gpuSupport', 'cpuSupport'],
-                                    properties: {
-                                      name: { type: 'string' },
-                                      servingModes: { type: 'array', items: { type: 'string' } },
-                                      gpuSupport: { type: 'boolean' },
-                                      cpuSupport: { type: 'boolean' },
-                                    },
-                                  },
-                                },
-                              },
-                            },
-                          },
-                          gpus: {
-                            type: 'array',
-                            items: {
-                              type: 'object',
-                              additionalProperties: false,
-                              required: ['resource', 'allocatable', 'requested', 'pending', 'nodes'],
-                              properties: {
-                                resource: { type: 'string', description: 'e.g. nvidia.com/gpu' },
-                                allocatable: { type: 'number' },
-                                requested: { type: 'number', description: 'Held by pods bound to nodes.' },
-                                pending: { type: 'number', description: 'Wanted by pods not yet scheduled.' },
-                                nodes: { type: 'number' },
-                              },
-                            },
-                          },
-                        },
-                      },
-                    },
-                    clusters: { type: 'array', items: { $ref: '#/components/schemas/ClusterFreshness' } },
-                    errors: { type: 'array', items: { $ref: '#/components/schemas/ClusterError' } },
-                  },
-                },
-              },
-            },
-          },
+          '200': json('The clusters.', multiCluster(ref('Cluster'))),
           '403': errorResponse('The user may not read the cluster overview.'),
         },
       },
@@ -239,51 +247,16 @@ export const spec = {
         parameters: [
           kindParam,
           clustersQuery,
-          { name: 'namespace', in: 'query', required: false, schema: { type: 'string' } },
-          {
-            name: 'labelSelector',
-            in: 'query',
-            required: false,
-            description: 'Kubernetes label selector, e.g. app=llama,tier in (gpu).',
-            schema: { type: 'string' },
-          },
-          {
-            name: 'entityRef',
-            in: 'query',
-            required: false,
-            description: 'Only resources owned by this catalog entity (annotation runway.backstage.io/entity-ref), e.g. component:default/chatbot.',
-            schema: { type: 'string' },
-          },
+          queryParam('namespace', STRING),
+          queryParam('labelSelector', STRING, 'Kubernetes label selector, e.g. app=llama,tier in (gpu).'),
+          queryParam(
+            'entityRef',
+            STRING,
+            'Only resources owned by this catalog entity (annotation runway.backstage.io/entity-ref), e.g. component:default/chatbot.',
+          ),
         ],
         responses: {
-          '200': {
-            description: 'The resources the user may read, with per-cluster errors and data age.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['items', 'clusters', 'errors'],
-                  properties: {
-                    items: {
-                      type: 'array',
-                      items: {
-                        type: 'object',
-                        additionalProperties: false,
-                        required: ['cluster', 'object'],
-                        properties: {
-                          cluster: { type: 'string' },
-                          object: { $ref: '#/components/schemas/KubeObject' },
-                        },
-                      },
-                    },
-                    clusters: { type: 'array', items: { $ref: '#/components/schemas/ClusterFreshness' } },
-                    errors: { type: 'array', items: { $ref: '#/components/schemas/ClusterError' } },
-                  },
-                },
-              },
-            },
-          },
+          '200': json('The resources the user may read, with per-cluster errors and data age.', multiCluster(ref('ListedResource'))),
           '400': errorResponse('A query parameter is not valid (e.g. the label selector).'),
           '403': errorResponse('The user may not read this kind anywhere.'),
           '404': errorResponse('A cluster in the query is not configured.'),
@@ -297,7 +270,7 @@ export const spec = {
         parameters: [kindParam, clusterParam, dryRunQuery],
         requestBody: objectBody,
         responses: {
-          '201': { description: 'Created (or, with dryRun, what would be stored).', content: { 'application/json': { schema: WriteResponse } } },
+          '201': json('Created (or, with dryRun, what would be stored).', ref('WriteResponse')),
           '400': errorResponse('The body is not valid: `issues` names each field; nothing was written.'),
           '403': errorResponse('The user may not create this kind there, or the namespace is not open to the portal.'),
           '404': errorResponse('The cluster is not configured.'),
@@ -314,82 +287,16 @@ export const spec = {
         parameters: [
           kindParam,
           clusterParam,
-          {
-            name: 'mode',
-            in: 'query',
-            required: false,
-            description: 'create (default) or update.',
-            schema: { type: 'string', enum: ['create', 'update'] },
-          },
+          queryParam('mode', { type: 'string', enum: ['create', 'update'] }, 'create (default) or update.'),
         ],
         requestBody: objectBody,
         responses: {
-          '200': {
-            description: 'The preview.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['cluster', 'mode', 'objects', 'warnings', 'providerObjects'],
-                  properties: {
-                    cluster: { type: 'string' },
-                    mode: { type: 'string', enum: ['create', 'update'] },
-                    objects: {
-                      type: 'array',
-                      description: 'What the portal itself writes, as the API server would store it.',
-                      items: {
-                        type: 'object',
-                        additionalProperties: false,
-                        required: ['action', 'object'],
-                        properties: {
-                          action: { type: 'string', enum: ['create', 'update'] },
-                          object: { $ref: '#/components/schemas/KubeObject' },
-                        },
-                      },
-                    },
-                    warnings: { type: 'array', items: { $ref: '#/components/schemas/ValidationIssue' } },
-                    selection: {
-                      type: 'object',
-                      additionalProperties: false,
-                      description: 'Deployments only: what the core controller would record in status.engine and status.provider.',
-                      required: ['engine'],
-                      properties: {
-                        engine: {
-                          type: 'object',
-                          additionalProperties: false,
-                          required: ['ok', 'reason'],
-                          properties: { ok: { type: 'boolean' }, engine: { type: 'string' }, reason: { type: 'string' }, auto: { type: 'boolean' } },
-                        },
-                        provider: {
-                          type: 'object',
-                          additionalProperties: false,
-                          required: ['ok', 'reason'],
-                          properties: { ok: { type: 'boolean' }, provider: { type: 'string' }, reason: { type: 'string' }, auto: { type: 'boolean' } },
-                        },
-                      },
-                    },
-                    providerObjects: {
-                      type: 'object',
-                      additionalProperties: false,
-                      description: "The upstream objects the selected provider would create from a ModelDeployment (KAITO Workspace, DynamoGraphDeployment, ...).",
-                      required: ['status', 'message', 'objects'],
-                      properties: {
-                        status: { type: 'string', enum: ['available', 'pending', 'not-applicable'] },
-                        message: { type: 'string' },
-                        objects: { type: 'array', items: { $ref: '#/components/schemas/KubeObject' } },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
+          '200': json('The preview.', ref('Preview')),
           '400': errorResponse('The body is not valid: `issues` names each field.'),
           '403': errorResponse('The user may not write this kind there.'),
           '404': errorResponse('The cluster is not configured, or (update) the resource does not exist.'),
           '409': errorResponse('(create) It exists already.'),
-          '503': errorResponse('The cluster could not be reached.'),
+          '503': unreachable503,
         },
       },
     },
@@ -397,65 +304,38 @@ export const spec = {
       get: {
         operationId: 'GetResource',
         description: 'One resource with its conditions, its events and those of the upstream objects it owns, and the owned objects.',
-        parameters: [kindParam, clusterParam, namespaceParam, nameParam],
+        parameters: resourceParams,
         responses: {
-          '200': {
-            description: 'The resource.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['cluster', 'object', 'conditions', 'events', 'owned', 'clusters', 'errors'],
-                  properties: {
-                    cluster: { type: 'string' },
-                    object: { $ref: '#/components/schemas/KubeObject' },
-                    conditions: { type: 'array', items: { type: 'object', description: 'metav1.Condition' } },
-                    events: { type: 'array', items: { $ref: '#/components/schemas/KubeObject' } },
-                    owned: { type: 'array', items: { $ref: '#/components/schemas/KubeObject' } },
-                    clusters: { type: 'array', items: { $ref: '#/components/schemas/ClusterFreshness' } },
-                    errors: { type: 'array', items: { $ref: '#/components/schemas/ClusterError' } },
-                  },
-                },
-              },
-            },
-          },
+          '200': json('The resource.', ref('ResourceDetail')),
           '403': errorResponse('The user may not read it.'),
           '404': errorResponse('No such resource or cluster.'),
-          '503': errorResponse('The cluster could not be reached.'),
+          '503': unreachable503,
         },
       },
       put: {
         operationId: 'UpdateResource',
         description:
-          "Updates a resource with server-side apply (field manager runway-portal). Fields owned by other writers answer 409 with `conflicts` unless force=true. A metadata.resourceVersion in the body makes the update conditional.",
-        parameters: [
-          kindParam,
-          clusterParam,
-          namespaceParam,
-          nameParam,
-          dryRunQuery,
-          { name: 'force', in: 'query', required: false, schema: { type: 'boolean' } },
-        ],
+          'Updates a resource with server-side apply (field manager runway-portal). Fields owned by other writers answer 409 with `conflicts` unless force=true. A metadata.resourceVersion in the body makes the update conditional.',
+        parameters: [...resourceParams, dryRunQuery, queryParam('force', BOOLEAN)],
         requestBody: objectBody,
         responses: {
-          '200': { description: 'Updated (or, with dryRun, what would be stored).', content: { 'application/json': { schema: WriteResponse } } },
+          '200': json('Updated (or, with dryRun, what would be stored).', ref('WriteResponse')),
           '400': errorResponse('The body is not valid: `issues` names each field; nothing was written.'),
           '403': errorResponse('The user may not update it, or the namespace is not open to the portal.'),
           '404': errorResponse('No such resource or cluster.'),
           '409': errorResponse('Changed since read, or fields owned by other writers (`conflicts`).'),
-          '503': errorResponse('The cluster could not be reached.'),
+          '503': unreachable503,
         },
       },
       delete: {
         operationId: 'DeleteResource',
         description: 'Deletes a resource (its controllers clean up what it owns).',
-        parameters: [kindParam, clusterParam, namespaceParam, nameParam],
+        parameters: resourceParams,
         responses: {
           '204': { description: 'Deletion accepted.' },
           '403': errorResponse('The user may not delete it.'),
           '404': errorResponse('No such resource or cluster.'),
-          '503': errorResponse('The cluster could not be reached.'),
+          '503': unreachable503,
         },
       },
     },
