@@ -22,7 +22,7 @@ function md(spec: Partial<ModelDeploymentSpec> = {}, extra: Partial<ModelDeploym
 }
 
 function run(input: Partial<CoreInput> & { md: ModelDeployment }) {
-  const decision = decide({ providers: READY, gateway: { missingCrds: [] }, now: NOW, ...input });
+  const decision = decide({ providers: READY, gateway: {}, now: NOW, ...input });
   if (decision.action !== 'write') throw new Error(`expected a write, got ${decision.action} (${decision.why})`);
   return decision;
 }
@@ -122,21 +122,26 @@ describe('decide', () => {
     expect(found.events.map(e => e.reason)).not.toContain('SecretNotFound');
   });
 
-  it('reports GatewayReady=False CRDsNotAvailable when the gateway CRDs are missing', () => {
-    const d = run({ md: md(), gateway: { missingCrds: ['inferencepools.inference.networking.k8s.io'] } });
-    expect(condition(d, 'GatewayReady')).toMatchObject({ status: 'False', reason: 'CRDsNotAvailable' });
-    expect(condition(d, 'GatewayReady')?.message).toContain('inferencepools.inference.networking.k8s.io');
-    expect(condition(run({ md: md() }), 'GatewayReady')).toBeUndefined();
-    expect(condition(run({ md: md({ gateway: { enabled: false } }), gateway: { missingCrds: ['x'] } }), 'GatewayReady')).toBeUndefined();
+  it('writes the gateway outcome as GatewayReady (keeping its transition time) and status.gateway, and nothing without one', () => {
+    const outcome = { status: 'True' as const, reason: 'GatewayConfigured' as const, message: "Model 'm' is routed" };
+    const status = { endpoint: 'http://10.0.0.7', modelName: 'm', gatewayNamespace: 'gw', apiFormats: ['openai-chat' as const] };
+    const d = run({ md: md(), gateway: { outcome, status } });
+    expect(condition(d, 'GatewayReady')).toEqual({ type: 'GatewayReady', ...outcome, observedGeneration: 3, lastTransitionTime: NOW });
+    expect(d.status.gateway).toEqual(status);
+    const before = md({}, { status: { conditions: [{ type: 'GatewayReady', status: 'True', reason: 'GatewayConfigured', message: 'old', lastTransitionTime: NOW }] } });
+    expect(condition(run({ md: before, gateway: { outcome, status }, now: LATER }), 'GatewayReady')?.lastTransitionTime).toBe(NOW);
+    const none = run({ md: md() });
+    expect(condition(none, 'GatewayReady')).toBeUndefined();
+    expect(none.status.gateway).toBeUndefined();
   });
 
   it('skips paused and deleting deployments', () => {
     const paused = md();
     paused.metadata!.annotations = { 'airunway.ai/reconcile-paused': 'true' };
-    expect(decide({ md: paused, providers: READY, gateway: { missingCrds: [] }, now: NOW })).toEqual({ action: 'skip', why: 'paused' });
+    expect(decide({ md: paused, providers: READY, gateway: {}, now: NOW })).toEqual({ action: 'skip', why: 'paused' });
     const deleting = md();
     deleting.metadata!.deletionTimestamp = NOW;
-    expect(decide({ md: deleting, providers: READY, gateway: { missingCrds: [] }, now: NOW })).toEqual({ action: 'skip', why: 'deleting' });
+    expect(decide({ md: deleting, providers: READY, gateway: {}, now: NOW })).toEqual({ action: 'skip', why: 'deleting' });
   });
 
   describe('pinning and identity changes', () => {

@@ -1,8 +1,8 @@
 /**
  * What the core controller decides for one ModelDeployment: a pure function
- * of the object, the registered InferenceProviderConfig objects and two
- * facts looked up in the cluster (does the token Secret exist, are the
- * gateway CRDs installed). It returns the status fields the core owns
+ * of the object, the registered InferenceProviderConfig objects, whether
+ * the token Secret exists, and the outcome of the gateway step (planned by
+ * runway-common's `planGateway`, carried out by the reconciler). It returns the status fields the core owns
  * (seed 001/002 ownership table), the metadata it records on the object,
  * and the events to emit. The reconciler only reads, calls this, and writes.
  */
@@ -14,6 +14,9 @@ import {
   type EngineSelection,
   type EngineType,
   engineSelectedCondition,
+  type GatewayOutcome,
+  gatewayReadyCondition,
+  type GatewayStatus,
   IDENTITY_FIELDS,
   type InferenceProviderConfig,
   isProviderReady,
@@ -40,9 +43,12 @@ export const SECRET_RECHECK_MS = 30_000;
 export type IdentityField = (typeof IDENTITY_FIELDS)[number];
 export type Identity = Partial<Record<IdentityField, string>>;
 
-export interface GatewayFacts {
-  /** CRDs the gateway integration needs that the cluster does not serve (empty: all there). */
-  missingCrds: string[];
+/** What the gateway step came to (the reconciler plans it with `planGateway` and applies it). */
+export interface GatewayResult {
+  /** GatewayReady to report; undefined: none (gateway disabled on a cluster without the CRDs). */
+  outcome?: GatewayOutcome;
+  /** status.gateway, only once configured (left out, server-side apply removes the core's earlier one). */
+  status?: GatewayStatus;
 }
 
 export interface CoreInput {
@@ -50,7 +56,7 @@ export interface CoreInput {
   providers: InferenceProviderConfig[];
   /** Whether `spec.secrets.huggingFaceToken` exists; undefined when not looked up. */
   secretExists?: boolean;
-  gateway: GatewayFacts;
+  gateway: GatewayResult;
   /** RFC 3339, for conditions that change now. */
   now: string;
 }
@@ -68,6 +74,7 @@ export interface CoreStatus {
   /** Only while the core holds back a deployment no provider has (invalid spec, no engine, no provider). */
   phase?: 'Pending';
   message?: string;
+  gateway?: GatewayStatus;
   conditions: Condition[];
   observedGeneration?: number;
 }
@@ -84,12 +91,6 @@ export type CoreDecision =
       identityChanges: Array<{ field: IdentityField; from?: string; to?: string }>;
       requeueAfterMs?: number;
     };
-
-export const GATEWAY_CRDS = [
-  'inferencepools.inference.networking.k8s.io',
-  'gateways.gateway.networking.k8s.io',
-  'httproutes.gateway.networking.k8s.io',
-];
 
 function isRecord(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -147,17 +148,6 @@ function falseCondition(type: string, reason: string, message: string, context: 
     lastTransitionTime: context.lastTransitionTime,
     ...(context.observedGeneration === undefined ? {} : { observedGeneration: context.observedGeneration }),
   };
-}
-
-function gatewayCondition(md: ModelDeployment, facts: GatewayFacts, context: { observedGeneration?: number; lastTransitionTime: string }): Condition | undefined {
-  if (md.spec?.gateway?.enabled === false) return undefined;
-  if (facts.missingCrds.length === 0) return undefined;
-  return falseCondition(
-    CONDITION_TYPES.GatewayReady,
-    'CRDsNotAvailable',
-    `Gateway API / Inference Extension CRDs not installed (${facts.missingCrds.join(', ')}); the model is reachable through its Service only`,
-    context,
-  );
 }
 
 /**
@@ -251,7 +241,8 @@ export function decide(input: CoreInput): CoreDecision {
     add(providerSelectedCondition(provider, context));
     status.provider = { name: provider.provider, selectedReason: provider.reason };
   }
-  add(gatewayCondition(md, input.gateway, context));
+  if (input.gateway.outcome) add(gatewayReadyCondition(input.gateway.outcome, context));
+  if (input.gateway.status) status.gateway = input.gateway.status;
 
   // Phase and message belong to the provider once it has the deployment (seed 001): the core
   // writes them only while no provider does, so the two never fight over them.

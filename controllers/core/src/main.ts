@@ -108,7 +108,10 @@ export function buildCore(
     manager.webhookServer.register(VALIDATE_PATH, validatingWebhook(admitModelDeployment));
     manager.webhookServer.register(MUTATE_PATH, mutatingWebhook(defaultModelDeployment));
   }
-  registerCoreController(manager, { maxConcurrentReconciles: options.maxConcurrentReconciles });
+  registerCoreController(manager, {
+    maxConcurrentReconciles: options.maxConcurrentReconciles,
+    explicitGateway: options.gatewayName && options.gatewayNamespace ? { name: options.gatewayName, namespace: options.gatewayNamespace } : undefined,
+  });
 
   return {
     manager,

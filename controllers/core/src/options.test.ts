@@ -24,4 +24,15 @@ describe('parseOptions', () => {
     expect(errors).toContain('--namespace (env POD_NAMESPACE) must be a namespace name');
     expect(errors).toContain('--webhook-port must be a fixed port in url mode');
   });
+
+  it('takes the Gateway flags as a pair', () => {
+    expect(parseOptions(['--gateway-name=gw', '--gateway-namespace=infra'], {})).toEqual({
+      ok: true,
+      options: expect.objectContaining({ gatewayName: 'gw', gatewayNamespace: 'infra' }),
+    });
+    const r = parseOptions(['--gateway-name=gw'], { GATEWAY_NAMESPACE: '' });
+    expect((r as { errors: string[] }).errors.join('\n')).toContain('--gateway-name and --gateway-namespace (env GATEWAY_NAME, GATEWAY_NAMESPACE) go together');
+    const bad = parseOptions(['--gateway-name=Bad_Name', '--gateway-namespace=infra'], {});
+    expect((bad as { errors: string[] }).errors.join('\n')).toContain('--gateway-name (env GATEWAY_NAME) must be a Kubernetes object name, got "Bad_Name"');
+  });
 });

@@ -20,6 +20,9 @@ export interface CoreOptions {
   leaderElect: boolean;
   maxConcurrentReconciles: number;
   logLevel: string;
+  /** The Gateway to route through; unset: the labelled one, else the only one. Both or neither. */
+  gatewayName?: string;
+  gatewayNamespace?: string;
 }
 
 interface Setting {
@@ -39,6 +42,8 @@ const SETTINGS: Record<keyof CoreOptions, Setting> = {
   leaderElect: { flag: 'leader-elect', env: 'LEADER_ELECT', help: 'true to run with leader election' },
   maxConcurrentReconciles: { flag: 'max-concurrent-reconciles', env: 'MAX_CONCURRENT_RECONCILES', help: 'parallel reconciles' },
   logLevel: { flag: 'log-level', env: 'LOG_LEVEL', help: 'debug, info, warn or error' },
+  gatewayName: { flag: 'gateway-name', env: 'GATEWAY_NAME', help: 'Gateway to route models through (with --gateway-namespace)' },
+  gatewayNamespace: { flag: 'gateway-namespace', env: 'GATEWAY_NAMESPACE', help: 'namespace of --gateway-name' },
 };
 
 const DEFAULTS: Record<keyof CoreOptions, string> = {
@@ -52,6 +57,8 @@ const DEFAULTS: Record<keyof CoreOptions, string> = {
   leaderElect: 'false',
   maxConcurrentReconciles: '16',
   logLevel: 'info',
+  gatewayName: '',
+  gatewayNamespace: '',
 };
 
 export function usage(): string {
@@ -99,6 +106,8 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     leaderElect: raw.leaderElect === 'true',
     maxConcurrentReconciles: Number(raw.maxConcurrentReconciles),
     logLevel: raw.logLevel,
+    gatewayName: raw.gatewayName || undefined,
+    gatewayNamespace: raw.gatewayNamespace || undefined,
   };
   if (!['service', 'url', 'off'].includes(raw.webhookMode)) {
     errors.push(`--webhook-mode (env WEBHOOK_MODE) must be service, url or off, got "${raw.webhookMode}"`);
@@ -111,6 +120,13 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   }
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.namespace)) {
     errors.push(`--namespace (env POD_NAMESPACE) must be a namespace name, got "${options.namespace}"`);
+  }
+  if (Boolean(options.gatewayName) !== Boolean(options.gatewayNamespace)) {
+    errors.push('--gateway-name and --gateway-namespace (env GATEWAY_NAME, GATEWAY_NAMESPACE) go together: set both to pin the Gateway, or neither to use the labelled (or only) one');
+  }
+  for (const k of ['gatewayName', 'gatewayNamespace'] as const) {
+    const v = options[k];
+    if (v && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(v)) errors.push(`--${SETTINGS[k].flag} (env ${SETTINGS[k].env}) must be a Kubernetes object name, got "${v}"`);
   }
   if (options.webhookMode === 'url' && !options.webhookHost) options.webhookHost = '127.0.0.1';
   if (options.webhookMode === 'service' && !options.webhookHost) {

@@ -1,8 +1,9 @@
 /**
  * The core controller: a thin loop around `decide`. It reads the
  * ModelDeployment and the InferenceProviderConfigs from shared caches, looks
- * up the token Secret (existence only) and the gateway CRDs, and writes what
- * `decide` returns with the core's own field manager.
+ * up the token Secret (existence only), runs the gateway step (`GatewayStep`:
+ * InferencePool, endpoint picker, HTTPRoute), and writes what `decide`
+ * returns with the core's own field manager.
  */
 import {
   annotationsChanged,
@@ -17,8 +18,9 @@ import {
   type ResourceType,
 } from '@runway-portal/controller-runtime';
 import type { InferenceProviderConfig as ProviderConfig, ModelDeployment as Deployment } from '@runway-portal/plugin-runway-common';
-import { CORE_FIELD_MANAGER, type CoreStatus, decide, OBSERVED_IDENTITY_ANNOTATION, PROVIDER_LABEL } from './decide';
-import { GatewayCrdCheck, secretExists } from './lookups';
+import { CORE_FIELD_MANAGER, type CoreStatus, decide, type GatewayResult, isPaused, OBSERVED_IDENTITY_ANNOTATION, PROVIDER_LABEL } from './decide';
+import { GATEWAY_RECHECK_MS, GatewayStep } from './gateway';
+import { GatewayCrdCheck, GatewayList, secretExists } from './lookups';
 import { CoreMetrics } from './metrics';
 
 /** The generated types, as objects the runtime's caches hold. */
@@ -46,6 +48,8 @@ export interface CoreControllerOptions {
   maxConcurrentReconciles?: number;
   /** How long the gateway CRD lookup is cached; default 30 s. */
   gatewayCheckTtlMs?: number;
+  /** The Gateway to route through (--gateway-name/--gateway-namespace); unset: the labelled, else the only one. */
+  explicitGateway?: { name: string; namespace: string };
 }
 
 /** Whether the live status already shows every field the core wants, and nothing it would release. */
@@ -56,6 +60,8 @@ export function coreStatusUpToDate(desired: CoreStatus, live: ModelDeployment['s
   if (!same(desired.provider, liveProvider)) return false;
   if (desired.phase && (desired.phase !== live?.phase || desired.message !== live?.message)) return false;
   if (desired.observedGeneration !== live?.observedGeneration) return false;
+  const gateway = (g: CoreStatus['gateway']) => g && [g.endpoint, g.modelName, g.gatewayNamespace, (g.apiFormats ?? []).join(',')];
+  if (!same(gateway(desired.gateway), gateway(live?.gateway))) return false;
   const liveConditions = live?.conditions ?? [];
   return desired.conditions.every(want => same(want, liveConditions.find(c => c.type === want.type)));
 }
@@ -69,6 +75,20 @@ function metadataUpToDate(md: ModelDeployment, labels: Record<string, string>, a
   );
 }
 
+/** The provider reporting (or moving) the model's Service: the gateway step waits for it. */
+const endpointChanged: Predicate<ModelDeployment> = {
+  update: (old, obj) => JSON.stringify(old.status?.endpoint ?? null) !== JSON.stringify(obj.status?.endpoint ?? null),
+};
+
+/** Keeps what the deployment shows when the gateway step could not run (the core would otherwise drop it). */
+function liveGatewayResult(md: ModelDeployment): GatewayResult {
+  const c = md.status?.conditions?.find(x => x.type === 'GatewayReady');
+  return {
+    outcome: c && { status: c.status === 'True' ? 'True' : 'False', reason: c.reason as never, message: c.message ?? '' },
+    status: md.status?.gateway,
+  };
+}
+
 /** Provider changes that can alter a selection: spec edits and readiness, not heartbeats. */
 const providerSelectionChanged: Predicate<InferenceProviderConfig> = {
   update: (old, obj) => old.metadata?.generation !== obj.metadata?.generation || old.status?.ready !== obj.status?.ready,
@@ -79,7 +99,13 @@ export function registerCoreController(mgr: Manager, options: CoreControllerOpti
   const providers = mgr.informers.informerFor<InferenceProviderConfig>(InferenceProviderConfigs);
   const applier = mgr.applier(CORE_FIELD_MANAGER);
   const events = mgr.eventRecorder(CORE_FIELD_MANAGER);
-  const gateway = new GatewayCrdCheck(mgr.client, options.gatewayCheckTtlMs);
+  const gatewayStep = new GatewayStep(
+    mgr.client,
+    applier,
+    new GatewayCrdCheck(mgr.client, options.gatewayCheckTtlMs),
+    new GatewayList(mgr.client),
+    { explicitGateway: options.explicitGateway },
+  );
   const metrics = new CoreMetrics(mgr.metrics.registry, () => deployments.store.list());
   // What this process applied last per key: a status it released (phase) is written again only when needed.
   const lastApplied = new Map<string, string>();
@@ -89,6 +115,7 @@ export function registerCoreController(mgr: Manager, options: CoreControllerOpti
     const md = deployments.store.get(key);
     if (!md) {
       lastApplied.delete(key);
+      gatewayStep.forget(key);
       return {};
     }
     const started = process.hrtime.bigint();
@@ -96,11 +123,25 @@ export function registerCoreController(mgr: Manager, options: CoreControllerOpti
     try {
       const namespace = md.metadata?.namespace ?? 'default';
       const secretName = md.spec?.secrets?.huggingFaceToken;
+      const registered = providers.store.list();
+      // Deleting: garbage collection removes the gateway objects with the deployment. Paused: nothing is written.
+      let gateway: { result: GatewayResult; requeueAfterMs?: number } = { result: {} };
+      if (!md.metadata?.deletionTimestamp && !isPaused(md)) {
+        try {
+          const provider = registered.find(p => p.metadata?.name === md.status?.provider?.name);
+          gateway = await gatewayStep.run(key, md, provider);
+        } catch (err) {
+          // A failed lookup must not hold back selection: keep what the deployment shows and look again.
+          metrics.reconcileErrors.inc({ provider: providerLabel, error_type: 'gateway' });
+          mgr.logger.warn('gateway step failed; keeping GatewayReady as it is', { key, error: (err as Error)?.message ?? String(err) });
+          gateway = { result: liveGatewayResult(md), requeueAfterMs: GATEWAY_RECHECK_MS };
+        }
+      }
       const decision = decide({
         md,
-        providers: providers.store.list(),
+        providers: registered,
         secretExists: secretName ? await secretExists(mgr.client, namespace, secretName) : undefined,
-        gateway: { missingCrds: await gateway.missing() },
+        gateway: gateway.result,
         now: new Date().toISOString(),
       });
       if (decision.action === 'skip') return {};
@@ -130,7 +171,8 @@ export function registerCoreController(mgr: Manager, options: CoreControllerOpti
           metrics.providerSelection.inc({ provider: decision.status.provider.name, reason: decision.status.provider.selectedReason });
         }
       }
-      return decision.requeueAfterMs ? { requeueAfterMs: decision.requeueAfterMs } : {};
+      const requeues = [decision.requeueAfterMs, gateway.requeueAfterMs].filter((ms): ms is number => ms !== undefined);
+      return requeues.length > 0 ? { requeueAfterMs: Math.min(...requeues) } : {};
     } catch (err) {
       metrics.reconcileErrors.inc({ provider: providerLabel, error_type: (err as Error)?.name ?? 'Error' });
       throw err;
@@ -142,7 +184,7 @@ export function registerCoreController(mgr: Manager, options: CoreControllerOpti
   const controller = mgr
     .controller()
     .named('modeldeployment-core')
-    .for<ModelDeployment>(ModelDeployments, { predicates: [or(generationChanged, annotationsChanged, labelsChanged)] })
+    .for<ModelDeployment>(ModelDeployments, { predicates: [or(generationChanged, annotationsChanged, labelsChanged, endpointChanged)] })
     .watches<InferenceProviderConfig>(InferenceProviderConfigs, () => deployments.store.list().map(md => ({ namespace: md.metadata?.namespace, name: md.metadata!.name! })), {
       predicates: [providerSelectionChanged],
     })

@@ -1,0 +1,172 @@
+/**
+ * The core's gateway step for one ModelDeployment: a thin loop around
+ * runway-common's `planGateway`. It looks up only what the plan needs
+ * (`gatewayLookups`), then applies the InferencePool, endpoint picker and
+ * HTTPRoute with the core's field manager (owner: the deployment), or, with
+ * `spec.gateway.enabled: false`, deletes what the core created. Failures
+ * become GatewayReady's reason and message; they never stop the rest of the
+ * core's status.
+ */
+import { type Applier, isNotFound, type KubeClient, type KubeObject } from '@runway-portal/controller-runtime';
+import {
+  type GatewayK8sObject,
+  GATEWAY_MANAGED_BY,
+  gatewayApplyFailure,
+  gatewayLookups,
+  type GatewayObjectNames,
+  type GatewayPlan,
+  type InferenceProviderConfig,
+  type ModelDeployment,
+  planGateway,
+} from '@runway-portal/plugin-runway-common';
+import type { GatewayResult } from './decide';
+import { type GatewayCrdCheck, type GatewayList, inferencePoolExists, modelService } from './lookups';
+
+/** Look again at a Gateway without address, a missing Gateway or a provider pool not there yet. */
+export const GATEWAY_RECHECK_MS = 30_000;
+/** Re-apply unchanged objects this often (repairs an edited or deleted EPP). */
+export const GATEWAY_RESYNC_MS = 5 * 60_000;
+
+/** The objects the core may have created for a deployment, as (apiVersion, kind, name) to delete. */
+export function coreGatewayObjects(names: GatewayObjectNames, keepProviderPool: boolean, keepUserRoute: boolean) {
+  const objects: Array<{ apiVersion: string; kind: string; name: string }> = [];
+  if (!keepUserRoute) objects.push({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', name: names.httpRoute });
+  if (!keepProviderPool) {
+    objects.push({ apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool', name: names.inferencePool });
+    for (const [apiVersion, kind] of [
+      ['apps/v1', 'Deployment'],
+      ['v1', 'Service'],
+      ['v1', 'ConfigMap'],
+      ['rbac.authorization.k8s.io/v1', 'RoleBinding'],
+      ['rbac.authorization.k8s.io/v1', 'Role'],
+      ['v1', 'ServiceAccount'],
+    ]) {
+      objects.push({ apiVersion, kind, name: names.endpointPicker });
+    }
+  }
+  return objects;
+}
+
+/** Only what this deployment's core created: controlled by it and labelled by the core. */
+function createdByCoreFor(obj: KubeObject, uid: string | undefined): boolean {
+  return (
+    obj.metadata?.labels?.['app.kubernetes.io/managed-by'] === GATEWAY_MANAGED_BY &&
+    (obj.metadata?.ownerReferences ?? []).some(r => r.controller === true && r.uid === uid)
+  );
+}
+
+function errorText(err: unknown): string {
+  return (err as Error)?.message ?? String(err);
+}
+
+export interface GatewayStepOptions {
+  explicitGateway?: { name: string; namespace: string };
+}
+
+export class GatewayStep {
+  /** What this process applied per deployment (and when), so unchanged objects are not sent again each reconcile. */
+  private readonly applied = new Map<string, { json: string; at: number }>();
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly applier: Applier,
+    private readonly crds: GatewayCrdCheck,
+    private readonly gateways: GatewayList,
+    private readonly options: GatewayStepOptions = {},
+  ) {}
+
+  forget(key: string): void {
+    this.applied.delete(key);
+  }
+
+  /** Plans and carries out the gateway step; returns GatewayReady/status.gateway and when to look again. */
+  async run(key: string, md: ModelDeployment, provider: InferenceProviderConfig | undefined): Promise<{ result: GatewayResult; requeueAfterMs?: number }> {
+    const missingCrds = await this.crds.missing();
+    const needs = gatewayLookups(md, provider, missingCrds);
+    const plan = planGateway({
+      md,
+      provider,
+      missingCrds,
+      gateways: needs.gateways ? await this.gateways.list() : undefined,
+      explicitGateway: this.options.explicitGateway,
+      modelService: needs.modelService ? await modelService(this.client, needs.modelService.namespace, needs.modelService.name) : undefined,
+      providerPoolExists: needs.providerPool ? await inferencePoolExists(this.client, needs.providerPool.namespace, needs.providerPool.name) : undefined,
+    });
+    return this.carryOut(key, md, plan);
+  }
+
+  private async carryOut(key: string, md: ModelDeployment, plan: GatewayPlan): Promise<{ result: GatewayResult; requeueAfterMs?: number }> {
+    switch (plan.action) {
+      case 'none':
+        return { result: {} };
+      case 'report':
+        return { result: { outcome: plan.outcome }, requeueAfterMs: plan.recheck ? GATEWAY_RECHECK_MS : undefined };
+      case 'cleanup': {
+        // Once reported as disabled, the objects are gone: no lookups on every later reconcile.
+        const live = md.status?.conditions?.find(c => c.type === 'GatewayReady');
+        if (live?.reason !== 'GatewayDisabled') await this.cleanup(md, plan);
+        this.applied.delete(key);
+        return { result: { outcome: plan.outcome } };
+      }
+      case 'configure': {
+        const groups = [
+          ['inferencePool', plan.objects.inferencePool],
+          ['endpointPicker', plan.objects.endpointPicker],
+          ['httpRoute', plan.objects.httpRoute],
+        ] as const;
+        const json = JSON.stringify(plan.objects);
+        const last = this.applied.get(key);
+        if (!last || last.json !== json || Date.now() - last.at > GATEWAY_RESYNC_MS) {
+          for (const [group, objects] of groups) {
+            const failed = await this.applyAll(objects);
+            if (failed) {
+              this.applied.delete(key);
+              return { result: { outcome: gatewayApplyFailure(group, failed.name, failed.message) }, requeueAfterMs: GATEWAY_RECHECK_MS };
+            }
+          }
+          this.applied.set(key, { json, at: Date.now() });
+        }
+        return {
+          result: { outcome: plan.outcome, status: plan.status },
+          requeueAfterMs: plan.recheck ? GATEWAY_RECHECK_MS : GATEWAY_RESYNC_MS,
+        };
+      }
+      default:
+        return { result: {} };
+    }
+  }
+
+  /** Applies in order; the first failure, by object name and the API server's message. */
+  private async applyAll(objects: readonly GatewayK8sObject[]): Promise<{ name: string; message: string } | undefined> {
+    for (const obj of objects) {
+      try {
+        // Not forced: an object of that name someone else wrote is reported, never taken over.
+        await this.applier.apply(obj as KubeObject);
+      } catch (err) {
+        return { name: obj.metadata.name, message: errorText(err) };
+      }
+    }
+    return undefined;
+  }
+
+  private async cleanup(md: ModelDeployment, plan: Extract<GatewayPlan, { action: 'cleanup' }>): Promise<void> {
+    const namespace = md.metadata?.namespace ?? 'default';
+    for (const { apiVersion, kind, name } of coreGatewayObjects(plan.names, plan.keepProviderPool, plan.keepUserRoute)) {
+      const rt = await this.client.resolve(apiVersion, kind);
+      let live: KubeObject;
+      try {
+        live = await this.client.get(rt, { namespace, name });
+      } catch (err) {
+        if (isNotFound(err)) continue;
+        throw err;
+      }
+      if (!createdByCoreFor(live, md.metadata?.uid)) continue;
+      try {
+        // The uid precondition: never a same-named object created since the read.
+        await this.client.delete(rt, { namespace, name }, { uid: live.metadata?.uid, propagationPolicy: 'Background' });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+  }
+}
