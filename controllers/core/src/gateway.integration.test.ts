@@ -211,14 +211,19 @@ describe('core gateway integration against a real cluster', () => {
       expect(await exists(HTTPRoutes, 'my-route')).toBeUndefined();
     });
 
-    it('removes what it created with spec.gateway.enabled=false (GatewayDisabled), and leaves others\' objects alone', async () => {
+    it('removes its HTTPRoute once httpRouteRef is set, and all it created with spec.gateway.enabled=false (GatewayDisabled)', async () => {
       await client.create(ModelDeployments, deployment(NS, 'off', GPU));
       await waitFor('off', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
       await provide('off', 'dynamo');
       await gatewayReady('off', 'GatewayConfigured');
       expect(await exists(Deployments, 'off-epp')).toBeDefined();
 
-      await client.patch(ModelDeployments, { namespace: NS, name: 'off' }, { spec: { gateway: { enabled: false } } }, 'merge');
+      // Routing through a user's HTTPRoute later: the core's own route goes.
+      await client.patch(ModelDeployments, { namespace: NS, name: 'off' }, { spec: { gateway: { httpRouteRef: 'elsewhere' } } }, 'merge');
+      await eventually('the core HTTPRoute removed', async () => (await exists(HTTPRoutes, 'off')) === undefined);
+      await waitFor('off', 'configured by the user route', m => conditionOf(m, 'GatewayReady')?.message?.includes("HTTPRoute 'elsewhere'") === true);
+
+      await client.patch(ModelDeployments, { namespace: NS, name: 'off' }, { spec: { gateway: { enabled: false, httpRouteRef: null } } }, 'merge');
       const md = await gatewayReady('off', 'GatewayDisabled');
       expect(conditionOf(md, 'GatewayReady')).toMatchObject({ status: 'False' });
       expect(md.status?.gateway).toBeUndefined();

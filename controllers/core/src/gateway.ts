@@ -13,7 +13,7 @@ import {
   GATEWAY_MANAGED_BY,
   gatewayApplyFailure,
   gatewayLookups,
-  type GatewayObjectNames,
+  type GatewayObjectRef,
   type GatewayPlan,
   type InferenceProviderConfig,
   type ModelDeployment,
@@ -26,26 +26,6 @@ import { type GatewayCrdCheck, type GatewayList, inferencePoolExists, modelServi
 export const GATEWAY_RECHECK_MS = 30_000;
 /** Re-apply unchanged objects this often (repairs an edited or deleted EPP). */
 export const GATEWAY_RESYNC_MS = 5 * 60_000;
-
-/** The objects the core may have created for a deployment, as (apiVersion, kind, name) to delete. */
-export function coreGatewayObjects(names: GatewayObjectNames, keepProviderPool: boolean, keepUserRoute: boolean) {
-  const objects: Array<{ apiVersion: string; kind: string; name: string }> = [];
-  if (!keepUserRoute) objects.push({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', name: names.httpRoute });
-  if (!keepProviderPool) {
-    objects.push({ apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool', name: names.inferencePool });
-    for (const [apiVersion, kind] of [
-      ['apps/v1', 'Deployment'],
-      ['v1', 'Service'],
-      ['v1', 'ConfigMap'],
-      ['rbac.authorization.k8s.io/v1', 'RoleBinding'],
-      ['rbac.authorization.k8s.io/v1', 'Role'],
-      ['v1', 'ServiceAccount'],
-    ]) {
-      objects.push({ apiVersion, kind, name: names.endpointPicker });
-    }
-  }
-  return objects;
-}
 
 /** Only what this deployment's core created: controlled by it and labelled by the core. */
 function createdByCoreFor(obj: KubeObject, uid: string | undefined): boolean {
@@ -104,7 +84,7 @@ export class GatewayStep {
       case 'cleanup': {
         // Once reported as disabled, the objects are gone: no lookups on every later reconcile.
         const live = md.status?.conditions?.find(c => c.type === 'GatewayReady');
-        if (live?.reason !== 'GatewayDisabled') await this.cleanup(md, plan);
+        if (live?.reason !== 'GatewayDisabled') await this.deleteCreated(md, plan.remove);
         this.applied.delete(key);
         return { result: { outcome: plan.outcome } };
       }
@@ -124,6 +104,7 @@ export class GatewayStep {
               return { result: { outcome: gatewayApplyFailure(group, failed.name, failed.message) }, requeueAfterMs: GATEWAY_RECHECK_MS };
             }
           }
+          await this.deleteCreated(md, plan.remove);
           this.applied.set(key, { json, at: Date.now() });
         }
         return {
@@ -149,9 +130,10 @@ export class GatewayStep {
     return undefined;
   }
 
-  private async cleanup(md: ModelDeployment, plan: Extract<GatewayPlan, { action: 'cleanup' }>): Promise<void> {
+  /** Deletes those of `refs` that the core created for this deployment; anything else of those names stays. */
+  private async deleteCreated(md: ModelDeployment, refs: readonly GatewayObjectRef[]): Promise<void> {
     const namespace = md.metadata?.namespace ?? 'default';
-    for (const { apiVersion, kind, name } of coreGatewayObjects(plan.names, plan.keepProviderPool, plan.keepUserRoute)) {
+    for (const { apiVersion, kind, name } of refs) {
       const rt = await this.client.resolve(apiVersion, kind);
       let live: KubeObject;
       try {

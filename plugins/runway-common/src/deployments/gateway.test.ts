@@ -289,16 +289,30 @@ describe('planGateway', () => {
     expect(plan).toMatchObject({ action: 'report', outcome: { status: 'False', reason, message: expect.stringContaining(message) } });
   });
 
-  it('cleans up when disabled, keeping a provider pool and a user route; nothing to say without the CRDs', () => {
+  it('cleans up every object the core may have created when disabled; nothing to say without the CRDs', () => {
     const md = running({ gateway: { enabled: false, httpRouteRef: 'mine' } }, 'llmd');
-    expect(planGateway(input(md, { provider: ready(LLMD_PROVIDER) }))).toMatchObject({
-      action: 'cleanup',
-      outcome: { status: 'False', reason: 'GatewayDisabled' },
-      names: { inferencePool: 'llama', endpointPicker: 'llama-epp', httpRoute: 'llama' },
-      keepProviderPool: true,
-      keepUserRoute: true,
-    });
+    const plan = planGateway(input(md, { provider: ready(LLMD_PROVIDER) }));
+    expect(plan).toMatchObject({ action: 'cleanup', outcome: { status: 'False', reason: 'GatewayDisabled' } });
+    expect((plan as { remove: Array<{ kind: string; name: string }> }).remove.map(r => `${r.kind}/${r.name}`)).toEqual([
+      'HTTPRoute/llama',
+      'InferencePool/llama',
+      'Deployment/llama-epp',
+      'Service/llama-epp',
+      'ConfigMap/llama-epp',
+      'RoleBinding/llama-epp',
+      'Role/llama-epp',
+      'ServiceAccount/llama-epp',
+    ]);
     expect(planGateway(input(md, { missingCrds: ['gateways.gateway.networking.k8s.io'] }))).toEqual({ action: 'none' });
+  });
+
+  it('removes its own earlier HTTPRoute once httpRouteRef is set, and never names a managing provider\'s pool or picker', () => {
+    const own = planGateway(input(running()));
+    expect(own).toMatchObject({ action: 'configure', remove: [] });
+    const byo = planGateway(input(running({ gateway: { httpRouteRef: 'mine' } })));
+    expect((byo as { remove: Array<{ kind: string }> }).remove.map(r => r.kind)).toEqual(['HTTPRoute']);
+    const managed = planGateway(input(running({}, 'llmd'), { provider: ready(LLMD_PROVIDER), providerPoolExists: true }));
+    expect(managed).toMatchObject({ action: 'configure', remove: [] });
   });
 
   it('a Gateway without an address: configured, endpoint left out, looked at again', () => {

@@ -119,6 +119,30 @@ export function gatewayObjectNames(deploymentName: string): GatewayObjectNames {
   return { inferencePool: boundedName(deploymentName), endpointPicker: boundedName(deploymentName, '-epp'), httpRoute: boundedName(deploymentName) };
 }
 
+/** Which object of a kind and name (what the core deletes when it no longer wants it). */
+export interface GatewayObjectRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+}
+
+/** Every object the core may create for a deployment, by group. */
+export function gatewayObjectRefs(names: GatewayObjectNames): Record<'inferencePool' | 'endpointPicker' | 'httpRoute', GatewayObjectRef[]> {
+  const picker = (apiVersion: string, kind: string) => ({ apiVersion, kind, name: names.endpointPicker });
+  return {
+    inferencePool: [{ apiVersion: INFERENCE_POOL_API_VERSION, kind: 'InferencePool', name: names.inferencePool }],
+    endpointPicker: [
+      picker('apps/v1', 'Deployment'),
+      picker('v1', 'Service'),
+      picker('v1', 'ConfigMap'),
+      picker('rbac.authorization.k8s.io/v1', 'RoleBinding'),
+      picker('rbac.authorization.k8s.io/v1', 'Role'),
+      picker('v1', 'ServiceAccount'),
+    ],
+    httpRoute: [{ apiVersion: GATEWAY_API_VERSION, kind: 'HTTPRoute', name: names.httpRoute }],
+  };
+}
+
 // ---- provider capabilities and model name ----
 
 export type GatewayCapabilities = NonNullable<EngineCapability['gateway']>;
@@ -465,19 +489,23 @@ export interface GatewayOutcome {
  * - `none`: nothing to say (gateway disabled on a cluster without the CRDs);
  * - `report`: write the condition only (missing CRDs, no Gateway, waiting);
  * - `cleanup`: delete the objects the core created (spec.gateway.enabled=false);
- * - `configure`: apply `objects` (pool and EPP group, route), then report
- *   `outcome` with `status`.
+ * - `configure`: apply `objects` (pool and EPP group, route), delete the
+ *   core's earlier HTTPRoute once spec.gateway.httpRouteRef is set
+ *   (`remove`), then report `outcome` with `status`.
+ * `remove` lists names only: the caller deletes an object only if it is one
+ * the core created for this deployment (owner and managed-by label).
  */
 export type GatewayPlan =
   | { action: 'none' }
   | { action: 'report'; outcome: GatewayOutcome; recheck: boolean }
-  | { action: 'cleanup'; outcome: GatewayOutcome; names: GatewayObjectNames; keepProviderPool: boolean; keepUserRoute: boolean }
+  | { action: 'cleanup'; outcome: GatewayOutcome; remove: GatewayObjectRef[] }
   | {
       action: 'configure';
       outcome: GatewayOutcome;
       status: GatewayStatus;
       /** Applied in this order; a failure is reported with the group's reason. */
       objects: { inferencePool: GatewayK8sObject[]; endpointPicker: GatewayK8sObject[]; httpRoute: GatewayK8sObject[] };
+      remove: GatewayObjectRef[];
       /** The provider-managed pool the route points at, when the core has no pool of its own. */
       providerPool?: { name: string; namespace: string };
       /** The Gateway has no address yet: look again later. */
@@ -514,14 +542,13 @@ export function planGateway(input: GatewayInput): GatewayPlan {
   const capabilities = gatewayCapabilities(provider, md.status?.engine?.type);
   const manages = capabilities?.managesInferencePool === true;
 
+  const refs = gatewayObjectRefs(names);
   if (md.spec?.gateway?.enabled === false) {
     if (input.missingCrds.length > 0) return { action: 'none' };
     return {
       action: 'cleanup',
       outcome: outcome('False', 'GatewayDisabled', 'spec.gateway.enabled is false: the InferencePool, endpoint picker and HTTPRoute the core created are removed; set it to true (or remove it) to route through the Gateway again'),
-      names,
-      keepProviderPool: manages,
-      keepUserRoute: Boolean(md.spec.gateway.httpRouteRef),
+      remove: [...refs.httpRoute, ...refs.inferencePool, ...refs.endpointPicker],
     };
   }
   if (input.missingCrds.length > 0) {
@@ -637,6 +664,9 @@ export function planGateway(input: GatewayInput): GatewayPlan {
       apiFormats: engineApiFormats(provider, md.status?.engine?.type),
     },
     objects,
+    // A provider that manages its pool may use the same names (llm-d: <name>, <name>-epp): its objects are
+    // never candidates, so a core pool left from before a provider switch goes with the deployment.
+    remove: userRoute ? refs.httpRoute : [],
     providerPool,
     recheck: !endpoint,
   };
