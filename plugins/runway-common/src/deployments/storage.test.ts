@@ -1,5 +1,5 @@
 import { applyModelDeploymentDefaults } from './defaults';
-import { containerVolumeMounts, modelCacheEnv, mountableVolumes, podVolumes } from './storage';
+import { containerVolumeMounts, managedClaims, modelCacheEnv, mountableVolumes, podVolumes } from './storage';
 import { deployment } from './testing';
 import type { ModelDeployment } from './types';
 
@@ -57,5 +57,19 @@ describe('storage volumes', () => {
 
   it('has nothing to mount without storage', () => {
     expect(mountableVolumes(deployment())).toEqual({ volumes: [], issues: [] });
+  });
+
+  it('creates a PVC for each volume with a size only', () => {
+    expect(managedClaims(md)).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'llama-weights' },
+        spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '100Gi' } } },
+      },
+    ]);
+    const classed = withVolumes([{ name: 'c', purpose: 'compilationCache', size: '10Gi', storageClassName: 'fast', accessMode: 'ReadWriteOnce' }]);
+    expect(managedClaims(classed)[0].spec).toEqual({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } }, storageClassName: 'fast' });
+    expect(managedClaims(deployment())).toEqual([]);
   });
 });

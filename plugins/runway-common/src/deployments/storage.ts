@@ -1,7 +1,8 @@
 /**
- * `spec.model.storage.volumes` as Kubernetes pod volumes, container mounts
- * and environment: the one translation every provider whose upstream takes a
- * pod spec (llm-d's model-server Deployments, Dynamo's components) uses.
+ * `spec.model.storage.volumes` as Kubernetes pod volumes, container mounts,
+ * environment and the PVCs of `size` volumes: the one translation every
+ * provider whose upstream takes a pod spec (llm-d's model-server
+ * Deployments, Dynamo's components) uses.
  *
  * Input is a deployment with defaults applied (`applyModelDeploymentDefaults`
  * fills `mountPath` by purpose and `claimName` for controller-created PVCs).
@@ -82,4 +83,39 @@ export function modelCacheEnv(volumes: MountableVolume[], env: ModelDeploymentSp
   const cache = volumes.find(v => v.purpose === 'modelCache');
   if (!cache || (env ?? []).some(e => e.name === MODEL_CACHE_ENV)) return [];
   return [{ name: MODEL_CACHE_ENV, value: cache.mountPath }];
+}
+
+/** A PersistentVolumeClaim as a provider creates it (namespace, owner and labels come from the provider's loop). */
+export interface ManagedClaim {
+  apiVersion: 'v1';
+  kind: 'PersistentVolumeClaim';
+  metadata: { name: string };
+  spec: {
+    accessModes: string[];
+    resources: { requests: { storage: string } };
+    storageClassName?: string;
+  };
+  [field: string]: unknown;
+}
+
+/**
+ * The PVCs the controller creates: one per volume with `size` (named
+ * `claimName`, `<deployment>-<volume>` by default; access mode
+ * ReadWriteMany unless set; the cluster's default storage class unless
+ * `storageClassName` is set). Volumes without `size` name a claim that exists.
+ */
+export function managedClaims(md: ModelDeployment): ManagedClaim[] {
+  return (md.spec?.model?.storage?.volumes ?? [])
+    .filter(v => v.size !== undefined && v.size !== '' && v.claimName)
+    .map(v => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: v.claimName! },
+      spec: {
+        accessModes: [v.accessMode ?? 'ReadWriteMany'],
+        resources: { requests: { storage: String(v.size) } },
+        // '' is Kubernetes' "no class", kept; absent means the cluster's default class.
+        ...(v.storageClassName !== undefined ? { storageClassName: v.storageClassName } : {}),
+      },
+    }));
 }
