@@ -1,8 +1,9 @@
 /**
- * Dynamo provider controller: the bundle entry point runs the process
- * (`src/main.ts`). The pure parts are in `transform.ts`, `status.ts` and
- * `overrides.ts`, wired in `definition.ts`.
+ * The Dynamo provider as a library: its `ProviderDefinition` (pure transform
+ * into a DynamoGraphDeployment and status mapping), for the shared loop and
+ * for previews. Importing it starts nothing; the process is `./main`
+ * (`src/main.ts`).
  *
  * @packageDocumentation
  */
-import './main';
+export { DYNAMO_PROVIDER_VERSION, dynamoProvider } from './definition';

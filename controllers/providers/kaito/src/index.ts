@@ -1,6 +1,9 @@
 /**
- * KAITO provider controller: the bundle entry point runs the process.
+ * The KAITO provider as a library: its `ProviderDefinition` (pure transform
+ * into a Workspace and status mapping), for the shared loop and for
+ * previews. Importing it starts nothing; the process is `./main`
+ * (`src/main.ts`).
  *
  * @packageDocumentation
  */
-import './main';
+export { KAITO_VERSION, kaitoProvider } from './provider';

@@ -1,6 +1,9 @@
 /**
- * KubeRay provider controller: the bundle entry point runs the process.
+ * The KubeRay provider as a library: its `ProviderDefinition` (pure transform
+ * into a RayService and status mapping), for the shared loop and for
+ * previews. Importing it starts nothing; the process is `./main`
+ * (`src/main.ts`).
  *
  * @packageDocumentation
  */
-import './main';
+export { KUBERAY_VERSION, kuberayProvider } from './provider';

@@ -1,8 +1,9 @@
 /**
- * llm-d provider controller: the bundle entry point runs the process
- * (`src/main.ts`). The pure parts are in `transform.ts`, `status.ts` and
- * `overrides.ts`, wired in `definition.ts`.
+ * The llm-d provider as a library: its `ProviderDefinition` (pure transform
+ * into model-server Deployments, a Service and an InferencePool, and status
+ * mapping), for the shared loop and for previews. Importing it starts
+ * nothing; the process is `./main` (`src/main.ts`).
  *
  * @packageDocumentation
  */
-import './main';
+export { LLMD_PROVIDER_VERSION, llmdProvider } from './definition';
