@@ -73,14 +73,18 @@ describe('mapLlmdStatus (seed 002 llm-d rows)', () => {
     );
   });
 
-  it('the definition reads the Deployments through its lookup', () => {
-    const live = new Map([deployment('pd-decode', 1, 1, [available]), deployment('pd-prefill', 2, 2, [available])]);
-    const asked: string[] = [];
-    const definition = llmdProvider((namespace, name) => {
-      asked.push(`${namespace}/${name}`);
-      return live.get(name);
-    });
-    expect(definition.mapStatus(md, { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool' }).phase).toBe('Running');
-    expect(asked).toEqual(['ns/pd-decode', 'ns/pd-prefill']);
+  it('the definition maps the model-server Deployments among the live helper objects the loop passes', () => {
+    // As the loop passes them: objects with their kind (the informer fills it in).
+    const asLive = ([, obj]: [string, KubeObject]): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', ...obj });
+    const [decode, prefill] = [asLive(deployment('pd-decode', 1, 1, [available])), asLive(deployment('pd-prefill', 2, 2, [available]))];
+    const pool = { apiVersion: 'inference.networking.k8s.io/v1', kind: 'InferencePool' };
+    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'pd' } };
+    // Another Deployment (an endpoint picker's) does not count as a model server.
+    const stuckPicker = asLive(deployment('pd-epp', 1, 0, []));
+    const extras = [prefill, decode, service, stuckPicker];
+    expect(llmdProvider.mapStatus(md, pool, extras)).toMatchObject({ phase: 'Running', ready: true });
+    // Without a live prefill Deployment the deployment is not Running.
+    expect(llmdProvider.mapStatus(md, pool, [decode, service]).phase).toBe('Deploying');
+    expect(llmdProvider.mapStatus(md, pool).phase).toBe('Deploying');
   });
 });
