@@ -14,6 +14,7 @@ import {
   runwayResourceRef,
 } from '@runway-portal/plugin-runway-node';
 import { createAuthorizer } from './service/authorize';
+import { BUILT_IN_PROVIDERS } from './service/providers';
 import { createRouter } from './service/router';
 import { forwardChangesToSignals } from './service/signals';
 
@@ -50,7 +51,7 @@ export const runwayPlugin = createBackendPlugin({
         const authorizer = createAuthorizer(permissions, applyConditions);
 
         httpRouter.use(
-          await createRouter({ clusterClient, httpAuth, permissions, authorizer, auditor, logger }),
+          await createRouter({ clusterClient, httpAuth, permissions, authorizer, auditor, logger, builtInProviders: BUILT_IN_PROVIDERS }),
         );
         const stopSignals = forwardChangesToSignals({ clusterClient, signals, logger });
         lifecycle.addShutdownHook(stopSignals);

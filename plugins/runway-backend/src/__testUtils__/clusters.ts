@@ -26,6 +26,7 @@ export const JOBS = rt('batch', 'v1', 'Job', 'jobs', true);
 export const DEPLOYMENTS = rt('airunway.ai', 'v1alpha1', 'ModelDeployment', 'modeldeployments', true);
 export const MODELS = rt('models.airunway.ai', 'v1alpha1', 'Model', 'models', true);
 export const STACKS = rt('llamastack.io', 'v1alpha2', 'LlamaStackDistribution', 'llamastackdistributions', true);
+export const WORKSPACES = rt('kaito.sh', 'v1beta1', 'Workspace', 'workspaces', true);
 export const PROVIDER_CONFIGS = rt('airunway.ai', 'v1alpha1', 'InferenceProviderConfig', 'inferenceproviderconfigs', false);
 
 export function adminClient(cluster: TestCluster): KubeClient {
@@ -74,8 +75,11 @@ export function clusterConfigEntry(name: string, cluster: TestCluster, token: st
   };
 }
 
-/** Registers a provider and reports it ready, as a provider controller would. */
-export async function registerProvider(client: KubeClient, config: KubeObject, ready: boolean): Promise<void> {
+/**
+ * Registers a provider and reports it ready (or not), as a provider
+ * controller would, with the upstream apiVersion it found in the cluster.
+ */
+export async function registerProvider(client: KubeClient, config: KubeObject, ready: boolean, upstreamCRDVersion?: string): Promise<void> {
   await client.apply(PROVIDER_CONFIGS, config, { fieldManager: 'test-provider', force: true });
   await client.apply(
     PROVIDER_CONFIGS,
@@ -83,7 +87,12 @@ export async function registerProvider(client: KubeClient, config: KubeObject, r
       apiVersion: 'airunway.ai/v1alpha1',
       kind: 'InferenceProviderConfig',
       metadata: { name: config.metadata!.name },
-      status: { ready, version: 'test:v1', lastHeartbeat: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+      status: {
+        ready,
+        version: 'test:v1',
+        lastHeartbeat: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        ...(upstreamCRDVersion ? { upstreamCRDVersion } : {}),
+      },
     },
     { fieldManager: 'test-provider', force: true, subresource: 'status' },
   );

@@ -169,11 +169,21 @@ const Preview = closed(['cluster', 'mode', 'objects', 'warnings', 'providerObjec
     ...closed(['engine'], { engine: choice('engine'), provider: choice('provider') }),
   },
   providerObjects: {
-    description: 'The upstream objects the selected provider would create from a ModelDeployment (KAITO Workspace, DynamoGraphDeployment, ...).',
-    ...closed(['status', 'message', 'objects'], {
-      status: { type: 'string', enum: ['available', 'pending', 'not-applicable'] },
-      message: STRING,
+    description:
+      "The objects the selected provider would write for a ModelDeployment (KAITO Workspace, DynamoGraphDeployment, RayService, llm-d Deployments, ...), from the provider's own transformation, or why there are none.",
+    ...closed(['status', 'message', 'objects', 'warnings'], {
+      status: {
+        type: 'string',
+        enum: ['available', 'not-applicable', 'no-provider', 'provider-unavailable', 'not-built-in', 'invalid', 'error'],
+        description:
+          'available; not-applicable (models, stacks); no-provider (no engine or provider can be selected: the core\'s reason); provider-unavailable (not registered, not ready, or its upstream CRD missing in that cluster); not-built-in (this portal lacks that provider\'s transformation); invalid (the provider rejects the spec; `field` names the field); error (the transformation failed).',
+      },
+      message: { type: 'string', description: 'What the provider would write, or why nothing, and what to do about it.' },
+      provider: STRING,
+      apiVersion: { type: 'string', description: "The upstream apiVersion the provider reports for the cluster (its InferenceProviderConfig's status.upstreamCRDVersion)." },
+      field: { type: 'string', description: 'invalid: the spec field at fault, e.g. spec.image.' },
       objects: arrayOf(ref('KubeObject')),
+      warnings: { description: "The provider's notes (unknown override keys, transform warnings).", ...arrayOf(STRING) },
     }),
   },
 });

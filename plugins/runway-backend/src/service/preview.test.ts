@@ -1,29 +1,59 @@
 import type { InferenceProviderConfig } from '@runway-portal/plugin-runway-common';
-import { previewWrite, selectionPreview } from './preview';
+import { DESIRED_ANNOTATION, IDENTITY_ANNOTATION, type ProviderDefinition, TransformError } from '@runway-portal/provider-shared';
+import { keptSelection, previewWrite, providerObjectsPreview, selectionPreview } from './preview';
 
-const provider = (name: string, ready: boolean, engines: unknown[], rules: unknown[]): InferenceProviderConfig => ({
+const provider = (name: string, ready: boolean, engines: unknown[], rules: unknown[], upstreamCRDVersion?: string): InferenceProviderConfig => ({
   apiVersion: 'airunway.ai/v1alpha1',
   kind: 'InferenceProviderConfig',
   metadata: { name },
   spec: { capabilities: { engines }, selectionRules: rules } as any,
-  status: { ready },
+  status: { ready, ...(upstreamCRDVersion ? { upstreamCRDVersion } : {}) },
 });
 
+const kaitoConfig = provider('kaito', true, [{ name: 'llamacpp', servingModes: ['aggregated'], cpuSupport: true, gpuSupport: true }], [
+  { condition: '!has(spec.resources.gpu) || spec.resources.gpu.count == 0', priority: 100 },
+], 'example.com/v1beta1');
 const providers = [
-  provider('kaito', true, [{ name: 'llamacpp', servingModes: ['aggregated'], cpuSupport: true, gpuSupport: true }], [
-    { condition: '!has(spec.resources.gpu) || spec.resources.gpu.count == 0', priority: 100 },
-  ]),
+  kaitoConfig,
   provider('dynamo', true, [{ name: 'vllm', servingModes: ['aggregated'], gpuSupport: true }], [
     { condition: "has(spec.resources.gpu) && spec.resources.gpu.count > 0 && spec.engine.type == 'vllm'", priority: 50 },
   ]),
 ];
 
-const deployment = (spec: Record<string, unknown>) => ({
+const deployment = (spec: Record<string, unknown>, name = 'x') => ({
   apiVersion: 'airunway.ai/v1alpha1',
   kind: 'ModelDeployment',
-  metadata: { name: 'x', namespace: 'a' },
+  metadata: { name, namespace: 'a', uid: 'uid-1', labels: { 'airunway.ai/team': 'blue', other: 'no' } },
   spec: { model: { id: 'org/model', source: 'huggingface' }, ...spec },
 });
+
+/**
+ * A provider definition written for these tests (the real ones are tested
+ * in their packages and, through the API, in router.integration.test.ts):
+ * one `Box` per deployment, named after it, carrying the engine and the
+ * `size` override; `spec.image` of "bad" is refused.
+ */
+const boxes: ProviderDefinition = {
+  name: 'kaito',
+  registration: { ...kaitoConfig, status: undefined },
+  version: 'test',
+  upstream: { group: 'example.com', kind: 'Box', plural: 'boxes', versions: ['v1beta1', 'v1alpha1'] },
+  overrides: { size: 'integer' },
+  transform(md, ctx) {
+    if (md.spec.image === 'bad') throw new TransformError('spec.image', 'boxes cannot run "bad"; use another image');
+    const size = md.spec.provider?.overrides?.size;
+    return {
+      objects: [{ apiVersion: ctx.apiVersion, kind: 'Box', metadata: { name: md.metadata!.name! }, spec: { engine: md.spec.engine?.type, size } }],
+      warnings: size ? [] : ['no size given: boxes are small'],
+    };
+  },
+  mapStatus: () => ({ phase: 'Running', message: '', ready: true, reason: 'Ready' }),
+};
+
+const previewOf = (spec: Record<string, unknown>, registered = providers, builtIn = [boxes]) => {
+  const md = deployment(spec);
+  return providerObjectsPreview({ md, selection: selectionPreview(md, registered), registered, builtIn, cluster: 'east' });
+};
 
 describe('selectionPreview', () => {
   it('shows the engine and provider the core controller would select', () => {
@@ -43,18 +73,149 @@ describe('selectionPreview', () => {
     expect(result.engine.reason).toMatch(/No healthy providers available/);
     expect(result.provider).toBeUndefined();
   });
+
+  it('refuses an explicit provider that is not registered or not ready, as the core does', () => {
+    const missing = selectionPreview(deployment({ engine: { type: 'vllm' }, provider: { name: 'kuberay' } }), providers);
+    expect(missing.provider).toEqual({
+      ok: false,
+      reason:
+        "Provider 'kuberay' is not registered (no InferenceProviderConfig named kuberay; registered: kaito, dynamo); install its provider controller or change spec.provider.name",
+    });
+    const notReady = selectionPreview(deployment({ engine: { type: 'vllm' }, provider: { name: 'dynamo' } }), [
+      provider('dynamo', false, [], []),
+    ]);
+    expect(notReady.provider?.reason).toMatch(/^Provider 'dynamo' is not ready \(its InferenceProviderConfig reports status.ready=false\)/);
+  });
+});
+
+describe('keptSelection', () => {
+  const live = { ...deployment({ resources: { gpu: { count: 1 } } }), status: { engine: { type: 'vllm', selectedReason: 'vllm for GPU' }, provider: { name: 'dynamo', selectedReason: 'rule → dynamo' } } };
+
+  it('keeps the engine and provider the core chose while no identity field changes', () => {
+    const scaled = deployment({ resources: { gpu: { count: 1 } }, scaling: { replicas: 3 } });
+    const kept = keptSelection(live, scaled);
+    expect(kept).toBe(live.status);
+    // Even when the rules would now pick another provider (dynamo is no longer ready).
+    const onlyKaito = [kaitoConfig];
+    expect(selectionPreview(scaled, onlyKaito, kept)).toEqual({
+      engine: { ok: true, engine: 'vllm', reason: 'vllm for GPU', auto: true },
+      provider: { ok: true, provider: 'dynamo', reason: 'rule → dynamo', auto: true },
+    });
+  });
+
+  it('selects afresh when an identity field changes', () => {
+    expect(keptSelection(live, deployment({ model: { id: 'org/other', source: 'huggingface' }, resources: { gpu: { count: 1 } } }))).toBeUndefined();
+    expect(keptSelection(undefined, live)).toBeUndefined();
+  });
+});
+
+describe('providerObjectsPreview', () => {
+  it("is the provider's transformation at the apiVersion it reports, decorated as its controller writes it", () => {
+    const result = previewOf({ resources: { memory: '16Gi' }, provider: { overrides: { size: 3, colour: 'red' } } });
+    expect(result).toMatchObject({ status: 'available', provider: 'kaito', apiVersion: 'example.com/v1beta1' });
+    expect(result.message).toBe("Provider 'kaito' would write Box x (example.com/v1beta1)");
+    expect(result.objects).toHaveLength(1);
+    const [box] = result.objects;
+    expect(box).toMatchObject({
+      apiVersion: 'example.com/v1beta1',
+      kind: 'Box',
+      // The engine the core selected, handed to the provider; the override as given.
+      spec: { engine: 'llamacpp', size: 3 },
+      metadata: {
+        name: 'x',
+        namespace: 'a',
+        labels: { 'airunway.ai/team': 'blue', 'airunway.ai/managed-by': 'airunway' },
+        ownerReferences: [{ kind: 'ModelDeployment', name: 'x', uid: 'uid-1', controller: true }],
+      },
+    });
+    expect(box.metadata?.labels?.other).toBeUndefined();
+    expect(Object.keys(box.metadata?.annotations ?? {}).sort()).toEqual([DESIRED_ANNOTATION, IDENTITY_ANNOTATION]);
+    expect(result.warnings).toEqual(["Unknown override key spec.provider.overrides.colour is ignored by provider 'kaito'"]);
+  });
+
+  it("passes the provider's warnings on", () => {
+    expect(previewOf({ resources: { memory: '16Gi' } }).warnings).toEqual(['no size given: boxes are small']);
+  });
+
+  it('names the field the provider refuses', () => {
+    expect(previewOf({ resources: { memory: '16Gi' }, image: 'bad' })).toMatchObject({
+      status: 'invalid',
+      field: 'spec.image',
+      message: 'spec.image: boxes cannot run "bad"; use another image',
+      objects: [],
+    });
+    expect(previewOf({ resources: { memory: '16Gi' }, provider: { overrides: { size: 'big' } } })).toMatchObject({
+      status: 'invalid',
+      field: 'spec.provider.overrides',
+      message: expect.stringContaining('spec.provider.overrides.size must be'),
+    });
+  });
+
+  it("gives the core's reason when no provider can serve the deployment", () => {
+    const result = previewOf({ resources: { gpu: { count: 1 } }, engine: { type: 'llamacpp' } });
+    expect(result.status).toBe('no-provider');
+    expect(result.message).toMatch(/^No provider can serve this deployment: No provider's selection rules match/);
+    expect(previewOf({}, []).message).toMatch(/No healthy providers available/);
+  });
+
+  it('says when the named provider is not registered or not ready in that cluster', () => {
+    const result = previewOf({ engine: { type: 'vllm' }, provider: { name: 'kuberay' } });
+    expect(result).toMatchObject({ status: 'provider-unavailable', provider: 'kuberay', objects: [] });
+    expect(result.message).toMatch(/Provider 'kuberay' is not registered .* \(cluster "east"\)$/);
+  });
+
+  it('says when the provider reports no upstream CRD, or one this portal cannot write', () => {
+    const noCrd = previewOf({ resources: { memory: '16Gi' } }, [{ ...kaitoConfig, status: { ready: true } }]);
+    expect(noCrd).toMatchObject({ status: 'provider-unavailable', provider: 'kaito' });
+    expect(noCrd.message).toMatch(/CRD not installed in cluster "east".*install the Box CRD \(boxes.example.com\)/);
+    const newer = previewOf({ resources: { memory: '16Gi' } }, [{ ...kaitoConfig, status: { ready: true, upstreamCRDVersion: 'example.com/v2' } }]);
+    expect(newer).toMatchObject({ status: 'provider-unavailable', apiVersion: 'example.com/v2' });
+    expect(newer.message).toMatch(/does not write \(example.com\/v1beta1, example.com\/v1alpha1\)/);
+  });
+
+  it('says when the portal does not include the selected provider', () => {
+    const result = previewOf({ resources: { memory: '16Gi' } }, providers, []);
+    expect(result).toMatchObject({ status: 'not-built-in', provider: 'kaito', objects: [] });
+    expect(result.message).toMatch(/built in: none/);
+  });
+
+  it('reports a failing transformation without failing the preview', () => {
+    const broken = { ...boxes, transform: () => { throw new Error('boom'); } };
+    expect(previewOf({ resources: { memory: '16Gi' } }, providers, [broken])).toMatchObject({
+      status: 'error',
+      message: "Provider 'kaito' could not transform this deployment: boom",
+    });
+  });
 });
 
 describe('previewWrite', () => {
-  const dryRunResult = { object: { ...deployment({}), metadata: { name: 'x', namespace: 'a', uid: 'u' } }, warnings: [] };
+  const dryRunResult = { object: deployment({ resources: { memory: '16Gi' } }), warnings: [] };
 
-  it('dry-runs the write and leaves a slot for the provider objects', async () => {
+  it('dry-runs the write and adds what the provider would write', async () => {
     const create = jest.fn(async () => dryRunResult);
     const clusterClient = { create, providerConfigs: async () => providers } as any;
-    const preview = await previewWrite({ clusterClient, kind: 'deployments', cluster: 'east', mode: 'create', body: deployment({}) });
-    expect(create).toHaveBeenCalledWith('deployments', 'east', deployment({}), { dryRun: true });
+    const body = deployment({ resources: { memory: '16Gi' } });
+    const preview = await previewWrite({ clusterClient, kind: 'deployments', cluster: 'east', mode: 'create', body, builtInProviders: [boxes] });
+    expect(create).toHaveBeenCalledWith('deployments', 'east', body, { dryRun: true });
     expect(preview.objects).toEqual([{ action: 'create', object: dryRunResult.object }]);
-    expect(preview.providerObjects).toMatchObject({ status: 'pending', objects: [] });
+    expect(preview.providerObjects).toMatchObject({ status: 'available', provider: 'kaito', objects: [{ kind: 'Box' }] });
+  });
+
+  it('on update, previews with the provider the deployment already has', async () => {
+    const live = { ...dryRunResult.object, status: { engine: { type: 'llamacpp' }, provider: { name: 'kaito' } } };
+    const get = jest.fn(async () => ({ object: live }));
+    const clusterClient = { update: async () => ({ object: live, warnings: [] }), get, providerConfigs: async () => [{ ...kaitoConfig, status: { ready: false, upstreamCRDVersion: 'example.com/v1beta1' } }] } as any;
+    const preview = await previewWrite({ clusterClient, kind: 'deployments', cluster: 'east', mode: 'update', body: live, builtInProviders: [boxes] });
+    expect(get).toHaveBeenCalledWith('deployments', { cluster: 'east', namespace: 'a', name: 'x' });
+    expect(preview.selection?.provider).toMatchObject({ ok: true, provider: 'kaito', reason: 'selected earlier' });
+    expect(preview.providerObjects).toMatchObject({ status: 'available', objects: [{ kind: 'Box', spec: { engine: 'llamacpp' } }] });
+  });
+
+  it('has no provider objects for models and stacks', async () => {
+    const clusterClient = { create: async () => ({ object: { kind: 'Model' }, warnings: [] }) } as any;
+    const preview = await previewWrite({ clusterClient, kind: 'models', cluster: 'east', mode: 'create', body: {}, builtInProviders: [boxes] });
+    expect(preview.providerObjects).toMatchObject({ status: 'not-applicable', objects: [] });
+    expect(preview.selection).toBeUndefined();
   });
 
   it('still answers when the providers cannot be read', async () => {
@@ -64,10 +225,10 @@ describe('previewWrite', () => {
         throw new Error('cluster "east" is not synced');
       },
     } as any;
-    const preview = await previewWrite({ clusterClient, kind: 'deployments', cluster: 'east', mode: 'update', body: deployment({}) });
+    const preview = await previewWrite({ clusterClient, kind: 'deployments', cluster: 'east', mode: 'update', body: deployment({}), builtInProviders: [boxes] });
     expect(preview.objects[0].action).toBe('update');
-    expect(preview.selection).toEqual({
-      engine: { ok: false, reason: 'cannot read the providers registered in cluster "east": cluster "east" is not synced' },
-    });
+    const reason = 'cannot read the providers registered in cluster "east": cluster "east" is not synced';
+    expect(preview.selection).toEqual({ engine: { ok: false, reason } });
+    expect(preview.providerObjects).toMatchObject({ status: 'provider-unavailable', message: reason });
   });
 });

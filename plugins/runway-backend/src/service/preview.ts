@@ -1,17 +1,34 @@
 /**
  * "Show before doing": the exact objects a create or update would write,
- * from a server-side dry run, plus for deployments the engine and provider
+ * from a server-side dry run; for deployments also the engine and provider
  * the core controller would select (runway-common's selection, against the
- * providers registered in that cluster).
+ * providers registered in that cluster) and the objects that provider would
+ * write, from the provider's own definition through the same
+ * `desiredObjects` its controller runs.
  */
+import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
+  checkProviderCompatibility,
+  identityChanges,
   type InferenceProviderConfig,
+  isProviderReady,
+  type ModelDeployment,
   type ModelDeploymentSpec,
+  type ModelDeploymentStatus,
+  type Resolution,
   resolveDeployment,
+  selectProvider,
   type ValidationIssue,
 } from '@runway-portal/plugin-runway-common';
 import type { ClusterClient, RunwayKind } from '@runway-portal/plugin-runway-node';
-import type { KubeObject } from '@runway-portal/controller-runtime';
+import {
+  checkOverrides,
+  crdNotInstalledMessage,
+  desiredObjects,
+  type ProviderDefinition,
+  resolveDeployment as resolveForProvider,
+  TransformError,
+} from '@runway-portal/provider-shared';
 
 export type PreviewMode = 'create' | 'update';
 
@@ -20,40 +37,202 @@ export interface SelectionPreview {
   provider?: { ok: boolean; provider?: string; reason: string; auto?: boolean };
 }
 
+/**
+ * Why there are provider objects or not: `available`; `not-applicable`
+ * (models and stacks); `no-provider` (no engine or provider can be
+ * selected, with the core's reason); `provider-unavailable` (not
+ * registered, not ready, or no upstream CRD in that cluster);
+ * `not-built-in` (registered there, but this portal does not have its
+ * transformation); `invalid` (the provider rejects the spec; `field` names
+ * the field when it does); `error` (the provider's transformation failed).
+ */
+export type ProviderObjectsStatus =
+  | 'available'
+  | 'not-applicable'
+  | 'no-provider'
+  | 'provider-unavailable'
+  | 'not-built-in'
+  | 'invalid'
+  | 'error';
+
+export interface ProviderObjects {
+  status: ProviderObjectsStatus;
+  message: string;
+  provider?: string;
+  /** The upstream apiVersion the provider reports in its InferenceProviderConfig (`status.upstreamCRDVersion`). */
+  apiVersion?: string;
+  field?: string;
+  objects: KubeObject[];
+  /** The provider's notes (unknown override keys, transform warnings): events on the deployment once it runs. */
+  warnings: string[];
+}
+
 export interface Preview {
   cluster: string;
   mode: PreviewMode;
   objects: Array<{ action: PreviewMode; object: KubeObject }>;
   warnings: ValidationIssue[];
   selection?: SelectionPreview;
-  providerObjects: { status: 'available' | 'pending' | 'not-applicable'; message: string; objects: KubeObject[] };
+  providerObjects: ProviderObjects;
 }
 
-/** Engine and provider selection of a deployment, as the core controller would do it. Pure. */
-export function selectionPreview(body: KubeObject, providers: InferenceProviderConfig[]): SelectionPreview {
-  const spec = (body.spec ?? {}) as ModelDeploymentSpec;
-  const resolution = resolveDeployment(spec, providers, body.metadata?.name);
-  const engine = resolution.engine.ok
-    ? { ok: true, engine: resolution.engine.engine, reason: resolution.engine.reason, auto: resolution.engine.auto }
-    : { ok: false, reason: resolution.engine.reason };
-  const p = resolution.provider;
-  const provider = p && (p.ok ? { ok: true, provider: p.provider, reason: p.reason, auto: p.auto } : { ok: false, reason: p.reason });
-  return provider ? { engine, provider } : { engine };
+const nameOf = (config: InferenceProviderConfig) => config.metadata?.name ?? '';
+/** The API server's object, typed as the deployment it is (the body was validated as one). */
+const asDeployment = (object: KubeObject) => object as unknown as ModelDeployment;
+
+/**
+ * An explicitly named provider must be registered and ready before the core
+ * hands a deployment to it (the core's own check and wording).
+ */
+function explicitProviderProblem(name: string, providers: InferenceProviderConfig[]): string | undefined {
+  const registered = providers.find(p => nameOf(p) === name);
+  if (!registered) {
+    const known = providers.map(nameOf).filter(Boolean).join(', ') || 'none';
+    return `Provider '${name}' is not registered (no InferenceProviderConfig named ${name}; registered: ${known}); install its provider controller or change spec.provider.name`;
+  }
+  if (!isProviderReady(registered)) {
+    return `Provider '${name}' is not ready (its InferenceProviderConfig reports status.ready=${String(registered.status?.ready ?? false)}); waiting for its controller`;
+  }
+  return undefined;
 }
 
 /**
- * Where the provider's transformed objects go. The provider transformations
- * are not part of the portal yet; the field is there so that they slot in.
+ * What the core keeps of an earlier selection on update: its engine and
+ * provider stay until an identity field changes (the provider then
+ * recreates its resource). Pure.
  */
-function providerObjects(kind: RunwayKind): Preview['providerObjects'] {
-  if (kind !== 'deployments') {
-    return { status: 'not-applicable', message: 'only deployments are transformed by a provider', objects: [] };
+export function keptSelection(previous: KubeObject | undefined, updated: KubeObject): ModelDeploymentStatus | undefined {
+  if (!previous) return undefined;
+  if (identityChanges(asDeployment(previous), asDeployment(updated)).length > 0) return undefined;
+  return asDeployment(previous).status;
+}
+
+function engineChoice(resolution: Resolution, kept: ModelDeploymentStatus['engine'] | undefined): SelectionPreview['engine'] {
+  if (kept?.type) return { ok: true, engine: kept.type, reason: kept.selectedReason ?? 'auto-selected earlier', auto: true };
+  const e = resolution.engine;
+  return e.ok ? { ok: true, engine: e.engine, reason: e.reason, auto: e.auto } : { ok: false, reason: e.reason };
+}
+
+/**
+ * Engine and provider selection of a deployment, as the core controller
+ * would do it: `kept` is the selection it keeps on update (`keptSelection`). Pure.
+ */
+export function selectionPreview(body: KubeObject, providers: InferenceProviderConfig[], kept?: ModelDeploymentStatus): SelectionPreview {
+  const spec = (body.spec ?? {}) as ModelDeploymentSpec;
+  const resolution = resolveDeployment(spec, providers, body.metadata?.name);
+  const keptEngine = !spec.engine?.type ? kept?.engine?.type : undefined;
+  const engine = engineChoice(resolution, keptEngine ? kept?.engine : undefined);
+  if (!engine.ok) return { engine };
+  const keptProvider = kept?.provider?.name;
+  if (keptProvider && (!spec.provider?.name || spec.provider.name === keptProvider)) {
+    // Once handed over, a deployment stays with its provider (even while that one is unready).
+    return { engine, provider: { ok: true, provider: keptProvider, reason: kept?.provider?.selectedReason ?? 'selected earlier', auto: !spec.provider?.name } };
   }
-  return {
-    status: 'pending',
-    message: "the provider's objects (KAITO Workspace, DynamoGraphDeployment, RayService, llm-d Deployments) are not previewed yet",
-    objects: [],
-  };
+  const p = keptEngine
+    ? selectProvider({ ...resolution.spec, engine: { ...resolution.spec.engine, type: keptEngine } }, providers)
+    : resolution.provider;
+  if (!p) return { engine };
+  const problem = p.ok && !p.auto ? explicitProviderProblem(p.provider, providers) : undefined;
+  if (problem) return { engine, provider: { ok: false, reason: problem } };
+  return { engine, provider: p.ok ? { ok: true, provider: p.provider, reason: p.reason, auto: p.auto } : { ok: false, reason: p.reason } };
+}
+
+const none = (status: ProviderObjectsStatus, message: string, extra: Partial<ProviderObjects> = {}): ProviderObjects => ({
+  status,
+  message,
+  objects: [],
+  warnings: [],
+  ...extra,
+});
+
+/**
+ * What the selected provider would write for `md` (the deployment as the
+ * API server would store it), in the order and shape its controller
+ * applies them. Mirrors the provider loop's checks: registered and ready,
+ * upstream CRD version reported, compatibility, overrides, transform. Pure.
+ */
+export function providerObjectsPreview(options: {
+  md: KubeObject;
+  selection: SelectionPreview;
+  registered: InferenceProviderConfig[];
+  builtIn: readonly ProviderDefinition[];
+  cluster: string;
+}): ProviderObjects {
+  const { md, selection, registered, builtIn, cluster } = options;
+  const { engine, provider } = selection;
+  if (!engine.ok || !engine.engine) return none('no-provider', `No provider can serve this deployment: ${engine.reason}`);
+  if (!provider?.ok || !provider.provider) {
+    const reason = provider?.reason ?? 'no provider selected';
+    const explicit = (md.spec as ModelDeploymentSpec | undefined)?.provider?.name;
+    return explicit
+      ? none('provider-unavailable', `${reason} (cluster "${cluster}")`, { provider: explicit })
+      : none('no-provider', `No provider can serve this deployment: ${reason}`);
+  }
+  const name = provider.provider;
+  const config = registered.find(p => nameOf(p) === name);
+  // Selection only picks registered, ready providers: this guards the types, not a real case.
+  if (!config) return none('provider-unavailable', `Provider '${name}' is not registered in cluster "${cluster}"`, { provider: name });
+  const definition = builtIn.find(d => d.name === name);
+  if (!definition) {
+    const known = builtIn.map(d => d.name).join(', ') || 'none';
+    return none(
+      'not-built-in',
+      `Provider '${name}' is registered in cluster "${cluster}", but this portal does not include its transformation (built in: ${known}), so its objects cannot be shown; the deployment itself is unaffected`,
+      { provider: name },
+    );
+  }
+  const apiVersion = config.status?.upstreamCRDVersion;
+  if (!apiVersion) {
+    return none(
+      'provider-unavailable',
+      `${crdNotInstalledMessage(name)} "${cluster}" (its InferenceProviderConfig reports no status.upstreamCRDVersion): install the ${definition.upstream.kind} CRD (${definition.upstream.plural}.${definition.upstream.group})`,
+      { provider: name },
+    );
+  }
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  if (group !== definition.upstream.group || !definition.upstream.versions.includes(version)) {
+    return none(
+      'provider-unavailable',
+      `Provider '${name}' in cluster "${cluster}" reports upstream API version ${apiVersion}, which this portal's ${name} transformation does not write (${definition.upstream.versions.map(v => `${definition.upstream.group}/${v}`).join(', ')}): the provider controller and the portal are different versions`,
+      { provider: name, apiVersion },
+    );
+  }
+
+  // The deployment as the provider receives it: selected by the core, engine resolved.
+  const handed = asDeployment({
+    ...md,
+    status: { ...(md.status as object), engine: { type: engine.engine }, provider: { name } },
+  });
+  const resolved = resolveForProvider(handed);
+  const found = { provider: name, apiVersion };
+  const incompatible = checkProviderCompatibility(resolved.spec, definition.registration).filter(i => i.severity === 'error');
+  if (incompatible.length > 0) {
+    return none('invalid', incompatible.map(i => i.message).join('; '), { ...found, field: incompatible[0].path });
+  }
+  const overrides = checkOverrides(resolved.spec.provider?.overrides, definition.overrides);
+  if (overrides.errors.length > 0) {
+    return none('invalid', overrides.errors.join('; '), { ...found, field: 'spec.provider.overrides' });
+  }
+  const unknown = overrides.unknown.map(path => `Unknown override key ${path} is ignored by provider '${name}'`);
+  try {
+    const { objects, warnings } = desiredObjects(definition, handed, { apiVersion });
+    const what = objects.map(o => `${o.kind} ${o.metadata?.name}`).join(', ');
+    return { status: 'available', message: `Provider '${name}' would write ${what} (${apiVersion})`, ...found, objects, warnings: [...unknown, ...warnings] };
+  } catch (err) {
+    if (err instanceof TransformError) return none('invalid', err.message, { ...found, field: err.field, warnings: unknown });
+    // A provider bug must not fail the preview of the portal's own object.
+    return none('error', `Provider '${name}' could not transform this deployment: ${err instanceof Error ? err.message : String(err)}`, found);
+  }
+}
+
+/** The deployment as it is now (for what the core keeps on update); undefined when it cannot be read. */
+async function currentObject(clusterClient: ClusterClient, cluster: string, updated: KubeObject): Promise<KubeObject | undefined> {
+  const { namespace = '', name = '' } = updated.metadata ?? {};
+  try {
+    return (await clusterClient.get('deployments', { cluster, namespace, name })).object;
+  } catch {
+    return undefined; // the dry run just found it: only a cache hiccup gets here, and selection then starts afresh
+  }
 }
 
 export async function previewWrite(options: {
@@ -62,8 +241,10 @@ export async function previewWrite(options: {
   cluster: string;
   mode: PreviewMode;
   body: KubeObject;
+  /** The providers whose transformation the portal includes. */
+  builtInProviders: readonly ProviderDefinition[];
 }): Promise<Preview> {
-  const { clusterClient, kind, cluster, mode, body } = options;
+  const { clusterClient, kind, cluster, mode, body, builtInProviders } = options;
   const meta = body.metadata ?? {};
   const result =
     mode === 'create'
@@ -74,17 +255,27 @@ export async function previewWrite(options: {
     mode,
     objects: [{ action: mode, object: result.object }],
     warnings: result.warnings,
-    providerObjects: providerObjects(kind),
+    providerObjects: none('not-applicable', 'only deployments are transformed by a provider'),
   };
-  if (kind === 'deployments') {
-    try {
-      const providers = (await clusterClient.providerConfigs(cluster)) as InferenceProviderConfig[];
-      preview.selection = selectionPreview(result.object, providers);
-    } catch (err) {
-      // The dry run succeeded; only the selection cannot be shown.
-      const reason = `cannot read the providers registered in cluster "${cluster}": ${err instanceof Error ? err.message : String(err)}`;
-      preview.selection = { engine: { ok: false, reason } };
-    }
+  if (kind !== 'deployments') return preview;
+  let registered: InferenceProviderConfig[];
+  try {
+    registered = (await clusterClient.providerConfigs(cluster)) as InferenceProviderConfig[];
+  } catch (err) {
+    // The dry run succeeded; only the selection and the provider's objects cannot be shown.
+    const reason = `cannot read the providers registered in cluster "${cluster}": ${err instanceof Error ? err.message : String(err)}`;
+    preview.selection = { engine: { ok: false, reason } };
+    preview.providerObjects = none('provider-unavailable', reason);
+    return preview;
   }
+  const previous = mode === 'update' ? await currentObject(clusterClient, cluster, result.object) : undefined;
+  preview.selection = selectionPreview(result.object, registered, keptSelection(previous, result.object));
+  preview.providerObjects = providerObjectsPreview({
+    md: result.object,
+    selection: preview.selection,
+    registered,
+    builtIn: builtInProviders,
+    cluster,
+  });
   return preview;
 }

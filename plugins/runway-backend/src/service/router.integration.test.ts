@@ -36,6 +36,7 @@ import {
   registerProvider,
   RUNWAY_CRDS,
   STACKS,
+  WORKSPACES,
 } from '../__testUtils__/clusters';
 import { ADMIN, policyPermissionsFactory, TEAM_A, VIEWER } from '../__testUtils__/permissions';
 import { subscribeSignals } from '../__testUtils__/signals';
@@ -45,6 +46,7 @@ jest.setTimeout(60_000);
 const START_TIMEOUT_MS = 30 * 60_000;
 const BOUND_MS = 2_000;
 const UPSTREAM_SAMPLES = path.resolve(__dirname, '../../../../../shared/upstream/airunway');
+const KAITO_CRD = path.resolve(__dirname, '../../../../../shared/upstream/crds/kaito-kaito.sh_workspaces.yaml');
 
 const auth = (user: string) => ({ Authorization: mockCredentials.user.header(user) });
 
@@ -121,8 +123,9 @@ describe('runway REST API against real clusters', () => {
   let stopBackend: () => Promise<void>;
 
   beforeAll(async () => {
+    // East also has KAITO's Workspace CRD: its registered KAITO provider reports kaito.sh/v1beta1.
     [east, west, north] = await startClusters(
-      ['east', 'west', 'north'].map(n => ({ name: `runway-api-${n}`, crds: [RUNWAY_CRDS] })),
+      ['east', 'west', 'north'].map(n => ({ name: `runway-api-${n}`, crds: n === 'east' ? [RUNWAY_CRDS, KAITO_CRD] : [RUNWAY_CRDS] })),
     );
     eastAdmin = adminClient(east);
     westAdmin = adminClient(west);
@@ -134,7 +137,7 @@ describe('runway REST API against real clusters', () => {
     const [kaito, dynamo] = parseAllDocuments(
       fs.readFileSync(path.join(UPSTREAM_SAMPLES, 'airunway_v1alpha1_inferenceproviderconfig.yaml'), 'utf8'),
     ).map(d => d.toJS() as KubeObject);
-    await registerProvider(eastAdmin, kaito, true);
+    await registerProvider(eastAdmin, kaito, true, 'kaito.sh/v1beta1');
     await registerProvider(eastAdmin, dynamo, false);
     await westAdmin.apply(DEPLOYMENTS, bodies.deployments('from-kubectl', 'team-b'), { fieldManager: 'kubectl' });
     await northAdmin.apply(DEPLOYMENTS, bodies.deployments('north-one', 'team-a'), { fieldManager: 'kubectl' });
@@ -253,7 +256,8 @@ describe('runway REST API against real clusters', () => {
       expect(preview.body.objects[0].action).toBe('create');
       expect(preview.body.objects[0].object.metadata).toMatchObject({ name, namespace: 'team-a' });
       expect(preview.body.objects[0].object.metadata.uid).toBeTruthy(); // the API server filled it in
-      expect(preview.body.providerObjects.status).toBe(kind === 'deployments' ? 'pending' : 'not-applicable');
+      // A GPU vLLM deployment in east: only KAITO is ready there, and its rules do not take GPU vLLM.
+      expect(preview.body.providerObjects.status).toBe(kind === 'deployments' ? 'no-provider' : 'not-applicable');
       expect(await readDirect(eastAdmin, kind, 'team-a', name)).toBeUndefined();
       const dry = await api().post(`/api/runway/${kind}/east`).query({ dryRun: true }).send(body).set(auth(ADMIN));
       expect(dry.status).toBe(201);
@@ -366,6 +370,72 @@ describe('runway REST API against real clusters', () => {
     // Only kaito is ready; CPU-only: llama.cpp via KAITO.
     expect(res.body.selection.engine).toMatchObject({ ok: true, engine: 'llamacpp', auto: true });
     expect(res.body.selection.provider).toMatchObject({ ok: true, provider: 'kaito', auto: true });
+  });
+
+  it("previews the KAITO Workspace the provider would write for seed 000's example 2, and writes nothing", async () => {
+    // Seed 000 section 4.2, example 2 (CPU-only llama.cpp), in a namespace open to the portal.
+    const body = {
+      apiVersion: 'airunway.ai/v1alpha1',
+      kind: 'ModelDeployment',
+      metadata: { name: 'gemma-cpu', namespace: 'team-a' },
+      spec: {
+        model: { id: 'google/gemma-3-1b-it-qat-q8_0-gguf', source: 'huggingface' },
+        engine: { type: 'llamacpp' },
+        serving: { mode: 'aggregated' },
+        scaling: { replicas: 1 },
+        resources: { gpu: { count: 0 }, memory: '16Gi', cpu: '8' },
+        image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
+      },
+    };
+    const res = await api().post('/api/runway/deployments/east/preview').send(body).set(auth(ADMIN));
+    expect(res.status).toBe(200);
+    expect(res.body.selection.provider).toMatchObject({ ok: true, provider: 'kaito' });
+    const uid = res.body.objects[0].object.metadata.uid;
+    expect(res.body.providerObjects).toMatchObject({ status: 'available', provider: 'kaito', apiVersion: 'kaito.sh/v1beta1', warnings: [] });
+    expect(res.body.providerObjects.objects).toHaveLength(1);
+    // The seed's Workspace, plus what every provider resource carries.
+    expect(res.body.providerObjects.objects[0]).toMatchObject({
+      apiVersion: 'kaito.sh/v1beta1',
+      kind: 'Workspace',
+      metadata: {
+        name: 'gemma-cpu',
+        namespace: 'team-a',
+        labels: { 'airunway.ai/model-source': 'huggingface', 'airunway.ai/managed-by': 'airunway' },
+        ownerReferences: [{ apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'gemma-cpu', uid, controller: true }],
+      },
+      resource: { count: 1, labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux' } } },
+      inference: {
+        template: {
+          spec: {
+            containers: [
+              {
+                name: 'model',
+                image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
+                args: ['huggingface://google/gemma-3-1b-it-qat-q8_0-gguf/gemma-3-1b-it-q8_0.gguf', '--address=:5000'],
+                ports: [{ containerPort: 5000 }],
+                resources: { requests: { memory: '16Gi', cpu: '8' } },
+              },
+            ],
+          },
+        },
+      },
+    });
+    // The real KAITO CRD accepts the Workspace as previewed (its own server-side dry run).
+    const accepted = await eastAdmin.create<KubeObject>(WORKSPACES, res.body.providerObjects.objects[0], { fieldManager: 'test', dryRun: true });
+    expect(accepted.metadata?.name).toBe('gemma-cpu');
+    // A preview writes nothing: neither the deployment nor the provider's object.
+    expect(await readDirect(eastAdmin, 'deployments', 'team-a', 'gemma-cpu')).toBeUndefined();
+    expect((await eastAdmin.list(WORKSPACES, { namespace: 'team-a' })).items).toEqual([]);
+    expect(audits.filter(a => a.meta.name === 'gemma-cpu')).toEqual([]);
+
+    // A provider that is not registered in that cluster: said so, nothing shown.
+    const elsewhere = await api()
+      .post('/api/runway/deployments/east/preview')
+      .send({ ...body, spec: { ...body.spec, provider: { name: 'kuberay' } } })
+      .set(auth(ADMIN));
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.providerObjects).toMatchObject({ status: 'provider-unavailable', provider: 'kuberay', objects: [] });
+    expect(elsewhere.body.providerObjects.message).toMatch(/Provider 'kuberay' is not registered/);
   });
 
   it('shows the upstream objects a resource owns and their events', async () => {

@@ -12,6 +12,7 @@ import type {
 import { createValidatedOpenApiRouter } from '@backstage/backend-openapi-utils';
 import type { JsonObject } from '@backstage/types';
 import type { KubeObject } from '@runway-portal/controller-runtime';
+import type { ProviderDefinition } from '@runway-portal/provider-shared';
 import {
   type ClusterClient,
   FieldConflictError,
@@ -38,6 +39,8 @@ export interface RouterOptions {
   authorizer: Authorizer;
   auditor: AuditorService;
   logger: LoggerService;
+  /** The providers whose transformation the preview shows (see providers.ts). */
+  builtInProviders: readonly ProviderDefinition[];
 }
 
 /** Express gives `?cluster=a` as a string and `?cluster=a&cluster=b` as an array. */
@@ -76,7 +79,7 @@ const detailedErrors: ErrorRequestHandler = (err, req, res, next) => {
 };
 
 export async function createRouter(options: RouterOptions) {
-  const { clusterClient, httpAuth, permissions, authorizer, auditor } = options;
+  const { clusterClient, httpAuth, permissions, authorizer, auditor, builtInProviders } = options;
   const router = createValidatedOpenApiRouter<typeof spec>(spec, {
     // `/openapi.json` would otherwise match the `/{kind}` template.
     validatorOptions: { ignorePaths: /\/openapi\.json$/ },
@@ -158,7 +161,7 @@ export async function createRouter(options: RouterOptions) {
     const credentials = await httpAuth.credentials(req);
     const permission = mode === 'create' ? runwayPermissions[kind].create : runwayPermissions[kind].update;
     await authorizer.check(permission, credentials, { cluster, namespace: bodyTarget(body).namespace });
-    res.json(await previewWrite({ clusterClient, kind, cluster, mode, body }));
+    res.json(await previewWrite({ clusterClient, kind, cluster, mode, body, builtInProviders }));
   });
 
   router.put('/:kind/:cluster/:namespace/:name', async (req, res) => {

@@ -154,11 +154,37 @@ export interface PreviewResponse {
   objects: Array<{ action: 'create' | 'update'; object: KubeObject }>;
   warnings: ValidationIssue[];
   selection?: SelectionPreview;
-  providerObjects: {
-    status: 'available' | 'pending' | 'not-applicable';
-    message: string;
-    objects: KubeObject[];
-  };
+  providerObjects: ProviderObjects;
+}
+
+/**
+ * Why the preview has provider objects or not: `available`;
+ * `not-applicable` (models, stacks); `no-provider` (nothing can be
+ * selected: the core's reason); `provider-unavailable` (not registered, not
+ * ready, or its upstream CRD missing there); `not-built-in` (the portal
+ * lacks that provider's transformation); `invalid` (the provider rejects
+ * the spec, `field` names the field); `error` (its transformation failed).
+ */
+export type ProviderObjectsStatus =
+  | 'available'
+  | 'not-applicable'
+  | 'no-provider'
+  | 'provider-unavailable'
+  | 'not-built-in'
+  | 'invalid'
+  | 'error';
+
+/** The objects the selected provider would write for a ModelDeployment (KAITO Workspace, DynamoGraphDeployment, ...). */
+export interface ProviderObjects {
+  status: ProviderObjectsStatus;
+  message: string;
+  provider?: string;
+  /** The upstream apiVersion the provider reports for that cluster. */
+  apiVersion?: string;
+  field?: string;
+  objects: KubeObject[];
+  /** The provider's notes (unknown override keys, transform warnings). */
+  warnings: string[];
 }
 
 /** The message of the backend's `runway:<kind>` signal channels. */

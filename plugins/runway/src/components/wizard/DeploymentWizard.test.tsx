@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { rest } from 'msw';
 import { setupServer } from 'msw/node';
-import type { PreviewResponse } from '../../api/types';
+import type { PreviewResponse, ProviderObjects } from '../../api/types';
 import { cluster, clustersResponse, deployment } from '../../__testUtils__/fixtures';
 import { API, renderWithApi } from '../../__testUtils__/render';
 import { DeploymentWizard } from './DeploymentWizard';
@@ -13,6 +13,26 @@ registerMswTestHooks(server);
 
 // Generous: the machine is shared with cluster tests; nothing here measures time.
 jest.setTimeout(60_000);
+
+/** What the KAITO provider would write (its top-level fields are the Workspace's own). */
+const WORKSPACE = {
+  apiVersion: 'kaito.sh/v1beta1',
+  kind: 'Workspace',
+  metadata: { name: 'llama', namespace: 'ml', labels: { 'airunway.ai/managed-by': 'airunway' } },
+  resource: { count: 1 },
+  inference: { preset: { name: 'llama-3.1-8b-instruct' } },
+};
+
+/** A provider's TransformError, as the preview reports it. */
+const REFUSED: ProviderObjects = {
+  status: 'invalid',
+  message: 'spec.image: KAITO runs its own images for presets; remove spec.image or choose a model without a preset',
+  provider: 'kaito',
+  apiVersion: 'kaito.sh/v1beta1',
+  field: 'spec.image',
+  objects: [],
+  warnings: [],
+};
 
 function serveClusters() {
   server.use(rest.get(`${API}/clusters`, (_req, res, ctx) => res(ctx.json(clustersResponse([cluster('east'), cluster('west')])))));
@@ -129,7 +149,14 @@ describe('DeploymentWizard', () => {
           objects: [{ action: 'create', object: { ...body, metadata: { ...body.metadata, uid: 'dry-run' }, spec: { ...body.spec, serving: { mode: 'aggregated' } } } }],
           warnings: [{ path: 'spec.secrets.huggingFaceToken', message: 'gated models need a HuggingFace token', severity: 'warning' }],
           selection: { engine: { ok: true, engine: 'vllm', reason: 'vllm for GPU (from cluster)', auto: true }, provider: { ok: true, provider: 'dynamo', reason: 'GPU → dynamo (from cluster)', auto: true } },
-          providerObjects: { status: 'pending', message: "the provider's objects are not previewed yet", objects: [] },
+          providerObjects: {
+            status: 'available',
+            message: "Provider 'kaito' would write Workspace llama (kaito.sh/v1beta1)",
+            provider: 'kaito',
+            apiVersion: 'kaito.sh/v1beta1',
+            objects: [WORKSPACE],
+            warnings: ["Unknown override key spec.provider.overrides.colour is ignored by provider 'kaito'"],
+          },
         };
         return res(ctx.json(answer));
       }),
@@ -149,7 +176,13 @@ describe('DeploymentWizard', () => {
     expect(yaml).toHaveTextContent('id: meta-llama/Llama-3.1-8B-Instruct');
     expect(screen.getByText(/vllm for GPU \(from cluster\)/)).toBeInTheDocument();
     expect(screen.getByText(/gated models need a HuggingFace token/)).toBeInTheDocument();
-    expect(screen.getByText("the provider's objects are not previewed yet")).toBeInTheDocument();
+    const providerSection = screen.getByRole('region', { name: 'Provider objects' });
+    expect(within(providerSection).getByText('Objects written by provider kaito (kaito.sh/v1beta1)')).toBeInTheDocument();
+    expect(within(providerSection).getByText("Provider 'kaito' would write Workspace llama (kaito.sh/v1beta1)")).toBeInTheDocument();
+    expect(within(providerSection).getByText(/Unknown override key spec.provider.overrides.colour/)).toBeInTheDocument();
+    const workspace = within(providerSection).getByLabelText('Workspace llama YAML');
+    expect(workspace).toHaveTextContent('kind: Workspace');
+    expect(workspace).toHaveTextContent('name: llama-3.1-8b-instruct');
     expect(previews).toEqual([
       {
         mode: 'create',
@@ -202,7 +235,7 @@ describe('DeploymentWizard', () => {
         res(ctx.json({ ...existing, conditions: [], events: [], owned: [], clusters: [], errors: [] })),
       ),
       rest.post(`${API}/deployments/east/preview`, async (req, res, ctx) =>
-        res(ctx.json({ cluster: 'east', mode: 'update', objects: [{ action: 'update', object: await req.json() }], warnings: [], providerObjects: { status: 'pending', message: '', objects: [] } })),
+        res(ctx.json({ cluster: 'east', mode: 'update', objects: [{ action: 'update', object: await req.json() }], warnings: [], providerObjects: REFUSED })),
       ),
     );
     await renderWithApi(<DeploymentWizard edit={{ cluster: 'east', namespace: 'ml', name: 'llama' }} />);
@@ -215,6 +248,8 @@ describe('DeploymentWizard', () => {
     expect(warning.parentElement).toHaveTextContent('spec.model.id: org/llama → Qwen/Qwen2.5-7B');
     const update = screen.getByRole('button', { name: 'Update' });
     await waitFor(() => expect(screen.queryByLabelText('loading preview')).not.toBeInTheDocument());
+    const refused = screen.getByText('The provider would refuse this deployment');
+    expect(refused.parentElement).toHaveTextContent(REFUSED.message);
     expect(update).toBeDisabled();
     await userEvent.click(within(warning.parentElement!).getByRole('checkbox', { name: 'I understand the deployment will be recreated' }));
     expect(update).toBeEnabled();

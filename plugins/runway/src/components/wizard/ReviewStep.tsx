@@ -7,7 +7,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { identityChanges, type ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { stringify } from 'yaml';
-import type { PreviewResponse } from '../../api/types';
+import type { KubeObject, PreviewResponse, ProviderObjects, ProviderObjectsStatus } from '../../api/types';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { SelectionPanel } from './SelectionPanel';
 
@@ -28,6 +28,20 @@ export function Yaml({ value, label }: { value: unknown; label: string }) {
       sx={{ bgcolor: 'action.hover', p: 2, borderRadius: 1, overflow: 'auto', maxHeight: 480, fontSize: 12 }}
     >
       {stringify(withoutManagedFields(value))}
+    </Box>
+  );
+}
+
+/** One object to be written, captioned with what happens to it, as YAML. */
+function ObjectYaml({ object, action }: { object: KubeObject; action?: string }) {
+  const { kind, metadata } = object;
+  return (
+    <Box>
+      <Typography variant="subtitle2">
+        {action && `${action}: `}
+        {kind} {metadata?.namespace}/{metadata?.name}
+      </Typography>
+      <Yaml value={object} label={`${kind} ${metadata?.name} YAML`} />
     </Box>
   );
 }
@@ -85,27 +99,55 @@ export function ReviewStep(props: {
             Objects written to cluster {preview.cluster} (server-side dry run)
           </Typography>
           {preview.objects.map(o => (
-            <Box key={`${o.object.kind}/${o.object.metadata?.name}`}>
-              <Typography variant="subtitle2">
-                {o.action}: {o.object.kind} {o.object.metadata?.namespace}/{o.object.metadata?.name}
-              </Typography>
-              <Yaml value={o.object} label={`${o.object.kind} ${o.object.metadata?.name} YAML`} />
-            </Box>
+            <ObjectYaml key={`${o.object.kind}/${o.object.metadata?.name}`} object={o.object} action={o.action} />
           ))}
-          <Typography variant="h6" component="h3" sx={{ mt: 2 }}>
-            Provider objects
-          </Typography>
-          {preview.providerObjects.objects.length === 0 ? (
-            <Typography variant="body2" color="text.secondary">
-              {preview.providerObjects.message}
-            </Typography>
-          ) : (
-            preview.providerObjects.objects.map(o => (
-              <Yaml key={`${o.kind}/${o.metadata?.name}`} value={o} label={`${o.kind} ${o.metadata?.name} YAML`} />
-            ))
-          )}
+          <ProviderObjectsView value={preview.providerObjects} />
         </>
       )}
+    </Box>
+  );
+}
+
+const SEVERITY: Record<ProviderObjectsStatus, 'success' | 'info' | 'warning' | 'error'> = {
+  available: 'success',
+  'not-applicable': 'info',
+  'not-built-in': 'info',
+  'no-provider': 'warning',
+  'provider-unavailable': 'warning',
+  invalid: 'error',
+  error: 'error',
+};
+
+const TITLE: Record<ProviderObjectsStatus, string> = {
+  available: 'What the provider would write',
+  'not-applicable': 'No provider objects',
+  'not-built-in': 'Provider objects not shown',
+  'no-provider': 'No provider would take this deployment',
+  'provider-unavailable': 'The provider is not available in this cluster',
+  invalid: 'The provider would refuse this deployment',
+  error: "The provider's transformation failed",
+};
+
+/** What the selected provider would write (its own transformation), or why nothing. */
+export function ProviderObjectsView({ value }: { value: ProviderObjects }) {
+  return (
+    <Box component="section" aria-label="Provider objects">
+      <Typography variant="h6" component="h3" sx={{ mt: 2 }}>
+        {value.provider ? `Objects written by provider ${value.provider}` : 'Provider objects'}
+        {value.apiVersion && ` (${value.apiVersion})`}
+      </Typography>
+      <Alert severity={SEVERITY[value.status]} sx={{ mb: 1 }}>
+        <AlertTitle>{TITLE[value.status]}</AlertTitle>
+        {value.message}
+      </Alert>
+      {value.warnings.map(w => (
+        <Alert severity="warning" key={w} sx={{ mb: 1 }}>
+          {w}
+        </Alert>
+      ))}
+      {value.objects.map(o => (
+        <ObjectYaml key={`${o.kind}/${o.metadata?.name}`} object={o} />
+      ))}
     </Box>
   );
 }
