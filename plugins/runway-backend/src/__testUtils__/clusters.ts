@@ -75,11 +75,8 @@ export function clusterConfigEntry(name: string, cluster: TestCluster, token: st
   };
 }
 
-/**
- * Registers a provider and reports it ready (or not), as a provider
- * controller would, with the upstream apiVersion it found in the cluster.
- */
-export async function registerProvider(client: KubeClient, config: KubeObject, ready: boolean, upstreamCRDVersion?: string): Promise<void> {
+/** Registers a provider and reports it ready (or not), as a provider controller would. */
+export async function registerProvider(client: KubeClient, config: KubeObject, ready: boolean): Promise<void> {
   await client.apply(PROVIDER_CONFIGS, config, { fieldManager: 'test-provider', force: true });
   await client.apply(
     PROVIDER_CONFIGS,
@@ -87,12 +84,7 @@ export async function registerProvider(client: KubeClient, config: KubeObject, r
       apiVersion: 'airunway.ai/v1alpha1',
       kind: 'InferenceProviderConfig',
       metadata: { name: config.metadata!.name },
-      status: {
-        ready,
-        version: 'test:v1',
-        lastHeartbeat: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-        ...(upstreamCRDVersion ? { upstreamCRDVersion } : {}),
-      },
+      status: { ready, version: 'test:v1', lastHeartbeat: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
     },
     { fieldManager: 'test-provider', force: true, subresource: 'status' },
   );

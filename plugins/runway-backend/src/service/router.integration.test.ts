@@ -21,6 +21,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eventsServiceFactory } from '@backstage/plugin-events-node';
 import signalsPlugin from '@backstage/plugin-signals-backend';
+import { kaitoProvider } from '@runway-portal/provider-kaito';
+import { type RunningProvider, startProviderForTest } from '@runway-portal/provider-shared';
 import { runwayPlugin } from '../plugin';
 import {
   adminClient,
@@ -33,6 +35,7 @@ import {
   MODELS,
   PODS,
   portalServiceAccountToken,
+  PROVIDER_CONFIGS,
   registerProvider,
   RUNWAY_CRDS,
   STACKS,
@@ -121,6 +124,7 @@ describe('runway REST API against real clusters', () => {
   let westAdmin: KubeClient;
   let server: Server;
   let stopBackend: () => Promise<void>;
+  let kaitoRunning: RunningProvider | undefined;
 
   beforeAll(async () => {
     // East also has KAITO's Workspace CRD: its registered KAITO provider reports kaito.sh/v1beta1.
@@ -133,12 +137,19 @@ describe('runway REST API against real clusters', () => {
     for (const client of [eastAdmin, westAdmin, northAdmin]) await createNamespaces(client, ['team-a', 'team-b', 'other']);
     const [eastToken, northToken] = await Promise.all([portalServiceAccountToken(eastAdmin), portalServiceAccountToken(northAdmin)]);
 
-    // Providers registered in east, one ready; objects written by someone else than the portal.
-    const [kaito, dynamo] = parseAllDocuments(
+    // Providers in east: the real KAITO provider, which registers itself with the Workspace
+    // apiVersion it detects there, and an unready Dynamo registration.
+    kaitoRunning = await startProviderForTest(eastAdmin, kaitoProvider);
+    const dynamo = parseAllDocuments(
       fs.readFileSync(path.join(UPSTREAM_SAMPLES, 'airunway_v1alpha1_inferenceproviderconfig.yaml'), 'utf8'),
-    ).map(d => d.toJS() as KubeObject);
-    await registerProvider(eastAdmin, kaito, true, 'kaito.sh/v1beta1');
+    ).map(d => d.toJS() as KubeObject)[1];
     await registerProvider(eastAdmin, dynamo, false);
+    await eventually(
+      async () => (await eastAdmin.get<KubeObject>(PROVIDER_CONFIGS, { name: 'kaito' })).status?.upstreamCRDVersion,
+      20_000,
+      'the KAITO provider to report its Workspace apiVersion',
+    );
+    // Objects written by someone else than the portal.
     await westAdmin.apply(DEPLOYMENTS, bodies.deployments('from-kubectl', 'team-b'), { fieldManager: 'kubectl' });
     await northAdmin.apply(DEPLOYMENTS, bodies.deployments('north-one', 'team-a'), { fieldManager: 'kubectl' });
     await eastAdmin.apply(DEPLOYMENTS, bodies.deployments('outside', 'other'), { fieldManager: 'kubectl' });
@@ -184,6 +195,7 @@ describe('runway REST API against real clusters', () => {
   }, START_TIMEOUT_MS);
 
   afterAll(async () => {
+    await kaitoRunning?.stop();
     await stopBackend?.();
     await Promise.all([east, west, north].map(c => c?.stop()));
   });
@@ -373,7 +385,8 @@ describe('runway REST API against real clusters', () => {
   });
 
   it("previews the KAITO Workspace the provider would write for seed 000's example 2, and writes nothing", async () => {
-    // Seed 000 section 4.2, example 2 (CPU-only llama.cpp), in a namespace open to the portal.
+    // Seed 000 section 4.2, example 2 (CPU-only llama.cpp), in a namespace open to the portal,
+    // previewed against the registration the real KAITO provider wrote.
     const body = {
       apiVersion: 'airunway.ai/v1alpha1',
       kind: 'ModelDeployment',
@@ -387,8 +400,11 @@ describe('runway REST API against real clusters', () => {
         image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
       },
     };
-    const res = await api().post('/api/runway/deployments/east/preview').send(body).set(auth(ADMIN));
-    expect(res.status).toBe(200);
+    // The backend's cache of east's registrations follows the provider's status write.
+    const res = await eventually(async () => {
+      const r = await api().post('/api/runway/deployments/east/preview').send(body).set(auth(ADMIN));
+      return r.body.providerObjects?.status === 'available' ? r : undefined;
+    }, 10_000, 'the preview to have the provider objects');
     expect(res.body.selection.provider).toMatchObject({ ok: true, provider: 'kaito' });
     const uid = res.body.objects[0].object.metadata.uid;
     expect(res.body.providerObjects).toMatchObject({ status: 'available', provider: 'kaito', apiVersion: 'kaito.sh/v1beta1', warnings: [] });
