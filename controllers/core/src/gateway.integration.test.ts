@@ -251,6 +251,22 @@ describe('core gateway integration against a real cluster', () => {
       expect(await exists(HTTPRoutes, 'quiet')).toBeDefined();
     });
 
+    it('reports HTTPRouteFailed, and takes nothing over, when someone else\'s HTTPRoute has the name', async () => {
+      await client.apply(
+        HTTPRoutes,
+        { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'taken', namespace: NS }, spec: { parentRefs: [{ name: 'other', namespace: 'infra' }] } },
+        { fieldManager: 'someone', force: true },
+      );
+      await client.create(ModelDeployments, deployment(NS, 'taken', GPU));
+      await waitFor('taken', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
+      await provide('taken', 'dynamo');
+      const md = await gatewayReady('taken', 'HTTPRouteFailed');
+      expect(conditionOf(md, 'GatewayReady')).toMatchObject({ status: 'False', message: expect.stringMatching(/^Could not apply the HTTPRoute 'taken': .*conflict/i) });
+      expect(md.status?.gateway).toBeUndefined();
+      const route = (await exists(HTTPRoutes, 'taken'))!;
+      expect(route.spec.parentRefs).toEqual([{ name: 'other', namespace: 'infra' }]);
+    });
+
     it('routes to the InferencePool of a provider that manages its own (llm-d), creating no pool or endpoint picker', async () => {
       await client.create(ModelDeployments, deployment(NS, 'pd', { ...GPU, provider: { name: 'llmd' } }));
       await waitFor('pd', 'provider llmd', m => m.status?.provider?.name === 'llmd');

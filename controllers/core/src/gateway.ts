@@ -97,12 +97,14 @@ export class GatewayStep {
         const json = JSON.stringify(plan.objects);
         const last = this.applied.get(key);
         if (!last || last.json !== json || Date.now() - last.at > GATEWAY_RESYNC_MS) {
-          for (const [group, objects] of groups) {
-            const failed = await this.applyAll(objects);
-            if (failed) {
-              this.applied.delete(key);
-              return { result: { outcome: gatewayApplyFailure(group, failed.name, failed.message) }, requeueAfterMs: GATEWAY_RECHECK_MS };
-            }
+          // Groups at once: none needs another to exist first (the picker's pods wait for their
+          // ServiceAccount), so a reconcile waits two round trips instead of eight.
+          const failures = await Promise.all(groups.map(([, objects]) => this.applyAll(objects)));
+          const index = failures.findIndex(Boolean);
+          if (index >= 0) {
+            const failed = failures[index]!;
+            this.applied.delete(key);
+            return { result: { outcome: gatewayApplyFailure(groups[index][0], failed.name, failed.message) }, requeueAfterMs: GATEWAY_RECHECK_MS };
           }
           await this.deleteCreated(md, plan.remove);
           this.applied.set(key, { json, at: Date.now() });
@@ -117,15 +119,18 @@ export class GatewayStep {
     }
   }
 
-  /** Applies in order; the first failure, by object name and the API server's message. */
+  /**
+   * Applies all, RoleBindings last: the API server checks a binding against
+   * its Role (the core may bind only what it holds), so the Role must exist.
+   * The first failure, by object name and the API server's message.
+   */
   private async applyAll(objects: readonly GatewayK8sObject[]): Promise<{ name: string; message: string } | undefined> {
-    for (const obj of objects) {
-      try {
-        // Not forced: an object of that name someone else wrote is reported, never taken over.
-        await this.applier.apply(obj as KubeObject);
-      } catch (err) {
-        return { name: obj.metadata.name, message: errorText(err) };
-      }
+    const bindings = objects.filter(o => o.kind === 'RoleBinding');
+    for (const stage of [objects.filter(o => o.kind !== 'RoleBinding'), bindings]) {
+      // Not forced: an object of that name someone else wrote is reported, never taken over.
+      const results = await Promise.allSettled(stage.map(obj => this.applier.apply(obj as KubeObject)));
+      const index = results.findIndex(r => r.status === 'rejected');
+      if (index >= 0) return { name: stage[index].metadata.name, message: errorText((results[index] as PromiseRejectedResult).reason) };
     }
     return undefined;
   }

@@ -512,12 +512,15 @@ export type GatewayPlan =
       recheck: boolean;
     };
 
+/** The engine the provider runs: the core's resolved one, else the spec's (before the core first wrote status). */
+const engineOf = (md: ModelDeployment) => md.status?.engine?.type ?? md.spec?.engine?.type;
+
 /** What a deployment needs looked up before `planGateway` can decide (the reconciler reads only these). */
 export function gatewayLookups(md: ModelDeployment, provider: InferenceProviderConfig | undefined, missingCrds: readonly string[]) {
   const active = md.spec?.gateway?.enabled !== false && missingCrds.length === 0;
   const name = md.metadata?.name ?? '';
   const namespace = md.metadata?.namespace ?? 'default';
-  const capabilities = gatewayCapabilities(provider, md.status?.engine?.type);
+  const capabilities = gatewayCapabilities(provider, engineOf(md));
   const manages = capabilities?.managesInferencePool === true;
   const service = md.status?.endpoint?.service;
   return {
@@ -539,7 +542,7 @@ export function planGateway(input: GatewayInput): GatewayPlan {
   const name = md.metadata?.name ?? '';
   const namespace = md.metadata?.namespace ?? 'default';
   const names = gatewayObjectNames(name);
-  const capabilities = gatewayCapabilities(provider, md.status?.engine?.type);
+  const capabilities = gatewayCapabilities(provider, engineOf(md));
   const manages = capabilities?.managesInferencePool === true;
 
   const refs = gatewayObjectRefs(names);
@@ -661,7 +664,7 @@ export function planGateway(input: GatewayInput): GatewayPlan {
       ...(endpoint ? { endpoint } : {}),
       modelName,
       gatewayNamespace: gatewayRef.namespace,
-      apiFormats: engineApiFormats(provider, md.status?.engine?.type),
+      apiFormats: engineApiFormats(provider, engineOf(md)),
     },
     objects,
     // A provider that manages its pool may use the same names (llm-d: <name>, <name>-epp): its objects are
