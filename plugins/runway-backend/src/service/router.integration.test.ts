@@ -13,6 +13,7 @@ import {
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import type { KubeClient, KubeObject } from '@runway-portal/controller-runtime';
 import { startClusters, type TestCluster } from '@runway-portal/e2e-cluster';
+import type { InferenceProviderConfig } from '@runway-portal/plugin-runway-common';
 import { KIND_INFO, type RunwayKind } from '@runway-portal/plugin-runway-node';
 import type { Server } from 'node:http';
 import request from 'supertest';
@@ -145,7 +146,7 @@ describe('runway REST API against real clusters', () => {
     ).map(d => d.toJS() as KubeObject)[1];
     await registerProvider(eastAdmin, dynamo, false);
     await eventually(
-      async () => (await eastAdmin.get<KubeObject>(PROVIDER_CONFIGS, { name: 'kaito' })).status?.upstreamCRDVersion,
+      async () => (await eastAdmin.get<InferenceProviderConfig & KubeObject>(PROVIDER_CONFIGS, { name: 'kaito' })).status?.upstreamCRDVersion,
       20_000,
       'the KAITO provider to report its Workspace apiVersion',
     );
