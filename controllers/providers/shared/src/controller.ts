@@ -11,7 +11,6 @@ import {
   Informer,
   isConflict,
   isNotFound,
-  KubeApiError,
   type KubeObject,
   type Logger,
   type Manager,
@@ -42,6 +41,8 @@ import { checkOverrides } from './overrides';
 import { Registration } from './registration';
 import { ModelDeployments } from './resources';
 import {
+  APPLY_FAILED_REASON,
+  applyFailure,
   deployedStatus,
   incompatibleStatus,
   notCreatedStatus,
@@ -286,11 +287,12 @@ export class ProviderController {
         try {
           current = await this.applier.apply(obj, { force: true });
         } catch (err) {
-          if (!(err instanceof KubeApiError) || err.code >= 500) throw err;
-          const message = `Applying ${label} failed: ${err.status.message ?? err.message}`;
-          this.events.event(md, 'Warning', 'ProviderError', message);
-          await this.writeStatus(md, notCreatedStatus(ctx, 'Failed', 'ApplyFailed', message));
-          return { requeueAfterMs: 30_000 };
+          // Rejected, conflicting, server error or timeout: say so in the status, retry with backoff, delete nothing.
+          const failure = applyFailure(label, err, (i === 0 ? live : primaryLive) !== undefined);
+          logger.warn('apply failed', { object: label, error: err });
+          if (md.status?.message !== failure.message) this.events.event(md, 'Warning', 'ProviderError', failure.message);
+          await this.writeStatus(md, notCreatedStatus(ctx, failure.phase, APPLY_FAILED_REASON, failure.message));
+          return { requeue: true };
         }
         if (decision === 'create') this.events.event(md, 'Normal', 'ResourceCreated', `Created ${label}`);
         logger.debug('applied', { object: label, decision });

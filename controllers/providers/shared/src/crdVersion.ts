@@ -10,13 +10,18 @@ export function crdName(upstream: UpstreamKind): string {
 interface CrdVersion {
   name?: string;
   served?: boolean;
+  storage?: boolean;
 }
 
 /**
- * The apiVersion to write for an installed CRD: the first of the provider's
- * versions (most preferred first) that the CRD serves, once the CRD is
- * Established. `undefined` when the CRD is missing, not yet established, or
- * serves none of them.
+ * The apiVersion to write for an installed CRD, once it is Established: its
+ * storage version when the provider supports it and the CRD serves it (a
+ * write then needs no conversion: with several versions, conversion may be
+ * an operator's webhook that is not running, e.g. Dynamo v1.3.0 stores
+ * v1alpha1 and converts v1beta1 through its webhook); otherwise the first of
+ * the provider's versions (most preferred first) that the CRD serves.
+ * `undefined` when the CRD is missing, not yet established, or serves none
+ * of them.
  */
 export function detectApiVersion(upstream: UpstreamKind, crd: KubeObject | undefined): string | undefined {
   if (!crd || crd.metadata?.deletionTimestamp) return undefined;
@@ -25,8 +30,11 @@ export function detectApiVersion(upstream: UpstreamKind, crd: KubeObject | undef
   const conditions = ((crd.status as { conditions?: Array<{ type?: string; status?: string }> } | undefined)
     ?.conditions ?? []);
   if (!conditions.some(c => c.type === 'Established' && c.status === 'True')) return undefined;
-  const served = new Set((spec.versions ?? []).filter(v => v.served).map(v => v.name));
-  const version = upstream.versions.find(v => served.has(v));
+  const served = (spec.versions ?? []).filter(v => v.served);
+  const storage = served.find(v => v.storage)?.name;
+  const version = storage && upstream.versions.includes(storage)
+    ? storage
+    : upstream.versions.find(v => served.some(s => s.name === v));
   return version ? `${upstream.group}/${version}` : undefined;
 }
 

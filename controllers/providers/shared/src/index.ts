@@ -41,13 +41,15 @@ export { registrationStatus } from './registration';
 export type { RegistrationStatus } from './registration';
 export { InferenceProviderConfigs, ModelDeployments } from './resources';
 export {
+  APPLY_FAILED_REASON,
   PROVIDER_CONDITIONS,
+  applyFailure,
   deployedStatus,
   incompatibleStatus,
   notCreatedStatus,
   statusUpToDate,
 } from './status';
-export type { StatusContext } from './status';
+export type { ApplyFailure, StatusContext } from './status';
 export { parseDuration, parseProviderOptions, usage } from './options';
 export type { ProviderProcessOptions } from './options';
 export { runProvider } from './run';

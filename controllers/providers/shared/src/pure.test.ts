@@ -1,3 +1,4 @@
+import { KubeApiError } from '@runway-portal/controller-runtime';
 import { KAITO_PROVIDER, type ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { crdNotInstalledMessage, detectApiVersion, schemaHash } from './crdVersion';
 import type { ProviderDefinition } from './definition';
@@ -6,22 +7,33 @@ import { applyDecision, containsDesired } from './drift';
 import { parseDuration, parseProviderOptions } from './options';
 import { checkOverrides } from './overrides';
 import { registrationStatus } from './registration';
-import { deployedStatus, incompatibleStatus, notCreatedStatus, statusUpToDate } from './status';
+import { applyFailure, deployedStatus, incompatibleStatus, notCreatedStatus, statusUpToDate } from './status';
 
 const upstream = { group: 'kaito.sh', kind: 'Workspace', plural: 'workspaces', versions: ['v1beta1', 'v1alpha1'] };
 
-function crd(versions: Array<[string, boolean]>, established = true) {
+/** A CRD with [name, served, storage?] versions. */
+function crd(versions: Array<[string, boolean, boolean?]>, established = true) {
   return {
     metadata: { name: 'workspaces.kaito.sh' },
-    spec: { group: 'kaito.sh', versions: versions.map(([name, served]) => ({ name, served })) },
+    spec: { group: 'kaito.sh', versions: versions.map(([name, served, storage = false]) => ({ name, served, storage })) },
     status: { conditions: [{ type: 'Established', status: established ? 'True' : 'False' }] },
   };
 }
 
 describe('detectApiVersion', () => {
-  it('prefers the provider order among served versions', () => {
+  it('prefers the provider order among served versions when none is the storage version', () => {
     expect(detectApiVersion(upstream, crd([['v1alpha1', true], ['v1beta1', true]]))).toBe('kaito.sh/v1beta1');
     expect(detectApiVersion(upstream, crd([['v1alpha1', true], ['v1beta1', false]]))).toBe('kaito.sh/v1alpha1');
+  });
+  it('prefers the storage version the provider supports, so writes need no conversion webhook', () => {
+    // Dynamo v1.3.0-era: stores v1alpha1, serves v1beta1 through the operator's webhook.
+    expect(detectApiVersion(upstream, crd([['v1alpha1', true, true], ['v1beta1', true]]))).toBe('kaito.sh/v1alpha1');
+    // Current releases store the provider's preferred version.
+    expect(detectApiVersion(upstream, crd([['v1alpha1', true], ['v1beta1', true, true]]))).toBe('kaito.sh/v1beta1');
+  });
+  it('falls back to the provider order when the storage version is unknown to it or not served', () => {
+    expect(detectApiVersion(upstream, crd([['v1', true, true], ['v1alpha1', true], ['v1beta1', true]]))).toBe('kaito.sh/v1beta1');
+    expect(detectApiVersion(upstream, crd([['v1alpha1', false, true], ['v1beta1', true]]))).toBe('kaito.sh/v1beta1');
   });
   it('is undefined when missing, not established or no known version is served', () => {
     expect(detectApiVersion(upstream, undefined)).toBeUndefined();
@@ -190,5 +202,40 @@ describe('registrationStatus', () => {
       upstreamCRDVersion: 'kaito.sh/v1beta1',
     });
     expect(registrationStatus({ version: 'v1' }, new Date(0), undefined).upstreamCRDVersion).toBeUndefined();
+  });
+});
+
+describe('applyFailure', () => {
+  const label = "Workspace 'llama'";
+  const apiError = (code: number, reason: string, message: string) =>
+    new KubeApiError('PATCH', '/apis/kaito.sh/v1beta1/namespaces/ns/workspaces/llama', code, { reason, message });
+
+  it('fails the deployment when the server rejects the object, naming it and quoting the server', () => {
+    const invalid = apiError(422, 'Invalid', 'Workspace.kaito.sh "llama" is invalid: resource.count: Invalid value: "string": resource.count in body must be of type integer: "string"');
+    expect(applyFailure(label, invalid, false)).toEqual({
+      phase: 'Failed',
+      rejected: true,
+      message: `Applying Workspace 'llama' failed: 422 Invalid: Workspace.kaito.sh "llama" is invalid: resource.count: Invalid value: "string": resource.count in body must be of type integer: "string"`,
+    });
+    const forbidden = apiError(403, 'Forbidden', 'workspaces.kaito.sh "llama" is forbidden: User "system:serviceaccount:airunway-system:kaito-provider" cannot patch resource "workspaces"');
+    expect(applyFailure(label, forbidden, true)).toMatchObject({ phase: 'Failed', rejected: true });
+    expect(applyFailure(label, forbidden, true).message).toContain('403 Forbidden: workspaces.kaito.sh "llama" is forbidden');
+    // Server-side apply's answer to a value of the wrong type for the schema.
+    const mistyped = apiError(500, 'InternalError', 'failed to create typed patch object (ns/llama; kaito.sh/v1beta1, Kind=Workspace): .resource.count: expected numeric (int or float), got string');
+    expect(applyFailure(label, mistyped, false)).toMatchObject({ phase: 'Failed', rejected: true });
+  });
+
+  it('retries conflicts, throttling, server errors and timeouts without failing the deployment', () => {
+    for (const err of [apiError(409, 'Conflict', 'the object has been modified'), apiError(429, 'TooManyRequests', 'slow down'), apiError(500, 'InternalError', 'conversion webhook for nvidia.com/v1beta1 failed'), apiError(503, 'ServiceUnavailable', 'etcd')]) {
+      expect(applyFailure(label, err, false)).toMatchObject({ phase: 'Pending', rejected: false });
+      expect(applyFailure(label, err, true)).toMatchObject({ phase: 'Deploying', rejected: false });
+      expect(applyFailure(label, err, true).message).toBe(`Applying Workspace 'llama' failed, retrying: ${err.code} ${err.reason}: ${err.status.message}`);
+    }
+    const timeout = new Error('request timed out after 30000 ms');
+    expect(applyFailure(label, timeout, true)).toEqual({
+      phase: 'Deploying',
+      rejected: false,
+      message: "Applying Workspace 'llama' failed, retrying: request timed out after 30000 ms",
+    });
   });
 });

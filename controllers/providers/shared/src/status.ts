@@ -6,6 +6,7 @@
  * server-side apply with the provider's field manager removes what an
  * earlier outcome set and this one does not.
  */
+import { KubeApiError } from '@runway-portal/controller-runtime';
 import {
   CONDITION_TYPES,
   type DeploymentPhase,
@@ -70,6 +71,51 @@ export function notCreatedStatus(
       condition(ctx, CONDITION_TYPES.Ready, false, reason, message),
     ],
   };
+}
+
+/** Reason of `ResourceCreated`/`Ready` when the API server did not take an upstream object. */
+export const APPLY_FAILED_REASON = 'ApplyFailed';
+
+/** Phase and message of a deployment whose upstream object could not be applied. */
+export interface ApplyFailure {
+  phase: DeploymentPhase;
+  message: string;
+  /** The server rejected the object as it is (it will not succeed unchanged), as opposed to a failure worth retrying as is. */
+  rejected: boolean;
+}
+
+/**
+ * What the status says when applying `label` (e.g. `Workspace 'x'`) failed.
+ * A rejection (400 bad request, 403 forbidden, 404, 422 invalid, or a field
+ * of the wrong type for the schema, which server-side apply answers with
+ * 500) fails the deployment: the object, the spec or the provider's RBAC
+ * must change. A conflict (409), throttling (429), server error (5xx),
+ * timeout or network error is retried as is: `Deploying` when the upstream object exists (its
+ * update is pending), `Pending` before it was ever created. Either way the
+ * loop retries with backoff and deletes nothing.
+ */
+export function applyFailure(label: string, err: unknown, upstreamExists: boolean): ApplyFailure {
+  const rejected = isRejection(err);
+  const detail = failureDetail(err);
+  if (rejected) return { phase: 'Failed', message: `Applying ${label} failed: ${detail}`, rejected };
+  return { phase: upstreamExists ? 'Deploying' : 'Pending', message: `Applying ${label} failed, retrying: ${detail}`, rejected };
+}
+
+function isRejection(err: unknown): boolean {
+  if (!(err instanceof KubeApiError)) return false;
+  const { code } = err;
+  if (code >= 400 && code < 500) return code !== 409 && code !== 429;
+  // Server-side apply answers 500 when the object does not fit the schema's types.
+  return code === 500 && /failed to create typed patch object/.test(err.status.message ?? '');
+}
+
+/** The server's code, reason and message, or the error's message (timeouts, network). */
+function failureDetail(err: unknown): string {
+  if (err instanceof KubeApiError) {
+    const reason = err.status.reason ? ` ${err.status.reason}` : '';
+    return `${err.code}${reason}: ${err.status.message ?? err.message}`;
+  }
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** The upstream resource exists; its status mapped to the unified one. */

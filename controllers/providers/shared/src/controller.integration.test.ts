@@ -1,0 +1,155 @@
+/**
+ * The shared loop itself against a real control plane, with a test
+ * definition (no provider package: those depend on this one) writing
+ * Dynamo's real DynamoGraphDeployment CRD of the v1.3.0 era: it stores
+ * v1alpha1 and serves v1beta1 through the Dynamo operator's conversion
+ * webhook, which is not running here.
+ *
+ * - the loop writes the storage version, so no conversion is needed;
+ * - `mapStatus` gets the live helper objects (`extras`);
+ * - an apply the API server rejects (422) is reported in the status, retried,
+ *   and deletes nothing; fixing the spec recovers.
+ */
+import path from 'node:path';
+import { ConfigMaps, KubeClient, type KubeObject, Namespaces } from '@runway-portal/controller-runtime';
+import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
+import { DYNAMO_PROVIDER, type ModelDeployment } from '@runway-portal/plugin-runway-common';
+import type { ProviderDefinition } from './definition';
+import { conditionOf, getProviderConfig, isGone, modelDeploymentTestHelpers, type RunningProvider, startProviderForTest } from './testing';
+
+jest.setTimeout(120_000);
+
+const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
+const DGD_CRD_V130 = path.resolve(__dirname, '../../../../../shared/upstream/crds/dynamo-nvidia.com_dynamographdeployments.v1.3.0-era.yaml');
+const NS = 'loop';
+const PROVIDER = 'looptest';
+
+const DGDs = (version: string) => ({ group: 'nvidia.com', version, kind: 'DynamoGraphDeployment', plural: 'dynamographdeployments', namespaced: true });
+type Obj = KubeObject & { spec?: any; data?: Record<string, string> };
+
+/**
+ * A minimal v1alpha1 DynamoGraphDeployment and a ConfigMap. The overrides
+ * pass the loop's checks but not DGD's schema: `frontendReplicas: -1` breaks
+ * its `minimum: 0` (422 Invalid); `frontendReplicasText` is a string where
+ * DGD wants an integer (server-side apply answers 500 "failed to create
+ * typed patch object").
+ */
+const definition: ProviderDefinition = {
+  name: PROVIDER,
+  registration: { ...DYNAMO_PROVIDER, metadata: { ...DYNAMO_PROVIDER.metadata, name: PROVIDER } },
+  version: `${PROVIDER}:v0`,
+  upstream: { group: 'nvidia.com', kind: 'DynamoGraphDeployment', plural: 'dynamographdeployments', versions: ['v1beta1', 'v1alpha1'] },
+  extraKinds: [ConfigMaps],
+  overrides: { frontendReplicas: 'integer', frontendReplicasText: 'string' },
+  transform(md, { apiVersion }) {
+    if (apiVersion !== 'nvidia.com/v1alpha1') throw new Error(`test definition writes only v1alpha1, asked for ${apiVersion}`);
+    const overrides = md.spec.provider?.overrides as { frontendReplicas?: number; frontendReplicasText?: string } | undefined;
+    const replicas = overrides?.frontendReplicasText ?? overrides?.frontendReplicas ?? 1;
+    const name = md.metadata!.name!;
+    return {
+      objects: [
+        { apiVersion, kind: 'DynamoGraphDeployment', metadata: { name }, spec: { services: { Frontend: { componentType: 'frontend', replicas } } } },
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-config` }, data: { model: md.spec.model.id } },
+      ],
+    };
+  },
+  // Says what it was given, so the test sees whether the helpers are the live ones.
+  mapStatus: (_md, upstream, extras = []) => ({
+    phase: 'Running',
+    ready: true,
+    reason: 'TestReady',
+    message: [upstream, ...extras]
+      .map(o => `${o.kind}/${o.metadata?.name} ${o.metadata?.resourceVersion ? 'live' : 'desired'}`)
+      .join(', '),
+  }),
+};
+
+const spec = (overrides?: Record<string, unknown>): ModelDeployment['spec'] => ({
+  model: { id: 'Qwen/Qwen3-0.6B' },
+  engine: { type: 'vllm' },
+  resources: { gpu: { count: 1 } },
+  ...(overrides ? { provider: { overrides } } : {}),
+});
+
+describe('the shared provider loop against a real cluster', () => {
+  let cluster: TestCluster;
+  let client: KubeClient;
+  let running: RunningProvider;
+  const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(() => client, PROVIDER, NS);
+  const getDgd = (name: string) => client.get<Obj>(DGDs('v1alpha1'), { namespace: NS, name });
+  const getConfigMap = (name: string) => client.get<Obj>(ConfigMaps, { namespace: NS, name });
+  /** Waits for a deployment's condition; on timeout shows its status and events. */
+  const until = (what: string, name: string, check: (md: Awaited<ReturnType<typeof getMd>>) => boolean) =>
+    waitFor(what, async () => check(await getMd(name)), {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      explain: async () => `status: ${JSON.stringify((await getMd(name)).status)}\nevents: ${(await events(name)).join('\n')}`,
+    });
+
+  beforeAll(async () => {
+    cluster = await startCluster({ name: 'provider-shared-loop', crds: [RUNWAY_CRDS, DGD_CRD_V130] });
+    client = new KubeClient(cluster.kubeConfig());
+    await client.create(Namespaces, { metadata: { name: NS } });
+    running = await startProviderForTest(client, definition, { heartbeatIntervalMs: 1000 });
+  });
+
+  afterAll(async () => {
+    await running?.stop();
+    client?.close();
+    await cluster?.stop();
+  });
+
+  it('writes the CRD storage version (v1alpha1) although it prefers v1beta1, which needs the absent conversion webhook', async () => {
+    await waitFor('registration reports the storage version', async () => {
+      const ipc = await getProviderConfig(client, PROVIDER);
+      return ipc.status?.upstreamCRDVersion === 'nvidia.com/v1alpha1';
+    }, { timeoutMs: 60_000, intervalMs: 250 });
+    // The other served version really needs Dynamo's webhook here.
+    await expect(client.create(DGDs('v1beta1'), { apiVersion: 'nvidia.com/v1beta1', kind: 'DynamoGraphDeployment', metadata: { name: 'direct', namespace: NS }, spec: {} })).rejects.toThrow(
+      /conversion webhook/,
+    );
+
+    await createMd('llama', spec());
+    await until('Running', 'llama', md => md.status?.phase === 'Running');
+    const dgd = await getDgd('llama');
+    expect(dgd.spec.services.Frontend).toEqual({ componentType: 'frontend', replicas: 1 });
+    const writes = (dgd.metadata!.managedFields ?? []) as Array<{ manager?: string; apiVersion?: string }>;
+    expect(writes.filter(w => w.manager === `airunway-provider-${PROVIDER}`).map(w => w.apiVersion)).toEqual(['nvidia.com/v1alpha1']);
+  });
+
+  it('hands mapStatus the live helper objects', async () => {
+    const md = await getMd('llama');
+    expect(md.status?.message).toBe("DynamoGraphDeployment/llama live, ConfigMap/llama-config live");
+    expect(conditionOf(md, 'ResourceCreated')).toMatchObject({ status: 'True', reason: 'ResourceCreated' });
+  });
+
+  it('reports an apply the API server rejects (422) in the status, keeps what exists, and recovers once the spec is fixed', async () => {
+    const before = { dgd: (await getDgd('llama')).metadata!.uid, configMap: (await getConfigMap('llama-config')).metadata!.uid };
+    await patchSpec('llama', { provider: { overrides: { frontendReplicas: -1 } } });
+    await until('Failed with ApplyFailed', 'llama', md => md.status?.phase === 'Failed');
+    const md = await getMd('llama');
+    expect(md.status!.message).toMatch(/^Applying DynamoGraphDeployment 'llama' failed: 422 Invalid: .*spec\.services\.Frontend\.replicas.*greater than or equal to 0/);
+    for (const type of ['ResourceCreated', 'Ready']) {
+      expect(conditionOf(md, type)).toMatchObject({ status: 'False', reason: 'ApplyFailed', message: md.status!.message });
+    }
+    expect(await events('llama')).toContain(`Warning/ProviderError: ${md.status!.message}`);
+    // Nothing existing was deleted or replaced.
+    expect((await getDgd('llama')).metadata!.uid).toBe(before.dgd);
+    expect((await getDgd('llama')).spec.services.Frontend.replicas).toBe(1);
+    expect((await getConfigMap('llama-config')).metadata!.uid).toBe(before.configMap);
+
+    await patchSpec('llama', { provider: null });
+    await until('Running again', 'llama', d => d.status?.phase === 'Running');
+    expect(conditionOf(await getMd('llama'), 'ResourceCreated')).toMatchObject({ status: 'True' });
+  });
+
+  it('reports a first create rejected for a mistyped field as Failed with nothing created, and deletes nothing', async () => {
+    await createMd('broken', spec({ frontendReplicasText: 'many' }));
+    await until('Failed', 'broken', md => md.status?.phase === 'Failed');
+    expect((await getMd('broken')).status!.message).toContain(
+      "Applying DynamoGraphDeployment 'broken' failed: 500: failed to create typed patch object (loop/broken; nvidia.com/v1alpha1, Kind=DynamoGraphDeployment): .spec.services.Frontend.replicas: expected numeric (int or float), got string",
+    );
+    expect(await isGone(() => getDgd('broken'))).toBe(true);
+    expect(await isGone(() => getDgd('llama'))).toBe(false);
+  });
+});
