@@ -8,14 +8,16 @@
  * - the loop writes the storage version, so no conversion is needed;
  * - `mapStatus` gets the live helper objects (`extras`);
  * - an apply the API server rejects (422) is reported in the status, retried,
- *   and deletes nothing; fixing the spec recovers.
+ *   and deletes nothing; fixing the spec recovers;
+ * - a server error (the conversion webhook a v1beta1-only provider needs
+ *   here) is reported as retrying, not as a failed deployment.
  */
 import path from 'node:path';
 import { ConfigMaps, KubeClient, type KubeObject, Namespaces } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import { DYNAMO_PROVIDER, type ModelDeployment } from '@runway-portal/plugin-runway-common';
 import type { ProviderDefinition } from './definition';
-import { conditionOf, getProviderConfig, isGone, modelDeploymentTestHelpers, type RunningProvider, startProviderForTest } from './testing';
+import { conditionOf, createModelDeploymentAsCore, getProviderConfig, isGone, modelDeploymentTestHelpers, type RunningProvider, startProviderForTest } from './testing';
 
 jest.setTimeout(120_000);
 
@@ -64,6 +66,18 @@ const definition: ProviderDefinition = {
   }),
 };
 
+/** A provider that can write only v1beta1: here every write needs the absent webhook (a 500). */
+const BETA_ONLY = 'loopbeta';
+const betaOnly: ProviderDefinition = {
+  ...definition,
+  name: BETA_ONLY,
+  registration: { ...DYNAMO_PROVIDER, metadata: { ...DYNAMO_PROVIDER.metadata, name: BETA_ONLY } },
+  upstream: { ...definition.upstream, versions: ['v1beta1'] },
+  transform: (md, { apiVersion }) => ({
+    objects: [{ apiVersion, kind: 'DynamoGraphDeployment', metadata: { name: md.metadata!.name! }, spec: { components: [{ name: 'frontend', type: 'frontend' }] } }],
+  }),
+};
+
 const spec = (overrides?: Record<string, unknown>): ModelDeployment['spec'] => ({
   model: { id: 'Qwen/Qwen3-0.6B' },
   engine: { type: 'vllm' },
@@ -75,6 +89,7 @@ describe('the shared provider loop against a real cluster', () => {
   let cluster: TestCluster;
   let client: KubeClient;
   let running: RunningProvider;
+  let runningBeta: RunningProvider;
   const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(() => client, PROVIDER, NS);
   const getDgd = (name: string) => client.get<Obj>(DGDs('v1alpha1'), { namespace: NS, name });
   const getConfigMap = (name: string) => client.get<Obj>(ConfigMaps, { namespace: NS, name });
@@ -91,9 +106,11 @@ describe('the shared provider loop against a real cluster', () => {
     client = new KubeClient(cluster.kubeConfig());
     await client.create(Namespaces, { metadata: { name: NS } });
     running = await startProviderForTest(client, definition, { heartbeatIntervalMs: 1000 });
+    runningBeta = await startProviderForTest(client, betaOnly, { heartbeatIntervalMs: 1000 });
   });
 
   afterAll(async () => {
+    await runningBeta?.stop();
     await running?.stop();
     client?.close();
     await cluster?.stop();
@@ -151,5 +168,14 @@ describe('the shared provider loop against a real cluster', () => {
     );
     expect(await isGone(() => getDgd('broken'))).toBe(true);
     expect(await isGone(() => getDgd('llama'))).toBe(false);
+  });
+
+  it('reports a server error (500 from the missing conversion webhook) as retrying, not as a failed deployment', async () => {
+    await createModelDeploymentAsCore(client, { namespace: NS, name: 'beta' }, spec(), BETA_ONLY);
+    await until('Pending with the server error', 'beta', md => md.status?.phase === 'Pending' && md.status.message !== undefined && md.status.message !== '');
+    const md = await getMd('beta');
+    expect(md.status!.message).toMatch(/^Applying DynamoGraphDeployment 'beta' failed, retrying: 500: conversion webhook for nvidia.com\/v1beta1, Kind=DynamoGraphDeployment failed: .*not found$/);
+    expect(conditionOf(md, 'ResourceCreated')).toMatchObject({ status: 'False', reason: 'ApplyFailed' });
+    expect(await isGone(() => getDgd('beta'))).toBe(true);
   });
 });
