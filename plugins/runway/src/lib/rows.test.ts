@@ -1,4 +1,4 @@
-import { deploymentEndpoint, formatAge, toDeploymentRow } from './rows';
+import { deploymentEndpoint, formatAge, serviceEndpoint, toDeploymentRow } from './rows';
 import { countByPhase, EMPTY_FILTER, filterOptions, filterRows } from './filters';
 import type { ListedDeployment } from '../api/types';
 
@@ -45,9 +45,16 @@ describe('toDeploymentRow', () => {
     expect(row).toMatchObject({ phase: 'Pending', provider: 'kaito', engine: '', replicasReady: 0, replicasDesired: 3, endpoint: '' });
   });
 
-  it('prefers the gateway endpoint', () => {
-    const item = listed('e', 'a', { status: { gateway: { endpoint: 'http://gw/v1' }, endpoint: { service: 's', port: 1 } } });
+  it('prefers the gateway endpoint and carries its model name', () => {
+    const item = listed('e', 'a', { status: { gateway: { endpoint: 'http://gw/v1', modelName: 'chat' }, endpoint: { service: 's', port: 1 } } });
     expect(deploymentEndpoint(item.object)).toBe('http://gw/v1');
+    expect(serviceEndpoint(item.object)).toBe('http://s.ml.svc:1');
+    expect(toDeploymentRow(item)).toMatchObject({ endpoint: 'http://gw/v1', gatewayModel: 'chat' });
+  });
+
+  it('is not reachable through the gateway before the core reports its URL', () => {
+    const item = listed('e', 'a', { status: { gateway: { modelName: 'chat' }, endpoint: { service: 's', port: 1 } } });
+    expect(toDeploymentRow(item)).toMatchObject({ endpoint: 'http://s.ml.svc:1', gatewayModel: '' });
   });
 });
 

@@ -25,6 +25,8 @@ export interface DeploymentRow extends ResourceRow {
   replicasReady: number;
   replicasDesired: number;
   endpoint: string;
+  /** The model name requests through the gateway carry; '' when the deployment is not reachable through one. */
+  gatewayModel: string;
   message: string;
 }
 
@@ -32,18 +34,21 @@ export function rowKey(cluster: string, object: KubeObject): string {
   return `${cluster}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
 }
 
+/** The in-cluster address of the Service the provider reported; '' before it did. */
+export function serviceEndpoint(object: ListedDeployment['object']): string {
+  const service = object.status?.endpoint?.service;
+  if (!service) return '';
+  const port = object.status?.endpoint?.port;
+  const host = `${service}.${object.metadata?.namespace ?? 'default'}.svc`;
+  return `http://${host}${port ? `:${port}` : ''}`;
+}
+
 /**
  * Where a deployment answers: the gateway URL when the core controller set
  * one, else the in-cluster Service address the provider reported.
  */
 export function deploymentEndpoint(object: ListedDeployment['object']): string {
-  const status = object.status;
-  if (status?.gateway?.endpoint) return status.gateway.endpoint;
-  const service = status?.endpoint?.service;
-  if (!service) return '';
-  const port = status?.endpoint?.port;
-  const host = `${service}.${object.metadata?.namespace ?? 'default'}.svc`;
-  return `http://${host}${port ? `:${port}` : ''}`;
+  return object.status?.gateway?.endpoint || serviceEndpoint(object);
 }
 
 export function toDeploymentRow(item: ListedDeployment): DeploymentRow {
@@ -69,6 +74,7 @@ export function toDeploymentRow(item: ListedDeployment): DeploymentRow {
     replicasReady: status.replicas?.ready ?? 0,
     replicasDesired: desired,
     endpoint: deploymentEndpoint(object),
+    gatewayModel: status.gateway?.endpoint ? status.gateway.modelName ?? '' : '',
     message: status.message ?? '',
     createdMs: Date.parse(object.metadata?.creationTimestamp ?? ''),
     search: [cluster, namespace, name, model, provider, engine, phase].join(' ').toLocaleLowerCase('en-US'),

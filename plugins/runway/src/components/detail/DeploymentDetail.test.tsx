@@ -70,6 +70,67 @@ describe('DeploymentDetail', () => {
     expect(screen.getByText('Pending')).toBeInTheDocument();
   });
 
+  it('shows the gateway as the way to call the model, with its model name, and the Service as the in-cluster alternative', async () => {
+    const listed = deployment('east', 'ml', 'llama', {
+      gateway: { endpoint: 'http://203.0.113.7', modelName: 'llama-chat', gatewayNamespace: 'gateways', apiFormats: ['openai-chat'] },
+    });
+    const message = "Model 'llama-chat' is routed through Gateway gateways/inference at http://203.0.113.7 by HTTPRoute 'llama' to InferencePool 'llama'";
+    server.use(
+      rest.get(`${API}/deployments/east/ml/llama`, (_req, res, ctx) =>
+        res(
+          ctx.json(
+            detail({
+              object: listed.object,
+              conditions: [{ type: 'GatewayReady', status: 'True', reason: 'GatewayConfigured', message, lastTransitionTime: '2026-01-01T00:06:00Z' }],
+            }),
+          ),
+        ),
+      ),
+    );
+    await renderWithApi(<DeploymentDetail target={target} />);
+    const viaGateway = await screen.findByRole('region', { name: 'Through the Gateway' });
+    expect(viaGateway).toHaveTextContent('http://203.0.113.7');
+    expect(viaGateway).toHaveTextContent("Model name (the request's model field)llama-chat");
+    expect(viaGateway).toHaveTextContent('Gateway namespacegateways');
+    expect(viaGateway).toHaveTextContent('API formatsOpenAI chat completions');
+    expect(viaGateway).toHaveTextContent(message);
+    const gatewayExample = screen.getByLabelText('example request through the gateway');
+    expect(gatewayExample).toHaveTextContent('curl http://203.0.113.7/v1/chat/completions');
+    expect(gatewayExample).toHaveTextContent('"model":"llama-chat"');
+    expect(screen.getByRole('button', { name: 'Copy gateway example request' })).toBeInTheDocument();
+    const viaService = screen.getByRole('region', { name: 'Through the Service' });
+    expect(viaService).toHaveTextContent('In-cluster alternative: the Service');
+    expect(screen.getByLabelText('example request')).toHaveTextContent('curl http://llama.ml.svc:8000/v1/chat/completions');
+    expect(viaService).toHaveTextContent('kubectl -n ml port-forward svc/llama 8000:8000');
+    // The gateway came first.
+    expect(viaGateway.compareDocumentPosition(viaService) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.queryByLabelText('gateway status')).not.toBeInTheDocument();
+  });
+
+  it("shows GatewayReady=False in the controller's words, with the Service still usable", async () => {
+    const message =
+      '2 Gateways found (a/one, b/two) but none labelled airunway.ai/inference-gateway=true: label the one to use, or start the core with --gateway-name and --gateway-namespace';
+    server.use(
+      rest.get(`${API}/deployments/east/ml/llama`, (_req, res, ctx) =>
+        res(
+          ctx.json(
+            detail({
+              conditions: [{ type: 'GatewayReady', status: 'False', reason: 'NoGateway', message, lastTransitionTime: '2026-01-01T00:06:00Z' }],
+            }),
+          ),
+        ),
+      ),
+    );
+    await renderWithApi(<DeploymentDetail target={target} />);
+    const notice = await screen.findByLabelText('gateway status');
+    expect(notice).toHaveTextContent('No Gateway');
+    expect(notice).toHaveTextContent(message);
+    expect(notice).toHaveTextContent('GatewayReady: False (NoGateway)');
+    expect(screen.queryByRole('region', { name: 'Through the Gateway' })).not.toBeInTheDocument();
+    expect(screen.getByLabelText('example request')).toHaveTextContent('curl http://llama.ml.svc:8000/v1/chat/completions');
+    expect(screen.queryByText('In-cluster alternative: the Service')).not.toBeInTheDocument();
+  });
+
   it('deletes after confirmation', async () => {
     let deleted = false;
     server.use(

@@ -24,7 +24,7 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { type ResourceRef, runwayApiRef } from '../../api/RunwayApi';
 import type { KubeObject } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
-import { conditionTimeline, endpointInfo } from '../../lib/endpoint';
+import { conditionTimeline, endpointInfo, gatewayNotice } from '../../lib/endpoint';
 import { formatAge } from '../../lib/rows';
 import { ClusterErrors } from '../common/ClusterErrors';
 import { ErrorAlert } from '../common/ErrorAlert';
@@ -32,6 +32,8 @@ import { PhaseChip } from '../common/PhaseChip';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { Yaml } from '../wizard/ReviewStep';
+import { EndpointDetails } from './EndpointDetails';
+import { Fact } from './parts';
 
 /** The colour of a condition's status. */
 const CONDITION_COLOR: Record<string, 'success' | 'warning'> = { True: 'success', False: 'warning' };
@@ -46,37 +48,6 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
         {children}
       </CardContent>
     </Card>
-  );
-}
-
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <Button
-      size="small"
-      aria-label={label}
-      onClick={() =>
-        navigator.clipboard?.writeText(text).then(
-          () => setCopied(true),
-          () => setCopied(false),
-        )
-      }
-    >
-      {copied ? 'Copied' : 'Copy'}
-    </Button>
-  );
-}
-
-function Fact({ name, children }: { name: string; children: ReactNode }) {
-  return (
-    <>
-      <Typography component="dt" variant="body2" color="text.secondary">
-        {name}
-      </Typography>
-      <Typography component="dd" variant="body2" sx={{ m: 0, mb: 1 }}>
-        {children}
-      </Typography>
-    </>
   );
 }
 
@@ -96,7 +67,6 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
   const { object, conditions, events, owned, errors, clusters } = detail.value;
   const md = object as ModelDeployment & KubeObject;
   const status = md.status ?? {};
-  const endpoint = endpointInfo(md);
 
   return (
     <Box>
@@ -147,30 +117,7 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
         </Grid>
         <Grid item xs={12} md={6}>
           <Section title="Endpoint">
-            {endpoint.url ? (
-              <>
-                <Stack direction="row" alignItems="center" spacing={1}>
-                  <Box component="code">{endpoint.url}</Box>
-                  <CopyButton text={endpoint.url} label="Copy endpoint" />
-                </Stack>
-                <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-                  Example request{endpoint.inCluster ? ' (from inside the cluster)' : ''}:
-                </Typography>
-                <Box component="pre" aria-label="example request" sx={{ bgcolor: 'action.hover', p: 1, fontSize: 12, overflow: 'auto' }}>
-                  {endpoint.curl}
-                </Box>
-                <CopyButton text={endpoint.curl} label="Copy example request" />
-                {endpoint.portForward && (
-                  <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-                    From your machine: <code>{endpoint.portForward}</code>, then use http://localhost:{md.status?.endpoint?.port ?? 8000}.
-                  </Typography>
-                )}
-              </>
-            ) : (
-              <Typography variant="body2" color="text.secondary">
-                No endpoint yet: the provider reports its Service once the model server is created.
-              </Typography>
-            )}
+            <EndpointDetails info={endpointInfo(md)} notice={gatewayNotice(conditions)} />
           </Section>
         </Grid>
       </Grid>
