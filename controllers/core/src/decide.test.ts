@@ -131,8 +131,20 @@ describe('decide', () => {
     const before = md({}, { status: { conditions: [{ type: 'GatewayReady', status: 'True', reason: 'GatewayConfigured', message: 'old', lastTransitionTime: NOW }] } });
     expect(condition(run({ md: before, gateway: { outcome, status }, now: LATER }), 'GatewayReady')?.lastTransitionTime).toBe(NOW);
     const none = run({ md: md() });
+    expect(none.events.map(e => e.reason)).not.toContain('GatewayConfigured');
     expect(condition(none, 'GatewayReady')).toBeUndefined();
     expect(none.status.gateway).toBeUndefined();
+  });
+
+  it('emits a gateway event when routing starts or breaks, once per change', () => {
+    const configured = { status: 'True' as const, reason: 'GatewayConfigured' as const, message: "Model 'm' is routed" };
+    expect(run({ md: md(), gateway: { outcome: configured } }).events).toContainEqual({ type: 'Normal', reason: 'GatewayConfigured', message: "Model 'm' is routed" });
+    const already = md({}, { status: { conditions: [{ type: 'GatewayReady', status: 'True', reason: 'GatewayConfigured', message: 'x', lastTransitionTime: NOW }] } });
+    expect(run({ md: already, gateway: { outcome: configured } }).events.map(e => e.reason)).not.toContain('GatewayConfigured');
+    const failed = { status: 'False' as const, reason: 'EPPFailed' as const, message: "Could not apply the endpoint picker 'llama-epp': forbidden" };
+    expect(run({ md: already, gateway: { outcome: failed } }).events).toContainEqual({ type: 'Warning', reason: 'EPPFailed', message: failed.message });
+    const waiting = { status: 'False' as const, reason: 'WaitingForProvider' as const, message: 'Waiting' };
+    expect(run({ md: md(), gateway: { outcome: waiting } }).events.map(e => e.type)).not.toContain('Warning');
   });
 
   it('skips paused and deleting deployments', () => {

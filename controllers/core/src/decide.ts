@@ -92,6 +92,9 @@ export type CoreDecision =
       requeueAfterMs?: number;
     };
 
+/** GatewayReady reasons that mean something is wrong (a warning event), not just "not yet". */
+export const GATEWAY_FAILURES: ReadonlySet<string> = new Set(['NoGateway', 'InferencePoolFailed', 'EPPFailed', 'HTTPRouteFailed']);
+
 function isRecord(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -277,6 +280,14 @@ export function decide(input: CoreInput): CoreDecision {
   if (status.provider && status.provider.name !== md.status?.provider?.name) {
     events.push({ type: 'Normal', reason: 'ProviderSelected', message: `Selected provider '${status.provider.name}': ${status.provider.selectedReason}` });
   }
+  // Gateway: an event when routing starts or breaks (on the change only, not every reconcile).
+  const gatewayOutcome = input.gateway.outcome;
+  const previousGateway = previous?.find(c => c.type === CONDITION_TYPES.GatewayReady);
+  if (gatewayOutcome && gatewayOutcome.reason !== previousGateway?.reason) {
+    if (gatewayOutcome.reason === 'GatewayConfigured') events.push({ type: 'Normal', reason: 'GatewayConfigured', message: gatewayOutcome.message });
+    if (GATEWAY_FAILURES.has(gatewayOutcome.reason)) events.push({ type: 'Warning', reason: gatewayOutcome.reason, message: gatewayOutcome.message });
+  }
+
   let requeueAfterMs: number | undefined;
   const secret = spec.secrets?.huggingFaceToken;
   if (secret && input.secretExists === false) {

@@ -24,6 +24,7 @@ import {
   createNamespace,
   deployment,
   DEPLOYMENT_CRDS,
+  eventsOf,
   eventually,
   getDeployment,
   registerProvider,
@@ -188,6 +189,11 @@ describe('core gateway integration against a real cluster', () => {
       expect(route.spec.parentRefs).toEqual([expect.objectContaining({ name: 'inference-gateway', namespace: 'infra' })]);
       expect(route.spec.rules[0].backendRefs).toEqual([{ group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'llama', namespace: NS }]);
       expect(route.spec.rules[0].matches[0].headers).toEqual([{ type: 'Exact', name: 'X-Gateway-Model-Name', value: 'Llama-3.1-8B-Instruct' }]);
+      const events = await eventually('GatewayConfigured event', async () => {
+        const list = await eventsOf(client, NS, 'llama');
+        return list.some(e => e.reason === 'GatewayConfigured') && list;
+      });
+      expect(events).toContainEqual(expect.objectContaining({ type: 'Normal', reason: 'GatewayConfigured', message: conditionOf(md, 'GatewayReady')?.message }));
     });
 
     it('owns status.gateway and GatewayReady with its field manager (managedFields)', async () => {
@@ -265,6 +271,7 @@ describe('core gateway integration against a real cluster', () => {
       expect(md.status?.gateway).toBeUndefined();
       const route = (await exists(HTTPRoutes, 'taken'))!;
       expect(route.spec.parentRefs).toEqual([{ name: 'other', namespace: 'infra' }]);
+      await eventually('HTTPRouteFailed warning', async () => (await eventsOf(client, NS, 'taken')).some(e => e.type === 'Warning' && e.reason === 'HTTPRouteFailed'));
     });
 
     it('routes to the InferencePool of a provider that manages its own (llm-d), creating no pool or endpoint picker', async () => {

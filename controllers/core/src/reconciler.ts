@@ -137,6 +137,10 @@ export function registerCoreController(mgr: Manager, options: CoreControllerOpti
           gateway = { result: liveGatewayResult(md), requeueAfterMs: GATEWAY_RECHECK_MS };
         }
       }
+      const failed = gateway.result.outcome?.reason;
+      if (failed === 'InferencePoolFailed' || failed === 'EPPFailed' || failed === 'HTTPRouteFailed') {
+        metrics.reconcileErrors.inc({ provider: providerLabel, error_type: failed });
+      }
       const decision = decide({
         md,
         providers: registered,
