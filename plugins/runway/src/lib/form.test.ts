@@ -71,6 +71,45 @@ describe('toModelDeployment', () => {
   });
 });
 
+describe('the gateway fields', () => {
+  it('leave spec.gateway out while automatic and write what the user chose', () => {
+    expect(toModelDeployment(filled()).spec.gateway).toBeUndefined();
+    const v = filled();
+    v.spec.gateway = { enabled: 'true', modelName: ' llama-chat ', httpRouteRef: 'shared-route' };
+    expect(toModelDeployment(v).spec.gateway).toEqual({ enabled: true, modelName: 'llama-chat', httpRouteRef: 'shared-route' });
+    v.spec.gateway = { enabled: 'false', modelName: '', httpRouteRef: '' };
+    expect(toModelDeployment(v).spec.gateway).toEqual({ enabled: false });
+  });
+
+  it('round-trip through an existing deployment (an edit keeps them)', () => {
+    for (const gateway of [{ enabled: false }, { enabled: true, modelName: 'm', httpRouteRef: 'r' }, { modelName: 'm' }]) {
+      const md = toModelDeployment(filled());
+      md.spec.gateway = gateway;
+      expect(toModelDeployment(fromModelDeployment('east', md)).spec.gateway).toEqual(gateway);
+    }
+  });
+
+  it('reject an HTTPRoute reference that cannot be an object name, on its field', () => {
+    const v = filled();
+    v.spec.gateway.httpRouteRef = 'My Route';
+    const issues = validateWizard(v, { providers: readyProviders });
+    expect(issues).toContainEqual(
+      expect.objectContaining({
+        field: 'spec.gateway.httpRouteRef',
+        severity: 'error',
+        message: expect.stringContaining('spec.gateway.httpRouteRef "My Route" must be the name of an HTTPRoute in namespace ml'),
+      }),
+    );
+    v.spec.gateway.httpRouteRef = 'llama-route';
+    expect(validateWizard(v, { providers: readyProviders }).filter(i => i.severity === 'error')).toEqual([]);
+  });
+
+  it("put runway-common's schema issues under spec.gateway on their fields", () => {
+    expect(fieldForIssue('spec.gateway.enabled', SPEC_FIELDS)).toBe('spec.gateway.enabled');
+    expect(fieldForIssue('spec.gateway.modelName', SPEC_FIELDS)).toBe('spec.gateway.modelName');
+  });
+});
+
 describe('parseOverrides', () => {
   it('accepts a mapping and explains anything else', () => {
     expect(parseOverrides('')).toEqual({ ok: true });

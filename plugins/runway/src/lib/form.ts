@@ -8,6 +8,7 @@
  */
 import {
   DEFAULT_GPU_RESOURCE,
+  DNS_SUBDOMAIN_PATTERN,
   DEPLOYMENTS_API_VERSION,
   type ComponentScalingSpec,
   type EngineType,
@@ -58,6 +59,8 @@ export interface WizardValues {
     secrets: { huggingFaceToken: string };
     /** Custom model server image ('' = the provider's default). */
     image: string;
+    /** enabled: '' = automatic (routed when the cluster has a Gateway), 'true' or 'false'. */
+    gateway: { enabled: '' | 'true' | 'false'; modelName: string; httpRouteRef: string };
   };
   engineArgs: KeyValue[];
   env: KeyValue[];
@@ -84,6 +87,7 @@ export function emptyWizardValues(defaults: { cluster?: string; namespace?: stri
       resources: { gpu: { count: '1', type: DEFAULT_GPU_RESOURCE }, memory: '', cpu: '' },
       secrets: { huggingFaceToken: '' },
       image: '',
+      gateway: { enabled: '', modelName: '', httpRouteRef: '' },
     },
     engineArgs: [],
     env: [],
@@ -180,6 +184,11 @@ export function toModelDeployment(values: WizardValues): ModelDeployment {
       .filter(t => t.key.trim() || t.operator === 'Exists')
       .map(t => prune({ key: str(t.key), operator: t.operator || undefined, value: t.operator === 'Exists' ? undefined : str(t.value), effect: t.effect || undefined })),
     podTemplate: { metadata: { labels: toMap(values.podLabels) } },
+    gateway: {
+      enabled: s.gateway.enabled === '' ? undefined : s.gateway.enabled === 'true',
+      modelName: str(s.gateway.modelName),
+      httpRouteRef: str(s.gateway.httpRouteRef),
+    },
   };
   const cleaned = prune(spec) ?? {};
   if (Array.isArray((cleaned as any).env) && (cleaned as any).env.length === 0) delete (cleaned as any).env;
@@ -223,6 +232,11 @@ export function fromModelDeployment(cluster: string, md: ModelDeployment): Wizar
       },
       secrets: { huggingFaceToken: spec.secrets?.huggingFaceToken ?? '' },
       image: spec.image ?? '',
+      gateway: {
+        enabled: typeof spec.gateway?.enabled === 'boolean' ? (String(spec.gateway.enabled) as 'true' | 'false') : '',
+        modelName: spec.gateway?.modelName ?? '',
+        httpRouteRef: spec.gateway?.httpRouteRef ?? '',
+      },
     },
     engineArgs: fromMap(spec.engine?.args),
     env: (spec.env ?? []).map(e => ({ key: e.name, value: e.value ?? '' })),
@@ -296,6 +310,9 @@ export const SPEC_FIELDS: ReadonlySet<string> = new Set([
   'spec.resources.cpu',
   'spec.secrets.huggingFaceToken',
   'spec.image',
+  'spec.gateway.enabled',
+  'spec.gateway.modelName',
+  'spec.gateway.httpRouteRef',
   'engineArgs',
   'env',
   'nodeSelector',
@@ -354,6 +371,15 @@ export function validateWizard(values: WizardValues, context: FormContext = {}):
     issues.push({
       path: 'metadata.namespace',
       message: `namespace ${md.metadata.namespace} is not open to the portal in cluster ${values.cluster}; choose one of ${context.namespaces.join(', ')}`,
+      severity: 'error',
+    });
+  }
+  const route = md.spec.gateway?.httpRouteRef;
+  if (route !== undefined && (route.length > 253 || !new RegExp(DNS_SUBDOMAIN_PATTERN).test(route))) {
+    // The schema takes any string; the core would then wait for a route that cannot exist.
+    issues.push({
+      path: 'spec.gateway.httpRouteRef',
+      message: `spec.gateway.httpRouteRef "${route}" must be the name of an HTTPRoute in namespace ${md.metadata?.namespace ?? 'default'}: lower case letters, digits, '-' and '.', starting and ending with a letter or digit`,
       severity: 'error',
     });
   }

@@ -205,6 +205,58 @@ describe('DeploymentWizard', () => {
     expect(created).toEqual([{ dryRun: null, body: previews[0].body }]);
   });
 
+  it('sets spec.gateway in the advanced step, validated on its fields, and sends it to the preview', async () => {
+    serveClusters();
+    const previews: any[] = [];
+    server.use(
+      rest.post(`${API}/deployments/east/preview`, async (req, res, ctx) => {
+        const body = await req.json();
+        previews.push(body);
+        return res(ctx.json({ cluster: 'east', mode: 'create', objects: [{ action: 'create', object: body }], warnings: [], providerObjects: REFUSED }));
+      }),
+    );
+    await renderWithApi(<DeploymentWizard />);
+    await fillTarget();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Model ID', 'meta-llama/Llama-3.1-8B-Instruct');
+    for (let i = 0; i < 3; i++) await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+
+    const gateway = await screen.findByRole('group', { name: 'Gateway' });
+    expect(within(gateway).getByRole('combobox', { name: 'Gateway routing' })).toHaveTextContent('Automatic (when the cluster has a Gateway)');
+    expect(within(gateway).getByText(/empty uses "Llama-3.1-8B-Instruct"/)).toBeInTheDocument();
+    expectAllControlsLabelled();
+
+    await choose('Gateway routing', 'On');
+    type('Gateway model name', 'llama-chat');
+    type('Existing HTTPRoute', 'Shared Route');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText(/spec.gateway.httpRouteRef "Shared Route" must be the name of an HTTPRoute in namespace ml/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Existing HTTPRoute')).toHaveAttribute('aria-invalid', 'true');
+    expect(previews).toEqual([]);
+
+    type('Existing HTTPRoute', 'shared-route');
+    await waitFor(() => expect(screen.getByLabelText('Existing HTTPRoute')).toHaveAttribute('aria-invalid', 'false'));
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const yaml = await screen.findByLabelText('ModelDeployment llama YAML');
+    expect(yaml).toHaveTextContent('httpRouteRef: shared-route');
+    expect(previews[0].spec.gateway).toEqual({ enabled: true, modelName: 'llama-chat', httpRouteRef: 'shared-route' });
+  });
+
+  it("keeps an existing deployment's gateway choice when editing", async () => {
+    serveClusters();
+    const existing = deployment('east', 'ml', 'llama');
+    existing.object.spec.gateway = { enabled: false };
+    server.use(
+      rest.get(`${API}/deployments/east/ml/llama`, (_req, res, ctx) =>
+        res(ctx.json({ ...existing, conditions: [], events: [], owned: [], clusters: [], errors: [] })),
+      ),
+    );
+    await renderWithApi(<DeploymentWizard edit={{ cluster: 'east', namespace: 'ml', name: 'llama' }} />);
+    await screen.findByLabelText('Deployment name');
+    for (let i = 0; i < 4; i++) await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('combobox', { name: 'Gateway routing' })).toHaveTextContent('Off (Service only)');
+  });
+
   it('shows the fields the cluster rejected', async () => {
     serveClusters();
     server.use(

@@ -37,7 +37,7 @@ import { providerFits, selectionView } from '../../lib/selection';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { KUBERNETES_ID } from '../../kubernetesId';
-import { FormField, KeyValueRows, TolerationRows, WarningsContext } from './fields';
+import { FormField, GatewayFields, KeyValueRows, TolerationRows, WarningsContext } from './fields';
 import { wizardResolver } from './resolver';
 import { ReviewStep } from './ReviewStep';
 import { SelectionPanel } from './SelectionPanel';
@@ -71,7 +71,21 @@ export const STEPS: StepDef[] = [
   },
   {
     label: 'Advanced',
-    fields: ['labels', 'spec.image', 'spec.engine.contextLength', 'engineArgs', 'env', 'spec.secrets.huggingFaceToken', 'providerOverrides', 'nodeSelector', 'tolerations', 'podLabels'],
+    fields: [
+      'labels',
+      'spec.image',
+      'spec.engine.contextLength',
+      'engineArgs',
+      'env',
+      'spec.secrets.huggingFaceToken',
+      'providerOverrides',
+      'nodeSelector',
+      'tolerations',
+      'podLabels',
+      'spec.gateway.enabled',
+      'spec.gateway.modelName',
+      'spec.gateway.httpRouteRef',
+    ],
   },
   { label: 'Review', fields: [] },
 ];
@@ -366,6 +380,7 @@ function WizardForm(props: {
               <KeyValueRows name="nodeSelector" title="Node selector" keyLabel="Node label" valueLabel="Node label value" />
               <TolerationRows />
               <KeyValueRows name="podLabels" title="Pod labels" keyLabel="Pod label" valueLabel="Pod label value" />
+              <GatewayFields spec={md.spec} namespace={values.metadata?.namespace} />
             </Box>
           )}
 

@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import FormHelperText from '@mui/material/FormHelperText';
 import { createContext, type ReactNode, useContext } from 'react';
 import { Controller, get, useFieldArray, useFormContext } from 'react-hook-form';
+import { gatewayModelName, INFERENCE_GATEWAY_LABEL, type ModelDeploymentSpec } from '@runway-portal/plugin-runway-common';
 import type { FieldIssue, WizardValues } from '../../lib/form';
 
 /** Warnings of the current values, by field (errors come from RHF). */
@@ -170,6 +171,47 @@ export function TolerationRows() {
       <Button sx={{ alignSelf: 'flex-start' }} onClick={() => append({ key: '', operator: '', value: '', effect: '' })}>
         Add toleration
       </Button>
+    </Stack>
+  );
+}
+
+/**
+ * spec.gateway: automatic unless the user says otherwise (the core routes
+ * the model through the cluster's inference Gateway when there is one).
+ */
+export function GatewayFields({ spec, namespace }: { spec: ModelDeploymentSpec; namespace?: string }) {
+  // What the core falls back to, so the user sees the name clients would send.
+  const defaultName = gatewayModelName({ ...spec, gateway: undefined });
+  return (
+    <Stack component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 2 }} aria-describedby="runway-gateway-help">
+      <Typography component="legend" variant="subtitle1">
+        Gateway
+      </Typography>
+      <Typography variant="body2" color="text.secondary" id="runway-gateway-help">
+        The core controller routes the model through the cluster's inference Gateway (the one labelled {INFERENCE_GATEWAY_LABEL}=true, or the
+        only one) with an InferencePool and an HTTPRoute.
+      </Typography>
+      <FormField
+        name="spec.gateway.enabled"
+        label="Gateway routing"
+        options={[
+          { value: '', label: 'Automatic (when the cluster has a Gateway)' },
+          { value: 'true', label: 'On' },
+          { value: 'false', label: 'Off (Service only)' },
+        ]}
+        SelectProps={{ displayEmpty: true }}
+        InputLabelProps={{ shrink: true }}
+      />
+      <FormField
+        name="spec.gateway.modelName"
+        label="Gateway model name"
+        help={`The name clients put in the request's "model" field; empty uses ${defaultName ? `"${defaultName}"` : 'the served name, else the model ID'}.`}
+      />
+      <FormField
+        name="spec.gateway.httpRouteRef"
+        label="Existing HTTPRoute"
+        help={`Name of your own HTTPRoute in namespace ${namespace || 'default'} to use instead of the one the core creates; empty lets the core create it.`}
+      />
     </Stack>
   );
 }
