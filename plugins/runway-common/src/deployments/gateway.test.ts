@@ -7,6 +7,7 @@ import {
   DEFAULT_EPP_CONFIG,
   DEFAULT_EPP_IMAGE,
   type GatewayInfo,
+  gatewayAcceptsNamespace,
   gatewayApplyFailure,
   gatewayEndpoint,
   gatewayLookups,
@@ -282,7 +283,7 @@ describe('planGateway', () => {
       'a Gateway that accepts only its own namespace',
       { gateways: [gateway('g', 'infra', { spec: { listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] } })] },
       'NoGateway',
-      "accepts HTTPRoutes only from its own namespace (listeners' allowedRoutes.namespaces.from: Same): allow namespace 'default'",
+      "Gateway infra/g does not accept HTTPRoutes from namespace 'default' (listeners' allowedRoutes.namespaces.from: Same): allow it on a listener",
     ],
   ])('reports %s', (_, patch, reason, message) => {
     const plan = planGateway({ ...input(running()), ...(patch as Partial<GatewayInput>) });
@@ -313,6 +314,19 @@ describe('planGateway', () => {
     expect((byo as { remove: Array<{ kind: string }> }).remove.map(r => r.kind)).toEqual(['HTTPRoute']);
     const managed = planGateway(input(running({}, 'llmd'), { provider: ready(LLMD_PROVIDER), providerPoolExists: true }));
     expect(managed).toMatchObject({ action: 'configure', remove: [] });
+  });
+
+  it('takes a listener of any kind that admits the namespace', () => {
+    const listeners = (...froms: Array<string | undefined>) => ({
+      listeners: froms.map((from, i) => ({ name: `l${i}`, port: 80, protocol: 'HTTP', ...(from ? { allowedRoutes: { namespaces: { from } } } : {}) })),
+    });
+    const gw = (namespace: string, ...froms: Array<string | undefined>) => gateway('g', namespace, { spec: listeners(...froms) });
+    expect(gatewayAcceptsNamespace(gw('infra', 'None', 'All'), 'ml')).toBe(true);
+    expect(gatewayAcceptsNamespace(gw('infra', 'Selector'), 'ml')).toBe(true);
+    expect(gatewayAcceptsNamespace(gw('ml', undefined), 'ml')).toBe(true);
+    expect(gatewayAcceptsNamespace(gw('infra', undefined, 'None'), 'ml')).toBe(false);
+    const plan = planGateway(input(running(), { gateways: [gw('infra', undefined, 'None')] }));
+    expect(plan).toMatchObject({ outcome: { reason: 'NoGateway', message: expect.stringContaining('(listeners\' allowedRoutes.namespaces.from: Same, None)') } });
   });
 
   it('a Gateway without an address: configured, endpoint left out, looked at again', () => {

@@ -421,6 +421,12 @@ export function gatewayAcceptsNamespace(gateway: GatewayInfo, namespace: string)
   });
 }
 
+/** The listeners' `allowedRoutes.namespaces.from` values, for messages. */
+function listenerFroms(gateway: GatewayInfo): string {
+  const froms = (gateway.spec?.listeners ?? []).map(l => l.allowedRoutes?.namespaces?.from ?? 'Same');
+  return [...new Set(froms)].join(', ');
+}
+
 /**
  * The URL clients call: the Gateway's first status address, with the scheme
  * and port of its first HTTP(S) listener (port left out when it is the
@@ -572,7 +578,7 @@ export function planGateway(input: GatewayInput): GatewayPlan {
       outcome: outcome(
         'False',
         'NoGateway',
-        `Gateway ${gatewayRef.namespace}/${gatewayRef.name} accepts HTTPRoutes only from its own namespace (listeners' allowedRoutes.namespaces.from: Same): allow namespace '${namespace}' (from: All, or a Selector matching it) or deploy in '${gatewayRef.namespace}'`,
+        `Gateway ${gatewayRef.namespace}/${gatewayRef.name} does not accept HTTPRoutes from namespace '${namespace}' (listeners' allowedRoutes.namespaces.from: ${listenerFroms(gateway)}): allow it on a listener (from: All, or a Selector matching it) or deploy in '${gatewayRef.namespace}'`,
       ),
       recheck: true,
     };
