@@ -49,12 +49,14 @@ describe('toDeploymentRow', () => {
     const item = listed('e', 'a', { status: { gateway: { endpoint: 'http://gw/v1', modelName: 'chat' }, endpoint: { service: 's', port: 1 } } });
     expect(deploymentEndpoint(item.object)).toBe('http://gw/v1');
     expect(serviceEndpoint(item.object)).toBe('http://s.ml.svc:1');
-    expect(toDeploymentRow(item)).toMatchObject({ endpoint: 'http://gw/v1', gatewayModel: 'chat' });
+    expect(toDeploymentRow(item)).toMatchObject({ endpoint: 'http://gw/v1', viaGateway: true, gatewayModel: 'chat' });
+    expect(toDeploymentRow(item).search).toContain('gateway chat');
   });
 
   it('is not reachable through the gateway before the core reports its URL', () => {
     const item = listed('e', 'a', { status: { gateway: { modelName: 'chat' }, endpoint: { service: 's', port: 1 } } });
-    expect(toDeploymentRow(item)).toMatchObject({ endpoint: 'http://s.ml.svc:1', gatewayModel: '' });
+    expect(toDeploymentRow(item)).toMatchObject({ endpoint: 'http://s.ml.svc:1', viaGateway: false, gatewayModel: '' });
+    expect(toDeploymentRow(item).search).not.toContain('gateway');
   });
 });
 

@@ -25,7 +25,9 @@ export interface DeploymentRow extends ResourceRow {
   replicasReady: number;
   replicasDesired: number;
   endpoint: string;
-  /** The model name requests through the gateway carry; '' when the deployment is not reachable through one. */
+  /** Reachable through the Gateway: the core controller reported its URL as the endpoint. */
+  viaGateway: boolean;
+  /** The model name requests through the gateway carry; '' when not reachable through one. */
   gatewayModel: string;
   message: string;
 }
@@ -62,6 +64,8 @@ export function toDeploymentRow(item: ListedDeployment): DeploymentRow {
   const phase = object.metadata?.deletionTimestamp ? 'Terminating' : status.phase ?? 'Pending';
   const model = spec.model?.id ?? '';
   const desired = status.replicas?.desired ?? spec.scaling?.replicas ?? 0;
+  const viaGateway = Boolean(status.gateway?.endpoint);
+  const gatewayModel = viaGateway ? status.gateway?.modelName ?? '' : '';
   return {
     key: `${cluster}/${namespace}/${name}`,
     cluster,
@@ -74,10 +78,14 @@ export function toDeploymentRow(item: ListedDeployment): DeploymentRow {
     replicasReady: status.replicas?.ready ?? 0,
     replicasDesired: desired,
     endpoint: deploymentEndpoint(object),
-    gatewayModel: status.gateway?.endpoint ? status.gateway.modelName ?? '' : '',
+    viaGateway,
+    gatewayModel,
     message: status.message ?? '',
     createdMs: Date.parse(object.metadata?.creationTimestamp ?? ''),
-    search: [cluster, namespace, name, model, provider, engine, phase].join(' ').toLocaleLowerCase('en-US'),
+    // "gateway" finds the deployments reachable through it.
+    search: [cluster, namespace, name, model, provider, engine, phase, viaGateway ? `gateway ${gatewayModel}` : '']
+      .join(' ')
+      .toLocaleLowerCase('en-US'),
   };
 }
 

@@ -125,6 +125,28 @@ describe('DeploymentsDashboard', () => {
     await waitFor(() => expect(screen.getByText(/1000 of 3000 deployments/)).toBeInTheDocument());
   });
 
+  it('marks the deployments reachable through the gateway, and finds them by "gateway"', async () => {
+    serve({
+      items: [
+        deployment('east', 'ml', 'llama', { gateway: { endpoint: 'http://203.0.113.7', modelName: 'llama-chat', gatewayNamespace: 'gateways' } }),
+        deployment('west', 'ml', 'qwen'),
+      ],
+      clusters: [],
+      errors: [],
+    });
+    await renderWithApi(<DeploymentsDashboard />);
+    const table = await screen.findByRole('table', { name: 'deployments' });
+    const [, llama, qwen] = within(table).getAllByRole('row');
+    expect(within(llama).getByTitle('Through the Gateway: requests carry "model": "llama-chat"')).toHaveTextContent('gatewayhttp://203.0.113.7');
+    expect(within(qwen).queryByText('gateway')).not.toBeInTheDocument();
+    expect(within(qwen).getByText('http://qwen.ml.svc:8000')).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'gateway' } });
+    await waitFor(() => expect(screen.getByText(/1 of 2 deployments/)).toBeInTheDocument());
+    expect(screen.getByRole('link', { name: 'llama' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'qwen' })).not.toBeInTheDocument();
+  });
+
   it('shows a message when the filters match nothing', async () => {
     serve({ items: [deployment('east', 'ml', 'llama')], clusters: [], errors: [] });
     await renderWithApi(<DeploymentsDashboard />);

@@ -8,6 +8,8 @@ import { visibleRange } from '../../lib/windowing';
 import { PhaseChip } from '../common/PhaseChip';
 
 export const ROW_HEIGHT = 44;
+/** Marks an endpoint that is the Gateway's (one constant style: rows stay cheap to render). */
+const GATEWAY_BADGE = { fontFamily: 'inherit', fontSize: 11, border: 1, borderColor: 'info.main', color: 'info.main', borderRadius: 1, px: 0.5, mr: 0.5 };
 const MAX_HEIGHT = 640;
 
 export interface Column<R> {
@@ -41,7 +43,16 @@ export function deploymentColumns(detailLink: (row: DeploymentRow) => string): C
       title: 'Endpoint',
       width: 'minmax(120px, 2fr)',
       render: row => (
-        <Box component="span" sx={{ fontFamily: 'monospace', fontSize: 12 }}>
+        <Box
+          component="span"
+          sx={{ fontFamily: 'monospace', fontSize: 12, overflow: 'hidden', textOverflow: 'ellipsis' }}
+          title={row.viaGateway ? `Through the Gateway: requests carry "model": "${row.gatewayModel}"` : undefined}
+        >
+          {row.viaGateway && (
+            <Box component="span" sx={GATEWAY_BADGE}>
+              gateway
+            </Box>
+          )}
           {row.endpoint || '—'}
         </Box>
       ),

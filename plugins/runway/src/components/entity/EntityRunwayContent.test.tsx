@@ -23,7 +23,8 @@ function serveKinds(selectors: string[]) {
     server.use(
       rest.get(`${API}/${kind}`, (req, res, ctx) => {
         selectors.push(`${kind}?${req.url.searchParams.get('labelSelector')}`);
-        const items = { deployments: [deployment('east', 'ml', 'chat-llama')], models: [model], stacks: [] }[kind];
+        const viaGateway = deployment('west', 'ml', 'chat-qwen', { gateway: { endpoint: 'http://203.0.113.7', modelName: 'qwen' } });
+        const items = { deployments: [deployment('east', 'ml', 'chat-llama'), viaGateway], models: [model], stacks: [] }[kind];
         const errors = kind === 'stacks' ? [{ cluster: 'north', reason: 'Forbidden', message: 'the portal may not list stacks in north.' }] : [];
         return res(ctx.json({ items, clusters: [], errors }));
       }),
@@ -42,6 +43,8 @@ describe('entity content', () => {
     );
     const deployments = await screen.findByRole('region', { name: 'Deployments' });
     expect(within(deployments).getByRole('link', { name: 'chat-llama' })).toHaveAttribute('href', '/runway/deployments/east/ml/chat-llama');
+    const qwenRow = within(deployments).getByRole('link', { name: 'chat-qwen' }).closest('[role="row"]') as HTMLElement;
+    expect(within(qwenRow).getByTitle('Through the Gateway: requests carry "model": "qwen"')).toHaveTextContent('gatewayhttp://203.0.113.7');
     expect(within(screen.getByRole('region', { name: 'Models' })).getByText('llama-weights')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Stacks' })).getByText('No stacks labelled for this entity.')).toBeInTheDocument();
     expect(screen.getByText('Cluster north: Forbidden')).toBeInTheDocument();
@@ -59,7 +62,7 @@ describe('entity content', () => {
         <EntityRunwayCard />
       </EntityProvider>,
     );
-    expect(await screen.findByLabelText('Deployments summary')).toHaveTextContent('Deployments: 11 Running');
+    expect(await screen.findByLabelText('Deployments summary')).toHaveTextContent('Deployments: 22 Running1 through the gateway');
     expect(screen.getByLabelText('Models summary')).toHaveTextContent('Models: 11 Ready');
     expect(screen.getByLabelText('Stacks summary')).toHaveTextContent('Stacks: 0');
     expect(screen.getByText('Cluster north: Forbidden')).toBeInTheDocument();

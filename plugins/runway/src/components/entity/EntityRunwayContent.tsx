@@ -12,7 +12,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import type { ListedDeployment, ListResponse, RunwayKind } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
 import { countByPhase } from '../../lib/filters';
-import { type ResourceRow, toDeploymentRow, toResourceRow } from '../../lib/rows';
+import { type DeploymentRow, type ResourceRow, toDeploymentRow, toResourceRow } from '../../lib/rows';
 import { ClusterErrors } from '../common/ClusterErrors';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { PhaseChip } from '../common/PhaseChip';
@@ -123,8 +123,9 @@ export function EntityRunwayCard() {
               </Alert>
             ))}
             {KINDS.map(({ kind, title }) => {
-              const rows = value[kind].items.map(toResourceRow);
+              const rows = kind === 'deployments' ? value.deployments.items.map(i => toDeploymentRow(i as ListedDeployment)) : value[kind].items.map(toResourceRow);
               const phases = countByPhase(rows);
+              const viaGateway = rows.filter(r => (r as DeploymentRow).viaGateway).length;
               return (
                 <Stack direction="row" spacing={1} alignItems="center" key={kind} sx={{ mb: 0.5 }} aria-label={`${title} summary`}>
                   <Typography variant="body2" sx={{ minWidth: 110 }}>
@@ -135,6 +136,11 @@ export function EntityRunwayCard() {
                       {n} {phase}
                     </Typography>
                   ))}
+                  {viaGateway > 0 && (
+                    <Typography variant="caption" title="Reachable through the cluster's inference Gateway">
+                      {viaGateway} through the gateway
+                    </Typography>
+                  )}
                 </Stack>
               );
             })}
