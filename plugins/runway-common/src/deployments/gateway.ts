@@ -509,7 +509,7 @@ export type GatewayPlan =
       action: 'configure';
       outcome: GatewayOutcome;
       status: GatewayStatus;
-      /** Applied in this order; a failure is reported with the group's reason. */
+      /** The three groups; a failure is reported with its group's reason (the first failing group in this order). */
       objects: { inferencePool: GatewayK8sObject[]; endpointPicker: GatewayK8sObject[]; httpRoute: GatewayK8sObject[] };
       remove: GatewayObjectRef[];
       /** The provider-managed pool the route points at, when the core has no pool of its own. */
