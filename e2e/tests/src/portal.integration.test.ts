@@ -131,6 +131,9 @@ it('deploys a model through the wizard on dev; it reaches Running; the detail vi
   await page.getByLabel('Model ID').fill('Qwen/Qwen3-0.6B');
   for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Create' }).waitFor({ timeout: UI_TIMEOUT_MS });
+  // The review shows the provider's own transformation, not only the ModelDeployment.
+  await until('the preview to show what dynamo would write', visible(/Objects written by provider dynamo/i));
+  expect(await page.getByRole('region', { name: 'Provider objects' }).innerText()).toContain('DynamoGraphDeployment');
   await session.screenshot('wizard-review');
   await page.getByRole('button', { name: 'Create' }).click();
 
