@@ -54,15 +54,17 @@ export function deployment(clusterName: string, namespace: string, name: string,
   };
 }
 
-/** `count` deployments spread over `clusters`, phases and providers varied. */
+/** `count` deployments spread over `clusters`, phases and providers varied; every other one reachable through a gateway. */
 export function manyDeployments(count: number, clusters: string[]): ListResponse {
   const phases = ['Running', 'Deploying', 'Pending', 'Failed'];
   const providers = ['kaito', 'dynamo', 'kuberay', 'llmd'];
-  const items = Array.from({ length: count }, (_, i) =>
-    deployment(clusters[i % clusters.length], `team-${i % 7}`, `model-${String(i).padStart(5, '0')}`, {
+  const items = Array.from({ length: count }, (_, i) => {
+    const name = `model-${String(i).padStart(5, '0')}`;
+    return deployment(clusters[i % clusters.length], `team-${i % 7}`, name, {
       phase: phases[i % phases.length],
       provider: { name: providers[i % providers.length] },
-    }),
-  );
+      ...(i % 2 === 0 ? { gateway: { endpoint: 'http://203.0.113.7', modelName: name, gatewayNamespace: 'gateways' } } : {}),
+    });
+  });
   return { items, clusters: clusters.map(c => ({ cluster: c, synced: true, dataAgeMs: 0 })), errors: [] };
 }
