@@ -56,10 +56,11 @@ const definition: ProviderDefinition = {
     };
   },
   // Says what it was given, so the test sees whether the helpers are the live ones.
-  mapStatus: (_md, upstream, extras = []) => ({
+  mapStatus: (md, upstream, extras = []) => ({
     phase: 'Running',
     ready: true,
     reason: 'TestReady',
+    endpoint: { service: md.metadata!.name!, port: 8000 },
     message: [upstream, ...extras]
       .map(o => `${o.kind}/${o.metadata?.name} ${o.metadata?.resourceVersion ? 'live' : 'desired'}`)
       .join(', '),
@@ -150,6 +151,8 @@ describe('the shared provider loop against a real cluster', () => {
       expect(conditionOf(md, type)).toMatchObject({ status: 'False', reason: 'ApplyFailed', message: md.status!.message });
     }
     expect(await events('llama')).toContain(`Warning/ProviderError: ${md.status!.message}`);
+    // What is true of the DGD that still runs stays in the status (the core's gateway routing reads the endpoint).
+    expect(md.status).toMatchObject({ endpoint: { service: 'llama', port: 8000 }, provider: { resourceName: 'llama', resourceKind: 'DynamoGraphDeployment' } });
     // Nothing existing was deleted or replaced.
     expect((await getDgd('llama')).metadata!.uid).toBe(before.dgd);
     expect((await getDgd('llama')).spec.services.Frontend.replicas).toBe(1);
@@ -167,6 +170,7 @@ describe('the shared provider loop against a real cluster', () => {
       "Applying DynamoGraphDeployment 'broken' failed: 500: failed to create typed patch object (loop/broken; nvidia.com/v1alpha1, Kind=DynamoGraphDeployment): .spec.services.Frontend.replicas: expected numeric (int or float), got string",
     );
     expect(await isGone(() => getDgd('broken'))).toBe(true);
+    expect((await getMd('broken')).status).not.toHaveProperty('endpoint');
     expect(await isGone(() => getDgd('llama'))).toBe(false);
   });
 

@@ -41,7 +41,7 @@ import { checkOverrides } from './overrides';
 import { Registration } from './registration';
 import { ModelDeployments } from './resources';
 import {
-  APPLY_FAILED_REASON,
+  applyFailedStatus,
   applyFailure,
   deployedStatus,
   incompatibleStatus,
@@ -288,10 +288,11 @@ export class ProviderController {
           current = await this.applier.apply(obj, { force: true });
         } catch (err) {
           // Rejected, conflicting, server error or timeout: say so in the status, retry with backoff, delete nothing.
-          const failure = applyFailure(label, err, (i === 0 ? live : primaryLive) !== undefined);
+          const upstreamExists = (i === 0 ? live : primaryLive) !== undefined;
+          const failure = applyFailure(label, err, upstreamExists);
           logger.warn('apply failed', { object: label, error: err });
           if (md.status?.message !== failure.message) this.events.event(md, 'Warning', 'ProviderError', failure.message);
-          await this.writeStatus(md, notCreatedStatus(ctx, failure.phase, APPLY_FAILED_REASON, failure.message));
+          await this.writeStatus(md, applyFailedStatus(ctx, failure, md.status, upstreamExists));
           return { requeue: true };
         }
         if (decision === 'create') this.events.event(md, 'Normal', 'ResourceCreated', `Created ${label}`);

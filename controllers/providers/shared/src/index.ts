@@ -43,6 +43,7 @@ export { InferenceProviderConfigs, ModelDeployments } from './resources';
 export {
   APPLY_FAILED_REASON,
   PROVIDER_CONDITIONS,
+  applyFailedStatus,
   applyFailure,
   deployedStatus,
   incompatibleStatus,

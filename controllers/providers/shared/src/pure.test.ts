@@ -7,7 +7,7 @@ import { applyDecision, containsDesired } from './drift';
 import { parseDuration, parseProviderOptions } from './options';
 import { checkOverrides } from './overrides';
 import { registrationStatus } from './registration';
-import { applyFailure, deployedStatus, incompatibleStatus, notCreatedStatus, statusUpToDate } from './status';
+import { applyFailedStatus, applyFailure, deployedStatus, incompatibleStatus, notCreatedStatus, statusUpToDate } from './status';
 
 const upstream = { group: 'kaito.sh', kind: 'Workspace', plural: 'workspaces', versions: ['v1beta1', 'v1alpha1'] };
 
@@ -237,5 +237,38 @@ describe('applyFailure', () => {
       rejected: false,
       message: "Applying Workspace 'llama' failed, retrying: request timed out after 30000 ms",
     });
+  });
+});
+
+describe('applyFailedStatus', () => {
+  const ctx = { previous: [], now: '2026-01-01T00:00:00Z', generation: 2 };
+  const failure = { phase: 'Deploying' as const, rejected: false, message: "Applying Workspace 'llama' failed, retrying: 503: etcd" };
+  const previous = {
+    phase: 'Running' as const,
+    provider: { name: 'kaito', selectedReason: 'r', resourceName: 'llama', resourceKind: 'Workspace' },
+    replicas: { desired: 2, ready: 2 },
+    endpoint: { service: 'llama', port: 80 },
+  };
+
+  it('keeps what is true of an upstream object that exists, with the failure in phase, message and conditions', () => {
+    const status = applyFailedStatus(ctx, failure, previous, true);
+    expect(status).toMatchObject({
+      phase: 'Deploying',
+      message: failure.message,
+      provider: { resourceName: 'llama', resourceKind: 'Workspace' },
+      replicas: { desired: 2, ready: 2 },
+      endpoint: { service: 'llama', port: 80 },
+    });
+    // The core's fields are not the provider's to write.
+    expect(status.provider).not.toHaveProperty('name');
+    expect(status.conditions?.find(c => c.type === 'ResourceCreated')).toMatchObject({ status: 'False', reason: 'ApplyFailed', message: failure.message });
+  });
+
+  it('claims nothing about an upstream object that does not exist', () => {
+    const status = applyFailedStatus(ctx, { ...failure, phase: 'Pending' }, previous, false);
+    expect(status).not.toHaveProperty('endpoint');
+    expect(status).not.toHaveProperty('replicas');
+    expect(status).not.toHaveProperty('provider');
+    expect(status.phase).toBe('Pending');
   });
 });

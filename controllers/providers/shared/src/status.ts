@@ -109,6 +109,28 @@ function isRejection(err: unknown): boolean {
   return code === 500 && /failed to create typed patch object/.test(err.status.message ?? '');
 }
 
+/**
+ * The status after a failed apply. When the upstream object exists, what is
+ * still true of it stays (its name and kind, replicas, endpoint), so readers
+ * such as the core's gateway routing do not drop a model that still serves.
+ */
+export function applyFailedStatus(
+  ctx: StatusContext,
+  failure: ApplyFailure,
+  previous: ModelDeploymentStatus | undefined,
+  upstreamExists: boolean,
+): ModelDeploymentStatus {
+  const status = notCreatedStatus(ctx, failure.phase, APPLY_FAILED_REASON, failure.message);
+  if (!upstreamExists || !previous) return status;
+  const { provider, replicas, endpoint } = previous;
+  return {
+    ...status,
+    ...(provider?.resourceName ? { provider: { resourceName: provider.resourceName, resourceKind: provider.resourceKind } } : {}),
+    ...(replicas ? { replicas } : {}),
+    ...(endpoint ? { endpoint } : {}),
+  };
+}
+
 /** The server's code, reason and message, or the error's message (timeouts, network). */
 function failureDetail(err: unknown): string {
   if (err instanceof KubeApiError) {
