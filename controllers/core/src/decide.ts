@@ -8,6 +8,7 @@
  */
 import {
   applySpecDefaults,
+  chooseProvider,
   CONDITION_TYPES,
   type Condition,
   DEPLOYMENTS_GROUP,
@@ -19,14 +20,12 @@ import {
   type GatewayStatus,
   IDENTITY_FIELDS,
   type InferenceProviderConfig,
-  isProviderReady,
   type ModelDeployment,
   type ModelDeploymentSpec,
   type ProviderSelection,
   providerSelectedCondition,
   RECONCILE_PAUSED_ANNOTATION,
   resolveDeployment,
-  selectProvider,
   validatedCondition,
   validateModelDeployment,
 } from '@runway-portal/plugin-runway-common';
@@ -151,32 +150,6 @@ function falseCondition(type: string, reason: string, message: string, context: 
     lastTransitionTime: context.lastTransitionTime,
     ...(context.observedGeneration === undefined ? {} : { observedGeneration: context.observedGeneration }),
   };
-}
-
-/**
- * An explicitly named provider must be registered and ready before the core
- * hands the deployment to it; otherwise selection runs the CEL rules.
- */
-function chooseProvider(spec: ModelDeploymentSpec, providers: InferenceProviderConfig[]): ProviderSelection {
-  const explicit = spec.provider?.name;
-  if (!explicit) return selectProvider(spec, providers);
-  const registered = providers.find(p => p.metadata?.name === explicit);
-  if (!registered) {
-    const known = providers.map(p => p.metadata?.name).filter(Boolean).join(', ') || 'none';
-    return {
-      ok: false,
-      reason: `Provider '${explicit}' is not registered (no InferenceProviderConfig named ${explicit}; registered: ${known}); install its provider controller or change spec.provider.name`,
-      considered: [],
-    };
-  }
-  if (!isProviderReady(registered)) {
-    return {
-      ok: false,
-      reason: `Provider '${explicit}' is not ready (its InferenceProviderConfig reports status.ready=${String(registered.status?.ready ?? false)}); waiting for its controller`,
-      considered: [],
-    };
-  }
-  return selectProvider(spec, providers);
 }
 
 /**

@@ -9,15 +9,14 @@
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
   checkProviderCompatibility,
+  chooseProvider,
   identityChanges,
   type InferenceProviderConfig,
-  isProviderReady,
   type ModelDeployment,
   type ModelDeploymentSpec,
   type ModelDeploymentStatus,
   type Resolution,
   resolveDeployment,
-  selectProvider,
   type ValidationIssue,
 } from '@runway-portal/plugin-runway-common';
 import type { ClusterClient, RunwayKind } from '@runway-portal/plugin-runway-node';
@@ -81,22 +80,6 @@ const nameOf = (config: InferenceProviderConfig) => config.metadata?.name ?? '';
 const asDeployment = (object: KubeObject) => object as unknown as ModelDeployment;
 
 /**
- * An explicitly named provider must be registered and ready before the core
- * hands a deployment to it (the core's own check and wording).
- */
-function explicitProviderProblem(name: string, providers: InferenceProviderConfig[]): string | undefined {
-  const registered = providers.find(p => nameOf(p) === name);
-  if (!registered) {
-    const known = providers.map(nameOf).filter(Boolean).join(', ') || 'none';
-    return `Provider '${name}' is not registered (no InferenceProviderConfig named ${name}; registered: ${known}); install its provider controller or change spec.provider.name`;
-  }
-  if (!isProviderReady(registered)) {
-    return `Provider '${name}' is not ready (its InferenceProviderConfig reports status.ready=${String(registered.status?.ready ?? false)}); waiting for its controller`;
-  }
-  return undefined;
-}
-
-/**
  * What the core keeps of an earlier selection on update: its engine and
  * provider stay until an identity field changes (the provider then
  * recreates its resource). Pure.
@@ -128,12 +111,11 @@ export function selectionPreview(body: KubeObject, providers: InferenceProviderC
     // Once handed over, a deployment stays with its provider (even while that one is unready).
     return { engine, provider: { ok: true, provider: keptProvider, reason: kept?.provider?.selectedReason ?? 'selected earlier', auto: !spec.provider?.name } };
   }
+  // The core's choice (an explicit provider must be registered and ready), with the kept engine if any.
   const p = keptEngine
-    ? selectProvider({ ...resolution.spec, engine: { ...resolution.spec.engine, type: keptEngine } }, providers)
+    ? chooseProvider({ ...resolution.spec, engine: { ...resolution.spec.engine, type: keptEngine } }, providers)
     : resolution.provider;
   if (!p) return { engine };
-  const problem = p.ok && !p.auto ? explicitProviderProblem(p.provider, providers) : undefined;
-  if (problem) return { engine, provider: { ok: false, reason: problem } };
   return { engine, provider: p.ok ? { ok: true, provider: p.provider, reason: p.reason, auto: p.auto } : { ok: false, reason: p.reason } };
 }
 

@@ -1,5 +1,5 @@
 import { BUILT_IN_PROVIDERS, DYNAMO_PROVIDER, KAITO_PROVIDER, KUBERAY_PROVIDER, LLMD_PROVIDER } from './providers';
-import { EXPLICIT_PROVIDER_REASON, NO_HEALTHY_PROVIDERS, resolveDeployment, selectEngine, selectProvider } from './selection';
+import { chooseProvider, EXPLICIT_PROVIDER_REASON, NO_HEALTHY_PROVIDERS, resolveDeployment, selectEngine, selectProvider } from './selection';
 import { deployment, provider, READY_BUILT_INS, ready } from './testing';
 import type { ModelDeploymentSpec } from './types';
 
@@ -180,6 +180,37 @@ describe('selectEngine (seed 002)', () => {
   });
 });
 
+describe('chooseProvider (the core\'s choice)', () => {
+  const explicit = (name: string) => spec({ engine: { type: 'vllm' }, ...gpu(1), provider: { name } });
+
+  it('hands the deployment to a named provider that is registered and ready', () => {
+    expect(chooseProvider(explicit('kuberay'), READY_BUILT_INS)).toMatchObject({ ok: true, provider: 'kuberay', reason: EXPLICIT_PROVIDER_REASON, auto: false });
+  });
+
+  it('refuses a named provider that is not registered, listing those that are', () => {
+    expect(chooseProvider(explicit('kuberay'), [ready(KAITO_PROVIDER), ready(DYNAMO_PROVIDER)])).toEqual({
+      ok: false,
+      reason:
+        "Provider 'kuberay' is not registered (no InferenceProviderConfig named kuberay; registered: kaito, dynamo); install its provider controller or change spec.provider.name",
+      considered: [],
+    });
+    expect(chooseProvider(explicit('kuberay'), [])).toMatchObject({ ok: false, reason: expect.stringContaining('registered: none)') });
+  });
+
+  it('refuses a named provider that is not ready', () => {
+    expect(chooseProvider(explicit('dynamo'), [ready(DYNAMO_PROVIDER, false)])).toEqual({
+      ok: false,
+      reason: "Provider 'dynamo' is not ready (its InferenceProviderConfig reports status.ready=false); waiting for its controller",
+      considered: [],
+    });
+  });
+
+  it('runs the selection rules when no provider is named', () => {
+    const s = spec({ engine: { type: 'vllm' }, ...gpu(1) });
+    expect(chooseProvider(s, READY_BUILT_INS)).toEqual(selectProvider(s, READY_BUILT_INS));
+  });
+});
+
 describe('resolveDeployment', () => {
   it('auto-selects the engine, then the provider with the resolved engine', () => {
     const result = resolveDeployment(spec({ engine: undefined, resources: { cpu: '8', memory: '16Gi' } }), READY_BUILT_INS, 'cpu');
@@ -187,6 +218,11 @@ describe('resolveDeployment', () => {
     expect(result.spec.engine?.type).toBe('llamacpp');
     expect(result.spec.serving?.mode).toBe('aggregated');
     expect(result.provider).toMatchObject({ ok: true, provider: 'kaito', reason: 'no GPU requested → kaito (only CPU provider)' });
+  });
+
+  it('makes the core\'s provider choice: a named provider must be registered', () => {
+    const result = resolveDeployment(spec({ engine: { type: 'vllm' }, provider: { name: 'kuberay' } }), [ready(DYNAMO_PROVIDER)]);
+    expect(result.provider).toMatchObject({ ok: false, reason: expect.stringMatching(/^Provider 'kuberay' is not registered/) });
   });
 
   it('stops after a failed engine selection', () => {

@@ -163,6 +163,37 @@ export function selectProvider(
   return { ok: true, provider: best.provider, reason: `${best.reason}${tieNote}`, auto: true, priority: best.priority, considered };
 }
 
+/**
+ * The core's provider choice (one for the core controller, the portal's
+ * preview and the wizard): a provider named in `spec.provider.name` must be
+ * registered and ready before a deployment is handed to it, because nothing
+ * else would act on it; otherwise the CEL selection rules decide.
+ */
+export function chooseProvider(
+  spec: ModelDeploymentSpec,
+  providers: InferenceProviderConfig[],
+): ProviderSelection {
+  const explicit = spec.provider?.name;
+  if (!explicit) return selectProvider(spec, providers);
+  const registered = providers.find(p => p.metadata?.name === explicit);
+  if (!registered) {
+    const known = providers.map(p => p.metadata?.name).filter(Boolean).join(', ') || 'none';
+    return {
+      ok: false,
+      reason: `Provider '${explicit}' is not registered (no InferenceProviderConfig named ${explicit}; registered: ${known}); install its provider controller or change spec.provider.name`,
+      considered: [],
+    };
+  }
+  if (!isProviderReady(registered)) {
+    return {
+      ok: false,
+      reason: `Provider '${explicit}' is not ready (its InferenceProviderConfig reports status.ready=${String(registered.status?.ready ?? false)}); waiting for its controller`,
+      considered: [],
+    };
+  }
+  return selectProvider(spec, providers);
+}
+
 export interface Resolution {
   /** The spec with defaults applied and `engine.type` resolved: what providers transform. */
   spec: ModelDeploymentSpec;
@@ -171,8 +202,8 @@ export interface Resolution {
 }
 
 /**
- * Defaults, engine selection, then provider selection: what the core
- * controller records in status.engine and status.provider.
+ * Defaults, engine selection, then provider selection (`chooseProvider`):
+ * what the core controller records in status.engine and status.provider.
  */
 export function resolveDeployment(
   spec: ModelDeploymentSpec,
@@ -183,5 +214,5 @@ export function resolveDeployment(
   const engine = selectEngine(defaulted, providers);
   if (!engine.ok) return { spec: defaulted, engine };
   const resolved: ModelDeploymentSpec = { ...defaulted, engine: { ...defaulted.engine, type: engine.engine } };
-  return { spec: resolved, engine, provider: selectProvider(resolved, providers) };
+  return { spec: resolved, engine, provider: chooseProvider(resolved, providers) };
 }
