@@ -16,6 +16,7 @@ import {
   type EngineType,
   engineSelectedCondition,
   type GatewayOutcome,
+  type GatewayReadyReason,
   gatewayReadyCondition,
   type GatewayStatus,
   IDENTITY_FIELDS,
@@ -92,7 +93,7 @@ export type CoreDecision =
     };
 
 /** GatewayReady reasons that mean something is wrong (a warning event), not just "not yet". */
-export const GATEWAY_FAILURES: ReadonlySet<string> = new Set(['NoGateway', 'InferencePoolFailed', 'EPPFailed', 'HTTPRouteFailed']);
+export const GATEWAY_FAILURES: ReadonlySet<string> = new Set<GatewayReadyReason>(['NoGateway', 'InferencePoolFailed', 'EPPFailed', 'HTTPRouteFailed']);
 
 function isRecord(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -54,15 +54,23 @@ export const CONDITION_TYPES = {
   GatewayReady: 'GatewayReady',
 } as const;
 
-/** Reasons of the GatewayReady condition. */
+/**
+ * Reasons of the GatewayReady condition, all the core sets (`planGateway`):
+ * upstream's, plus WaitingForProvider for the waits upstream leaves silent.
+ * Upstream's GatewayPatchFailed is not among them: the core never patches a
+ * Gateway's allowedRoutes, it reports NoGateway naming them instead.
+ */
 export const GATEWAY_REASONS = [
   'CRDsNotAvailable',
   'NoGateway',
-  'GatewayPatchFailed',
+  'WaitingForProvider',
+  'InferencePoolFailed',
   'EPPFailed',
   'HTTPRouteFailed',
   'GatewayConfigured',
+  'GatewayDisabled',
 ] as const;
+export type GatewayReadyReason = (typeof GATEWAY_REASONS)[number];
 
 /** Annotation that pauses reconciliation of a ModelDeployment (for debugging). */
 export const RECONCILE_PAUSED_ANNOTATION = 'airunway.ai/reconcile-paused';

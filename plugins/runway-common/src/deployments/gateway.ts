@@ -22,7 +22,7 @@
  *   request's `model` field), backend the InferencePool.
  */
 import type { Condition } from '../generated';
-import { API_FORMATS, type ApiFormat, CONDITION_TYPES, DEPLOYMENTS_API_VERSION } from './constants';
+import { API_FORMATS, type ApiFormat, CONDITION_TYPES, DEPLOYMENTS_API_VERSION, type GatewayReadyReason } from './constants';
 import { resolveServedName } from './defaults';
 import type { EngineCapability, InferenceProviderConfig, ModelDeployment, ModelDeploymentSpec } from './types';
 
@@ -56,19 +56,6 @@ export const MODEL_NAME_HEADER = 'X-Gateway-Model-Name';
 export const ROUTE_REQUEST_TIMEOUT = '300s';
 /** Used when a Service port does not say (upstream's default serving port). */
 export const DEFAULT_TARGET_PORT = 8000;
-
-/** Reasons of GatewayReady (upstream's, plus the two waits upstream leaves silent). */
-export const GATEWAY_READY_REASONS = {
-  CRDsNotAvailable: 'CRDsNotAvailable',
-  NoGateway: 'NoGateway',
-  WaitingForProvider: 'WaitingForProvider',
-  InferencePoolFailed: 'InferencePoolFailed',
-  EPPFailed: 'EPPFailed',
-  HTTPRouteFailed: 'HTTPRouteFailed',
-  GatewayConfigured: 'GatewayConfigured',
-  GatewayDisabled: 'GatewayDisabled',
-} as const;
-export type GatewayReadyReason = keyof typeof GATEWAY_READY_REASONS;
 
 /** A Kubernetes object as the builders return it (structurally a controller-runtime KubeObject). */
 export interface GatewayK8sObject {

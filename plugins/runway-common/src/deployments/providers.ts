@@ -70,7 +70,15 @@ export const KAITO_PROVIDER = registration(
     capabilities: {
       engines: [
         { name: 'vllm', servingModes: ['aggregated'], apiFormats: ['openai-chat', 'openai-responses', 'anthropic-messages'], gpuSupport: true },
-        { name: 'llamacpp', servingModes: ['aggregated'], apiFormats: ['openai-chat'], gpuSupport: true, cpuSupport: true },
+        {
+          name: 'llamacpp',
+          servingModes: ['aggregated'],
+          apiFormats: ['openai-chat'],
+          gpuSupport: true,
+          cpuSupport: true,
+          // KAITO's llama.cpp does not serve under spec.model.servedName: the gateway routes by the model id (as upstream).
+          gateway: { ignoresServedName: true },
+        },
       ],
     },
     selectionRules: [
