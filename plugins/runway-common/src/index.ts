@@ -12,3 +12,5 @@ export * from './cel';
 export * from './deployments';
 export * from './models';
 export * from './stacks';
+export * from './permissions';
+export * from './signals';
