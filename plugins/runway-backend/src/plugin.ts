@@ -5,12 +5,14 @@ import {
 import { createConditionAuthorizer } from '@backstage/plugin-permission-node';
 import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import {
-  clusterClientServiceRef,
-  isInCluster,
-  isInNamespace,
   parseRunwayResourceRef,
   runwayClustersReadPermission,
   runwayPermissionList,
+} from '@runway-portal/plugin-runway-common';
+import {
+  clusterClientServiceRef,
+  isInCluster,
+  isInNamespace,
   runwayResourceRef,
 } from '@runway-portal/plugin-runway-node';
 import { createAuthorizer } from './service/authorize';

@@ -1,6 +1,7 @@
 /**
  * Runway Portal's node library: the ClusterClient service (one watch-cached
- * client per registered cluster) and the runway permissions.
+ * client per registered cluster) and the runway permission rules (the
+ * permissions themselves are in runway-common).
  *
  * @packageDocumentation
  */

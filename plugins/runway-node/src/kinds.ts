@@ -9,15 +9,12 @@ import {
   inferenceProviderConfigCrd,
   modelCrd,
   modelDeploymentCrd,
+  type RunwayKind,
   stackCrd,
 } from '@runway-portal/plugin-runway-common';
 
-export const RUNWAY_KINDS = ['deployments', 'models', 'stacks'] as const;
-export type RunwayKind = (typeof RUNWAY_KINDS)[number];
-
-export function isRunwayKind(value: string): value is RunwayKind {
-  return (RUNWAY_KINDS as readonly string[]).includes(value);
-}
+// The kinds themselves are runway-common's (the frontend and the permissions need them); this package's files use them from here.
+export { RUNWAY_KINDS, isRunwayKind, type RunwayKind } from '@runway-portal/plugin-runway-common';
 
 export interface KindInfo {
   name: RunwayKind;

@@ -2,12 +2,12 @@ import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { NotAllowedError } from '@backstage/errors';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { createConditionAuthorizer } from '@backstage/plugin-permission-node';
+import { runwayPermissions } from '@runway-portal/plugin-runway-common';
 import {
   createRunwayConditionalDecision,
   isInCluster,
   isInNamespace,
   runwayConditions,
-  runwayPermissions,
 } from '@runway-portal/plugin-runway-node';
 import { createAuthorizer } from './authorize';
 

@@ -10,7 +10,7 @@ import type {
 import { NotAllowedError } from '@backstage/errors';
 import { AuthorizeResult, type ResourcePermission } from '@backstage/plugin-permission-common';
 import type { PolicyDecision } from '@backstage/plugin-permission-common';
-import type { RunwayResource } from '@runway-portal/plugin-runway-node';
+import type { RunwayResource } from '@runway-portal/plugin-runway-common';
 
 export type ScopeCheck = (resource: RunwayResource) => boolean;
 

@@ -13,8 +13,8 @@ import {
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import type { KubeClient, KubeObject } from '@runway-portal/controller-runtime';
 import { startClusters, type TestCluster } from '@runway-portal/e2e-cluster';
-import type { InferenceProviderConfig } from '@runway-portal/plugin-runway-common';
-import { KIND_INFO, type RunwayKind } from '@runway-portal/plugin-runway-node';
+import type { InferenceProviderConfig, RunwayKind } from '@runway-portal/plugin-runway-common';
+import { KIND_INFO } from '@runway-portal/plugin-runway-node';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { parseAllDocuments } from 'yaml';

@@ -17,10 +17,12 @@ import {
   type ClusterClient,
   FieldConflictError,
   ResourceInvalidError,
+} from '@runway-portal/plugin-runway-node';
+import {
   runwayClustersReadPermission,
   runwayPermissions,
   type RunwayKind,
-} from '@runway-portal/plugin-runway-node';
+} from '@runway-portal/plugin-runway-common';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import type { PermissionsService } from '@backstage/backend-plugin-api';
 import { NotAllowedError } from '@backstage/errors';

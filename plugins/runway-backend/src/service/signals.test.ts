@@ -1,5 +1,6 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { type ResourceChange, runwaySignalChannel } from '@runway-portal/plugin-runway-node';
+import type { ResourceChange } from '@runway-portal/plugin-runway-node';
+import { runwaySignalChannel } from '@runway-portal/plugin-runway-common';
 import { coalesce, forwardChangesToSignals } from './signals';
 
 const change = (cluster: string, namespace: string, event = false, kind: ResourceChange['kind'] = 'deployments'): ResourceChange => ({

@@ -7,12 +7,8 @@
  */
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { SignalsService } from '@backstage/plugin-signals-node';
-import {
-  type ClusterClient,
-  type ResourceChange,
-  type RunwaySignal,
-  runwaySignalChannel,
-} from '@runway-portal/plugin-runway-node';
+import type { ClusterClient, ResourceChange } from '@runway-portal/plugin-runway-node';
+import { type RunwaySignal, runwaySignalChannel } from '@runway-portal/plugin-runway-common';
 
 /** Groups changes by kind, cluster and namespace, in order of first appearance. Pure. */
 export function coalesce(changes: ResourceChange[]): RunwaySignal[] {

@@ -1,24 +1,9 @@
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { createConditionAuthorizer } from '@backstage/plugin-permission-node';
-import { runwayPermissionList, runwayPermissions } from './permissions';
-import {
-  createRunwayConditionalDecision,
-  isInCluster,
-  isInNamespace,
-  parseRunwayResourceRef,
-  runwayConditions,
-  runwayResourceRefOf,
-} from './rules';
+import { parseRunwayResourceRef, runwayPermissions } from '@runway-portal/plugin-runway-common';
+import { createRunwayConditionalDecision, isInCluster, isInNamespace, runwayConditions, runwayResourceRef } from './rules';
 
-describe('runway permissions', () => {
-  it('defines read, create, update and delete per kind, plus the cluster overview', () => {
-    expect(runwayPermissionList.map(p => p.name)).toEqual([
-      'runway.clusters.read',
-      ...['deployments', 'models', 'stacks'].flatMap(k => ['read', 'create', 'update', 'delete'].map(a => `runway.${k}.${a}`)),
-    ]);
-    expect(runwayPermissions.models.update).toMatchObject({ type: 'resource', resourceType: 'runway-resource', attributes: { action: 'update' } });
-  });
-
+describe('runway permission rules', () => {
   it('applies cluster and namespace conditions to a resource', () => {
     const authorize = createConditionAuthorizer([isInCluster, isInNamespace]);
     const decision = createRunwayConditionalDecision(runwayPermissions.deployments.create, {
@@ -30,9 +15,15 @@ describe('runway permissions', () => {
     expect(authorize({ result: AuthorizeResult.DENY }, { cluster: 'east', namespace: 'team-a' })).toBe(false);
   });
 
-  it('refers to resources as cluster/namespace', () => {
-    expect(runwayResourceRefOf({ cluster: 'east', namespace: 'team-a' })).toBe('east/team-a');
-    expect(parseRunwayResourceRef('east/team-a')).toEqual({ cluster: 'east', namespace: 'team-a' });
-    expect(parseRunwayResourceRef('east')).toBeUndefined();
+  it('applies conditions to the resource a frontend resource ref names', () => {
+    const authorize = createConditionAuthorizer([isInCluster, isInNamespace]);
+    const decision = createRunwayConditionalDecision(runwayPermissions.deployments.delete, runwayConditions.isInNamespace({ namespaces: ['team-a'] }));
+    expect(authorize(decision, parseRunwayResourceRef('east/team-a'))).toBe(true);
+    expect(authorize(decision, parseRunwayResourceRef('east/team-b'))).toBe(false);
+  });
+
+  it('is registered for the resource type of the common permissions', () => {
+    expect(runwayResourceRef.resourceType).toBe(runwayPermissions.models.update.resourceType);
+    expect(runwayResourceRef.pluginId).toBe('runway');
   });
 });

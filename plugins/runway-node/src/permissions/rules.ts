@@ -1,21 +1,18 @@
 /**
  * Permission rules for `runway-resource`: a policy returns conditional
  * decisions such as `runwayConditions.isInNamespace({namespaces: ['team-a']})`
- * and the backend applies them to each cluster and namespace it serves.
+ * and the backend applies them to each cluster and namespace it serves. The
+ * permissions themselves, the resource type and the resource refs are in
+ * runway-common (the frontend asks with the same objects); the rules need
+ * node-only @backstage/plugin-permission-node, so they are here.
  */
 import {
   createConditionExports,
   createPermissionResourceRef,
   createPermissionRule,
 } from '@backstage/plugin-permission-node';
+import { RUNWAY_RESOURCE_TYPE, type RunwayResource } from '@runway-portal/plugin-runway-common';
 import { z } from 'zod';
-import { RUNWAY_RESOURCE_TYPE } from './permissions';
-
-/** What a permission decision about a Runway resource depends on. */
-export interface RunwayResource {
-  cluster: string;
-  namespace: string;
-}
 
 /** The query form of the rules (criteria on clusters and namespaces). */
 export interface RunwayResourceQuery {
@@ -55,14 +52,3 @@ export const runwayPermissionRules = { isInCluster, isInNamespace };
 /** For permission policies: `runwayConditions.isInNamespace({namespaces})`, `createRunwayConditionalDecision(...)`. */
 export const { conditions: runwayConditions, createConditionalDecision: createRunwayConditionalDecision } =
   createConditionExports({ resourceRef: runwayResourceRef, rules: runwayPermissionRules });
-
-/** `cluster/namespace`: how a Runway resource is referred to in permission requests. */
-export function runwayResourceRefOf(resource: RunwayResource): string {
-  return `${resource.cluster}/${resource.namespace}`;
-}
-
-export function parseRunwayResourceRef(ref: string): RunwayResource | undefined {
-  const [cluster, namespace, ...rest] = ref.split('/');
-  if (!cluster || !namespace || rest.length > 0) return undefined;
-  return { cluster, namespace };
-}
