@@ -74,6 +74,16 @@ function summary(obj: UpstreamObject): string {
 
 export const dynamoSimulation: RuntimeSimulation = {
   name: 'dynamo',
+  service(obj) {
+    // The graph's Frontend component serves the OpenAI API behind `<name>-frontend`.
+    const name = obj.metadata?.name ?? '';
+    return {
+      name: `${name}-frontend`,
+      selector: { 'nvidia.com/dynamo-graph-deployment-name': name, 'nvidia.com/dynamo-component-type': 'frontend' },
+      port: 8000,
+      targetPort: 8000,
+    };
+  },
   stages(obj) {
     const generation = obj.metadata?.generation ?? 1;
     const initializing: Stage = {

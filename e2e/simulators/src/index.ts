@@ -1,7 +1,9 @@
 /**
  * Test doubles for the KAITO, Dynamo and KubeRay operators: they move the
  * upstream objects' status the way the real operators do, after a delay,
- * and do nothing else (no pods, no nodes, no inference).
+ * and create the model's Service as they do, nothing else (no pods, no
+ * nodes, no inference); and a simulator of a Gateway API implementation
+ * that only reports Gateways of its class as programmed.
  *
  * @packageDocumentation
  */
@@ -17,6 +19,7 @@ export type {
   Condition,
   Decision,
   Json,
+  ModelService,
   RuntimeSimulation,
   Stage,
   StageEntry,
@@ -27,11 +30,15 @@ export { dynamoSimulation, dynamoComponents, DYNAMO_GRAPH_DEPLOYMENT } from './d
 export { kuberaySimulation, serveApplications, KUBERAY_RAY_SERVICE } from './kuberay';
 export {
   DEFAULT_STEP_DELAY_MS,
+  GATEWAY_SIMULATOR,
   SIMULATED_KINDS,
+  SIMULATOR_LABEL,
   SIMULATOR_NAMES,
   fieldManagerOf,
+  modelServiceObject,
   registerSimulators,
   storageVersion,
 } from './simulator';
 export type { Registered, RegisterOptions, SimulatedKind } from './simulator';
-export { UPSTREAM_CRDS_DIR, upstreamCrdFiles } from './upstreamCrds';
+export { GATEWAY_API_CRDS_DIR, UPSTREAM_CRDS_DIR, gatewayApiCrdFiles, upstreamCrdFiles } from './upstreamCrds';
+export { GATEWAY_KIND, SIMULATED_GATEWAY_CLASS, gatewayStatus, simulatedGatewayAddress } from './gateway';

@@ -23,6 +23,11 @@ function nodesWanted(obj: UpstreamObject): number {
 
 export const kaitoSimulation: RuntimeSimulation = {
   name: 'kaito',
+  service(obj) {
+    // KAITO's Service has the Workspace's name, port 80 to the inference server's 5000.
+    const name = obj.metadata?.name ?? '';
+    return { name, selector: { 'kaito.sh/workspace': name }, port: 80, targetPort: 5000 };
+  },
   stages(obj) {
     const nodes = nodesWanted(obj);
     const provisioning: Stage = {

@@ -79,6 +79,11 @@ function rayClusterName(obj: UpstreamObject): string {
 
 export const kuberaySimulation: RuntimeSimulation = {
   name: 'kuberay',
+  service(obj) {
+    // KubeRay's Serve Service `<name>-serve-svc` selects the Ray pods that serve (port 8000).
+    const name = obj.metadata?.name ?? '';
+    return { name: `${name}-serve-svc`, selector: { 'ray.io/serve': 'true', 'ray.io/originated-from-cr-name': name }, port: 8000, targetPort: 8000 };
+  },
   stages(obj) {
     const generation = obj.metadata?.generation ?? 1;
     const cluster = rayClusterName(obj);

@@ -1,6 +1,8 @@
 import { parseSimulatorArgs } from './main';
-import { fieldManagerOf, SIMULATOR_NAMES, storageVersion } from './simulator';
+import { fieldManagerOf, modelServiceObject, SIMULATOR_NAMES, storageVersion } from './simulator';
 import { kaitoSimulation } from './kaito';
+import { dynamoSimulation } from './dynamo';
+import { kuberaySimulation } from './kuberay';
 
 describe('storageVersion', () => {
   const versions = [
@@ -27,9 +29,26 @@ describe('storageVersion', () => {
 });
 
 describe('simulators', () => {
-  it('are kaito, dynamo and kuberay, each with its own field manager', () => {
-    expect(SIMULATOR_NAMES).toEqual(['kaito', 'dynamo', 'kuberay']);
+  it('are kaito, dynamo, kuberay and the gateway, each with its own field manager', () => {
+    expect(SIMULATOR_NAMES).toEqual(['kaito', 'dynamo', 'kuberay', 'gateway']);
     expect(fieldManagerOf(kaitoSimulation)).toBe('simulator-kaito');
+  });
+
+  it.each([
+    { simulation: kaitoSimulation, name: 'llama', port: 80, targetPort: 5000 },
+    { simulation: dynamoSimulation, name: 'llama-frontend', port: 8000, targetPort: 8000 },
+    { simulation: kuberaySimulation, name: 'llama-serve-svc', port: 8000, targetPort: 8000 },
+  ])('$simulation.name creates the Service $name its provider reports in status.endpoint.service', ({ simulation, name, port, targetPort }) => {
+    const owner = { apiVersion: 'x/v1', kind: 'X', name: 'llama', namespace: 'ns', uid: 'u-1' };
+    const svc = modelServiceObject(simulation.name, owner, simulation.service({ metadata: { name: 'llama', namespace: 'ns' } })) as any;
+    expect(svc.metadata).toMatchObject({
+      name,
+      namespace: 'ns',
+      labels: { 'runway-portal.dev/simulator': simulation.name },
+      ownerReferences: [{ apiVersion: 'x/v1', kind: 'X', name: 'llama', uid: 'u-1', controller: true }],
+    });
+    expect(svc.spec.ports).toEqual([{ name: 'http', protocol: 'TCP', port, targetPort }]);
+    expect(Object.keys(svc.spec.selector).length).toBeGreaterThan(0);
   });
 });
 

@@ -1,6 +1,8 @@
 /**
- * Each simulation as a tiny controller: watch the upstream kind, and apply
- * the status `decide` returns with the field manager `simulator-<name>`.
+ * Each simulation as a tiny controller: watch the upstream kind, apply the
+ * status `decide` returns and the Service the operator would create, with
+ * the field manager `simulator-<name>`. The gateway simulator is one more
+ * controller, on Gateways.
  */
 import {
   CustomResourceDefinitions,
@@ -13,10 +15,12 @@ import {
 } from '@runway-portal/controller-runtime';
 import { DYNAMO_GRAPH_DEPLOYMENT, dynamoSimulation } from './dynamo';
 import { KAITO_WORKSPACE, kaitoSimulation } from './kaito';
+import { GATEWAY_KIND, gatewayStatus, SIMULATED_GATEWAY_CLASS } from './gateway';
 import { KUBERAY_RAY_SERVICE, kuberaySimulation } from './kuberay';
 import {
   decide,
   generationOf,
+  type ModelService,
   type RuntimeSimulation,
   type StageEntry,
   type UpstreamObject,
@@ -36,7 +40,13 @@ export const SIMULATED_KINDS: readonly SimulatedKind[] = [
   { simulation: kuberaySimulation, ...KUBERAY_RAY_SERVICE },
 ];
 
-export const SIMULATOR_NAMES = SIMULATED_KINDS.map(k => k.simulation.name);
+/** The gateway implementation's simulator (see gateway.ts). */
+export const GATEWAY_SIMULATOR = 'gateway';
+
+export const SIMULATOR_NAMES = [...SIMULATED_KINDS.map(k => k.simulation.name), GATEWAY_SIMULATOR];
+
+/** Marks what a simulator created (its Services), so nobody mistakes it for an operator's. */
+export const SIMULATOR_LABEL = 'runway-portal.dev/simulator';
 
 /** Default time between two status steps: a few seconds to Running, as a small model would take. */
 export const DEFAULT_STEP_DELAY_MS = 2000;
@@ -59,8 +69,30 @@ export function storageVersion(crd: CrdShape | undefined): string | undefined {
   return crd?.spec?.versions?.find(v => v.storage)?.name;
 }
 
-export function fieldManagerOf(simulation: RuntimeSimulation): string {
+export function fieldManagerOf(simulation: { name: string }): string {
   return `simulator-${simulation.name}`;
+}
+
+/** The operator's Service for `owner`, owned by it (deleted with it). Pure. */
+export function modelServiceObject(
+  simulator: string,
+  owner: { apiVersion: string; kind: string; name: string; namespace?: string; uid: string },
+  service: ModelService,
+): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: {
+      name: service.name,
+      namespace: owner.namespace,
+      labels: { [SIMULATOR_LABEL]: simulator },
+      ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }],
+    },
+    spec: {
+      selector: service.selector,
+      ports: [{ name: 'http', protocol: 'TCP', port: service.port, targetPort: service.targetPort }],
+    },
+  } as KubeObject;
 }
 
 export interface RegisterOptions {
@@ -78,7 +110,7 @@ export interface Registered {
 
 async function resolveKind(
   client: KubeClient,
-  kind: SimulatedKind,
+  kind: { group: string; plural: string; kind: string },
 ): Promise<ResourceType | string> {
   const crdName = `${kind.plural}.${kind.group}`;
   let crd: CrdShape;
@@ -119,6 +151,8 @@ export async function registerSimulators(
     const informer = mgr.informers.informerFor<KubeObject>(rt);
     const applier = mgr.applier(fieldManagerOf(simulation));
     const entered = new Map<string, StageEntry>();
+    /** The uid of the object whose Service this process applied (once per object, as operators create it). */
+    const served = new Map<string, string>();
     mgr
       .controller()
       .named(fieldManagerOf(simulation))
@@ -128,7 +162,14 @@ export async function registerSimulators(
         const obj = informer.store.get(key) as UpstreamObject | undefined;
         if (!obj || (obj as KubeObject).metadata?.deletionTimestamp) {
           entered.delete(key);
+          served.delete(key);
           return {};
+        }
+        const uid = (obj as KubeObject).metadata?.uid ?? '';
+        if (served.get(key) !== uid) {
+          const owner = { apiVersion: `${rt.group}/${rt.version}`, kind: rt.kind, name: request.name, namespace: request.namespace, uid };
+          await applier.apply(modelServiceObject(simulation.name, owner, simulation.service(obj)), { force: true });
+          served.set(key, uid);
         }
         const now = new Date();
         const decision = decide(simulation, obj, now, stepDelayMs, entered.get(key));
@@ -154,5 +195,35 @@ export async function registerSimulators(
       });
     result.started.push(`${simulation.name} (${rt.group}/${rt.version} ${rt.kind})`);
   }
+  if (!options.only || options.only.includes(GATEWAY_SIMULATOR)) {
+    const rt = await resolveKind(mgr.client, GATEWAY_KIND);
+    if (typeof rt === 'string') result.skipped.push(`${GATEWAY_SIMULATOR}: ${rt}`);
+    else {
+      registerGatewaySimulator(mgr, rt);
+      result.started.push(`${GATEWAY_SIMULATOR} (${rt.group}/${rt.version} ${rt.kind}, class ${SIMULATED_GATEWAY_CLASS})`);
+    }
+  }
   return result;
+}
+
+/** Writes address and conditions on the simulated class's Gateways (gateway.ts). */
+function registerGatewaySimulator(mgr: Manager, rt: ResourceType): void {
+  const informer = mgr.informers.informerFor<KubeObject>(rt);
+  const applier = mgr.applier(fieldManagerOf({ name: GATEWAY_SIMULATOR }));
+  mgr
+    .controller()
+    .named(fieldManagerOf({ name: GATEWAY_SIMULATOR }))
+    .for(rt)
+    .complete(async request => {
+      const obj = informer.store.get(keyOf(request)) as UpstreamObject | undefined;
+      if (!obj || (obj as KubeObject).metadata?.deletionTimestamp) return {};
+      const status = gatewayStatus(obj, new Date());
+      if (status) {
+        await applier.applyStatus(
+          { apiVersion: `${rt.group}/${rt.version}`, kind: rt.kind, metadata: { name: request.name, namespace: request.namespace }, status },
+          { force: true },
+        );
+      }
+      return {};
+    });
 }

@@ -2,6 +2,7 @@ import {
   KubeClient,
   Manager,
   Namespaces,
+  Services,
   silentLogger,
   type KubeObject,
   type ResourceType,
@@ -9,7 +10,8 @@ import {
 import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import { FAIL_ANNOTATION } from './stages';
 import { registerSimulators, type Registered } from './simulator';
-import { upstreamCrdFiles } from './upstreamCrds';
+import { gatewayApiCrdFiles, upstreamCrdFiles } from './upstreamCrds';
+import { SIMULATED_GATEWAY_CLASS } from './gateway';
 
 const STEP_MS = 300;
 const NS = 'sim';
@@ -23,7 +25,7 @@ let running: Promise<void>;
 beforeAll(async () => {
   cluster = await startCluster({
     name: 'simulators-test',
-    crds: upstreamCrdFiles(),
+    crds: [...upstreamCrdFiles(), ...gatewayApiCrdFiles()],
   });
   client = new KubeClient(cluster.kubeConfig());
   await client.create(Namespaces, { metadata: { name: NS } });
@@ -56,6 +58,7 @@ const rt = (group: string, version: string, plural: string, kind: string): Resou
 const workspaces = rt('kaito.sh', 'v1beta1', 'workspaces', 'Workspace');
 const graphs = rt('nvidia.com', 'v1beta1', 'dynamographdeployments', 'DynamoGraphDeployment');
 const rayServices = rt('ray.io', 'v1', 'rayservices', 'RayService');
+const gateways = rt('gateway.networking.k8s.io', 'v1', 'gateways', 'Gateway');
 
 type WithStatus = KubeObject & { status?: any };
 
@@ -94,7 +97,28 @@ it('starts a simulator for every upstream CRD it was given', () => {
     'kaito (kaito.sh/v1beta1 Workspace)',
     'dynamo (nvidia.com/v1beta1 DynamoGraphDeployment)',
     'kuberay (ray.io/v1 RayService)',
+    `gateway (gateway.networking.k8s.io/v1 Gateway, class ${SIMULATED_GATEWAY_CLASS})`,
   ]);
+});
+
+it('gateway: programs Gateways of its class (address, Accepted, Programmed) and leaves other classes alone', async () => {
+  const gateway = (name: string, gatewayClassName: string) =>
+    ({
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'Gateway',
+      metadata: { name, namespace: NS },
+      spec: { gatewayClassName, listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] },
+    }) as KubeObject;
+  await client.create(gateways, gateway('inference', SIMULATED_GATEWAY_CLASS));
+  await client.create(gateways, gateway('someone-elses', 'istio'));
+  const { final } = await watchStatus(gateways, 'inference', s => condition(s, 'Programmed')?.status === 'True');
+  expect(final.status.addresses).toEqual([{ type: 'Hostname', value: `inference.${NS}.gateway.invalid` }]);
+  expect(condition(final.status, 'Accepted')).toMatchObject({ status: 'True', observedGeneration: 1 });
+  expect(statusManagers(final)).toEqual(['simulator-gateway']);
+  // Both were created together; by the time one is programmed the other has been seen (and left alone).
+  const other = await client.get<WithStatus>(gateways, { namespace: NS, name: 'someone-elses' });
+  expect(other.status?.addresses).toBeUndefined();
+  expect(statusManagers(other)).toEqual([]);
 });
 
 it('KAITO: a Workspace goes from InferenceReady False to WorkspaceSucceeded True', async () => {
@@ -115,6 +139,12 @@ it('KAITO: a Workspace goes from InferenceReady False to WorkspaceSucceeded True
   expect(seen.some(s => condition(s, 'InferenceReady')?.status === 'False')).toBe(true);
   expect(condition(final.status, 'InferenceReady')?.status).toBe('True');
   expect(statusManagers(final)).toEqual(['simulator-kaito']);
+  // The Service the KAITO provider reports (status.endpoint.service), owned by the Workspace.
+  const service = await client.get<KubeObject & { spec?: any }>(Services, { namespace: NS, name: 'phi-4' });
+  expect(service.metadata?.ownerReferences).toEqual([
+    expect.objectContaining({ kind: 'Workspace', name: 'phi-4', uid: final.metadata?.uid, controller: true }),
+  ]);
+  expect(service.spec.ports).toEqual([expect.objectContaining({ name: 'http', port: 80, targetPort: 5000 })]);
 });
 
 it('Dynamo: a DynamoGraphDeployment reaches state successful with its workers ready', async () => {

@@ -49,6 +49,20 @@ export interface RuntimeSimulation {
   stages(obj: UpstreamObject): Stage[];
   /** The status of a failed rollout, with `message` as the operator's error. */
   failed(obj: UpstreamObject, message: string): Stage;
+  /**
+   * The Service the operator creates for the model server, under the name the
+   * provider reports in `status.endpoint.service` (the core's gateway step
+   * reads its selector and port). Labels in the operator's style; no pod
+   * carries them, since no pods run.
+   */
+  service(obj: UpstreamObject): ModelService;
+}
+
+export interface ModelService {
+  name: string;
+  selector: Record<string, string>;
+  port: number;
+  targetPort: number;
 }
 
 /**

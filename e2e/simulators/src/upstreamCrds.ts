@@ -11,9 +11,22 @@ export const UPSTREAM_CRDS_DIR = join(
   'upstream-crds',
 );
 
-export function upstreamCrdFiles(): string[] {
-  return readdirSync(UPSTREAM_CRDS_DIR)
+/**
+ * SIMULATOR: stand-ins for the Gateway API's Gateway and HTTPRoute CRDs,
+ * written for this project (see gateway-api/README.md), not upstream's.
+ */
+export const GATEWAY_API_CRDS_DIR = join(dirname(UPSTREAM_CRDS_DIR), 'gateway-api');
+
+const yamlFiles = (dir: string) =>
+  readdirSync(dir)
     .filter(f => f.endsWith('.yaml'))
     .sort()
-    .map(f => join(UPSTREAM_CRDS_DIR, f));
+    .map(f => join(dir, f));
+
+export function upstreamCrdFiles(): string[] {
+  return yamlFiles(UPSTREAM_CRDS_DIR);
+}
+
+export function gatewayApiCrdFiles(): string[] {
+  return yamlFiles(GATEWAY_API_CRDS_DIR);
 }

@@ -1,8 +1,11 @@
 /**
  * What the local system runs, as data, and the pure functions that turn
  * it into commands: the controllers (from the same entry points as their
- * container images: each package's `start` script) and the simulators.
+ * container images: each package's `start` script), the simulators, and
+ * the Gateway each local cluster gets.
  */
+import type { KubeObject } from '@runway-portal/controller-runtime';
+import { SIMULATED_GATEWAY_CLASS } from '@runway-portal/e2e-simulators';
 
 /** One controller process per cluster. */
 export interface ControllerSpec {
@@ -105,3 +108,28 @@ export function entryCommand(
 export function entryFile(command: NodeCommand): string {
   return command.nodeArgs[command.nodeArgs.length - 1];
 }
+
+/** Where the local Gateway lives (its own namespace, as a cluster admin would put it). */
+export const LOCAL_GATEWAY_NAMESPACE = 'gateway-system';
+
+/**
+ * The Gateway of every local cluster: of the simulated implementation's class
+ * (the gateway simulator gives it an address and `Programmed`), labelled as
+ * the one the core routes through (the core's INFERENCE_GATEWAY_LABEL), and
+ * accepting HTTPRoutes from every namespace.
+ */
+export const LOCAL_GATEWAY: KubeObject = {
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'Gateway',
+  metadata: {
+    name: 'inference-gateway',
+    namespace: LOCAL_GATEWAY_NAMESPACE,
+    labels: { 'airunway.ai/inference-gateway': 'true' },
+  },
+  spec: {
+    gatewayClassName: SIMULATED_GATEWAY_CLASS,
+    listeners: [
+      { name: 'http', port: 80, protocol: 'HTTP', allowedRoutes: { namespaces: { from: 'All' } } },
+    ],
+  },
+};

@@ -72,6 +72,8 @@ type Deployment = KubeObject & {
     phase?: string;
     message?: string;
     provider?: { name?: string; resourceKind?: string };
+    gateway?: { endpoint?: string; modelName?: string; gatewayNamespace?: string };
+    conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
   };
 };
 
@@ -177,6 +179,28 @@ describe('the local system, started in this process', () => {
     },
     120_000,
   );
+
+  it('routes a deployment through the local Gateway: GatewayReady=True with status.gateway.endpoint', async () => {
+    // gemma-cpu (KAITO) from above: the simulated KAITO operator created its Service, the simulated
+    // gateway implementation programmed the labelled Gateway, and the real core configured the route.
+    const routed = await eventually(
+      'gemma-cpu to be GatewayReady=True with an endpoint',
+      async () => {
+        const md = await client.get<Deployment>(ModelDeployments, { namespace: 'team-a', name: 'gemma-cpu' });
+        const ready = md.status?.conditions?.find(c => c.type === 'GatewayReady');
+        return ready?.status === 'True' && md.status?.gateway?.endpoint ? md : undefined;
+      },
+      90_000,
+    );
+    expect(routed.status?.gateway).toEqual(
+      expect.objectContaining({
+        endpoint: 'http://inference-gateway.gateway-system.gateway.invalid',
+        gatewayNamespace: 'gateway-system',
+        modelName: 'google/gemma-3-1b-it-qat-q8_0-gguf',
+      }),
+    );
+    expect(routed.status?.conditions?.find(c => c.type === 'GatewayReady')).toMatchObject({ reason: 'GatewayConfigured' });
+  }, 120_000);
 
   it('stop() leaves no process of the system running', async () => {
     const before = processesOf(process.pid);

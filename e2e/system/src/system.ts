@@ -3,7 +3,7 @@
  * simulators, Backstage. Every step is a thin loop over the data in
  * plan.ts; a failure stops whatever was started and names the step.
  */
-import { KubeClient } from '@runway-portal/controller-runtime';
+import { KubeClient, Namespaces, type ResourceType } from '@runway-portal/controller-runtime';
 import {
   cacheRoot,
   logTail,
@@ -11,7 +11,7 @@ import {
   startClusters,
   type TestCluster,
 } from '@runway-portal/e2e-cluster';
-import { upstreamCrdFiles } from '@runway-portal/e2e-simulators';
+import { gatewayApiCrdFiles, upstreamCrdFiles } from '@runway-portal/e2e-simulators';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -27,6 +27,8 @@ import {
   CONTROLLERS,
   entryCommand,
   entryFile,
+  LOCAL_GATEWAY,
+  LOCAL_GATEWAY_NAMESPACE,
   SIMULATORS,
   type ControllerSpec,
 } from './plan';
@@ -243,7 +245,8 @@ export async function startSystem(
           ', ',
         )} (the first start on a machine builds the binaries: minutes)`,
       );
-      const crds = [RUNWAY_CRDS_DIR, ...upstreamCrdFiles()];
+      // The Gateway API's Gateway and HTTPRoute as the simulators' stand-ins (not upstream's CRDs).
+      const crds = [RUNWAY_CRDS_DIR, ...upstreamCrdFiles(), ...gatewayApiCrdFiles()];
       clusters.push(
         ...(await startClusters(names.map(name => ({ name, crds })))),
       );
@@ -253,6 +256,7 @@ export async function startSystem(
       const portalClusters: PortalCluster[] = [];
       for (const cluster of clusters) {
         portalClusters.push(await preparePortalAccess(cluster));
+        await createLocalGateway(cluster);
         await startClusterServices(
           cluster,
           options,
@@ -338,6 +342,20 @@ async function preparePortalAccess(
       serviceAccountToken: await portalToken(client),
       caData,
     };
+  } finally {
+    client.close();
+  }
+}
+
+const Gateways: ResourceType = { group: 'gateway.networking.k8s.io', version: 'v1', plural: 'gateways', kind: 'Gateway', namespaced: true };
+
+/** The Gateway deployments are routed through (`LOCAL_GATEWAY`); the gateway simulator programs it. */
+async function createLocalGateway(cluster: TestCluster): Promise<void> {
+  const client = new KubeClient(cluster.kubeConfig());
+  const options = { fieldManager: 'runway-system', force: true };
+  try {
+    await client.apply(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: LOCAL_GATEWAY_NAMESPACE } }, options);
+    await client.apply(Gateways, LOCAL_GATEWAY, options);
   } finally {
     client.close();
   }
