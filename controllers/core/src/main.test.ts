@@ -14,8 +14,20 @@ describe('main', () => {
     await main(['--webhook-mode=sometimes', '--metrics-port=x'], {});
     expect(process.exitCode).toBe(2);
     const text = stderr.mock.calls.map(c => String(c[0])).join('');
-    expect(text).toContain('--webhook-mode (env WEBHOOK_MODE) must be service, url or off, got "sometimes"');
-    expect(text).toContain('--metrics-port (env METRICS_PORT) must be a port number');
+    expect(text).toContain('airunway-core: --webhook-mode (WEBHOOK_MODE) "sometimes" is not valid: use service, url or off');
+    expect(text).toContain('airunway-core: --metrics-port (METRICS_PORT) "x" is not valid: use a whole number from 0 to 65535');
+    expect(text).toContain('usage: airunway-core [flags]');
+  });
+
+  it('prints the flags for --help and runs nothing', async () => {
+    const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      await main(['--help', '--kubeconfig=/nonexistent/kubeconfig'], {});
+      expect(process.exitCode).toBeUndefined();
+      expect(stdout.mock.calls.map(c => String(c[0])).join('')).toContain('--webhook-mode <value>  (env WEBHOOK_MODE)');
+    } finally {
+      stdout.mockRestore();
+    }
   });
 
   it('exits with 1 and says why when the kubeconfig cannot be read', async () => {

@@ -9,19 +9,20 @@
  */
 import {
   createLogger,
+  helpRequested,
   isAlreadyExists,
   type KubeClient,
   type Logger,
   Manager,
   mutatingWebhook,
   Namespaces,
-  parseLevel,
+  optionErrorsText,
   validatingWebhook,
 } from '@runway-portal/controller-runtime';
 import { isIP } from 'node:net';
 import { admitModelDeployment, defaultModelDeployment, MUTATE_PATH, VALIDATE_PATH } from './admission';
 import { CORE_FIELD_MANAGER } from './decide';
-import { type CoreOptions, parseOptions } from './options';
+import { CORE_OPTIONS, CORE_PROGRAM, type CoreOptions, coreUsage, parseOptions } from './options';
 import { registerCoreController } from './reconciler';
 
 export const VALIDATING_CONFIG = 'airunway-core-validating';
@@ -74,11 +75,11 @@ export function buildCore(
   options: CoreOptions,
   deps: { client?: KubeClient; logger?: Logger; handleSignals?: boolean } = {},
 ): CoreProcess {
-  const logger = deps.logger ?? createLogger({ level: parseLevel(options.logLevel) });
+  const logger = deps.logger ?? createLogger({ level: options.logLevel });
   const webhooks = options.webhookMode !== 'off';
   const hostIsIp = isIP(options.webhookHost) !== 0;
   const manager = new Manager({
-    name: 'airunway-core',
+    name: CORE_PROGRAM,
     client: deps.client,
     kubeconfigPath: options.kubeconfig,
     logger,
@@ -135,16 +136,20 @@ export function buildCore(
 
 /** The process entry: parse settings, run, exit non-zero with a clear message on failure. */
 export async function main(argv = process.argv.slice(2), env = process.env): Promise<void> {
+  if (helpRequested(argv)) {
+    process.stdout.write(`${coreUsage()}\n`);
+    return;
+  }
   const parsed = parseOptions(argv, env);
   if (!parsed.ok) {
-    process.stderr.write(`airunway-core: invalid settings:\n- ${parsed.errors.join('\n- ')}\n`);
+    process.stderr.write(optionErrorsText(CORE_PROGRAM, CORE_OPTIONS, parsed.errors));
     process.exitCode = 2;
     return;
   }
   try {
     await buildCore(parsed.options).start();
   } catch (err) {
-    process.stderr.write(`airunway-core: ${(err as Error)?.message ?? String(err)}\n`);
+    process.stderr.write(`${CORE_PROGRAM}: ${(err as Error)?.message ?? String(err)}\n`);
     process.exitCode = 1;
   }
 }

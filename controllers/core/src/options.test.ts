@@ -1,4 +1,4 @@
-import { parseOptions } from './options';
+import { coreUsage, parseOptions } from './options';
 
 describe('parseOptions', () => {
   it('uses defaults for a service-mode process in a cluster', () => {
@@ -15,14 +15,31 @@ describe('parseOptions', () => {
   });
 
   it('names every bad setting and how to fix it', () => {
-    const r = parseOptions(['--metrics-port=http', '--bogus', '--webhook-mode=url', '--webhook-port=0'], { LEADER_ELECT: 'yes', POD_NAMESPACE: 'Bad_NS' });
+    const r = parseOptions(['--metrics-port=http', '--bogus', '--webhook-mode=sometimes'], { LEADER_ELECT: 'yes', POD_NAMESPACE: 'Bad_NS', MAX_CONCURRENT_RECONCILES: '0' });
     expect(r.ok).toBe(false);
-    const errors = (r as { errors: string[] }).errors.join('\n');
-    expect(errors).toContain('--metrics-port (env METRICS_PORT) must be a port number 0-65535, got "http"');
-    expect(errors).toContain('unknown argument "--bogus"');
-    expect(errors).toContain('--leader-elect (env LEADER_ELECT) must be true or false, got "yes"');
-    expect(errors).toContain('--namespace (env POD_NAMESPACE) must be a namespace name');
-    expect(errors).toContain('--webhook-port must be a fixed port in url mode');
+    expect((r as { errors: string[] }).errors).toEqual([
+      'unknown flag "--bogus": run with --help to list the flags',
+      '--metrics-port (METRICS_PORT) "http" is not valid: use a whole number from 0 to 65535',
+      expect.stringContaining('--namespace (POD_NAMESPACE) "Bad_NS" is not valid: use a namespace name'),
+      '--webhook-mode (WEBHOOK_MODE) "sometimes" is not valid: use service, url or off',
+      '--leader-elect (LEADER_ELECT) "yes" is not valid: use true or false',
+      '--max-concurrent-reconciles (MAX_CONCURRENT_RECONCILES) "0" is not valid: use a whole number of at least 1',
+    ]);
+  });
+
+  it('needs a fixed webhook port in url mode', () => {
+    const r = parseOptions(['--webhook-mode=url', '--webhook-port=0'], {});
+    expect((r as { errors: string[] }).errors).toEqual([
+      '--webhook-port (WEBHOOK_PORT) must be a fixed port in url mode: the API server is told https://<webhook-host>:<port>; set a port other than 0',
+    ]);
+  });
+
+  it('lists every flag with its variable and default', () => {
+    const text = coreUsage();
+    for (const flag of ['kubeconfig', 'namespace', 'metrics-port', 'health-port', 'webhook-mode', 'webhook-port', 'webhook-host', 'leader-elect', 'max-concurrent-reconciles', 'log-level', 'gateway-name', 'gateway-namespace']) {
+      expect(text).toContain(`--${flag} <value>`);
+    }
+    expect(text).toContain('--namespace <value>  (env POD_NAMESPACE)  namespace of the certificate Secret and leader Lease, default airunway-system');
   });
 
   it('takes the Gateway flags as a pair', () => {
@@ -31,8 +48,8 @@ describe('parseOptions', () => {
       options: expect.objectContaining({ gatewayName: 'gw', gatewayNamespace: 'infra' }),
     });
     const r = parseOptions(['--gateway-name=gw'], { GATEWAY_NAMESPACE: '' });
-    expect((r as { errors: string[] }).errors.join('\n')).toContain('--gateway-name and --gateway-namespace (env GATEWAY_NAME, GATEWAY_NAMESPACE) go together');
+    expect((r as { errors: string[] }).errors.join('\n')).toContain('--gateway-name (GATEWAY_NAME) and --gateway-namespace (GATEWAY_NAMESPACE) go together');
     const bad = parseOptions(['--gateway-name=Bad_Name', '--gateway-namespace=infra'], {});
-    expect((bad as { errors: string[] }).errors.join('\n')).toContain('--gateway-name (env GATEWAY_NAME) must be a Kubernetes object name, got "Bad_Name"');
+    expect((bad as { errors: string[] }).errors.join('\n')).toContain('--gateway-name (GATEWAY_NAME) "Bad_Name" is not valid: use a Kubernetes name');
   });
 });

@@ -201,6 +201,25 @@ export {
   webhookConfigurationCaPatch,
 } from './webhook/caBundle';
 
+// Process flags and environment variables
+export {
+  MANAGER_OPTIONS,
+  helpRequested,
+  optionErrorsText,
+  optionLabel,
+  optionParsers,
+  parseDuration,
+  parseProcessOptions,
+  usage,
+} from './options';
+export type {
+  OptionParser,
+  OptionSpec,
+  OptionSpecs,
+  OptionsResult,
+  ParsedOptions,
+} from './options';
+
 // Manager
 export { Manager, LeaderElectionLostError } from './manager/manager';
 export type {

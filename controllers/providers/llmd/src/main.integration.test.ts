@@ -52,6 +52,7 @@ describe('llm-d provider process', () => {
     const bad = runMain(['--metrics-port', 'eighty']);
     expect(await bad.exit).toBe(2);
     expect(bad.output()).toContain('llmd-provider: --metrics-port (METRICS_PORT) "eighty" is not valid: use a whole number from 0 to 65535');
+    expect(bad.output()).toContain('usage: llmd-provider [flags]');
   });
 
   it('runs against the kubeconfig, serves a deployment and stops cleanly on SIGTERM', async () => {

@@ -51,7 +51,7 @@ export {
   statusUpToDate,
 } from './status';
 export type { ApplyFailure, StatusContext } from './status';
-export { parseDuration, parseProviderOptions, usage } from './options';
+export { PROVIDER_OPTIONS, parseProviderOptions } from './options';
 export type { ProviderProcessOptions } from './options';
 export { runProvider } from './run';
 export {

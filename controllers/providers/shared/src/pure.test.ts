@@ -4,7 +4,8 @@ import { crdNotInstalledMessage, detectApiVersion, schemaHash } from './crdVersi
 import type { ProviderDefinition } from './definition';
 import { DESIRED_ANNOTATION, IDENTITY_ANNOTATION, desiredObjects, propagatedLabels, resolveDeployment } from './desired';
 import { applyDecision, containsDesired } from './drift';
-import { parseDuration, parseProviderOptions } from './options';
+import { DEFAULT_FINALIZER_TIMEOUT_MS, DEFAULT_HEARTBEAT_INTERVAL_MS } from './controller';
+import { parseProviderOptions } from './options';
 import { checkOverrides } from './overrides';
 import { registrationStatus } from './registration';
 import { applyFailedStatus, applyFailure, deployedStatus, incompatibleStatus, notCreatedStatus, statusUpToDate } from './status';
@@ -175,21 +176,30 @@ describe('status builders', () => {
 });
 
 describe('options', () => {
-  it('parses durations', () => {
-    expect(parseDuration('5m', 'x')).toBe(300_000);
-    expect(parseDuration('3s', 'x')).toBe(3000);
-    expect(parseDuration('250ms', 'x')).toBe(250);
-    expect(parseDuration('2', 'x')).toBe(2000);
-    expect(() => parseDuration('soon', '--finalizer-timeout')).toThrow('--finalizer-timeout "soon" is not a duration: write e.g. 30s, 5m or 1h');
-  });
   it('reads env and lets flags win', () => {
     const o = parseProviderOptions(['--finalizer-timeout', '3s', '--metrics-port=0'], { KUBECONFIG: '/k', FINALIZER_TIMEOUT: '1m', HEALTH_PORT: '9000' });
-    expect(o).toMatchObject({ kubeconfig: '/k', finalizerTimeoutMs: 3000, metricsPort: 0, healthPort: 9000, heartbeatIntervalMs: 60_000, maxConcurrentReconciles: 4 });
+    expect(o).toEqual({
+      ok: true,
+      options: { kubeconfig: '/k', finalizerTimeoutMs: 3000, metricsPort: 0, healthPort: 9000, heartbeatIntervalMs: 60_000, maxConcurrentReconciles: 4, logLevel: 'info' },
+    });
   });
-  it('names the bad option', () => {
-    expect(() => parseProviderOptions(['--metrics-port', 'abc'], {})).toThrow('--metrics-port (METRICS_PORT) "abc" is not valid: use a whole number from 0 to 65535');
-    expect(() => parseProviderOptions(['--bogus'], {})).toThrow('unknown flag --bogus');
-    expect(() => parseProviderOptions(['--kubeconfig'], {})).toThrow('flag --kubeconfig needs a value');
+  it('defaults to the controller defaults', () => {
+    expect(parseProviderOptions([], {})).toEqual({
+      ok: true,
+      options: expect.objectContaining({ finalizerTimeoutMs: DEFAULT_FINALIZER_TIMEOUT_MS, heartbeatIntervalMs: DEFAULT_HEARTBEAT_INTERVAL_MS }),
+    });
+  });
+  it('names every bad option, its variable and the fix', () => {
+    expect(parseProviderOptions(['--metrics-port', 'abc', '--bogus', '--kubeconfig'], { MAX_CONCURRENT_RECONCILES: '65', LEADER_ELECTION_NAMESPACE: 'Kube_System' })).toEqual({
+      ok: false,
+      errors: [
+        'unknown flag "--bogus": run with --help to list the flags',
+        '--kubeconfig needs a value: write --kubeconfig=<value> or --kubeconfig <value>',
+        '--metrics-port (METRICS_PORT) "abc" is not valid: use a whole number from 0 to 65535',
+        '--max-concurrent-reconciles (MAX_CONCURRENT_RECONCILES) "65" is not valid: use a whole number from 1 to 64',
+        expect.stringContaining('--leader-election-namespace (LEADER_ELECTION_NAMESPACE) "Kube_System" is not valid: use a namespace name'),
+      ],
+    });
   });
 });
 

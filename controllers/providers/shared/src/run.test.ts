@@ -31,14 +31,15 @@ describe('runProvider', () => {
 
   it('prints usage for --help', async () => {
     expect(await runProvider(definition, ['--help'], {})).toBe(0);
-    expect(out).toContain('--finalizer-timeout <value>  (env FINALIZER_TIMEOUT)');
+    expect(out).toContain('--finalizer-timeout <value>  (env FINALIZER_TIMEOUT)  how long deletion waits for the upstream resource, e.g. 5m, 30s, default 5m\n');
+    expect(out).toContain('--metrics-port <value>  (env METRICS_PORT)  port of /metrics (0 picks a free one), default 8080\n');
   });
 
   it('exits 2 naming a bad flag', async () => {
-    expect(await runProvider(definition, ['--finalizer-timeout', 'soon'], {})).toBe(2);
-    expect(err).toContain('kaito-provider: --finalizer-timeout (FINALIZER_TIMEOUT) "soon" is not a duration');
-    expect(await runProvider(definition, [], { LOG_LEVEL: 'loud' })).toBe(2);
-    expect(err).toContain('--log-level "loud" is not valid');
+    expect(await runProvider(definition, ['--finalizer-timeout', 'soon'], { LOG_LEVEL: 'loud' })).toBe(2);
+    expect(err).toContain('kaito-provider: --finalizer-timeout (FINALIZER_TIMEOUT) "soon" is not a duration: write e.g. 30s, 5m or 1h\n');
+    expect(err).toContain('kaito-provider: --log-level (LOG_LEVEL) "loud" is not valid: use debug, info, warn or error\n');
+    expect(err).toContain('usage: kaito-provider [flags]');
   });
 
   it('exits 1 with a clear message when the kubeconfig cannot be loaded', async () => {

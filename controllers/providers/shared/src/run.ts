@@ -2,10 +2,10 @@
  * The whole life of a provider process: parse flags and environment, start
  * a Manager with the provider's controller, run until SIGTERM.
  */
-import { createLogger, Manager, parseLevel } from '@runway-portal/controller-runtime';
+import { createLogger, helpRequested, Manager, optionErrorsText, usage } from '@runway-portal/controller-runtime';
 import { ProviderController } from './controller';
 import type { ProviderDefinition } from './definition';
-import { parseProviderOptions, usage } from './options';
+import { PROVIDER_OPTIONS, parseProviderOptions } from './options';
 
 /** Runs a provider until it is told to stop; resolves with the process exit code. */
 export async function runProvider(
@@ -14,23 +14,17 @@ export async function runProvider(
   env: Record<string, string | undefined> = process.env,
 ): Promise<number> {
   const program = `${definition.name}-provider`;
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${usage(program)}\n`);
+  if (helpRequested(argv)) {
+    process.stdout.write(`${usage(program, PROVIDER_OPTIONS)}\n`);
     return 0;
   }
-  let options;
-  try {
-    options = parseProviderOptions(argv, env);
-  } catch (err) {
-    process.stderr.write(`${program}: ${(err as Error).message}\n${usage(program)}\n`);
+  const parsed = parseProviderOptions(argv, env);
+  if (!parsed.ok) {
+    process.stderr.write(optionErrorsText(program, PROVIDER_OPTIONS, parsed.errors));
     return 2;
   }
-  const level = parseLevel(options.logLevel);
-  if (options.logLevel && !level) {
-    process.stderr.write(`${program}: --log-level "${options.logLevel}" is not valid: use debug, info, warn or error\n`);
-    return 2;
-  }
-  const logger = createLogger({ level });
+  const options = parsed.options;
+  const logger = createLogger({ level: options.logLevel });
   let mgr: Manager;
   try {
     mgr = new Manager({

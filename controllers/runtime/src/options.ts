@@ -1,0 +1,205 @@
+/**
+ * Flags and environment variables of a controller process, from one table
+ * of specs: a flag (`--name=value` or `--name value`) beats its environment
+ * variable, which beats the default; an empty value counts as not set.
+ * Pure: returns the typed settings or every problem at once, each naming
+ * the flag, its variable and how to fix the value.
+ */
+import { type LogLevel, parseLevel } from './observability/logger';
+
+/** Turns a raw value into a setting; throws an Error whose message starts with `label`. */
+export type OptionParser<T> = (raw: string, label: string) => T;
+
+export interface OptionSpec<T> {
+  /** Without the dashes: `metrics-port` is given as `--metrics-port`. */
+  flag: string;
+  env: string;
+  help: string;
+  /** Raw value used when neither the flag nor the variable is set; shown in the usage. */
+  default?: string;
+  parse: OptionParser<T>;
+}
+
+export type OptionSpecs = Record<string, OptionSpec<unknown>>;
+
+/** The settings `specs` describe: a spec without a default may be undefined. */
+export type ParsedOptions<S extends OptionSpecs> = {
+  -readonly [K in keyof S]: S[K] extends { default: string }
+    ? ReturnType<S[K]['parse']>
+    : ReturnType<S[K]['parse']> | undefined;
+};
+
+export type OptionsResult<T> =
+  | { ok: true; options: T }
+  | { ok: false; errors: string[] };
+
+/** How messages name a setting: `--metrics-port (METRICS_PORT)`. */
+export function optionLabel(spec: Pick<OptionSpec<unknown>, 'flag' | 'env'>): string {
+  return `--${spec.flag} (${spec.env})`;
+}
+
+export function parseProcessOptions<S extends OptionSpecs>(
+  specs: S,
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): OptionsResult<ParsedOptions<S>> {
+  const errors: string[] = [];
+  const byFlag = new Map(Object.entries(specs).map(([key, spec]) => [spec.flag, key]));
+  const fromFlags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const match = /^--([^=]+)(?:=(.*))?$/s.exec(argv[i]);
+    if (!match) {
+      errors.push(`unexpected argument "${argv[i]}": settings are flags, written --name=value or --name value`);
+      continue;
+    }
+    const key = byFlag.get(match[1]);
+    if (key === undefined) {
+      errors.push(`unknown flag "--${match[1]}": run with --help to list the flags`);
+      continue;
+    }
+    // A following flag is not a value: `--kubeconfig --log-level debug` lacks one.
+    const value = match[2] ?? (argv[i + 1]?.startsWith('--') ? undefined : argv[++i]);
+    if (value === undefined) {
+      errors.push(`--${match[1]} needs a value: write --${match[1]}=<value> or --${match[1]} <value>`);
+    } else {
+      fromFlags.set(key, value);
+    }
+  }
+
+  const options: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(specs)) {
+    const raw = [fromFlags.get(key), env[spec.env], spec.default].find(v => v !== undefined && v !== '');
+    if (raw === undefined) continue;
+    try {
+      options[key] = spec.parse(raw, optionLabel(spec));
+    } catch (err) {
+      errors.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return errors.length
+    ? { ok: false, errors }
+    : { ok: true, options: options as ParsedOptions<S> };
+}
+
+/** `--help` or `-h` anywhere asks for the usage instead of a run. */
+export function helpRequested(argv: readonly string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
+}
+
+/** Every flag with its variable, help and default. */
+export function usage(program: string, specs: OptionSpecs): string {
+  const lines = Object.values(specs).map(
+    s =>
+      `  --${s.flag} <value>  (env ${s.env})  ${s.help}${s.default === undefined ? '' : `, default ${s.default}`}`,
+  );
+  return `usage: ${program} [flags]\n${lines.join('\n')}`;
+}
+
+/** What a process prints for bad settings: one line per problem, then the usage. */
+export function optionErrorsText(program: string, specs: OptionSpecs, errors: readonly string[]): string {
+  return `${errors.map(e => `${program}: ${e}`).join('\n')}\n${usage(program, specs)}\n`;
+}
+
+const invalid = (label: string, raw: string, fix: string) =>
+  new Error(`${label} "${raw}" is not valid: ${fix}`);
+
+/** `90s`, `5m`, `1h`, `250ms` or a bare number of seconds, in milliseconds. */
+export function parseDuration(raw: string, label: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
+  if (!match) throw new Error(`${label} "${raw}" is not a duration: write e.g. 30s, 5m or 1h`);
+  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Math.round(Number(match[1]) * factor);
+}
+
+function wholeNumber(min: number, max?: number): OptionParser<number> {
+  return (raw, label) => {
+    const n = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || n < min || (max !== undefined && n > max)) {
+      const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+      throw invalid(label, raw, `use a whole number ${range}`);
+    }
+    return n;
+  };
+}
+
+function oneOf<const V extends string>(values: readonly V[]): OptionParser<V> {
+  const list = `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+  return (raw, label) => {
+    if (!(values as readonly string[]).includes(raw)) throw invalid(label, raw, `use ${list}`);
+    return raw as V;
+  };
+}
+
+// DNS-1123: a subdomain for object names, a label for namespaces.
+const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Ready parsers for the usual kinds of setting. */
+export const optionParsers = {
+  string: ((raw: string) => raw) as OptionParser<string>,
+  /** 0-65535; 0 lets the system pick a free port. */
+  port: wholeNumber(0, 65535),
+  /** A whole number from `min`, up to `max` when given. */
+  wholeNumber,
+  /** A duration longer than 0, in milliseconds. */
+  duration: ((raw, label) => {
+    const ms = parseDuration(raw, label);
+    if (ms <= 0) throw invalid(label, raw, 'use a duration longer than 0, e.g. 30s');
+    return ms;
+  }) as OptionParser<number>,
+  oneOf,
+  boolean: ((raw, label) => {
+    if (raw !== 'true' && raw !== 'false') throw invalid(label, raw, 'use true or false');
+    return raw === 'true';
+  }) as OptionParser<boolean>,
+  /** A Kubernetes object name (DNS-1123 subdomain). */
+  k8sName: ((raw, label) => {
+    if (raw.length > 253 || !SUBDOMAIN.test(raw)) {
+      throw invalid(label, raw, "use a Kubernetes name: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit");
+    }
+    return raw;
+  }) as OptionParser<string>,
+  /** A namespace name (DNS-1123 label). */
+  namespaceName: ((raw, label) => {
+    if (raw.length > 63 || !LABEL.test(raw)) {
+      throw invalid(label, raw, "use a namespace name: up to 63 lowercase letters, digits and '-', starting and ending with a letter or digit");
+    }
+    return raw;
+  }) as OptionParser<string>,
+  logLevel: ((raw, label) => {
+    const level = parseLevel(raw);
+    if (!level) throw invalid(label, raw, 'use debug, info, warn or error');
+    return level;
+  }) as OptionParser<LogLevel>,
+};
+
+/** The flags of every process that runs a Manager: its cluster, its two ports, its log level. */
+export const MANAGER_OPTIONS = {
+  kubeconfig: {
+    flag: 'kubeconfig',
+    env: 'KUBECONFIG',
+    help: 'path to a kubeconfig file (unset: in-cluster, else ~/.kube/config)',
+    parse: optionParsers.string,
+  },
+  metricsPort: {
+    flag: 'metrics-port',
+    env: 'METRICS_PORT',
+    help: 'port of /metrics (0 picks a free one)',
+    default: '8080',
+    parse: optionParsers.port,
+  },
+  healthPort: {
+    flag: 'health-port',
+    env: 'HEALTH_PORT',
+    help: 'port of /healthz and /readyz (0 picks a free one)',
+    default: '8081',
+    parse: optionParsers.port,
+  },
+  logLevel: {
+    flag: 'log-level',
+    env: 'LOG_LEVEL',
+    help: 'debug, info, warn or error',
+    default: 'info',
+    parse: optionParsers.logLevel,
+  },
+} satisfies OptionSpecs;
