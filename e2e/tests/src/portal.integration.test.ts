@@ -15,6 +15,8 @@ import { openBrowser, type BrowserSession } from './browser';
 const START_TIMEOUT_MS = 30 * 60_000;
 const UI_TIMEOUT_MS = 90_000;
 const NAMESPACE = 'default';
+/** The local Gateway's address as the gateway simulator reports it (e2e/system's LOCAL_GATEWAY). */
+const GATEWAY_ENDPOINT = 'http://inference-gateway.gateway-system.gateway.invalid';
 
 const ModelDeployments: ResourceType = {
   group: 'airunway.ai',
@@ -152,6 +154,19 @@ it('deploys a model through the wizard on dev; it reaches Running; the detail vi
   expect(md.status?.provider?.selectedReason).toBeTruthy();
   expect(body).toContain(md.status!.provider!.selectedReason!);
   await session.screenshot('detail-running');
+
+  // How to call it: through the local Gateway (the core's route, the simulated implementation's address).
+  const viaGateway = page.getByRole('region', { name: 'Through the Gateway' });
+  await until('the detail view to show the gateway endpoint', async () => (await viaGateway.innerText()).includes(GATEWAY_ENDPOINT));
+  const routed = await adminClient('dev').get<KubeObject & { status?: { gateway?: { endpoint?: string; modelName?: string } } }>(
+    ModelDeployments,
+    { namespace: NAMESPACE, name: 'wizard-qwen' },
+  );
+  expect(routed.status?.gateway?.endpoint).toBe(GATEWAY_ENDPOINT);
+  const gatewayText = await viaGateway.innerText();
+  expect(gatewayText).toContain(routed.status!.gateway!.modelName!);
+  expect(await page.getByLabel('example request through the gateway').innerText()).toContain(`curl ${GATEWAY_ENDPOINT}/v1/chat/completions`);
+  await session.screenshot('detail-gateway');
 
   await open('/runway');
   const row = page.getByRole('row').filter({ hasText: 'wizard-qwen' });
