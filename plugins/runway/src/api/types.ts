@@ -5,8 +5,8 @@
  */
 import type { ModelDeployment, ValidationIssue } from '@runway-portal/plugin-runway-common';
 
-/** deployments (ModelDeployment), models (Model) or stacks (LlamaStackDistribution). */
-export type RunwayKind = 'deployments' | 'models' | 'stacks';
+/** deployments (ModelDeployment), models (Model) or stacks (LlamaStackDistribution): runway-common's, shared with the backend. */
+export type { RunwayKind } from '@runway-portal/plugin-runway-common';
 
 /** A Kubernetes object as the API server returns it (managedFields removed). */
 export interface KubeObject {
@@ -185,15 +185,6 @@ export interface ProviderObjects {
   objects: KubeObject[];
   /** The provider's notes (unknown override keys, transform warnings). */
   warnings: string[];
-}
-
-/** The message of the backend's `runway:<kind>` signal channels. */
-export interface RunwaySignal {
-  kind: RunwayKind;
-  cluster: string;
-  namespace: string;
-  changes: number;
-  eventsOnly: boolean;
 }
 
 /** A deployment as listed. */

@@ -1,8 +1,8 @@
 import { useApi, useApiHolder } from '@backstage/core-plugin-api';
 import { signalApiRef } from '@backstage/plugin-signals-react';
+import { type RunwayKind, runwaySignalChannel } from '@runway-portal/plugin-runway-common';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { runwayApiRef, type RunwayApi } from '../api/RunwayApi';
-import type { RunwayKind } from '../api/types';
 
 export interface AsyncData<T> {
   value?: T;
@@ -16,11 +16,6 @@ export interface AsyncData<T> {
 export const POLL_INTERVAL_MS = 15_000;
 /** Signals come in bursts; one reload per this window. */
 export const SIGNAL_DEBOUNCE_MS = 300;
-
-/** The backend's channel of a kind (plugins/runway-backend/src/service/signals.ts). */
-export function runwaySignalChannel(kind: RunwayKind): string {
-  return `runway:${kind}`;
-}
 
 /**
  * Loads data from the runway API and reloads it when the backend signals a

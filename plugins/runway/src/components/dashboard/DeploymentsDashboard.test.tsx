@@ -6,7 +6,7 @@ import { setupServer } from 'msw/node';
 import { cluster, clustersResponse, deployment, manyDeployments } from '../../__testUtils__/fixtures';
 import { signalApiRef } from '@backstage/plugin-signals-react';
 import { act } from '@testing-library/react';
-import { API, renderWithApi, testSignals } from '../../__testUtils__/render';
+import { API, permissionsOverHttp, renderWithApi, testSignals } from '../../__testUtils__/render';
 import { DeploymentsDashboard } from './DeploymentsDashboard';
 
 const server = setupServer();
@@ -163,5 +163,28 @@ describe('DeploymentsDashboard', () => {
     serve({ items: [deployment('east', 'ml', 'llama'), deployment('west', 'ml', 'mistral', { phase: 'Deploying' })], clusters: [], errors: [] });
     act(() => signals.emit('runway:deployments', { kind: 'deployments', cluster: 'west', namespace: 'ml', changes: 1, eventsOnly: false }));
     expect(await screen.findByRole('link', { name: 'mistral' })).toBeInTheDocument();
+  });
+  it('disables "Deploy a model", with the reason, when the user may create deployments in no namespace the portal serves', async () => {
+    serve({ items: [deployment('east', 'ml', 'llama')], clusters: [], errors: [] });
+    const permissions = permissionsOverHttp(({ permission }) => permission !== 'runway.deployments.create');
+    server.use(permissions.handler);
+    await renderWithApi(<DeploymentsDashboard />, { apis: permissions.apis });
+    const wrapper = await screen.findByLabelText(
+      'You do not have permission runway.deployments.create in any namespace the portal serves (east/default, east/ml, west/default, west/ml)',
+    );
+    expect(within(wrapper).getByRole('button', { name: 'Deploy a model' })).toBeDisabled();
+    expect(screen.queryByRole('link', { name: 'Deploy a model' })).not.toBeInTheDocument();
+  });
+
+  it('keeps "Deploy a model" a link when the user may create deployments in one of the namespaces', async () => {
+    serve({ items: [deployment('east', 'ml', 'llama')], clusters: [], errors: [] });
+    const permissions = permissionsOverHttp(({ permission, resourceRef }) => permission !== 'runway.deployments.create' || resourceRef === 'west/ml');
+    server.use(permissions.handler);
+    await renderWithApi(<DeploymentsDashboard />, { apis: permissions.apis });
+    // Once the clusters (and so their namespaces) are known: disabled while the answer is pending, a link once one namespace allows it.
+    await screen.findByRole('region', { name: 'cluster summary' });
+    expect(await screen.findByRole('link', { name: 'Deploy a model' })).toHaveAttribute('href', '/runway/deploy');
+    expect(permissions.asked).toContainEqual({ permission: 'runway.deployments.create', resourceRef: 'west/ml' });
+    expect(screen.queryByLabelText(/runway.deployments.create/)).not.toBeInTheDocument();
   });
 });

@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { runwayPermissions } from '@runway-portal/plugin-runway-common';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ListedDeployment } from '../../api/types';
@@ -12,11 +13,29 @@ import { countByPhase, EMPTY_FILTER, filterOptions, filterRows, type RowFilter }
 import { toDeploymentRow } from '../../lib/rows';
 import { ClusterErrors } from '../common/ClusterErrors';
 import { ErrorAlert } from '../common/ErrorAlert';
+import { type RunwayPermissionState, useRunwayPermissionAnywhere, WithReason } from '../common/PermissionGate';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { ClusterSummary } from './ClusterSummary';
 import { deploymentColumns, VirtualTable } from './DeploymentsTable';
 import { Filters } from './Filters';
+
+/** The link to the wizard; disabled, with the reason, when the user may create deployments nowhere. */
+function DeployButton({ access, to, variant }: { access: RunwayPermissionState; to: string; variant?: 'contained' }) {
+  return (
+    <WithReason reason={access.reason}>
+      {access.allowed ? (
+        <Button variant={variant} component={RouterLink} to={to}>
+          Deploy a model
+        </Button>
+      ) : (
+        <Button variant={variant} disabled>
+          Deploy a model
+        </Button>
+      )}
+    </WithReason>
+  );
+}
 
 /** The multi-cluster dashboard: cluster summary, per-cluster errors, filters, deployments. */
 export function DeploymentsDashboard() {
@@ -25,6 +44,7 @@ export function DeploymentsDashboard() {
   const deployments = useRunwayData(api => api.list('deployments'), []);
   const clusters = useRunwayData(api => api.listClusters(), []);
   const [filter, setFilter] = useState<RowFilter>(EMPTY_FILTER);
+  const createAccess = useRunwayPermissionAnywhere(runwayPermissions.deployments.create, clusters.value?.items);
 
   const rows = useMemo(
     () => (deployments.value?.items ?? []).map(item => toDeploymentRow(item as ListedDeployment)),
@@ -50,9 +70,7 @@ export function DeploymentsDashboard() {
         <Typography variant="h5" component="h1">
           Deployments
         </Typography>
-        <Button variant="contained" component={RouterLink} to={links.deploy}>
-          Deploy a model
-        </Button>
+        <DeployButton access={createAccess} to={links.deploy} variant="contained" />
       </Stack>
 
       {clusters.value && <ClusterSummary clusters={clusters.value.items} />}
@@ -63,7 +81,7 @@ export function DeploymentsDashboard() {
       {deployments.loading && <LinearProgress aria-label="loading deployments" sx={{ mb: 2 }} />}
 
       {deployments.value && rows.length === 0 && (
-        <Alert severity="info" action={<Button component={RouterLink} to={links.deploy}>Deploy a model</Button>}>
+        <Alert severity="info" action={<DeployButton access={createAccess} to={links.deploy} />}>
           No deployments yet{errors.length ? ' in the clusters that answered' : ''}. Deploy a model to see it here.
         </Alert>
       )}

@@ -1,10 +1,10 @@
 import { registerMswTestHooks } from '@backstage/test-utils';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { rest } from 'msw';
 import { setupServer } from 'msw/node';
 import { deployment } from '../../__testUtils__/fixtures';
-import { API, renderWithApi } from '../../__testUtils__/render';
+import { API, permissionsOverHttp, renderWithApi } from '../../__testUtils__/render';
 import { DeploymentDetail } from './DeploymentDetail';
 
 const server = setupServer();
@@ -147,6 +147,39 @@ describe('DeploymentDetail', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('elsewhere')).toBeInTheDocument();
     expect(deleted).toBe(true);
+  });
+
+  it('disables Delete, saying which permission is missing and where, for a user without runway.deployments.delete', async () => {
+    const permissions = permissionsOverHttp(({ permission }) => permission !== 'runway.deployments.delete');
+    server.use(rest.get(`${API}/deployments/east/ml/llama`, (_req, res, ctx) => res(ctx.json(detail()))), permissions.handler);
+    await renderWithApi(<DeploymentDetail target={target} />, { apis: permissions.apis });
+    const reason = 'You do not have permission runway.deployments.delete in namespace "ml" of cluster "east"';
+    // The reason labels the focusable wrapper of the disabled button, and shows as its tooltip.
+    const wrapper = await screen.findByLabelText(reason);
+    expect(within(wrapper).getByRole('button', { name: 'Delete' })).toBeDisabled();
+    await userEvent.hover(wrapper);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(reason);
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/runway/deployments/east/ml/llama/edit'));
+    // The permission backend was asked about this deployment's cluster and namespace, as the runway backend checks.
+    expect(permissions.asked).toEqual(
+      expect.arrayContaining([
+        { permission: 'runway.deployments.delete', resourceRef: 'east/ml' },
+        { permission: 'runway.deployments.update', resourceRef: 'east/ml' },
+      ]),
+    );
+  });
+
+  it('enables Delete for a user with the permission, and disables Edit without runway.deployments.update', async () => {
+    const permissions = permissionsOverHttp(({ permission }) => permission !== 'runway.deployments.update');
+    server.use(rest.get(`${API}/deployments/east/ml/llama`, (_req, res, ctx) => res(ctx.json(detail()))), permissions.handler);
+    await renderWithApi(<DeploymentDetail target={target} />, { apis: permissions.apis });
+    const wrapper = await screen.findByLabelText('You do not have permission runway.deployments.update in namespace "ml" of cluster "east"');
+    expect(within(wrapper).getByRole('button', { name: 'Edit' })).toBeDisabled();
+    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled());
+    expect(screen.queryByLabelText(/runway.deployments.delete/)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('dialog', { name: 'Delete llama?' })).toBeInTheDocument();
   });
 
   it('reports a missing deployment', async () => {

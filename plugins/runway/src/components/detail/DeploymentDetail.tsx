@@ -18,7 +18,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { type ModelDeployment, runwayPermissions } from '@runway-portal/plugin-runway-common';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { type ResourceRef, runwayApiRef } from '../../api/RunwayApi';
@@ -28,6 +28,7 @@ import { conditionTimeline, endpointInfo, gatewayNotice } from '../../lib/endpoi
 import { formatAge } from '../../lib/rows';
 import { ClusterErrors } from '../common/ClusterErrors';
 import { ErrorAlert } from '../common/ErrorAlert';
+import { PermissionGate } from '../common/PermissionGate';
 import { PhaseChip } from '../common/PhaseChip';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
@@ -78,12 +79,24 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
         </Typography>
         <PhaseChip phase={md.metadata?.deletionTimestamp ? 'Terminating' : status.phase ?? 'Pending'} />
         <Box sx={{ flexGrow: 1 }} />
-        <Button component={RouterLink} to={links.edit(target.cluster, target.namespace, target.name)}>
-          Edit
-        </Button>
-        <Button color="error" onClick={() => setConfirmDelete(true)}>
-          Delete
-        </Button>
+        <PermissionGate permission={runwayPermissions.deployments.update} resource={target}>
+          {allowed =>
+            allowed ? (
+              <Button component={RouterLink} to={links.edit(target.cluster, target.namespace, target.name)}>
+                Edit
+              </Button>
+            ) : (
+              <Button disabled>Edit</Button>
+            )
+          }
+        </PermissionGate>
+        <PermissionGate permission={runwayPermissions.deployments.delete} resource={target}>
+          {allowed => (
+            <Button color="error" disabled={!allowed} onClick={() => setConfirmDelete(true)}>
+              Delete
+            </Button>
+          )}
+        </PermissionGate>
       </Stack>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {target.cluster} / {target.namespace} · {md.spec?.model?.id} · created {formatAge(Date.parse(md.metadata?.creationTimestamp ?? ''), now)} ago

@@ -5,7 +5,7 @@ import { rest } from 'msw';
 import { setupServer } from 'msw/node';
 import type { PreviewResponse, ProviderObjects } from '../../api/types';
 import { cluster, clustersResponse, deployment } from '../../__testUtils__/fixtures';
-import { API, renderWithApi } from '../../__testUtils__/render';
+import { API, permissionsOverHttp, renderWithApi } from '../../__testUtils__/render';
 import { DeploymentWizard } from './DeploymentWizard';
 
 const server = setupServer();
@@ -255,6 +255,34 @@ describe('DeploymentWizard', () => {
     await screen.findByLabelText('Deployment name');
     for (let i = 0; i < 4; i++) await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
     expect(await screen.findByRole('combobox', { name: 'Gateway routing' })).toHaveTextContent('Off (Service only)');
+  });
+
+  it('says before the review that the user may not create in the chosen namespace, and disables Create with the reason', async () => {
+    serveClusters();
+    const permissions = permissionsOverHttp(({ permission, resourceRef }) => permission !== 'runway.deployments.create' || resourceRef !== 'east/ml');
+    const denied = 'you do not have permission runway.deployments.create in namespace "ml" of cluster "east"';
+    server.use(
+      permissions.handler,
+      // The backend refuses the dry run too (the same check, on the same cluster and namespace).
+      rest.post(`${API}/deployments/east/preview`, (_req, res, ctx) => res(ctx.status(403), ctx.json({ error: { name: 'NotAllowedError', message: denied } }))),
+    );
+    await renderWithApi(<DeploymentWizard />, { apis: permissions.apis });
+    await fillTarget();
+    const reason = 'You do not have permission runway.deployments.create in namespace "ml" of cluster "east"';
+    expect(await screen.findByText(`${reason}: choose another namespace or cluster to be able to create the deployment.`)).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    type('Model ID', 'meta-llama/Llama-3.1-8B-Instruct');
+    for (let i = 0; i < 4; i++) await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    const wrapper = await screen.findByLabelText(reason);
+    expect(within(wrapper).getByRole('button', { name: 'Create' })).toBeDisabled();
+    expect(permissions.asked).toContainEqual({ permission: 'runway.deployments.create', resourceRef: 'east/ml' });
+
+    // Another cluster where the policy allows it: Create is no longer refused for permissions.
+    await userEvent.click(screen.getByRole('button', { name: 'Cluster and namespace' }));
+    await choose('Cluster', 'west');
+    await waitFor(() => expect(screen.queryByText(new RegExp(reason))).not.toBeInTheDocument());
+    expect(permissions.asked).toContainEqual({ permission: 'runway.deployments.create', resourceRef: 'west/ml' });
   });
 
   it('shows the fields the cluster rejected', async () => {

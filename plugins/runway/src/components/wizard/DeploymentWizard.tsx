@@ -15,6 +15,7 @@ import {
   ENGINE_TYPES,
   identityChanges,
   type ModelDeployment,
+  runwayPermissions,
 } from '@runway-portal/plugin-runway-common';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { FormProvider, get, useForm, useWatch } from 'react-hook-form';
@@ -35,6 +36,7 @@ import {
 } from '../../lib/form';
 import { providerFits, selectionView } from '../../lib/selection';
 import { ErrorAlert } from '../common/ErrorAlert';
+import { PermissionGate, useRunwayPermission } from '../common/PermissionGate';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { KUBERNETES_ID } from '../../kubernetesId';
 import { FormField, GatewayFields, KeyValueRows, TolerationRows, WarningsContext } from './fields';
@@ -194,6 +196,13 @@ function WizardForm(props: {
     if (ok) setStep(s => Math.min(REVIEW, s + 1));
   };
 
+  // What saving needs: create where the form points, or update where the deployment is.
+  const writePermission = existing ? runwayPermissions.deployments.update : runwayPermissions.deployments.create;
+  const writeTarget = existing
+    ? { cluster: existing.cluster, namespace: existing.object.metadata?.namespace ?? '' }
+    : { cluster: values.cluster ?? '', namespace: values.metadata?.namespace ?? '' };
+  const writeAccess = useRunwayPermission(writePermission, writeTarget);
+
   const rootErrors = issues.filter(i => i.severity === 'error' && i.field === 'root');
   // Saving a change of an identity field recreates the deployment: ask first.
   const recreate = existing ? identityChanges(existing.object, md).length > 0 : false;
@@ -257,6 +266,11 @@ function WizardForm(props: {
               ))}
               <FormField name="metadata.namespace" label="Namespace" options={namespaceOptions} disabled={Boolean(existing)} />
               <FormField name="metadata.name" label="Deployment name" disabled={Boolean(existing)} help="Lower-case letters, digits and '-'." />
+              {writeAccess.reason && (
+                <Alert severity="warning" sx={{ mt: 1 }}>
+                  {writeAccess.reason}: {existing ? 'you can review changes but not save them.' : 'choose another namespace or cluster to be able to create the deployment.'}
+                </Alert>
+              )}
             </Box>
           )}
 
@@ -416,13 +430,17 @@ function WizardForm(props: {
                 Next
               </Button>
             ) : (
-              <Button
-                variant="contained"
-                onClick={submit}
-                disabled={form.formState.isSubmitting || preview.loading || (recreate && !confirmRecreate)}
-              >
-                {existing ? 'Update' : 'Create'}
-              </Button>
+              <PermissionGate permission={writePermission} resource={writeTarget}>
+                {allowed => (
+                  <Button
+                    variant="contained"
+                    onClick={submit}
+                    disabled={!allowed || form.formState.isSubmitting || preview.loading || (recreate && !confirmRecreate)}
+                  >
+                    {existing ? 'Update' : 'Create'}
+                  </Button>
+                )}
+              </PermissionGate>
             )}
           </Stack>
         </Box>
