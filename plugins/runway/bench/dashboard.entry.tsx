@@ -4,7 +4,8 @@
  * deployments across 3 clusters, and reports how long until the table is on
  * screen and how long a filter takes to apply. Bundled by bench/run.ts.
  */
-import { TestApiProvider, wrapInTestApp } from '@backstage/test-utils';
+import { permissionApiRef } from '@backstage/plugin-permission-react';
+import { mockApis, TestApiProvider, wrapInTestApp } from '@backstage/test-utils';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import type { RunwayApi } from '../src/api/RunwayApi';
@@ -55,7 +56,7 @@ async function measure(count: number): Promise<RenderMeasurement> {
   const start = performance.now();
   root.render(
     wrapInTestApp(
-      <TestApiProvider apis={[[runwayApiRef, mockedApi(count)]]}>
+      <TestApiProvider apis={[[runwayApiRef, mockedApi(count)], [permissionApiRef, mockApis.permission()]]}>
         <DeploymentsDashboard />
       </TestApiProvider>,
       { mountedRoutes: { '/runway': rootRouteRef } },
