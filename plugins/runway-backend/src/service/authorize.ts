@@ -10,7 +10,7 @@ import type {
 import { NotAllowedError } from '@backstage/errors';
 import { AuthorizeResult, type ResourcePermission } from '@backstage/plugin-permission-common';
 import type { PolicyDecision } from '@backstage/plugin-permission-common';
-import type { RunwayResource } from '@runway-portal/plugin-runway-common';
+import { runwayPermissionDeniedMessage, type RunwayResource } from '@runway-portal/plugin-runway-common';
 
 export type ScopeCheck = (resource: RunwayResource) => boolean;
 
@@ -36,7 +36,7 @@ export function createAuthorizer(permissions: PermissionsService, applyCondition
     const [decision] = await permissions.authorizeConditional([{ permission }], { credentials });
     if (decision.result === AuthorizeResult.ALLOW) return () => true;
     if (decision.result === AuthorizeResult.DENY) {
-      throw new NotAllowedError(`you do not have permission ${permission.name}`);
+      throw new NotAllowedError(runwayPermissionDeniedMessage(permission));
     }
     return resource => applyConditions(decision, resource);
   };
@@ -45,9 +45,7 @@ export function createAuthorizer(permissions: PermissionsService, applyCondition
     async check(permission, credentials, resource) {
       const allowed = await scope(permission, credentials);
       if (!allowed(resource)) {
-        throw new NotAllowedError(
-          `you do not have permission ${permission.name} in namespace "${resource.namespace}" of cluster "${resource.cluster}"`,
-        );
+        throw new NotAllowedError(runwayPermissionDeniedMessage(permission, resource));
       }
     },
   };

@@ -5,7 +5,13 @@
  * request. And what `GatewayReady` says when the gateway is not (yet) the
  * way in. Pure.
  */
-import { type ApiFormat, CONDITION_TYPES, type ModelDeployment, resolveServedName } from '@runway-portal/plugin-runway-common';
+import {
+  type ApiFormat,
+  CONDITION_TYPES,
+  type GatewayReadyReason,
+  type ModelDeployment,
+  resolveServedName,
+} from '@runway-portal/plugin-runway-common';
 import type { KubeCondition } from '../api/types';
 import { serviceEndpoint } from './rows';
 
@@ -116,7 +122,7 @@ export interface GatewayNotice {
 }
 
 /** Titles and weights of the core's GatewayReady reasons (the message, the controller's, says what to do). */
-const GATEWAY_REASON_VIEW: Record<string, { title: string; severity: NoticeSeverity }> = {
+const GATEWAY_REASON_VIEW: Record<GatewayReadyReason, { title: string; severity: NoticeSeverity }> = {
   GatewayConfigured: { title: 'Routed through the Gateway', severity: 'success' },
   GatewayDisabled: { title: 'Gateway disabled', severity: 'info' },
   CRDsNotAvailable: { title: 'Gateway API not installed', severity: 'info' },
@@ -125,7 +131,6 @@ const GATEWAY_REASON_VIEW: Record<string, { title: string; severity: NoticeSever
   InferencePoolFailed: { title: 'InferencePool failed', severity: 'error' },
   EPPFailed: { title: 'Endpoint picker failed', severity: 'error' },
   HTTPRouteFailed: { title: 'HTTPRoute failed', severity: 'error' },
-  GatewayPatchFailed: { title: 'Gateway update failed', severity: 'error' },
 };
 
 /** "SomeNewReason" → "Some new reason", for reasons this view does not know. */
@@ -139,7 +144,7 @@ export function gatewayNotice(conditions: KubeCondition[]): GatewayNotice | unde
   const condition = conditions.find(c => c.type === CONDITION_TYPES.GatewayReady);
   if (!condition) return undefined;
   const reason = condition.reason ?? '';
-  const known = GATEWAY_REASON_VIEW[reason];
+  const known = GATEWAY_REASON_VIEW[reason as GatewayReadyReason] as (typeof GATEWAY_REASON_VIEW)[GatewayReadyReason] | undefined;
   // A True condition is never shown as a problem, nor a False one as a success, whatever its reason.
   let severity: NoticeSeverity = known && known.severity !== 'success' ? known.severity : 'warning';
   if (condition.status === 'True') severity = 'success';
