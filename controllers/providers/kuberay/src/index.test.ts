@@ -1,19 +1,6 @@
-describe('the package entry point', () => {
-  it('exports the provider definition without starting a process', () => {
-    const exit = jest.spyOn(process, 'exit').mockImplementation(code => {
-      throw new Error(`importing the library called process.exit(${code})`);
-    });
-    const signalHandlers = process.listenerCount('SIGTERM');
-    try {
-      const lib: typeof import('./index') = jest.requireActual('./index');
-      expect(lib.kuberayProvider).toMatchObject({ name: 'kuberay', version: lib.KUBERAY_VERSION });
-      expect(typeof lib.kuberayProvider.transform).toBe('function');
-      expect(typeof lib.kuberayProvider.mapStatus).toBe('function');
-      // A started provider (runProvider) would have installed its shutdown handler.
-      expect(process.listenerCount('SIGTERM')).toBe(signalHandlers);
-      expect(exit).not.toHaveBeenCalled();
-    } finally {
-      exit.mockRestore();
-    }
-  });
+import { loadWithoutStarting } from '@runway-portal/provider-shared';
+
+it('exports the provider definition without starting a process', async () => {
+  const lib = await loadWithoutStarting<typeof import('./index')>(() => jest.requireActual('./index'));
+  expect(lib.kuberayProvider).toMatchObject({ name: 'kuberay', version: lib.KUBERAY_VERSION, transform: expect.any(Function), mapStatus: expect.any(Function) });
 });

@@ -61,6 +61,7 @@ export {
   eventsAbout,
   getProviderConfig,
   isGone,
+  loadWithoutStarting,
   modelDeploymentTestHelpers,
   selectProviderAsCore,
   serviceAccountClient,

@@ -60,6 +60,31 @@ export async function startProviderForTest(
   };
 }
 
+/**
+ * Loads a provider package's library entry point with `load` (in a test:
+ * `() => jest.requireActual('./index')`) and fails if loading it started the
+ * provider process: called `process.exit` (the failed start of a `main.ts`
+ * exits from a promise callback, so those run first) or installed
+ * runProvider's SIGTERM handler. Returns the module.
+ */
+export async function loadWithoutStarting<T>(load: () => T): Promise<T> {
+  const exitCodes: unknown[] = [];
+  const exit = process.exit;
+  process.exit = ((code?: unknown) => {
+    exitCodes.push(code);
+  }) as typeof process.exit;
+  const sigtermHandlers = process.listenerCount('SIGTERM');
+  try {
+    const lib = load();
+    await new Promise(resolve => setImmediate(resolve));
+    if (exitCodes.length > 0) throw new Error(`loading the library called process.exit(${exitCodes.join(', ')}): it must not start the provider (keep that in main.ts)`);
+    if (process.listenerCount('SIGTERM') !== sigtermHandlers) throw new Error('loading the library installed a SIGTERM handler: it must not start the provider (keep that in main.ts)');
+    return lib;
+  } finally {
+    process.exit = exit;
+  }
+}
+
 /** Does what the core does once it selected `provider`: writes status.provider.name as the core's field manager. */
 export async function selectProviderAsCore(
   client: KubeClient,
