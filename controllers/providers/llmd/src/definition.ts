@@ -7,12 +7,12 @@
  * loop hands them to `mapStatus` as `extras` (the live helper objects), so
  * the definition stays a plain value with no cache of its own.
  */
-import { Deployments, type KubeObject, Services } from '@runway-portal/controller-runtime';
+import type { KubeObject } from '@runway-portal/controller-runtime';
 import { LLMD_PROVIDER, type ModelDeployment } from '@runway-portal/plugin-runway-common';
 import type { MappedStatus, ProviderDefinition } from '@runway-portal/provider-shared';
 import { LLMD_OVERRIDES } from './overrides';
 import { mapLlmdStatus } from './status';
-import { INFERENCE_POOL_GROUP, buildLlmdObjects, modelServers } from './transform';
+import { INFERENCE_POOL_GROUP, LLMD_EXTRA_KINDS, buildLlmdObjects, modelServers } from './transform';
 
 export const LLMD_PROVIDER_VERSION = 'llmd-provider:v0.1.0';
 
@@ -36,7 +36,7 @@ export const llmdProvider: ProviderDefinition = {
   registration: LLMD_PROVIDER,
   version: LLMD_PROVIDER_VERSION,
   upstream: { group: INFERENCE_POOL_GROUP, kind: 'InferencePool', plural: 'inferencepools', versions: ['v1'] },
-  extraKinds: [Deployments, Services],
+  extraKinds: LLMD_EXTRA_KINDS,
   overrides: LLMD_OVERRIDES,
   transform: md => ({ objects: buildLlmdObjects(md) }),
   mapStatus: (md, _pool, extras = []): MappedStatus => mapLlmdStatus(md, liveModelServers(md, extras)),

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Deployments, KubeClient, type KubeObject, Namespaces, Secrets, Services } from '@runway-portal/controller-runtime';
+import { Deployments, KubeClient, type KubeObject, Namespaces, type ResourceType, Secrets, Services } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import {
@@ -21,8 +21,8 @@ import {
   statusOwners,
 } from '@runway-portal/provider-shared';
 import YAML from 'yaml';
-import { type DeploymentLookup, deploymentCache, llmdProvider } from './definition';
-import { buildLlmdObjects } from './transform';
+import { llmdProvider } from './definition';
+import { LLMD_EXTRA_KINDS, buildLlmdObjects } from './transform';
 
 jest.setTimeout(180_000);
 
@@ -36,7 +36,12 @@ const FINALIZER_TIMEOUT_MS = 3000;
 const InferencePools = { group: 'inference.networking.k8s.io', version: 'v1', plural: 'inferencepools', kind: 'InferencePool', namespaced: true };
 const ResourceQuotas = { group: '', version: 'v1', plural: 'resourcequotas', kind: 'ResourceQuota', namespaced: true };
 
-type Obj = KubeObject & { spec?: any; status?: any };
+type Obj = KubeObject & { spec?: any; status?: any; rules?: any; roleRef?: any; subjects?: any; data?: any };
+
+const kindOf = (kind: string): ResourceType =>
+  LLMD_EXTRA_KINDS.find(k => k.kind === kind)!;
+/** Everything but metadata and status: what the provider wrote. */
+const body = ({ metadata: _m, status: _s, ...rest }: Obj) => rest;
 
 const sample = (mode: string): ModelDeployment['spec'] =>
   YAML.parse(fs.readFileSync(path.join(__dirname, 'testdata', `${mode}.modeldeployment.yaml`), 'utf8')).spec;
@@ -54,6 +59,9 @@ describe('llm-d provider against a real cluster', () => {
   const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(() => client, 'llmd', NS);
   const getDeployment = (name: string, ns = NS) => client.get<Obj>(Deployments, { namespace: ns, name });
   const getPool = (name: string) => client.get<Obj>(InferencePools, { namespace: NS, name });
+  const getOfKind = (kind: string, name: string) => client.get<Obj>(kindOf(kind), { namespace: NS, name });
+  const goneOfKind = (kind: string, name: string) => gone(() => getOfKind(kind, name));
+  const EPP_KINDS = ['Deployment', 'Service', 'ConfigMap', 'ServiceAccount', 'Role', 'RoleBinding'];
   const until = (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => waitFor(what, check, { timeoutMs, intervalMs: 250 });
 
   beforeAll(async () => {
@@ -64,14 +72,11 @@ describe('llm-d provider against a real cluster', () => {
     });
     client = new KubeClient(cluster.kubeConfig());
     for (const name of [NS, QUOTA_NS]) await client.create(Namespaces, { metadata: { name } });
-    // As main.ts does: the definition reads model-server Deployments from the manager's cache (bound once it exists).
-    let lookup: DeploymentLookup = () => undefined;
     // The provider runs as its ServiceAccount, with only the rules of its install manifests.
-    ({ providerClient, running } = await startProviderAsServiceAccount(client, llmdProvider((ns, name) => lookup(ns, name)), RBAC, {
+    ({ providerClient, running } = await startProviderAsServiceAccount(client, llmdProvider, RBAC, {
       finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
       heartbeatIntervalMs: 1000,
     }));
-    lookup = deploymentCache(running.manager.informers);
   });
 
   afterAll(async () => {
@@ -130,6 +135,30 @@ describe('llm-d provider against a real cluster', () => {
     expect(await events('llama-8b-llmd')).toContain("Normal/ResourceCreated: Created InferencePool 'llama-8b-llmd'");
   });
 
+  it('runs the pool\'s endpoint picker: its objects accepted by the API server as built, owned by the deployment', async () => {
+    const md = await getMd('llama-8b-llmd');
+    const built = (buildLlmdObjects(resolveDeployment(md)) as Obj[]).filter(o => o.metadata!.name === 'llama-8b-llmd-epp');
+    expect(built.map(o => o.kind)).toEqual(['ServiceAccount', 'Role', 'RoleBinding', 'ConfigMap', 'Deployment', 'Service']);
+    await until('endpoint picker objects', async () => {
+      for (const o of built) if (await goneOfKind(o.kind!, 'llama-8b-llmd-epp')) return false;
+      return true;
+    });
+    for (const o of built) {
+      const live = await getOfKind(o.kind!, 'llama-8b-llmd-epp');
+      // The API server keeps every field written (its defaults come on top).
+      expect([o.kind, body(live)]).toMatchObject([o.kind, body(o)]);
+      expect(live.metadata!.ownerReferences).toEqual([
+        { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'llama-8b-llmd', uid: md.metadata!.uid, controller: true, blockOwnerDeletion: true },
+      ]);
+      expect(live.metadata!.labels).toMatchObject({ 'airunway.ai/managed-by': 'airunway', 'app.kubernetes.io/managed-by': 'airunway-provider-llmd' });
+    }
+    expect((await getPool('llama-8b-llmd')).spec.endpointPickerRef).toMatchObject({ name: 'llama-8b-llmd-epp', port: { number: 9002 } });
+    const epp = await getDeployment('llama-8b-llmd-epp');
+    expect(epp.spec.template.spec.containers[0].args).toEqual(expect.arrayContaining(['--pool-name', 'llama-8b-llmd', '--pool-namespace', NS]));
+    // The Deployment controller, scheduler and kwok run the picker's pod as its ServiceAccount.
+    await until('endpoint picker available', async () => (await getDeployment('llama-8b-llmd-epp')).status?.availableReplicas === 1);
+  });
+
   it('becomes Running when the Deployment controller and kwok make the model servers Available', async () => {
     await until('Running', async () => (await getMd('llama-8b-llmd')).status?.phase === 'Running');
     const md = await getMd('llama-8b-llmd');
@@ -176,6 +205,11 @@ describe('llm-d provider against a real cluster', () => {
       { name: 'compile', persistentVolumeClaim: { claimName: 'qwen-storage-compile' } },
       { name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } },
     ]);
+    // The compilation cache has a size: the provider creates its claim, owned by the deployment.
+    const claim = await getOfKind('PersistentVolumeClaim', 'qwen-storage-compile');
+    expect(claim.spec).toMatchObject({ accessModes: ['ReadWriteMany'], resources: { requests: { storage: '50Gi' } } });
+    expect(claim.metadata!.ownerReferences?.[0]).toMatchObject({ kind: 'ModelDeployment', name: 'qwen-storage', controller: true });
+    expect(await goneOfKind('PersistentVolumeClaim', 'pvc-claim')).toBe(true);
     await client.delete(ModelDeployments, { namespace: NS, name: 'qwen-storage' });
   });
 
@@ -196,6 +230,16 @@ describe('llm-d provider against a real cluster', () => {
     await until('DriftDetected event', async () =>
       (await events('llama-8b-llmd')).some(e => e.startsWith("Warning/DriftDetected: Provider resource was modified directly, reconciling Deployment 'llama-8b-llmd-decode'")),
     );
+  });
+
+  it('overwrites a direct edit of the endpoint picker and says so', async () => {
+    await client.patch(Deployments, { namespace: NS, name: 'llama-8b-llmd-epp' }, { spec: { template: { spec: { containers: [{ name: 'epp', image: 'example.com/other-epp:1' }] } } } }, 'strategic', { fieldManager: 'kubectl-edit' });
+    await until('image restored', async () => (await getDeployment('llama-8b-llmd-epp')).spec.template.spec.containers[0].image === 'ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0');
+    await until('DriftDetected event', async () =>
+      (await events('llama-8b-llmd')).some(e => e.startsWith("Warning/DriftDetected: Provider resource was modified directly, reconciling Deployment 'llama-8b-llmd-epp'")),
+    );
+    await client.patch(kindOf('Role'), { namespace: NS, name: 'llama-8b-llmd-epp' }, { rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }, 'merge', { fieldManager: 'kubectl-edit' });
+    await until('Role rules restored', async () => (await getOfKind('Role', 'llama-8b-llmd-epp')).rules.length === 3);
   });
 
   it('leaves everything alone while paused', async () => {
@@ -255,6 +299,8 @@ describe('llm-d provider against a real cluster', () => {
   it('warns about unknown override keys and points the pool at the named endpoint picker', async () => {
     await createMd('epp', { model: { id: 'org/m' }, provider: { name: 'llmd', overrides: { endpointPicker: { name: 'shared-epp' }, routerMode: 'kv' } }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } });
     await until('pool with the named EPP', async () => (await getPool('epp').catch(() => undefined))?.spec.endpointPickerRef.name === 'shared-epp');
+    // The user runs that picker: the provider deploys none.
+    for (const kind of EPP_KINDS) expect([kind, await goneOfKind(kind, 'epp-epp')]).toEqual([kind, true]);
     await until('UnknownOverride event', async () =>
       (await events('epp')).includes("Warning/UnknownOverride: Unknown override key spec.provider.overrides.routerMode is ignored by provider 'llmd'"),
     );
@@ -279,5 +325,14 @@ describe('llm-d provider against a real cluster', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(FINALIZER_TIMEOUT_MS - 1000);
     expect(await events('llama-70b-llmd-pd')).toContain('Warning/FinalizerTimeout: Finalizer removed after timeout, provider resource may be orphaned');
     await client.patch(InferencePools, { namespace: NS, name: 'llama-70b-llmd-pd' }, { metadata: { finalizers: null } }, 'merge');
+  });
+
+  it('deleting the deployment removes its endpoint picker', async () => {
+    await client.delete(ModelDeployments, { namespace: NS, name: 'llama-8b-llmd' });
+    await until('deployment gone', async () => gone(() => getMd('llama-8b-llmd')));
+    await until('endpoint picker gone', async () => {
+      for (const kind of EPP_KINDS) if (!(await goneOfKind(kind, 'llama-8b-llmd-epp'))) return false;
+      return true;
+    });
   });
 });

@@ -5,7 +5,7 @@ import type { KubeObject } from '@runway-portal/controller-runtime';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { checkOverrides, desiredObjects, resolveDeployment } from '@runway-portal/provider-shared';
 import { llmdProvider } from './definition';
-import { LLMD_OVERRIDES, readLlmdOverrides } from './overrides';
+import { LLMD_EPP_CONFIG, LLMD_OVERRIDES, LLMD_PD_EPP_CONFIG, readLlmdOverrides } from './overrides';
 import { buildLlmdObjects } from './transform';
 
 const testdata = (file: string) => path.join(__dirname, 'testdata', file);
@@ -36,8 +36,8 @@ describe('golden files (upstream AI Runway llm-d samples)', () => {
 
 describe('aggregated', () => {
   const objects = build(load('aggregated'));
-  it('is an InferencePool (primary), one decode Deployment and a Service', () => {
-    expect(objects.map(o => `${o.kind}/${o.metadata.name}`)).toEqual([
+  it('is an InferencePool (primary), one decode Deployment and a Service, then the endpoint picker', () => {
+    expect(objects.slice(0, 3).map(o => `${o.kind}/${o.metadata.name}`)).toEqual([
       'InferencePool/llama-8b-llmd',
       'Deployment/llama-8b-llmd-decode',
       'Service/llama-8b-llmd',
@@ -45,7 +45,7 @@ describe('aggregated', () => {
   });
   it('gets namespace, owner and labels from the shared loop', () => {
     const md = raw('aggregated');
-    const applied = desiredObjects(llmdProvider(() => undefined), md, { apiVersion: 'inference.networking.k8s.io/v1' }).objects;
+    const applied = desiredObjects(llmdProvider, md, { apiVersion: 'inference.networking.k8s.io/v1' }).objects;
     for (const o of applied) {
       expect(o.metadata).toMatchObject({ namespace: 'default', labels: { 'airunway.ai/managed-by': 'airunway' } });
       expect(o.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'ModelDeployment', name: 'llama-8b-llmd', controller: true });
@@ -141,6 +141,14 @@ describe('storage volumes', () => {
       { name: 'datasets', mountPath: '/data', readOnly: true },
     ]);
   });
+  it('creates the claim of the volume with a size (the others exist), before the model servers', () => {
+    expect(objects.map(o => `${o.kind}/${o.metadata.name}`).slice(0, 3)).toEqual([
+      'InferencePool/qwen-storage',
+      'PersistentVolumeClaim/qwen-storage-compile',
+      'Deployment/qwen-storage-decode',
+    ]);
+    expect(find(objects, 'PersistentVolumeClaim').spec).toEqual({ accessModes: ['ReadWriteMany'], resources: { requests: { storage: '50Gi' } } });
+  });
   it('downloads into the model cache and compiles into the compilation cache', () => {
     expect(pod.spec.containers[0].env).toEqual([
       { name: 'HF_HOME', value: '/model-cache' },
@@ -160,7 +168,9 @@ describe('storage volumes', () => {
     md.spec.serving = { mode: 'disaggregated' };
     md.spec.scaling = { prefill: { gpu: { count: 1 }, memory: '16Gi' }, decode: { gpu: { count: 1 }, memory: '16Gi' } };
     md.spec.resources = undefined;
-    for (const d of build(md).filter(o => o.kind === 'Deployment')) {
+    const servers = build(md).filter(o => o.kind === 'Deployment' && o.metadata.name !== 'qwen-storage-epp');
+    expect(servers).toHaveLength(2);
+    for (const d of servers) {
       expect(d.spec.template.spec.volumes.map((v: any) => v.name)).toEqual(['model-cache', 'compile', 'datasets']);
       expect(d.spec.template.spec.containers[0].volumeMounts).toHaveLength(3);
       expect(d.spec.template.spec.initContainers?.[0]?.volumeMounts).toBeUndefined();
@@ -179,10 +189,70 @@ describe('storage volumes', () => {
   });
 });
 
+describe('endpoint picker (EPP), one per pool as llm-d runs it', () => {
+  const objects = build(load('aggregated'));
+  const epp = (kind: string, objs: any[] = objects) => find(objs, kind, 'llama-8b-llmd-epp');
+
+  it('is a ServiceAccount, Role, RoleBinding, ConfigMap, Deployment and Service named <name>-epp', () => {
+    expect(objects.map(o => `${o.kind}/${o.metadata.name}`)).toEqual([
+      'InferencePool/llama-8b-llmd',
+      'Deployment/llama-8b-llmd-decode',
+      'Service/llama-8b-llmd',
+      'ServiceAccount/llama-8b-llmd-epp',
+      'Role/llama-8b-llmd-epp',
+      'RoleBinding/llama-8b-llmd-epp',
+      'ConfigMap/llama-8b-llmd-epp',
+      'Deployment/llama-8b-llmd-epp',
+      'Service/llama-8b-llmd-epp',
+    ]);
+  });
+  it("the pool's endpointPickerRef is the EPP Service's gRPC ext-proc port", () => {
+    const ref = find(objects, 'InferencePool').spec.endpointPickerRef;
+    expect(ref).toEqual({ name: 'llama-8b-llmd-epp', port: { number: 9002 } });
+    const ports = epp('Service').spec.ports.map((p: any) => [p.name, p.port]);
+    expect(ports).toEqual([['grpc-ext-proc', 9002], ['grpc-health', 9003], ['metrics', 9090]]);
+    expect(epp('Service').spec.selector).toEqual(epp('Deployment').spec.selector.matchLabels);
+  });
+  it('runs llm-d\'s inference scheduler for this pool with its plugins config, as its own ServiceAccount', () => {
+    const pod = epp('Deployment').spec.template.spec;
+    expect(pod.serviceAccountName).toBe('llama-8b-llmd-epp');
+    expect(pod.containers[0].image).toBe('ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0');
+    expect(pod.containers[0].args).toEqual(expect.arrayContaining(['--pool-name', 'llama-8b-llmd', '--pool-namespace', 'default']));
+    expect(pod.volumes).toEqual([{ name: 'plugins-config', configMap: { name: 'llama-8b-llmd-epp' } }]);
+    expect(epp('ConfigMap').data['default-plugins.yaml']).toBe(LLMD_EPP_CONFIG);
+  });
+  it('may read pods and InferencePools (and objectives, rewrites) in its namespace only', () => {
+    expect(epp('Role').rules).toEqual([
+      { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: ['inference.networking.k8s.io'], resources: ['inferencepools'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: ['inference.networking.x-k8s.io'], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: ['get', 'list', 'watch'] },
+    ]);
+    expect(epp('RoleBinding')).toMatchObject({
+      roleRef: { kind: 'Role', name: 'llama-8b-llmd-epp' },
+      subjects: [{ kind: 'ServiceAccount', name: 'llama-8b-llmd-epp', namespace: 'default' }],
+    });
+  });
+  it('is labelled as llm-d\'s (the core removes only what it labelled as its own)', () => {
+    for (const o of objects.slice(3)) expect(o.metadata.labels['app.kubernetes.io/managed-by']).toBe('airunway-provider-llmd');
+    expect(epp('Deployment').spec.template.metadata.labels['app.kubernetes.io/managed-by']).toBe('airunway-provider-llmd');
+  });
+  it('schedules prefill and decode pods with the P/D plugins when disaggregated', () => {
+    const pd = build(load('disaggregated'));
+    expect(find(pd, 'ConfigMap').data['default-plugins.yaml']).toBe(LLMD_PD_EPP_CONFIG);
+    expect(LLMD_PD_EPP_CONFIG).toMatch(/- type: pd-profile-handler/);
+  });
+});
+
 describe('overrides', () => {
-  it('points the pool at a named endpoint picker', () => {
+  it('runs another picker image and plugins config', () => {
+    const objects = build(deployment({ provider: { name: 'llmd', overrides: { endpointPicker: { image: 'registry.k8s.io/gateway-api-inference-extension/epp:v1.6.0', config: 'kind: EndpointPickerConfig\n' } } } }));
+    expect(find(objects, 'Deployment', 'm-epp').spec.template.spec.containers[0].image).toBe('registry.k8s.io/gateway-api-inference-extension/epp:v1.6.0');
+    expect(find(objects, 'ConfigMap', 'm-epp').data['default-plugins.yaml']).toBe('kind: EndpointPickerConfig\n');
+  });
+  it('points the pool at a picker the user runs, and deploys none', () => {
     const objects = build(deployment({ provider: { name: 'llmd', overrides: { endpointPicker: { name: 'shared-epp', port: 9003 } } } }));
     expect(find(objects, 'InferencePool').spec.endpointPickerRef).toEqual({ name: 'shared-epp', port: { number: 9003 } });
+    expect(objects.map(o => o.kind)).toEqual(['InferencePool', 'Deployment', 'Service']);
   });
   it('declares its keys: unknown ones at any depth are reported, wrong types name the field', () => {
     const check = checkOverrides({ endpointPicker: { port: 'x', tls: true }, routerMode: 'kv', routingSidecar: 'img' }, LLMD_OVERRIDES);
@@ -192,9 +262,11 @@ describe('overrides', () => {
       expect.stringMatching(/^spec\.provider\.overrides\.routingSidecar must be an object/),
     ]);
   });
-  it('refuses a port out of range', () => {
-    expect(() => readLlmdOverrides({ endpointPicker: { port: 70000 } })).toThrow(
-      'spec.provider.overrides.endpointPicker.port: must be a port number (1-65535), got 70000',
-    );
+  it.each([
+    [{ endpointPicker: { name: 'e', port: 70000 } }, 'spec.provider.overrides.endpointPicker.port: must be a port number (1-65535), got 70000'],
+    [{ endpointPicker: { port: 9003 } }, "spec.provider.overrides.endpointPicker.port: applies only with spec.provider.overrides.endpointPicker.name (an endpoint picker you run): the provider's own picker listens on 9002"],
+    [{ endpointPicker: { name: 'e', image: 'x' } }, "spec.provider.overrides.endpointPicker.image: applies only to the provider's own endpoint picker: remove it, or remove spec.provider.overrides.endpointPicker.name"],
+  ])('refuses %j, naming the field', (overrides, message) => {
+    expect(() => readLlmdOverrides(overrides)).toThrow(message);
   });
 });

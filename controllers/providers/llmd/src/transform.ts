@@ -7,20 +7,39 @@
  *   `llm-d.ai/role`): `<name>-decode` always, `<name>-prefill` when
  *   disaggregated (then decode pods run llm-d's routing sidecar on the
  *   serving port and vLLM behind it, both sides with the NIXL connector);
+ *   `spec.model.storage.volumes` are mounted on them (runway-common's
+ *   storage translation), and the PVCs of volumes with a `size` created;
  * - a ClusterIP Service `<name>` on the decode pods (the plain endpoint);
  * - a Gateway API Inference Extension InferencePool `<name>`
  *   (`inference.networking.k8s.io/v1`) over all model-server pods, pointing
- *   at the endpoint picker (EPP) `<name>-epp` (the inferencepool chart's
- *   name; overridable). The EPP itself comes with the gateway setup.
+ *   at the endpoint picker (EPP) `<name>-epp`;
+ * - that endpoint picker, as llm-d's guides run one per pool: ServiceAccount,
+ *   Role and RoleBinding (read pods and pools), ConfigMap (plugins config),
+ *   Deployment (llm-d's inference scheduler) and Service (gRPC 9002, health
+ *   9003, metrics 9090), built by runway-common's `buildEndpointPicker`, the
+ *   core's builder for other providers. With `endpointPicker.name` the user
+ *   runs the picker and none is deployed.
  *
  * The InferencePool is the primary object (its CRD is what the provider
  * needs installed). Pure: the same input gives the same objects; the shared
  * loop adds namespace, owner reference and labels.
  */
-import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
+  ConfigMaps,
+  Deployments,
+  type KubeObject,
+  PersistentVolumeClaims,
+  type ResourceType,
+  Services,
+} from '@runway-portal/controller-runtime';
+import {
+  EPP_PORTS,
+  INFERENCE_POOL_API_VERSION,
+  buildEndpointPicker,
   containerVolumeMounts,
+  gatewayObjectNames,
   gpuResourceName,
+  managedClaims,
   modelCacheEnv,
   mountableVolumes,
   podVolumes,
@@ -30,12 +49,11 @@ import {
   type MountableVolume,
 } from '@runway-portal/plugin-runway-common';
 import { TransformError } from '@runway-portal/provider-shared';
-import { type LlmdOverrides, readLlmdOverrides } from './overrides';
+import { LLMD_EPP_CONFIG, LLMD_PD_EPP_CONFIG, type LlmdOverrides, readLlmdOverrides } from './overrides';
 
 export type Json = Record<string, unknown>;
 
-export const INFERENCE_POOL_GROUP = 'inference.networking.k8s.io';
-export const INFERENCE_POOL_API_VERSION = `${INFERENCE_POOL_GROUP}/v1`;
+export { INFERENCE_POOL_GROUP } from '@runway-portal/plugin-runway-common';
 
 /** llm-d's CUDA model-server image (the release of the modelservice chart's examples). */
 export const DEFAULT_LLMD_IMAGE = 'ghcr.io/llm-d/llm-d-cuda:v0.4.0';
@@ -249,17 +267,67 @@ function service(md: ModelDeployment): KubeObject {
   };
 }
 
+/** The endpoint picker the pool hands scheduling to: the provider's own `<name>-epp`, or the user's. */
+function endpointPickerRef(md: ModelDeployment, overrides: LlmdOverrides): { name: string; port: number } {
+  const epp = overrides.endpointPicker;
+  if (epp.external) return { name: epp.name, port: epp.port };
+  return { name: gatewayObjectNames(md.metadata?.name ?? '').endpointPicker, port: EPP_PORTS.grpc };
+}
+
 function inferencePool(md: ModelDeployment, overrides: LlmdOverrides): KubeObject {
-  const name = md.metadata?.name ?? '';
+  const ref = endpointPickerRef(md, overrides);
   return {
     apiVersion: INFERENCE_POOL_API_VERSION,
     kind: 'InferencePool',
-    metadata: { name },
+    metadata: { name: md.metadata?.name ?? '' },
     spec: {
       selector: { matchLabels: poolSelector(md) },
       targetPorts: [{ number: SERVING_PORT }],
-      endpointPickerRef: { name: overrides.endpointPicker.name ?? `${name}-epp`, port: { number: overrides.endpointPicker.port } },
+      endpointPickerRef: { name: ref.name, port: { number: ref.port } },
     },
+  };
+}
+
+const rbac = (plural: string, kind: string): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', plural, kind, namespaced: true });
+
+/** Every kind `buildLlmdObjects` returns besides the InferencePool: the loop's extra kinds. */
+export const LLMD_EXTRA_KINDS: ResourceType[] = [
+  Deployments,
+  Services,
+  PersistentVolumeClaims,
+  { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true },
+  rbac('roles', 'Role'),
+  rbac('rolebindings', 'RoleBinding'),
+  ConfigMaps,
+];
+
+/** The label saying who runs the picker (the core's cleanup leaves objects it did not create alone). */
+const PICKER_MANAGED_BY = 'airunway-provider-llmd';
+
+/** ServiceAccount, Role, RoleBinding, ConfigMap, Deployment and Service of the pool's picker; none for a user's picker. */
+function endpointPicker(md: ModelDeployment, overrides: LlmdOverrides): KubeObject[] {
+  const epp = overrides.endpointPicker;
+  if (epp.external) return [];
+  const defaultConfig = md.spec.serving?.mode === 'disaggregated' ? LLMD_PD_EPP_CONFIG : LLMD_EPP_CONFIG;
+  return buildEndpointPicker({
+    name: endpointPickerRef(md, overrides).name,
+    namespace: md.metadata?.namespace ?? 'default',
+    poolName: md.metadata?.name ?? '',
+    endpointPicker: { image: epp.image, configData: epp.config ?? defaultConfig },
+  }).map(managedByLlmd);
+}
+
+/** The builder labels for the core; these objects, and the picker's pods, are llm-d's. */
+function managedByLlmd<T extends { metadata: { labels?: Record<string, string> }; spec?: unknown }>(obj: T): T {
+  const relabel = <M extends { labels?: Record<string, string> }>(meta: M): M => ({
+    ...meta,
+    labels: { ...meta.labels, 'app.kubernetes.io/managed-by': PICKER_MANAGED_BY },
+  });
+  const spec = obj.spec as { template?: { metadata: { labels?: Record<string, string> } } } | undefined;
+  return {
+    ...obj,
+    metadata: relabel(obj.metadata),
+    ...(spec?.template ? { spec: { ...spec, template: { ...spec.template, metadata: relabel(spec.template.metadata) } } } : {}),
   };
 }
 
@@ -276,8 +344,11 @@ export function buildLlmdObjects(md: ModelDeployment): KubeObject[] {
   const volumes = storageOf(md);
   return [
     inferencePool(md, overrides),
+    // PVCs of `size` volumes, before the pods that mount them.
+    ...managedClaims(md),
     ...modelServers(md).map(server => modelServerDeployment(md, server, overrides, volumes)),
     service(md),
+    ...endpointPicker(md, overrides),
   ];
 }
 
