@@ -6,4 +6,5 @@
  */
 export { runwayPlugin as default } from './plugin';
 export { spec as runwayOpenApiSpec } from './service/openapi';
-export type { Preview, SelectionPreview, PreviewMode } from './service/preview';
+export type { Preview, PreviewMode } from './service/preview';
+export type { SelectionPreview } from '@runway-portal/plugin-runway-common';

@@ -15,8 +15,11 @@ import {
   type ModelDeployment,
   type ModelDeploymentSpec,
   type ModelDeploymentStatus,
+  type ProviderObjects as CommonProviderObjects,
+  type ProviderObjectsStatus,
   type Resolution,
   resolveDeployment,
+  type SelectionPreview,
   type ValidationIssue,
 } from '@runway-portal/plugin-runway-common';
 import type { ClusterClient, RunwayKind } from '@runway-portal/plugin-runway-node';
@@ -31,40 +34,8 @@ import {
 
 export type PreviewMode = 'create' | 'update';
 
-export interface SelectionPreview {
-  engine: { ok: boolean; engine?: string; reason: string; auto?: boolean };
-  provider?: { ok: boolean; provider?: string; reason: string; auto?: boolean };
-}
-
-/**
- * Why there are provider objects or not: `available`; `not-applicable`
- * (models and stacks); `no-provider` (no engine or provider can be
- * selected, with the core's reason); `provider-unavailable` (not
- * registered, not ready, or no upstream CRD in that cluster);
- * `not-built-in` (registered there, but this portal does not have its
- * transformation); `invalid` (the provider rejects the spec; `field` names
- * the field when it does); `error` (the provider's transformation failed).
- */
-export type ProviderObjectsStatus =
-  | 'available'
-  | 'not-applicable'
-  | 'no-provider'
-  | 'provider-unavailable'
-  | 'not-built-in'
-  | 'invalid'
-  | 'error';
-
-export interface ProviderObjects {
-  status: ProviderObjectsStatus;
-  message: string;
-  provider?: string;
-  /** The upstream apiVersion the provider reports in its InferenceProviderConfig (`status.upstreamCRDVersion`). */
-  apiVersion?: string;
-  field?: string;
-  objects: KubeObject[];
-  /** The provider's notes (unknown override keys, transform warnings): events on the deployment once it runs. */
-  warnings: string[];
-}
+/** What the selected provider would write, with this package's object type. */
+export type ProviderObjects = CommonProviderObjects<KubeObject>;
 
 export interface Preview {
   cluster: string;

@@ -3,7 +3,15 @@
  * mirror `plugins/runway-backend/src/service/openapi.ts` (the one
  * description of the API); keep them in step with it.
  */
-import type { ModelDeployment, ValidationIssue } from '@runway-portal/plugin-runway-common';
+import type {
+  ModelDeployment,
+  ProviderObjects as CommonProviderObjects,
+  SelectionPreview,
+  ValidationIssue,
+} from '@runway-portal/plugin-runway-common';
+
+/** The preview's shared parts: runway-common's, as the backend builds them. */
+export type { ProviderObjectsStatus, SelectionPreview } from '@runway-portal/plugin-runway-common';
 
 /** deployments (ModelDeployment), models (Model) or stacks (LlamaStackDistribution): runway-common's, shared with the backend. */
 export type { RunwayKind } from '@runway-portal/plugin-runway-common';
@@ -143,11 +151,6 @@ export interface WriteResponse<T = KubeObject> {
   dryRun: boolean;
 }
 
-export interface SelectionPreview {
-  engine: { ok: boolean; engine?: string; reason: string; auto?: boolean };
-  provider?: { ok: boolean; provider?: string; reason: string; auto?: boolean };
-}
-
 export interface PreviewResponse {
   cluster: string;
   mode: 'create' | 'update';
@@ -157,35 +160,8 @@ export interface PreviewResponse {
   providerObjects: ProviderObjects;
 }
 
-/**
- * Why the preview has provider objects or not: `available`;
- * `not-applicable` (models, stacks); `no-provider` (nothing can be
- * selected: the core's reason); `provider-unavailable` (not registered, not
- * ready, or its upstream CRD missing there); `not-built-in` (the portal
- * lacks that provider's transformation); `invalid` (the provider rejects
- * the spec, `field` names the field); `error` (its transformation failed).
- */
-export type ProviderObjectsStatus =
-  | 'available'
-  | 'not-applicable'
-  | 'no-provider'
-  | 'provider-unavailable'
-  | 'not-built-in'
-  | 'invalid'
-  | 'error';
-
-/** The objects the selected provider would write for a ModelDeployment (KAITO Workspace, DynamoGraphDeployment, ...). */
-export interface ProviderObjects {
-  status: ProviderObjectsStatus;
-  message: string;
-  provider?: string;
-  /** The upstream apiVersion the provider reports for that cluster. */
-  apiVersion?: string;
-  field?: string;
-  objects: KubeObject[];
-  /** The provider's notes (unknown override keys, transform warnings). */
-  warnings: string[];
-}
+/** The objects the selected provider would write for a ModelDeployment, as the browser receives them. */
+export type ProviderObjects = CommonProviderObjects<KubeObject>;
 
 /** A deployment as listed. */
 export type ListedDeployment = ListedObject<ModelDeployment & KubeObject>;
