@@ -242,6 +242,19 @@ describe('llm-d provider against a real cluster', () => {
     await until('Role rules restored', async () => (await getOfKind('Role', 'llama-8b-llmd-epp')).rules.length === 3);
   });
 
+  it('removes its own picker when the user names one, and runs it again when the name goes', async () => {
+    const pickerGone = async () => {
+      for (const kind of EPP_KINDS) if (!(await goneOfKind(kind, 'llama-8b-llmd-epp'))) return false;
+      return true;
+    };
+    await patchSpec('llama-8b-llmd', { provider: { overrides: { endpointPicker: { name: 'shared-epp' } } } });
+    await until('pool points at the named picker', async () => (await getPool('llama-8b-llmd')).spec.endpointPickerRef.name === 'shared-epp');
+    await until('own picker removed', pickerGone);
+    await patchSpec('llama-8b-llmd', { provider: { overrides: null } });
+    await until('own picker back', async () => !(await goneOfKind('Deployment', 'llama-8b-llmd-epp')) && !(await goneOfKind('RoleBinding', 'llama-8b-llmd-epp')));
+    expect((await getPool('llama-8b-llmd')).spec.endpointPickerRef.name).toBe('llama-8b-llmd-epp');
+  });
+
   it('leaves everything alone while paused', async () => {
     const annotate = (value: string | null) =>
       client.patch(ModelDeployments, { namespace: NS, name: 'llama-8b-llmd' }, { metadata: { annotations: { 'airunway.ai/reconcile-paused': value } } }, 'merge');
