@@ -165,7 +165,6 @@ function v1alpha1Services(
   const secret = spec.secrets?.huggingFaceToken || undefined;
   const extraPodMetadata = podMetadata(spec);
   const gpuType = gpuResourceName(spec) === DEFAULT_GPU_RESOURCE ? undefined : gpuResourceName(spec);
-  const { volumes, volumeMounts } = podStorage(storage);
   const cache = storage.compilationCache;
 
   const services: Json = {
@@ -183,6 +182,8 @@ function v1alpha1Services(
   for (const worker of workersOf(spec, engine)) {
     const command = workerCommand(engine, spec, worker.role, worker.gpus, 'v1alpha1');
     warnings.push(...command.warnings);
+    // Fresh lists per worker: the objects are serialised, never shared.
+    const { volumes, volumeMounts } = podStorage(storage);
     services[worker.name] = withoutUndefined({
       componentType: 'worker',
       subComponentType: worker.role === 'aggregated' ? undefined : worker.role,
@@ -222,7 +223,6 @@ function v1beta1Components(
   const envFrom = () => (secret ? [{ secretRef: { name: secret } }] : undefined);
   const metadata = podMetadata(spec);
   const gpuResource = gpuResourceName(spec);
-  const { volumes, volumeMounts } = podStorage(storage);
   const cache = storage.compilationCache;
 
   const components: Json[] = [
@@ -252,6 +252,7 @@ function v1beta1Components(
     warnings.push(...command.warnings);
     const limits: Json = withoutUndefined({ memory: worker.memory });
     if (worker.gpus > 0) limits[gpuResource] = String(worker.gpus);
+    const { volumes, volumeMounts } = podStorage(storage);
     components.push(withoutUndefined({
       name: worker.name,
       type: worker.role === 'aggregated' ? 'worker' : worker.role,
