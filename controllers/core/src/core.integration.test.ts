@@ -8,20 +8,14 @@
  */
 import http from 'node:http';
 import { KubeClient, Secrets } from '@runway-portal/controller-runtime';
-import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { CORE_FIELD_MANAGER, OBSERVED_IDENTITY_ANNOTATION, PROVIDER_LABEL } from './decide';
-import type { CoreProcess } from './main';
 import { ModelDeployments } from './reconciler';
 import {
-  applyManifests,
   type Deployment,
   impersonating,
-  CORE_RBAC,
   CORE_SERVICE_ACCOUNT,
   conditionOf,
-  createNamespace,
-  DEPLOYMENT_CRDS,
   deployment,
   eventsOf,
   eventually,
@@ -29,8 +23,7 @@ import {
   registerProvider,
   setProviderReady,
   sleep,
-  START_TIMEOUT_MS,
-  startCore,
+  useCoreCluster,
 } from './__testUtils__/cluster';
 
 jest.setTimeout(60_000);
@@ -39,35 +32,17 @@ const GPU = { model: { id: 'meta-llama/Llama-3.1-8B-Instruct' }, engine: { type:
 const CPU = { model: { id: 'Qwen/Qwen2.5-0.5B-Instruct-GGUF' }, engine: { type: 'llamacpp' } };
 
 describe('core controller against a real cluster (no webhook installed)', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
-  let core: CoreProcess;
-  let running: Promise<void>;
+  const env = useCoreCluster({ name: 'core-controller', namespaces: ['none', 'unready', 'main'], asCoreServiceAccount: true, flags: ['--webhook-mode=off'] });
 
-  beforeAll(async () => {
-    cluster = await startCluster({ name: 'core-controller', crds: DEPLOYMENT_CRDS });
-    client = new KubeClient(cluster.kubeConfig());
-    for (const ns of ['none', 'unready', 'main', 'airunway-system']) await createNamespace(client, ns);
-    await applyManifests(client, CORE_RBAC);
-    ({ core, running } = await startCore(cluster, ['--webhook-mode=off'], { actAs: CORE_SERVICE_ACCOUNT }));
-  }, START_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await core?.manager.stop();
-    await running;
-    client?.close();
-    await cluster?.stop();
-  }, 60_000);
-
-  const create = (md: Deployment) => client.create(ModelDeployments, md);
+  const create = (md: Deployment) => env.client.create(ModelDeployments, md);
   const waitFor = (ns: string, name: string, what: string, test: (md: ModelDeployment) => boolean) =>
     eventually(what, async () => {
-      const md = await getDeployment(client, ns, name);
+      const md = await getDeployment(env.client, ns, name);
       return test(md) && md;
     });
 
   it('runs with its own RBAC only: it may not list Secrets nor write deployments\' specs wholesale', async () => {
-    const asCore = new KubeClient(impersonating(cluster.kubeConfig(), CORE_SERVICE_ACCOUNT));
+    const asCore = new KubeClient(impersonating(env.cluster.kubeConfig(), CORE_SERVICE_ACCOUNT));
     try {
       await expect(asCore.list(Secrets, { namespace: 'main' })).rejects.toThrow(/forbidden/i);
       await expect(asCore.create(ModelDeployments, deployment('main', 'not-mine', GPU))).rejects.toThrow(/forbidden/i);
@@ -88,12 +63,12 @@ describe('core controller against a real cluster (no webhook installed)', () => 
   });
 
   it('skips an unready provider, then selects it once it reports ready', async () => {
-    await registerProvider(client, 'kaito', false);
+    await registerProvider(env.client, 'kaito', false);
     await create(deployment('unready', 'cpu', CPU));
     const pending = await waitFor('unready', 'cpu', 'Pending status', m => m.status?.phase === 'Pending');
     expect(pending.status?.message).toBe('No healthy providers available');
 
-    await setProviderReady(client, 'kaito', true);
+    await setProviderReady(env.client, 'kaito', true);
     const md = await waitFor('unready', 'cpu', 'provider kaito and label', m => m.metadata?.labels?.[PROVIDER_LABEL] === 'kaito' && m.status?.provider?.name === 'kaito');
     // The core released phase/message: a provider writes them from now on.
     expect(md.status?.phase).toBeUndefined();
@@ -102,7 +77,7 @@ describe('core controller against a real cluster (no webhook installed)', () => 
     expect(conditionOf(md, 'ProviderSelected')).toMatchObject({ status: 'True', reason: 'AutoSelected' });
     expect(md.metadata?.labels?.[PROVIDER_LABEL]).toBe('kaito');
     const events = await eventually('ProviderSelected event', async () => {
-      const list = await eventsOf(client, 'unready', 'cpu');
+      const list = await eventsOf(env.client, 'unready', 'cpu');
       return list.some(e => e.reason === 'ProviderSelected') && list;
     });
     expect(events).toContainEqual(
@@ -110,24 +85,24 @@ describe('core controller against a real cluster (no webhook installed)', () => 
     );
 
     // Once handed over, the deployment stays with its provider while that provider is unready.
-    await setProviderReady(client, 'kaito', false);
+    await setProviderReady(env.client, 'kaito', false);
     await sleep(1500);
-    const kept = await getDeployment(client, 'unready', 'cpu');
+    const kept = await getDeployment(env.client, 'unready', 'cpu');
     expect(kept.status?.provider?.name).toBe('kaito');
     expect(kept.status?.phase).toBeUndefined();
   });
 
   describe('with KAITO and Dynamo registered and ready', () => {
     beforeAll(async () => {
-      await registerProvider(client, 'kaito', true);
-      await registerProvider(client, 'dynamo', true);
+      await registerProvider(env.client, 'kaito', true);
+      await registerProvider(env.client, 'dynamo', true);
     });
 
     it('auto-selects Dynamo for a GPU deployment and owns exactly its status fields (managedFields)', async () => {
       await create(deployment('main', 'gpu', GPU));
       await waitFor('main', 'gpu', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
       // A provider writes its own fields next to the core's, with its own field manager.
-      await client.apply(
+      await env.client.apply(
         ModelDeployments,
         {
           apiVersion: 'airunway.ai/v1alpha1',
@@ -137,7 +112,7 @@ describe('core controller against a real cluster (no webhook installed)', () => 
         } as never,
         { fieldManager: 'airunway-provider-dynamo', subresource: 'status' },
       );
-      const md = (await getDeployment(client, 'main', 'gpu')) as ModelDeployment & { metadata: { managedFields?: any[] } };
+      const md = (await getDeployment(env.client, 'main', 'gpu')) as ModelDeployment & { metadata: { managedFields?: any[] } };
       const coreFields = md.metadata.managedFields!.find(f => f.manager === CORE_FIELD_MANAGER && f.subresource === 'status');
       const owned = coreFields.fieldsV1['f:status'];
       expect(Object.keys(owned['f:provider'] ?? {})).toEqual(expect.arrayContaining(['f:name', 'f:selectedReason']));
@@ -176,7 +151,7 @@ describe('core controller against a real cluster (no webhook installed)', () => 
     it('emits SecretNotFound for a missing token Secret (existence only) and still selects', async () => {
       await create(deployment('main', 'secret', { ...GPU, secrets: { huggingFaceToken: 'hf-token-secret' } }));
       const events = await eventually('SecretNotFound event', async () => {
-        const list = await eventsOf(client, 'main', 'secret');
+        const list = await eventsOf(env.client, 'main', 'secret');
         return list.some(e => e.reason === 'SecretNotFound') && list;
       });
       expect(events).toContainEqual(expect.objectContaining({ type: 'Warning', reason: 'SecretNotFound', message: "Secret 'hf-token-secret' not found in namespace 'main'" }));
@@ -193,7 +168,7 @@ describe('core controller against a real cluster (no webhook installed)', () => 
       expect(md.status?.provider).toBeUndefined();
 
       // Fixing the spec lets it through.
-      await client.patch(ModelDeployments, { namespace: 'main', name: 'invalid' }, { spec: { provider: { overrides: null } } }, 'merge');
+      await env.client.patch(ModelDeployments, { namespace: 'main', name: 'invalid' }, { spec: { provider: { overrides: null } } }, 'merge');
       const fixed = await waitFor('main', 'invalid', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
       expect(conditionOf(fixed, 'Validated')).toMatchObject({ status: 'True' });
       expect(fixed.status?.phase).toBeUndefined();
@@ -210,25 +185,25 @@ describe('core controller against a real cluster (no webhook installed)', () => 
     it('leaves a paused deployment alone until the annotation goes', async () => {
       await create(deployment('main', 'paused', GPU, { 'airunway.ai/reconcile-paused': 'true' }));
       await sleep(1500);
-      expect((await getDeployment(client, 'main', 'paused')).status).toBeUndefined();
-      await client.patch(ModelDeployments, { namespace: 'main', name: 'paused' }, { metadata: { annotations: { 'airunway.ai/reconcile-paused': null } } }, 'merge');
+      expect((await getDeployment(env.client, 'main', 'paused')).status).toBeUndefined();
+      await env.client.patch(ModelDeployments, { namespace: 'main', name: 'paused' }, { metadata: { annotations: { 'airunway.ai/reconcile-paused': null } } }, 'merge');
       await waitFor('main', 'paused', 'provider after unpause', m => m.status?.provider?.name === 'dynamo');
     });
 
     it('follows observedGeneration on a config change without re-selecting or warning', async () => {
       await create(deployment('main', 'scale', GPU));
       await waitFor('main', 'scale', 'provider', m => m.status?.provider?.name === 'dynamo');
-      await client.patch(ModelDeployments, { namespace: 'main', name: 'scale' }, { spec: { scaling: { replicas: 3 } } }, 'merge');
+      await env.client.patch(ModelDeployments, { namespace: 'main', name: 'scale' }, { spec: { scaling: { replicas: 3 } } }, 'merge');
       const md = await waitFor('main', 'scale', 'generation 2 observed', m => m.metadata?.generation === 2 && m.status?.observedGeneration === 2);
       expect(conditionOf(md, 'Validated')?.observedGeneration).toBe(2);
       expect(md.status?.provider?.name).toBe('dynamo');
-      expect((await eventsOf(client, 'main', 'scale')).map(e => e.reason)).not.toContain('IdentityFieldChanged');
+      expect((await eventsOf(env.client, 'main', 'scale')).map(e => e.reason)).not.toContain('IdentityFieldChanged');
     });
 
     it('re-selects and warns when an identity field changes (the provider recreates its resource)', async () => {
       await create(deployment('main', 'identity', GPU));
       await waitFor('main', 'identity', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
-      await client.patch(
+      await env.client.patch(
         ModelDeployments,
         { namespace: 'main', name: 'identity' },
         { spec: { model: { id: 'Qwen/Qwen3-0.6B' }, provider: { name: 'kaito' } } },
@@ -239,7 +214,7 @@ describe('core controller against a real cluster (no webhook installed)', () => 
       expect(JSON.parse(md.metadata!.annotations![OBSERVED_IDENTITY_ANNOTATION])).toMatchObject({ 'model.id': 'Qwen/Qwen3-0.6B', 'provider.name': 'kaito' });
       expect(md.metadata?.labels?.[PROVIDER_LABEL]).toBe('kaito');
       const events = await eventually('IdentityFieldChanged event', async () => {
-        const list = await eventsOf(client, 'main', 'identity');
+        const list = await eventsOf(env.client, 'main', 'identity');
         return list.some(e => e.reason === 'IdentityFieldChanged') && list;
       });
       expect(events).toContainEqual(
@@ -255,7 +230,7 @@ describe('core controller against a real cluster (no webhook installed)', () => 
     it('serves the airunway_ metrics', async () => {
       const body = await new Promise<string>((resolve, reject) => {
         http
-          .get(`http://127.0.0.1:${core.manager.metricsPort()}/metrics`, res => {
+          .get(`http://127.0.0.1:${env.core.manager.metricsPort()}/metrics`, res => {
             let text = '';
             res.on('data', chunk => (text += chunk));
             res.on('end', () => resolve(text));

@@ -9,28 +9,19 @@
  * Gateway's status.addresses).
  */
 import path from 'node:path';
-import { Deployments, isNotFound, KubeClient, type KubeObject, type ResourceType, Services } from '@runway-portal/controller-runtime';
-import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
+import { Deployments, isNotFound, type KubeObject, type ResourceType, Services } from '@runway-portal/controller-runtime';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { CORE_FIELD_MANAGER } from './decide';
 import { GATEWAY_LIST_TTL_MS, Gateways, InferencePools } from './lookups';
-import type { CoreProcess } from './main';
 import { ModelDeployments } from './reconciler';
 import {
-  applyManifests,
   conditionOf,
-  CORE_RBAC,
-  CORE_SERVICE_ACCOUNT,
-  createNamespace,
   deployment,
-  DEPLOYMENT_CRDS,
   eventsOf,
   eventually,
   getDeployment,
-  registerProvider,
   sleep,
-  START_TIMEOUT_MS,
-  startCore,
+  useCoreCluster,
 } from './__testUtils__/cluster';
 
 jest.setTimeout(90_000);
@@ -52,37 +43,24 @@ const GPU = { model: { id: 'meta-llama/Llama-3.1-8B-Instruct' }, engine: { type:
 const NS = 'ml';
 
 describe('core gateway integration against a real cluster', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
-  let core: CoreProcess;
-  let running: Promise<void>;
-
-  beforeAll(async () => {
-    cluster = await startCluster({ name: 'core-gateway', crds: [...DEPLOYMENT_CRDS, POOL_CRD, GATEWAY_API_STAND_INS] });
-    client = new KubeClient(cluster.kubeConfig());
-    for (const ns of [NS, 'infra', 'airunway-system']) await createNamespace(client, ns);
-    await applyManifests(client, CORE_RBAC);
-    await registerProvider(client, 'dynamo', true);
-    await registerProvider(client, 'llmd', true);
-    ({ core, running } = await startCore(cluster, ['--webhook-mode=off'], { actAs: CORE_SERVICE_ACCOUNT }));
-  }, START_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await core?.manager.stop();
-    await running;
-    client?.close();
-    await cluster?.stop();
-  }, 60_000);
+  const env = useCoreCluster({
+    name: 'core-gateway',
+    crds: [POOL_CRD, GATEWAY_API_STAND_INS],
+    namespaces: [NS, 'infra'],
+    providers: ['dynamo', 'llmd'],
+    asCoreServiceAccount: true,
+    flags: ['--webhook-mode=off'],
+  });
 
   const waitFor = (name: string, what: string, test: (md: ModelDeployment) => boolean) =>
     eventually(what, async () => {
-      const md = await getDeployment(client, NS, name);
+      const md = await getDeployment(env.client, NS, name);
       return test(md) && md;
     }, 30_000);
   const gatewayReady = (name: string, reason: string) => waitFor(name, `GatewayReady ${reason}`, m => conditionOf(m, 'GatewayReady')?.reason === reason);
   const exists = async (rt: ResourceType, name: string, namespace = NS) => {
     try {
-      return await client.get<KubeObject & Record<string, any>>(rt, { namespace, name });
+      return await env.client.get<KubeObject & Record<string, any>>(rt, { namespace, name });
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -91,7 +69,7 @@ describe('core gateway integration against a real cluster', () => {
 
   /** What a provider does once its resource runs: the model's Service, then status.endpoint (its own field manager). */
   async function provide(name: string, provider: string) {
-    await client.apply(
+    await env.client.apply(
       Services,
       {
         apiVersion: 'v1',
@@ -101,7 +79,7 @@ describe('core gateway integration against a real cluster', () => {
       },
       { fieldManager: `airunway-provider-${provider}`, force: true },
     );
-    await client.apply(
+    await env.client.apply(
       ModelDeployments,
       {
         apiVersion: 'airunway.ai/v1alpha1',
@@ -114,7 +92,7 @@ describe('core gateway integration against a real cluster', () => {
   }
 
   async function createGateway(name: string, namespace: string, labels: Record<string, string>, address?: string) {
-    await client.apply(
+    await env.client.apply(
       Gateways,
       {
         apiVersion: 'gateway.networking.k8s.io/v1',
@@ -126,7 +104,7 @@ describe('core gateway integration against a real cluster', () => {
     );
     if (address) {
       // What a gateway implementation reports once it has an address.
-      await client.apply(
+      await env.client.apply(
         Gateways,
         { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name, namespace }, status: { addresses: [{ type: 'IPAddress', value: address }] } },
         { fieldManager: 'gateway-implementation', subresource: 'status', force: true },
@@ -135,7 +113,7 @@ describe('core gateway integration against a real cluster', () => {
   }
 
   it('reports NoGateway, saying what to do, while the CRDs are installed but no Gateway exists', async () => {
-    await client.create(ModelDeployments, deployment(NS, 'early', GPU));
+    await env.client.create(ModelDeployments, deployment(NS, 'early', GPU));
     const md = await gatewayReady('early', 'NoGateway');
     expect(conditionOf(md, 'GatewayReady')).toMatchObject({ status: 'False' });
     expect(conditionOf(md, 'GatewayReady')?.message).toContain('No Gateway (gateway.networking.k8s.io/v1) in the cluster: create one');
@@ -151,7 +129,7 @@ describe('core gateway integration against a real cluster', () => {
     });
 
     it('creates the InferencePool, endpoint picker and HTTPRoute owned by the deployment, and reports the gateway status', async () => {
-      const created = await client.create(ModelDeployments, deployment(NS, 'llama', GPU));
+      const created = await env.client.create(ModelDeployments, deployment(NS, 'llama', GPU));
       await waitFor('llama', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
       const waiting = await gatewayReady('llama', 'WaitingForProvider');
       expect(conditionOf(waiting, 'GatewayReady')?.message).toContain("Waiting for provider 'dynamo' to report status.endpoint.service");
@@ -190,14 +168,14 @@ describe('core gateway integration against a real cluster', () => {
       expect(route.spec.rules[0].backendRefs).toEqual([{ group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'llama', namespace: NS }]);
       expect(route.spec.rules[0].matches[0].headers).toEqual([{ type: 'Exact', name: 'X-Gateway-Model-Name', value: 'Llama-3.1-8B-Instruct' }]);
       const events = await eventually('GatewayConfigured event', async () => {
-        const list = await eventsOf(client, NS, 'llama');
+        const list = await eventsOf(env.client, NS, 'llama');
         return list.some(e => e.reason === 'GatewayConfigured') && list;
       });
       expect(events).toContainEqual(expect.objectContaining({ type: 'Normal', reason: 'GatewayConfigured', message: conditionOf(md, 'GatewayReady')?.message }));
     });
 
     it('owns status.gateway and GatewayReady with its field manager (managedFields)', async () => {
-      const md = (await getDeployment(client, NS, 'llama')) as ModelDeployment & { metadata: { managedFields?: any[] } };
+      const md = (await getDeployment(env.client, NS, 'llama')) as ModelDeployment & { metadata: { managedFields?: any[] } };
       const coreFields = md.metadata.managedFields!.find(f => f.manager === CORE_FIELD_MANAGER && f.subresource === 'status');
       const owned = coreFields.fieldsV1['f:status'];
       expect(Object.keys(owned['f:gateway'])).toEqual(expect.arrayContaining(['f:endpoint', 'f:modelName', 'f:gatewayNamespace', 'f:apiFormats']));
@@ -207,7 +185,7 @@ describe('core gateway integration against a real cluster', () => {
     });
 
     it('creates no HTTPRoute with spec.gateway.httpRouteRef, and routes through the named one', async () => {
-      await client.create(ModelDeployments, deployment(NS, 'byo', { ...GPU, gateway: { httpRouteRef: 'my-route' } }));
+      await env.client.create(ModelDeployments, deployment(NS, 'byo', { ...GPU, gateway: { httpRouteRef: 'my-route' } }));
       await waitFor('byo', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
       await provide('byo', 'dynamo');
       const md = await gatewayReady('byo', 'GatewayConfigured');
@@ -218,18 +196,18 @@ describe('core gateway integration against a real cluster', () => {
     });
 
     it('removes its HTTPRoute once httpRouteRef is set, and all it created with spec.gateway.enabled=false (GatewayDisabled)', async () => {
-      await client.create(ModelDeployments, deployment(NS, 'off', GPU));
+      await env.client.create(ModelDeployments, deployment(NS, 'off', GPU));
       await waitFor('off', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
       await provide('off', 'dynamo');
       await gatewayReady('off', 'GatewayConfigured');
       expect(await exists(Deployments, 'off-epp')).toBeDefined();
 
       // Routing through a user's HTTPRoute later: the core's own route goes.
-      await client.patch(ModelDeployments, { namespace: NS, name: 'off' }, { spec: { gateway: { httpRouteRef: 'elsewhere' } } }, 'merge');
+      await env.client.patch(ModelDeployments, { namespace: NS, name: 'off' }, { spec: { gateway: { httpRouteRef: 'elsewhere' } } }, 'merge');
       await eventually('the core HTTPRoute removed', async () => (await exists(HTTPRoutes, 'off')) === undefined);
       await waitFor('off', 'configured by the user route', m => conditionOf(m, 'GatewayReady')?.message?.includes("HTTPRoute 'elsewhere'") === true);
 
-      await client.patch(ModelDeployments, { namespace: NS, name: 'off' }, { spec: { gateway: { enabled: false, httpRouteRef: null } } }, 'merge');
+      await env.client.patch(ModelDeployments, { namespace: NS, name: 'off' }, { spec: { gateway: { enabled: false, httpRouteRef: null } } }, 'merge');
       const md = await gatewayReady('off', 'GatewayDisabled');
       expect(conditionOf(md, 'GatewayReady')).toMatchObject({ status: 'False' });
       expect(md.status?.gateway).toBeUndefined();
@@ -245,25 +223,25 @@ describe('core gateway integration against a real cluster', () => {
 
     it('never deletes objects of the same names it did not create', async () => {
       // Someone's ConfigMap and HTTPRoute with the names the core would use for 'quiet'.
-      await client.apply(kinds.ConfigMap, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'quiet-epp', namespace: NS }, data: {} }, { fieldManager: 'someone', force: true });
-      await client.apply(
+      await env.client.apply(kinds.ConfigMap, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'quiet-epp', namespace: NS }, data: {} }, { fieldManager: 'someone', force: true });
+      await env.client.apply(
         HTTPRoutes,
         { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'quiet', namespace: NS }, spec: { parentRefs: [{ name: 'other', namespace: 'infra' }] } },
         { fieldManager: 'someone', force: true },
       );
-      await client.create(ModelDeployments, deployment(NS, 'quiet', { ...GPU, gateway: { enabled: false } }));
+      await env.client.create(ModelDeployments, deployment(NS, 'quiet', { ...GPU, gateway: { enabled: false } }));
       await gatewayReady('quiet', 'GatewayDisabled');
       expect(await exists(kinds.ConfigMap, 'quiet-epp')).toBeDefined();
       expect(await exists(HTTPRoutes, 'quiet')).toBeDefined();
     });
 
     it('reports HTTPRouteFailed, and takes nothing over, when someone else\'s HTTPRoute has the name', async () => {
-      await client.apply(
+      await env.client.apply(
         HTTPRoutes,
         { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'taken', namespace: NS }, spec: { parentRefs: [{ name: 'other', namespace: 'infra' }] } },
         { fieldManager: 'someone', force: true },
       );
-      await client.create(ModelDeployments, deployment(NS, 'taken', GPU));
+      await env.client.create(ModelDeployments, deployment(NS, 'taken', GPU));
       await waitFor('taken', 'provider dynamo', m => m.status?.provider?.name === 'dynamo');
       await provide('taken', 'dynamo');
       const md = await gatewayReady('taken', 'HTTPRouteFailed');
@@ -271,14 +249,14 @@ describe('core gateway integration against a real cluster', () => {
       expect(md.status?.gateway).toBeUndefined();
       const route = (await exists(HTTPRoutes, 'taken'))!;
       expect(route.spec.parentRefs).toEqual([{ name: 'other', namespace: 'infra' }]);
-      await eventually('HTTPRouteFailed warning', async () => (await eventsOf(client, NS, 'taken')).some(e => e.type === 'Warning' && e.reason === 'HTTPRouteFailed'));
+      await eventually('HTTPRouteFailed warning', async () => (await eventsOf(env.client, NS, 'taken')).some(e => e.type === 'Warning' && e.reason === 'HTTPRouteFailed'));
     });
 
     it('routes to the InferencePool of a provider that manages its own (llm-d), creating no pool or endpoint picker', async () => {
-      await client.create(ModelDeployments, deployment(NS, 'pd', { ...GPU, provider: { name: 'llmd' } }));
+      await env.client.create(ModelDeployments, deployment(NS, 'pd', { ...GPU, provider: { name: 'llmd' } }));
       await waitFor('pd', 'provider llmd', m => m.status?.provider?.name === 'llmd');
       // llm-d's own pool (its field manager), then its status.
-      await client.apply(
+      await env.client.apply(
         InferencePools,
         {
           apiVersion: 'inference.networking.k8s.io/v1',

@@ -3,47 +3,34 @@
  * as a local process would (`--webhook-mode=url` on 127.0.0.1), registers
  * its webhook configurations, and keeps their caBundle with its own CA.
  */
-import { KubeApiError, KubeClient, MutatingWebhookConfigurations, ValidatingWebhookConfigurations } from '@runway-portal/controller-runtime';
-import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
-import type { CoreProcess } from './main';
+import { KubeApiError, MutatingWebhookConfigurations, ValidatingWebhookConfigurations } from '@runway-portal/controller-runtime';
 import { MUTATING_CONFIG, VALIDATING_CONFIG } from './main';
 import { ModelDeployments } from './reconciler';
 import path from 'node:path';
-import { applyManifests, CORE_MANIFESTS, createNamespace, DEPLOYMENT_CRDS, deployment, eventually, freePort, getDeployment, registerProvider, START_TIMEOUT_MS, startCore } from './__testUtils__/cluster';
+import { applyManifests, CORE_MANIFESTS, deployment, eventually, freePort, getDeployment, registerProvider, useCoreCluster } from './__testUtils__/cluster';
 
 jest.setTimeout(60_000);
 
 const GPU = { model: { id: 'meta-llama/Llama-3.1-8B-Instruct' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
 
 describe('core webhooks called by the API server (url mode)', () => {
-  let cluster: TestCluster;
-  let client: KubeClient;
-  let core: CoreProcess;
-  let running: Promise<void>;
+  const env = useCoreCluster({
+    name: 'core-webhooks',
+    namespaces: ['apps'],
+    flags: async () => ['--webhook-mode=url', `--webhook-port=${await freePort()}`, '--namespace=airunway-system'],
+  });
 
   beforeAll(async () => {
-    cluster = await startCluster({ name: 'core-webhooks', crds: DEPLOYMENT_CRDS });
-    client = new KubeClient(cluster.kubeConfig());
-    await createNamespace(client, 'apps');
-    const port = await freePort();
-    ({ core, running } = await startCore(cluster, ['--webhook-mode=url', `--webhook-port=${port}`, '--namespace=airunway-system']));
     // Ready once the certificate is served and both caBundles are written.
-    await eventually('webhook certificate ready', () => core.manager.certManager?.isReady(), 30_000);
-    await registerProvider(client, 'dynamo', true);
-  }, START_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await core?.manager.stop();
-    await running;
-    client?.close();
-    await cluster?.stop();
+    await eventually('webhook certificate ready', () => env.core.manager.certManager?.isReady(), 30_000);
+    await registerProvider(env.client, 'dynamo', true);
   }, 60_000);
 
   it('ships manifests the API server accepts (service mode: Deployment, Service, webhook configurations, RBAC)', async () => {
     const kinds: string[] = [];
     for (const file of ['rbac.yaml', 'deployment.yaml', 'webhooks.yaml']) {
       // Renamed: the url-mode configurations of this test already hold the real names.
-      const applied = await applyManifests(client, path.join(CORE_MANIFESTS, file), { dryRun: true, nameSuffix: '-dry' });
+      const applied = await applyManifests(env.client, path.join(CORE_MANIFESTS, file), { dryRun: true, nameSuffix: '-dry' });
       kinds.push(...applied.map(o => `${o.kind}/${o.metadata?.name?.replace(/-dry$/, '')}`));
     }
     expect(kinds).toEqual(
@@ -62,7 +49,7 @@ describe('core webhooks called by the API server (url mode)', () => {
       [ValidatingWebhookConfigurations, VALIDATING_CONFIG],
       [MutatingWebhookConfigurations, MUTATING_CONFIG],
     ] as const) {
-      const config = (await client.get(rt, { name })) as { webhooks: Array<{ clientConfig: { url: string; caBundle?: string } }> };
+      const config = (await env.client.get(rt, { name })) as { webhooks: Array<{ clientConfig: { url: string; caBundle?: string } }> };
       expect(config.webhooks[0].clientConfig.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\//);
       expect(config.webhooks[0].clientConfig.caBundle).toBeTruthy();
     }
@@ -71,7 +58,7 @@ describe('core webhooks called by the API server (url mode)', () => {
   it('denies what the validator rejects and the CRD schema cannot express, naming the field', async () => {
     const err = await eventually('a denial from the webhook', async () => {
       try {
-        await client.create(ModelDeployments, deployment('apps', 'blocked', { ...GPU, provider: { name: 'dynamo', overrides: { hostNetwork: true } } }));
+        await env.client.create(ModelDeployments, deployment('apps', 'blocked', { ...GPU, provider: { name: 'dynamo', overrides: { hostNetwork: true } } }));
         return undefined;
       } catch (e) {
         return e instanceof KubeApiError && e.message.includes('admission webhook') ? e : undefined;
@@ -79,20 +66,20 @@ describe('core webhooks called by the API server (url mode)', () => {
     });
     expect(err.message).toContain('vmodeldeployment.airunway.ai');
     expect(err.message).toContain('spec.provider.overrides');
-    await expect(getDeployment(client, 'apps', 'blocked')).rejects.toThrow(/not found/i);
+    await expect(getDeployment(env.client, 'apps', 'blocked')).rejects.toThrow(/not found/i);
   });
 
   it('defaults what the user left out (mutating webhook) and the controller selects', async () => {
-    await client.create(ModelDeployments, deployment('apps', 'defaulted', GPU));
-    const md = await getDeployment(client, 'apps', 'defaulted');
+    await env.client.create(ModelDeployments, deployment('apps', 'defaulted', GPU));
+    const md = await getDeployment(env.client, 'apps', 'defaulted');
     expect(md.spec.serving?.mode).toBe('aggregated');
     expect(md.spec.scaling?.replicas).toBe(1);
-    await eventually('provider selected', async () => (await getDeployment(client, 'apps', 'defaulted')).status?.provider?.name === 'dynamo');
+    await eventually('provider selected', async () => (await getDeployment(env.client, 'apps', 'defaulted')).status?.provider?.name === 'dynamo');
   });
 
   it('lets the controller label an object whose spec it does not change', async () => {
     const md = await eventually('label written through the webhooks', async () => {
-      const live = await getDeployment(client, 'apps', 'defaulted');
+      const live = await getDeployment(env.client, 'apps', 'defaulted');
       return live.metadata?.labels?.['airunway.ai/provider'] === 'dynamo' && live;
     });
     expect(md.metadata?.annotations?.['airunway.ai/observed-identity']).toBeDefined();

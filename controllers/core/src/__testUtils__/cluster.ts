@@ -5,7 +5,7 @@ import net from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { Events, KubeClient, type KubeObject, Namespaces, silentLogger } from '@runway-portal/controller-runtime';
-import type { TestCluster } from '@runway-portal/e2e-cluster';
+import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import { BUILT_IN_PROVIDERS, type InferenceProviderConfig, type ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { buildCore, type CoreProcess } from '../main';
 import { parseOptions } from '../options';
@@ -98,6 +98,51 @@ export async function startCore(
   running.catch(() => undefined);
   await eventually('the core to lead with synced caches', () => core.manager.isLeader() && core.manager.informers.hasSynced(), 30_000);
   return { core, running };
+}
+
+/** A cluster and the core running in it, filled in by `useCoreCluster`'s beforeAll. */
+export interface CoreCluster {
+  cluster: TestCluster;
+  /** Admin client. */
+  client: KubeClient;
+  core: CoreProcess;
+}
+
+/**
+ * Registers an integration file's beforeAll/afterAll: a cluster with the
+ * deployment CRDs and `crds`, the `namespaces`, the ready `providers`, and
+ * the core in this process with `flags`; with `asCoreServiceAccount`, the
+ * core's RBAC is applied and the core acts as its ServiceAccount (so the test
+ * proves that RBAC suffices). The returned object is filled in beforeAll.
+ */
+export function useCoreCluster(options: {
+  name: string;
+  crds?: string[];
+  namespaces: string[];
+  providers?: string[];
+  asCoreServiceAccount?: boolean;
+  /** The core's flags; a function when they need something async (a free port). */
+  flags: string[] | (() => Promise<string[]>);
+}): CoreCluster {
+  const env = {} as CoreCluster;
+  let running: Promise<void> | undefined;
+  beforeAll(async () => {
+    env.cluster = await startCluster({ name: options.name, crds: [...DEPLOYMENT_CRDS, ...(options.crds ?? [])] });
+    env.client = new KubeClient(env.cluster.kubeConfig());
+    const namespaces = options.asCoreServiceAccount ? [...options.namespaces, 'airunway-system'] : options.namespaces;
+    for (const ns of namespaces) await createNamespace(env.client, ns);
+    if (options.asCoreServiceAccount) await applyManifests(env.client, CORE_RBAC);
+    for (const provider of options.providers ?? []) await registerProvider(env.client, provider, true);
+    const flags = typeof options.flags === 'function' ? await options.flags() : options.flags;
+    ({ core: env.core, running } = await startCore(env.cluster, flags, options.asCoreServiceAccount ? { actAs: CORE_SERVICE_ACCOUNT } : {}));
+  }, START_TIMEOUT_MS);
+  afterAll(async () => {
+    await env.core?.manager.stop();
+    await running;
+    env.client?.close();
+    await env.cluster?.stop();
+  }, 60_000);
+  return env;
 }
 
 export async function createNamespace(client: KubeClient, name: string): Promise<void> {
