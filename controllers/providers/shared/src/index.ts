@@ -82,5 +82,6 @@ export {
   runBenchmark,
   startProviderProcess,
   stopProcesses,
+  timed,
 } from './testing/bench';
 export type { Baselines, WriteRate } from './testing/bench';

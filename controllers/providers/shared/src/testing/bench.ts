@@ -21,17 +21,17 @@ export async function inParallel(count: number, concurrency: number, work: (i: n
 }
 
 /** Seconds `work` takes. */
-async function timed(work: () => Promise<void>): Promise<number> {
+export async function timed(work: () => Promise<void>): Promise<number> {
   const start = performance.now();
   await work();
   return (performance.now() - start) / 1000;
 }
 
-/** Polls `check` once a second until it holds; throws after `timeoutMs`. */
-export async function pollUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+/** Polls `check` once a second until it holds; throws after `timeoutMs`, naming `what` it waited for. */
+export async function pollUntil(check: () => Promise<boolean>, timeoutMs: number, what = "the benchmark's condition"): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('benchmark timed out');
+    if (Date.now() > deadline) throw new Error(`benchmark timed out after ${timeoutMs / 1000} s waiting for ${what}`);
     await new Promise(r => setTimeout(r, 1000)); // listing every deployment is load too: poll gently
   }
 }
