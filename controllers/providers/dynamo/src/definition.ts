@@ -1,9 +1,12 @@
 /**
  * The Dynamo provider as the shared provider loop runs it: registration data
  * from runway-common, the upstream kind and versions, known overrides, and
- * the pure transform and status mapping of this package.
+ * the pure transform and status mapping of this package. Besides the DGD it
+ * creates the PVCs of storage volumes with a `size` (Dynamo mounts claims
+ * that exist; it does not create them from the deployment's volumes).
  */
-import { DYNAMO_PROVIDER } from '@runway-portal/plugin-runway-common';
+import { PersistentVolumeClaims } from '@runway-portal/controller-runtime';
+import { DYNAMO_PROVIDER, managedClaims } from '@runway-portal/plugin-runway-common';
 import type { ProviderDefinition } from '@runway-portal/provider-shared';
 import type { DynamoApiVersion } from './engine';
 import { DYNAMO_OVERRIDES } from './overrides';
@@ -18,11 +21,12 @@ export const dynamoProvider: ProviderDefinition = {
   version: DYNAMO_PROVIDER_VERSION,
   // Current Dynamo stores v1beta1; v1.3.0-era Dynamo stores (and may only serve) v1alpha1.
   upstream: { group: DYNAMO_GROUP, kind: DGD_KIND, plural: DGD_PLURAL, versions: ['v1beta1', 'v1alpha1'] },
+  extraKinds: [PersistentVolumeClaims],
   overrides: DYNAMO_OVERRIDES,
   transform(md, ctx) {
     const version = ctx.apiVersion.split('/')[1] as DynamoApiVersion;
     const { object, warnings } = buildDynamoGraphDeployment(md, version);
-    return { objects: [object], warnings };
+    return { objects: [object, ...managedClaims(md)], warnings };
   },
   mapStatus: mapDynamoStatus,
 };

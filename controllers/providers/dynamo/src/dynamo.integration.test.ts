@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CustomResourceDefinitions, KubeClient, type KubeObject, Namespaces, Secrets } from '@runway-portal/controller-runtime';
+import { CustomResourceDefinitions, KubeClient, type KubeObject, Namespaces, PersistentVolumeClaims, Secrets } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import {
@@ -59,6 +59,7 @@ describe('Dynamo provider against a real cluster', () => {
 
   const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(() => client, 'dynamo', NS);
   const getDgd = (name: string, version = 'v1beta1') => client.get<DGD>(DGDs(version), { namespace: NS, name });
+  const getClaim = (name: string) => client.get<KubeObject & { spec: any }>(PersistentVolumeClaims, { namespace: NS, name });
   const until = (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => waitFor(what, check, { timeoutMs, intervalMs: 200 });
   const worker = (dgd: DGD, name: string) => dgd.spec.components.find((c: any) => c.name === name);
 
@@ -150,8 +151,18 @@ describe('Dynamo provider against a real cluster', () => {
     expect(dgd.spec).toEqual(storageDgdSpec('v1beta1'));
     expect(worker(dgd, 'VllmWorker').compilationCache).toEqual({ pvcName: 'llama-8b-storage-compile', mountPath: '/compilation-cache' });
     expect(worker(dgd, 'VllmWorker').podTemplate.spec.volumes[1]).toEqual({ name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } });
+    // The compilation cache has a size: the provider creates its claim, owned by the deployment; the others name existing claims.
+    const claim = await getClaim('llama-8b-storage-compile');
+    const md = await getMd('llama-8b-storage');
+    expect(claim.spec).toMatchObject({ accessModes: ['ReadWriteMany'], resources: { requests: { storage: '50Gi' } } });
+    expect(claim.metadata!.ownerReferences).toEqual([
+      { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'llama-8b-storage', uid: md.metadata!.uid, controller: true, blockOwnerDeletion: true },
+    ]);
+    expect(await gone(() => getClaim('pvc-claim'))).toBe(true);
     await client.delete(ModelDeployments, { namespace: NS, name: 'llama-8b-storage' });
     await until('storage DGD gone', async () => gone(() => getDgd('llama-8b-storage')));
+    await until('storage claim gone', async () => gone(() => getClaim('llama-8b-storage-compile')));
+    await until('storage deployment gone', async () => gone(() => getMd('llama-8b-storage')));
   });
 
   it('becomes Running when Dynamo reports success, with the status fields owned per seed 001', async () => {
