@@ -36,6 +36,7 @@ import {
   EPP_PORTS,
   INFERENCE_POOL_API_VERSION,
   buildEndpointPicker,
+  compilationCacheEnv,
   containerVolumeMounts,
   gatewayObjectNames,
   gpuResourceName,
@@ -68,8 +69,8 @@ export const MODEL_DEPLOYMENT_LABEL = 'airunway.ai/model-deployment';
 export const ROLE_LABEL = 'llm-d.ai/role';
 
 export type Role = 'prefill' | 'decode';
-/** vLLM's cache root (torch.compile artefacts live under it): pointed at a compilationCache volume. */
-export const VLLM_CACHE_ENV = 'VLLM_CACHE_ROOT';
+/** vLLM's cache root, pointed at a compilationCache volume (runway-common's name for it). */
+export { COMPILATION_CACHE_ENV as VLLM_CACHE_ENV } from '@runway-portal/plugin-runway-common';
 
 interface ModelServer {
   role: Role;
@@ -168,10 +169,7 @@ export function storageOf(md: ModelDeployment): MountableVolume[] {
 
 /** Environment the volumes imply: HF_HOME at the model cache, VLLM_CACHE_ROOT at the compilation cache. */
 function storageEnv(spec: ModelDeploymentSpec, volumes: MountableVolume[]): unknown[] {
-  const env: unknown[] = modelCacheEnv(volumes, spec.env);
-  const compile = volumes.find(v => v.purpose === 'compilationCache');
-  if (compile && !(spec.env ?? []).some(e => e.name === VLLM_CACHE_ENV)) env.push({ name: VLLM_CACHE_ENV, value: compile.mountPath });
-  return env;
+  return [...modelCacheEnv(volumes, spec.env), ...compilationCacheEnv(volumes, spec.env)];
 }
 
 const httpProbe = (port: number, periodSeconds: number, failureThreshold: number) => ({

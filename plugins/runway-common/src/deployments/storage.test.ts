@@ -1,5 +1,5 @@
 import { applyModelDeploymentDefaults } from './defaults';
-import { containerVolumeMounts, managedClaims, modelCacheEnv, mountableVolumes, podVolumes } from './storage';
+import { compilationCacheEnv, containerVolumeMounts, managedClaims, modelCacheEnv, mountableVolumes, podVolumes } from './storage';
 import { deployment } from './testing';
 import type { ModelDeployment } from './types';
 
@@ -46,6 +46,14 @@ describe('storage volumes', () => {
     expect(modelCacheEnv(mountableVolumes(own).volumes, own.spec.env)).toEqual([]);
     const none = withVolumes([{ name: 'data', claimName: 'd', mountPath: '/d' }]);
     expect(modelCacheEnv(mountableVolumes(none).volumes, none.spec.env)).toEqual([]);
+  });
+
+  it('points VLLM_CACHE_ROOT at the compilation cache unless spec.env sets it', () => {
+    expect(compilationCacheEnv(mountableVolumes(md).volumes, md.spec.env)).toEqual([{ name: 'VLLM_CACHE_ROOT', value: '/compilation-cache' }]);
+    const own = withVolumes([{ name: 'compile', purpose: 'compilationCache', claimName: 'c' }], [{ name: 'VLLM_CACHE_ROOT', value: '/x' }]);
+    expect(compilationCacheEnv(mountableVolumes(own).volumes, own.spec.env)).toEqual([]);
+    const none = withVolumes([{ name: 'weights', purpose: 'modelCache', claimName: 'w' }]);
+    expect(compilationCacheEnv(mountableVolumes(none).volumes, none.spec.env)).toEqual([]);
   });
 
   it('names the field of a volume that cannot be mounted', () => {

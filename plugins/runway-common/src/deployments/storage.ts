@@ -85,6 +85,19 @@ export function modelCacheEnv(volumes: MountableVolume[], env: ModelDeploymentSp
   return [{ name: MODEL_CACHE_ENV, value: cache.mountPath }];
 }
 
+/** vLLM's cache root (torch.compile artefacts live under it): pointed at a compilationCache volume. */
+export const COMPILATION_CACHE_ENV = 'VLLM_CACHE_ROOT';
+
+/**
+ * `VLLM_CACHE_ROOT` at the compilationCache volume, for providers that run
+ * vLLM themselves (llm-d, KubeRay's Ray Serve LLM), unless `spec.env` sets it.
+ */
+export function compilationCacheEnv(volumes: MountableVolume[], env: ModelDeploymentSpec['env']): Array<{ name: string; value: string }> {
+  const cache = volumes.find(v => v.purpose === 'compilationCache');
+  if (!cache || (env ?? []).some(e => e.name === COMPILATION_CACHE_ENV)) return [];
+  return [{ name: COMPILATION_CACHE_ENV, value: cache.mountPath }];
+}
+
 /** A PersistentVolumeClaim as a provider creates it (namespace, owner and labels come from the provider's loop). */
 export interface ManagedClaim {
   apiVersion: 'v1';
