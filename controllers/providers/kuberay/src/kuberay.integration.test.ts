@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Events, KubeClient, type KubeObject, Namespaces } from '@runway-portal/controller-runtime';
+import { Events, KubeClient, type KubeObject, Namespaces, PersistentVolumeClaims } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import {
   ModelDeployments,
@@ -16,12 +16,13 @@ import {
   getProviderConfig,
   isGone as gone,
   modelDeploymentTestHelpers,
+  resolveDeployment,
   startProviderAsServiceAccount,
   startProviderForTest,
   statusOwners,
 } from '@runway-portal/provider-shared';
 import { parse } from 'yaml';
-import { kuberayProvider } from './provider';
+import { kuberayProvider, transformKubeRay } from './provider';
 
 jest.setTimeout(180_000);
 
@@ -103,6 +104,38 @@ describe('KubeRay provider against a real cluster', () => {
       const md = await getMd('qwen-ray');
       return md.status?.phase === 'Deploying' && condition(md, 'ResourceCreated')?.status === 'True';
     });
+  });
+
+  it('mounts storage volumes in a RayService the API server accepts, no field dropped, and manages the sized claim', async () => {
+    const md = parse(fs.readFileSync(path.join(__dirname, 'testdata/storage-modeldeployment.yaml'), 'utf8'));
+    await createMd('qwen-ray-storage', md.spec);
+    await until('storage RayService', async () => !(await gone(() => getRs('qwen-ray-storage'))));
+    const built = transformKubeRay(resolveDeployment({ ...md, metadata: { name: 'qwen-ray-storage', namespace: NS } }), { apiVersion: 'ray.io/v1' }).objects[0] as any;
+    const podSpecs = (rs: any) => [rs.spec.rayClusterConfig.headGroupSpec, ...rs.spec.rayClusterConfig.workerGroupSpecs].map((g: any) => g.template.spec);
+    const live = podSpecs(await getRs('qwen-ray-storage'));
+    const wanted = podSpecs(built);
+    expect(live).toHaveLength(2);
+    for (const [i, pod] of live.entries()) {
+      expect(pod.volumes).toEqual(wanted[i].volumes);
+      expect(pod.containers[0].volumeMounts).toEqual(wanted[i].containers[0].volumeMounts);
+      expect(pod.containers[0].env).toEqual(wanted[i].containers[0].env);
+    }
+    expect(live[1].volumes[2]).toEqual({ name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } });
+    expect(live[1].containers[0].env).toContainEqual({ name: 'HF_HOME', value: '/model-cache' });
+
+    // The compilation cache has a size: the provider creates its claim, owned by the deployment; the others name existing claims.
+    const getClaim = (name: string) => client.get<KubeObject & { spec: any }>(PersistentVolumeClaims, { namespace: NS, name });
+    const claim = await getClaim('qwen-ray-storage-compile');
+    const owner = await getMd('qwen-ray-storage');
+    expect(claim.spec).toMatchObject({ accessModes: ['ReadWriteMany'], resources: { requests: { storage: '50Gi' } } });
+    expect(claim.metadata!.ownerReferences).toEqual([
+      { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'qwen-ray-storage', uid: owner.metadata!.uid, controller: true, blockOwnerDeletion: true },
+    ]);
+    expect(await gone(() => getClaim('pvc-claim'))).toBe(true);
+    await client.delete(ModelDeployments, { namespace: NS, name: 'qwen-ray-storage' });
+    await until('storage RayService, claim and deployment gone', async () =>
+      (await gone(() => getRs('qwen-ray-storage'))) && (await gone(() => getClaim('qwen-ray-storage-compile'))) && (await gone(() => getMd('qwen-ray-storage'))),
+    );
   });
 
   it('becomes Running from the Ready condition, with status owned per seed 001', async () => {

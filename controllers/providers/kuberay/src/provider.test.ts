@@ -65,6 +65,62 @@ describe('KubeRay transform', () => {
     expect(() => desiredObjects(kuberayProvider, d, v1)).toThrow(/^spec\.model\.id: /);
   });
 
+  it('mounts storage volumes on the head and every worker group, and creates the PVC of a sized volume', () => {
+    const d = testdata('storage-modeldeployment.yaml') as ModelDeployment;
+    d.metadata!.uid = '00000000-0000-0000-0000-000000000005';
+    d.spec.serving = { mode: 'disaggregated' };
+    delete d.spec.resources;
+    d.spec.scaling = { prefill: { replicas: 1, gpu: { count: 1 } }, decode: { replicas: 2, gpu: { count: 1 } } };
+    const [rs, ...rest] = desiredObjects(kuberayProvider, d, v1).objects;
+    const volumes = [
+      { name: 'model-cache', persistentVolumeClaim: { claimName: 'pvc-claim' } },
+      { name: 'compile', persistentVolumeClaim: { claimName: 'qwen-ray-storage-compile' } },
+      { name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } },
+    ];
+    const mounts = [
+      { name: 'model-cache', mountPath: '/model-cache' },
+      { name: 'compile', mountPath: '/compilation-cache' },
+      { name: 'datasets', mountPath: '/data', readOnly: true },
+    ];
+    const cacheEnv = [
+      { name: 'HF_HOME', value: '/model-cache' },
+      { name: 'VLLM_CACHE_ROOT', value: '/compilation-cache' },
+    ];
+    const cluster = (rs.spec as any).rayClusterConfig;
+    const pods = [cluster.headGroupSpec, ...cluster.workerGroupSpecs].map((g: any) => g.template.spec);
+    expect(pods).toHaveLength(3);
+    for (const pod of pods) {
+      expect(pod.volumes).toEqual(volumes);
+      expect(pod.containers[0].volumeMounts).toEqual(mounts);
+    }
+    expect(pods[0].containers[0].env).toEqual(cacheEnv);
+    expect(pods[1].containers[0].env).toEqual([{ name: 'LOG_LEVEL', value: 'debug' }, ...cacheEnv]);
+    expect(rest).toHaveLength(1);
+    expect(rest[0]).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'qwen-ray-storage-compile', ownerReferences: [{ kind: 'ModelDeployment', name: 'qwen-ray-storage', controller: true }] },
+      spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '50Gi' } } },
+    });
+  });
+
+  it('keeps HF_HOME when spec.env sets it', () => {
+    const d = testdata('storage-modeldeployment.yaml') as ModelDeployment;
+    d.spec.env = [{ name: 'HF_HOME', value: '/elsewhere' }];
+    const worker = (desiredObjects(kuberayProvider, d, v1).objects[0].spec as any).rayClusterConfig.workerGroupSpecs[0];
+    expect(worker.template.spec.containers[0].env).toEqual([
+      { name: 'HF_HOME', value: '/elsewhere' },
+      { name: 'VLLM_CACHE_ROOT', value: '/compilation-cache' },
+    ]);
+  });
+
+  it('fails a volume it cannot mount, naming the field', () => {
+    const d = qwen();
+    d.spec.model.storage = { volumes: [{ name: 'data', claimName: 'team-data' }] };
+    expect(() => desiredObjects(kuberayProvider, d, v1)).toThrow(TransformError);
+    expect(() => desiredObjects(kuberayProvider, d, v1)).toThrow(/^spec\.model\.storage\.volumes\[0\]\.mountPath: /);
+  });
+
   it('checks overrides against the seed keys', () => {
     expect(checkOverrides({ head: { resources: { cpu: '4' }, replicsa: 1 } }, KUBERAY_OVERRIDES).unknown).toEqual(['spec.provider.overrides.head.replicsa']);
     expect(checkOverrides({ head: { resources: { memory: 8 } } }, KUBERAY_OVERRIDES).errors).toEqual([

@@ -9,14 +9,25 @@
  *   worker group for each (`scaling.prefill` / `scaling.decode`).
  * - Head node: `provider.overrides.head.resources` and `head.rayStartParams`
  *   (seed 000 section 4.15; defaults cpu "2", memory "4Gi", `{}`).
+ * - Storage: `spec.model.storage.volumes` are mounted on the head and every
+ *   worker group (runway-common's storage translation), with `HF_HOME` and
+ *   `VLLM_CACHE_ROOT` at the model and compilation caches; the PVCs of
+ *   volumes with a `size` are created alongside the RayService.
  * - Status from the RayService `Ready` condition (`serviceStatus` is
  *   deprecated upstream and only read when no condition exists).
  */
-import type { KubeObject } from '@runway-portal/controller-runtime';
+import { type KubeObject, PersistentVolumeClaims } from '@runway-portal/controller-runtime';
 import {
   KUBERAY_PROVIDER,
   type ModelDeployment,
   type ModelDeploymentSpec,
+  type MountableVolume,
+  compilationCacheEnv,
+  containerVolumeMounts,
+  managedClaims,
+  modelCacheEnv,
+  mountableVolumes,
+  podVolumes,
   resolveServedName,
 } from '@runway-portal/plugin-runway-common';
 import {
@@ -64,6 +75,36 @@ export function typed(value: string): string | number | boolean {
   return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 }
 
+/** The deployment's storage volumes; a volume that cannot be mounted fails naming its field. */
+function storageOf(md: ModelDeployment): MountableVolume[] {
+  const { volumes, issues } = mountableVolumes(md);
+  if (issues.length > 0) throw new TransformError(issues[0].path, issues[0].message);
+  return volumes;
+}
+
+/** What a Ray pod gets from the volumes: pod volumes, container mounts, and the cache environment. */
+interface RayPodStorage {
+  volumes: MountableVolume[];
+  env: Array<{ name: string; value: string }>;
+}
+
+function rayPodStorage(spec: ModelDeploymentSpec, volumes: MountableVolume[]): RayPodStorage {
+  return { volumes, env: [...modelCacheEnv(volumes, spec.env), ...compilationCacheEnv(volumes, spec.env)] };
+}
+
+/** The container's `volumeMounts` and `env` additions, and the pod's `volumes`, or nothing. */
+function containerStorage(storage: RayPodStorage, env: unknown[] = []): Record<string, unknown> {
+  const allEnv = [...env, ...storage.env];
+  return {
+    ...(allEnv.length > 0 ? { env: allEnv } : {}),
+    ...(storage.volumes.length > 0 ? { volumeMounts: containerVolumeMounts(storage.volumes) } : {}),
+  };
+}
+
+function podStorage(storage: RayPodStorage): Record<string, unknown> {
+  return storage.volumes.length > 0 ? { volumes: podVolumes(storage.volumes) } : {};
+}
+
 /** `engine.args` keys as Ray's engine_kwargs (snake_case), values kept as given. */
 function engineKwargs(spec: ModelDeploymentSpec, gpus: number): Record<string, unknown> {
   const kwargs: Record<string, unknown> = {};
@@ -87,6 +128,7 @@ function llmConfig(spec: ModelDeploymentSpec, replicas: number, gpus: number): R
 
 function workerGroup(
   spec: ModelDeploymentSpec,
+  storage: RayPodStorage,
   image: string,
   groupName: string,
   replicas: number,
@@ -119,11 +161,12 @@ function workerGroup(
           {
             name: 'ray-worker',
             image,
-            ...(spec.env?.length ? { env: spec.env } : {}),
+            ...containerStorage(storage, spec.env),
             ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
             resources: { requests, limits },
           },
         ],
+        ...podStorage(storage),
         ...(spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0 ? { nodeSelector: spec.nodeSelector } : {}),
         ...(spec.tolerations?.length ? { tolerations: spec.tolerations } : {}),
       },
@@ -131,7 +174,7 @@ function workerGroup(
   };
 }
 
-function headGroup(image: string, head: HeadOverrides): Record<string, unknown> {
+function headGroup(image: string, head: HeadOverrides, storage: RayPodStorage): Record<string, unknown> {
   const cpu = head.resources?.cpu ?? HEAD_DEFAULTS.cpu;
   const memory = head.resources?.memory ?? HEAD_DEFAULTS.memory;
   return {
@@ -148,9 +191,11 @@ function headGroup(image: string, head: HeadOverrides): Record<string, unknown> 
               { containerPort: 10001, name: 'client' },
               { containerPort: SERVE_PORT, name: 'serve' },
             ],
+            ...containerStorage(storage),
             resources: { requests: { cpu, memory }, limits: { memory } },
           },
         ],
+        ...podStorage(storage),
       },
     },
   };
@@ -165,6 +210,7 @@ export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): Tr
   const image = spec.image ?? spec.engine?.image ?? DEFAULT_RAY_IMAGE;
   const head = ((spec.provider?.overrides as { head?: HeadOverrides } | undefined)?.head ?? {}) as HeadOverrides;
   const gpuType = (g?: { type?: string }) => g?.type ?? 'nvidia.com/gpu';
+  const storage = rayPodStorage(spec, storageOf(md));
 
   let application: Record<string, unknown>;
   let workers: Array<Record<string, unknown>>;
@@ -185,8 +231,8 @@ export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): Tr
       args: { prefill_config: llmConfig(spec, pReplicas, pGpus), decode_config: llmConfig(spec, dReplicas, dGpus) },
     };
     workers = [
-      workerGroup(spec, image, 'prefill-workers', pReplicas, { count: pGpus, type: gpuType(prefill.gpu) }, prefill.memory, undefined),
-      workerGroup(spec, image, 'decode-workers', dReplicas, { count: dGpus, type: gpuType(decode.gpu) }, decode.memory, undefined),
+      workerGroup(spec, storage, image, 'prefill-workers', pReplicas, { count: pGpus, type: gpuType(prefill.gpu) }, prefill.memory, undefined),
+      workerGroup(spec, storage, image, 'decode-workers', dReplicas, { count: dGpus, type: gpuType(decode.gpu) }, decode.memory, undefined),
     ];
   } else {
     const replicas = spec.scaling?.replicas ?? 1;
@@ -198,7 +244,7 @@ export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): Tr
       args: { llm_configs: [llmConfig(spec, replicas, gpus)] },
     };
     workers = [
-      workerGroup(spec, image, 'gpu-workers', replicas, { count: gpus, type: gpuType(spec.resources?.gpu) }, spec.resources?.memory, spec.resources?.cpu),
+      workerGroup(spec, storage, image, 'gpu-workers', replicas, { count: gpus, type: gpuType(spec.resources?.gpu) }, spec.resources?.memory, spec.resources?.cpu),
     ];
   }
 
@@ -210,12 +256,13 @@ export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): Tr
       serveConfigV2: stringify({ applications: [application] }),
       rayClusterConfig: {
         rayVersion: RAY_VERSION,
-        headGroupSpec: headGroup(image, head),
+        headGroupSpec: headGroup(image, head, storage),
         workerGroupSpecs: workers,
       },
     },
   };
-  return { objects: [rayService] };
+  // PVCs of `size` volumes after the RayService (the loop's primary object comes first).
+  return { objects: [rayService, ...managedClaims(md)] };
 }
 
 function readyCondition(rs: KubeObject): Condition | undefined {
@@ -273,6 +320,7 @@ export const kuberayProvider: ProviderDefinition = {
   registration: KUBERAY_PROVIDER,
   version: KUBERAY_VERSION,
   upstream: { group: 'ray.io', kind: 'RayService', plural: 'rayservices', versions: ['v1'] },
+  extraKinds: [PersistentVolumeClaims],
   overrides: KUBERAY_OVERRIDES,
   transform: transformKubeRay,
   mapStatus: mapKubeRayStatus,
