@@ -15,6 +15,7 @@ import {
   KubeClient,
   type KubeObject,
   Namespaces,
+  PersistentVolumeClaims,
   Secrets,
   isNotFound,
 } from '@runway-portal/controller-runtime';
@@ -29,12 +30,13 @@ import {
   getProviderConfig,
   isGone as gone,
   modelDeploymentTestHelpers,
+  resolveDeployment,
   selectProviderAsCore,
   startProviderAsServiceAccount,
   statusOwners,
 } from '@runway-portal/provider-shared';
 import { parse } from 'yaml';
-import { kaitoProvider } from './provider';
+import { kaitoProvider, transformKaito } from './provider';
 
 jest.setTimeout(180_000);
 
@@ -237,6 +239,60 @@ describe('KAITO provider against a real cluster', () => {
       }
     });
     expect((await getWs('phi')).inference).toEqual({ preset: { name: 'phi-4-mini-instruct', presetOptions: { modelAccessSecret: 'hf-token' }, accessMode: 'public' } });
+  });
+
+  it('mounts storage volumes in a template Workspace the API server keeps unchanged, and manages the sized claim', async () => {
+    const spec = {
+      model: {
+        id: 'microsoft/Phi-4-mini-instruct',
+        storage: {
+          volumes: [
+            { name: 'model-cache', purpose: 'modelCache' as const, claimName: 'pvc-claim' },
+            { name: 'compile', purpose: 'compilationCache' as const, size: '50Gi' },
+            { name: 'datasets', claimName: 'team-datasets', mountPath: '/data', readOnly: true },
+          ],
+        },
+      },
+      engine: { type: 'vllm' as const },
+      image: 'vllm/vllm-openai:v0.11.0',
+      resources: { gpu: { count: 1 } },
+    };
+    await createMd('phi-storage', spec);
+    await until('storage Workspace', async () => !(await gone(() => getWs('phi-storage'))));
+    const built = transformKaito(resolveDeployment({ metadata: { name: 'phi-storage', namespace: NS }, spec }), { apiVersion: 'kaito.sh/v1beta1' }).objects[0];
+    const live = await getWs('phi-storage');
+    expect(live.inference).toEqual(built.inference);
+    expect((live.inference as any).template.spec.volumes[2]).toEqual({ name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } });
+
+    // The compilation cache has a size: the provider creates its claim, owned by the deployment; the others name existing claims.
+    const getClaim = (name: string) => client.get<KubeObject & { spec: any }>(PersistentVolumeClaims, { namespace: NS, name });
+    const claim = await getClaim('phi-storage-compile');
+    const owner = await getMd('phi-storage');
+    expect(claim.spec).toMatchObject({ accessModes: ['ReadWriteMany'], resources: { requests: { storage: '50Gi' } } });
+    expect(claim.metadata!.ownerReferences).toEqual([
+      { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name: 'phi-storage', uid: owner.metadata!.uid, controller: true, blockOwnerDeletion: true },
+    ]);
+    expect(await gone(() => getClaim('pvc-claim'))).toBe(true);
+    await client.delete(ModelDeployments, { namespace: NS, name: 'phi-storage' });
+    await until('storage Workspace, claim and deployment gone', async () =>
+      (await gone(() => getWs('phi-storage'))) && (await gone(() => getClaim('phi-storage-compile'))) && (await gone(() => getMd('phi-storage'))),
+    );
+  });
+
+  it('fails a preset with storage volumes naming the field, and creates nothing', async () => {
+    await createMd('phi-preset-storage', {
+      model: { id: 'microsoft/Phi-4-mini-instruct', storage: { volumes: [{ name: 'model-cache', purpose: 'modelCache', size: '100Gi' }] } },
+      engine: { type: 'vllm' },
+      resources: { gpu: { count: 1 } },
+    });
+    await until('Failed on spec.model.storage.volumes', async () => {
+      const md = await getMd('phi-preset-storage');
+      return md.status?.phase === 'Failed' && (md.status.message ?? '').startsWith('spec.model.storage.volumes: KAITO presets build their own pods and cannot mount volumes');
+    });
+    expect(await gone(() => getWs('phi-preset-storage'))).toBe(true);
+    expect(await gone(() => client.get(PersistentVolumeClaims, { namespace: NS, name: 'phi-preset-storage-model-cache' }))).toBe(true);
+    await client.delete(ModelDeployments, { namespace: NS, name: 'phi-preset-storage' });
+    await until('deployment gone', async () => gone(() => getMd('phi-preset-storage')));
   });
 
   it('maps a KAITO failure to Failed with its message and a ProviderError event', async () => {

@@ -44,6 +44,65 @@ describe('KAITO transform', () => {
     expect(desiredObjects(kaitoProvider, example2(), { apiVersion: 'kaito.sh/v1alpha1' }).objects[0].apiVersion).toBe('kaito.sh/v1alpha1');
   });
 
+  it('mounts storage volumes in a template-mode Workspace and creates the PVC of a sized volume', () => {
+    const storage = {
+      volumes: [
+        { name: 'model-cache', purpose: 'modelCache' as const, claimName: 'pvc-claim' },
+        { name: 'compile', purpose: 'compilationCache' as const, size: '50Gi' },
+        { name: 'datasets', claimName: 'team-datasets', mountPath: '/data', readOnly: true },
+      ],
+    };
+    const { objects } = desiredObjects(
+      kaitoProvider,
+      md({ model: { id: 'microsoft/Phi-4-mini-instruct', storage }, image: 'vllm/vllm-openai:v0.11.0', env: [{ name: 'LOG_LEVEL', value: 'debug' }] }),
+      v1beta1,
+    );
+    const pod = (objects[0] as any).inference.template.spec;
+    expect(pod.volumes).toEqual([
+      { name: 'model-cache', persistentVolumeClaim: { claimName: 'pvc-claim' } },
+      { name: 'compile', persistentVolumeClaim: { claimName: 'llm-compile' } },
+      { name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } },
+    ]);
+    expect(pod.containers[0].volumeMounts).toEqual([
+      { name: 'model-cache', mountPath: '/model-cache' },
+      { name: 'compile', mountPath: '/compilation-cache' },
+      { name: 'datasets', mountPath: '/data', readOnly: true },
+    ]);
+    expect(pod.containers[0].env).toEqual([
+      { name: 'LOG_LEVEL', value: 'debug' },
+      { name: 'HF_HOME', value: '/model-cache' },
+      { name: 'VLLM_CACHE_ROOT', value: '/compilation-cache' },
+    ]);
+    expect(objects.slice(1)).toHaveLength(1);
+    expect(objects[1]).toMatchObject({
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'llm-compile', ownerReferences: [{ kind: 'ModelDeployment', name: 'llm', controller: true }] },
+      spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '50Gi' } } },
+    });
+  });
+
+  it('gives a llama.cpp template the model cache but no vLLM cache variable', () => {
+    const d = example2();
+    d.spec.model.storage = { volumes: [{ name: 'model-cache', purpose: 'modelCache', claimName: 'gguf' }, { name: 'compile', purpose: 'compilationCache', claimName: 'c' }] };
+    const container = (desiredObjects(kaitoProvider, d, v1beta1).objects[0] as any).inference.template.spec.containers[0];
+    expect(container.env).toEqual([{ name: 'HF_HOME', value: '/model-cache' }]);
+    expect(container.volumeMounts.map((m: { name: string }) => m.name)).toEqual(['model-cache', 'compile']);
+  });
+
+  it('fails a preset with storage volumes naming the field, rather than dropping them', () => {
+    const d = md({ model: { id: 'microsoft/Phi-4-mini-instruct', storage: { volumes: [{ name: 'model-cache', purpose: 'modelCache', size: '100Gi' }] } } });
+    expect(() => desiredObjects(kaitoProvider, d, v1beta1)).toThrow(TransformError);
+    expect(() => desiredObjects(kaitoProvider, d, v1beta1)).toThrow(
+      /^spec\.model\.storage\.volumes: KAITO presets build their own pods and cannot mount volumes: set spec\.image .*or choose another provider/,
+    );
+  });
+
+  it('fails a volume it cannot mount, naming the field', () => {
+    const d = example2();
+    d.spec.model.storage = { volumes: [{ name: 'data', claimName: 'team-data' }] };
+    expect(() => desiredObjects(kaitoProvider, d, v1beta1)).toThrow(/^spec\.model\.storage\.volumes\[0\]\.mountPath: /);
+  });
+
   it('derives preset names and GGUF files', () => {
     expect(presetName('microsoft/Phi-4-mini-instruct')).toBe('phi-4-mini-instruct');
     expect(ggufModelUri('google/gemma-3-1b-it-qat-q8_0-gguf')).toBe('huggingface://google/gemma-3-1b-it-qat-q8_0-gguf/gemma-3-1b-it-q8_0.gguf');

@@ -9,13 +9,24 @@
  *   (`microsoft/Phi-4-mini-instruct` → `phi-4-mini-instruct`, KAITO's preset
  *   naming); engine flags go into an inference ConfigMap (`inference.config`).
  * - vLLM with `spec.image`: a pod template running that image.
+ * - Storage (`spec.model.storage.volumes`): mounted in template-mode pods
+ *   (runway-common's storage translation; PVCs of `size` volumes created).
+ *   A preset builds its own pods and the Workspace has no field for volumes,
+ *   so a preset with volumes fails naming the field instead of dropping them.
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
-import { ConfigMaps } from '@runway-portal/controller-runtime';
+import { ConfigMaps, PersistentVolumeClaims } from '@runway-portal/controller-runtime';
 import {
   KAITO_PROVIDER,
   type ModelDeployment,
   type ModelDeploymentSpec,
+  type MountableVolume,
+  compilationCacheEnv,
+  containerVolumeMounts,
+  managedClaims,
+  modelCacheEnv,
+  mountableVolumes,
+  podVolumes,
   resolveServedName,
 } from '@runway-portal/plugin-runway-common';
 import {
@@ -99,24 +110,46 @@ function resources(spec: ModelDeploymentSpec): Record<string, unknown> | undefin
   return Object.keys(limits).length > 0 ? { requests, limits } : { requests };
 }
 
+/** The deployment's storage volumes; a volume that cannot be mounted fails naming its field. */
+function storageOf(md: ModelDeployment): MountableVolume[] {
+  const { volumes, issues } = mountableVolumes(md);
+  if (issues.length > 0) throw new TransformError(issues[0].path, issues[0].message);
+  return volumes;
+}
+
+/** Pod storage of a template-mode Workspace: the volumes, and the cache environment they imply for the engine. */
+interface TemplateStorage {
+  volumes: MountableVolume[];
+  env: Array<{ name: string; value: string }>;
+}
+
+function templateStorage(spec: ModelDeploymentSpec, volumes: MountableVolume[]): TemplateStorage {
+  // VLLM_CACHE_ROOT only means something to vLLM; HF_HOME to both engines' Hugging Face downloads.
+  const compile = spec.engine?.type === 'vllm' ? compilationCacheEnv(volumes, spec.env) : [];
+  return { volumes, env: [...modelCacheEnv(volumes, spec.env), ...compile] };
+}
+
 /** The pod template of template-mode Workspaces. */
-function podTemplate(spec: ModelDeploymentSpec, image: string, args: string[]): Record<string, unknown> {
+function podTemplate(spec: ModelDeploymentSpec, image: string, args: string[], storage: TemplateStorage): Record<string, unknown> {
   const secret = spec.secrets?.huggingFaceToken;
   const res = resources(spec);
+  const env = [...(spec.env ?? []), ...storage.env];
   const container: Record<string, unknown> = {
     name: 'model',
     image,
     args,
     ports: [{ containerPort: MODEL_PORT }],
-    ...(spec.env?.length ? { env: spec.env } : {}),
+    ...(env.length > 0 ? { env } : {}),
     ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
     ...(res ? { resources: res } : {}),
+    ...(storage.volumes.length > 0 ? { volumeMounts: containerVolumeMounts(storage.volumes) } : {}),
   };
   const meta = spec.podTemplate?.metadata;
   return {
     ...(meta?.labels || meta?.annotations ? { metadata: { ...(meta.labels ? { labels: meta.labels } : {}), ...(meta.annotations ? { annotations: meta.annotations } : {}) } } : {}),
     spec: {
       containers: [container],
+      ...(storage.volumes.length > 0 ? { volumes: podVolumes(storage.volumes) } : {}),
       ...(spec.tolerations?.length ? { tolerations: spec.tolerations } : {}),
     },
   };
@@ -156,18 +189,26 @@ export function transformKaito(md: ModelDeployment, ctx: TransformContext): Tran
     },
   };
   const objects: KubeObject[] = [workspace];
+  const volumes = storageOf(md);
+  const storage = templateStorage(spec, volumes);
 
   if (engine === 'llamacpp') {
     if (!image) {
       throw new TransformError('spec.image', 'KAITO has no default llama.cpp image: set spec.image to a llama.cpp server image, e.g. ghcr.io/sozercan/llama-cpp-runner:latest');
     }
-    workspace.inference = { template: podTemplate(spec, image, llamaCppArgs(spec)) };
+    workspace.inference = { template: podTemplate(spec, image, llamaCppArgs(spec), storage) };
   } else if (engine === 'vllm') {
     if (image) {
-      workspace.inference = { template: podTemplate(spec, image, vllmArgs(spec)) };
+      workspace.inference = { template: podTemplate(spec, image, vllmArgs(spec), storage) };
     } else {
       if (spec.model.source === 'custom' || !spec.model.id) {
         throw new TransformError('spec.image', 'a custom model on KAITO needs its own image: set spec.image');
+      }
+      if (volumes.length > 0) {
+        throw new TransformError(
+          'spec.model.storage.volumes',
+          'KAITO presets build their own pods and cannot mount volumes: set spec.image to run vLLM in a pod template that mounts them, remove the volumes, or choose another provider (dynamo, llmd, kuberay)',
+        );
       }
       const configName = `${name}-inference-config`;
       const config = presetConfig(md, configName);
@@ -192,6 +233,8 @@ export function transformKaito(md: ModelDeployment, ctx: TransformContext): Tran
     // Compatibility rules reject other engines before transform; this guards direct calls.
     throw new TransformError('spec.engine.type', `KAITO does not support ${engine ?? 'an unset'} engine: use vllm or llamacpp`);
   }
+  // PVCs of `size` volumes (template mode only: presets with volumes failed above).
+  objects.push(...managedClaims(md));
   return { objects, warnings };
 }
 
@@ -224,7 +267,7 @@ export const kaitoProvider: ProviderDefinition = {
   registration: KAITO_PROVIDER,
   version: KAITO_VERSION,
   upstream: { group: 'kaito.sh', kind: 'Workspace', plural: 'workspaces', versions: ['v1beta1', 'v1alpha1'] },
-  extraKinds: [ConfigMaps],
+  extraKinds: [ConfigMaps, PersistentVolumeClaims],
   // KAITO has no overrides (seed 000 section 4.15): every key is reported as unknown.
   overrides: {},
   transform: transformKaito,
