@@ -299,7 +299,7 @@ export const LLMD_EXTRA_KINDS: ResourceType[] = [
   ConfigMaps,
 ];
 
-/** The label saying who runs the picker (the core's cleanup leaves objects it did not create alone). */
+/** Who runs the picker, as its objects' and pods' managed-by label: the core's gateway cleanup leaves objects it did not create alone. */
 const PICKER_MANAGED_BY = 'airunway-provider-llmd';
 
 /** ServiceAccount, Role, RoleBinding, ConfigMap, Deployment and Service of the pool's picker; none for a user's picker. */
@@ -312,21 +312,8 @@ function endpointPicker(md: ModelDeployment, overrides: LlmdOverrides): KubeObje
     namespace: md.metadata?.namespace ?? 'default',
     poolName: md.metadata?.name ?? '',
     endpointPicker: { image: epp.image, configData: epp.config ?? defaultConfig },
-  }).map(managedByLlmd);
-}
-
-/** The builder labels for the core; these objects, and the picker's pods, are llm-d's. */
-function managedByLlmd<T extends { metadata: { labels?: Record<string, string> }; spec?: unknown }>(obj: T): T {
-  const relabel = <M extends { labels?: Record<string, string> }>(meta: M): M => ({
-    ...meta,
-    labels: { ...meta.labels, 'app.kubernetes.io/managed-by': PICKER_MANAGED_BY },
+    managedBy: PICKER_MANAGED_BY,
   });
-  const spec = obj.spec as { template?: { metadata: { labels?: Record<string, string> } } } | undefined;
-  return {
-    ...obj,
-    metadata: relabel(obj.metadata),
-    ...(spec?.template ? { spec: { ...spec, template: { ...spec.template, metadata: relabel(spec.template.metadata) } } } : {}),
-  };
 }
 
 /**

@@ -134,6 +134,16 @@ describe('builders', () => {
     expect(objects[4].spec.template.spec.containers[0].image).toBe('ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0');
   });
 
+  it('label the picker objects and its pods with the given managed-by value, the core\'s by default', () => {
+    const managedBy = (picker: { managedBy?: string }) =>
+      (buildEndpointPicker({ name: 'm-epp', namespace: 'ml', poolName: 'm', ...picker }) as any[]).flatMap(o => [
+        o.metadata.labels['app.kubernetes.io/managed-by'],
+        ...(o.spec?.template ? [o.spec.template.metadata.labels['app.kubernetes.io/managed-by']] : []),
+      ]);
+    expect(managedBy({})).toEqual(Array(7).fill('airunway-core'));
+    expect(managedBy({ managedBy: 'airunway-provider-llmd' })).toEqual(Array(7).fill('airunway-provider-llmd'));
+  });
+
   it('build an HTTPRoute like the upstream sample: parent the Gateway, backend the InferencePool, matched on the model name header', () => {
     const route = buildHTTPRoute({
       name: 'llama',

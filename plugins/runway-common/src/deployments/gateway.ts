@@ -186,8 +186,8 @@ function meta(name: string, namespace: string, labels: Record<string, string>, o
   };
 }
 
-function commonLabels(instance: string): Record<string, string> {
-  return { 'app.kubernetes.io/instance': boundedName(instance), 'app.kubernetes.io/managed-by': GATEWAY_MANAGED_BY };
+function commonLabels(instance: string, managedBy: string = GATEWAY_MANAGED_BY): Record<string, string> {
+  return { 'app.kubernetes.io/instance': boundedName(instance), 'app.kubernetes.io/managed-by': managedBy };
 }
 
 export interface InferencePoolInput {
@@ -221,6 +221,12 @@ export interface EndpointPickerInput {
   /** `capabilities…gateway.endpointPicker`: image and EndpointPickerConfig YAML; empty uses the defaults. */
   endpointPicker?: { image?: string; configData?: string };
   owner?: OwnerRef;
+  /**
+   * `app.kubernetes.io/managed-by` of the objects and the picker's pods: who
+   * runs the picker (the core's gateway cleanup removes only its own). The
+   * core's value when unset.
+   */
+  managedBy?: string;
 }
 
 /** The EPP's namespace-scoped permissions (what it watches to pick endpoints). */
@@ -233,7 +239,7 @@ export const EPP_ROLE_RULES = [
 /** ServiceAccount, Role, RoleBinding, ConfigMap, Deployment and Service of one endpoint picker, in that order. */
 export function buildEndpointPicker(input: EndpointPickerInput): GatewayK8sObject[] {
   const { name, namespace, owner } = input;
-  const labels = commonLabels(input.poolName);
+  const labels = commonLabels(input.poolName, input.managedBy);
   const podLabels = { 'app.kubernetes.io/name': name, ...labels };
   const image = input.endpointPicker?.image || DEFAULT_EPP_IMAGE;
   const config = input.endpointPicker?.configData || DEFAULT_EPP_CONFIG;
