@@ -20,12 +20,10 @@ import {
   KAITO_PROVIDER,
   type ModelDeployment,
   type ModelDeploymentSpec,
-  type MountableVolume,
-  compilationCacheEnv,
+  type PodStorage,
   containerVolumeMounts,
   managedClaims,
-  modelCacheEnv,
-  mountableVolumes,
+  podStorage,
   podVolumes,
   resolveServedName,
 } from '@runway-portal/plugin-runway-common';
@@ -110,27 +108,18 @@ function resources(spec: ModelDeploymentSpec): Record<string, unknown> | undefin
   return Object.keys(limits).length > 0 ? { requests, limits } : { requests };
 }
 
-/** The deployment's storage volumes; a volume that cannot be mounted fails naming its field. */
-function storageOf(md: ModelDeployment): MountableVolume[] {
-  const { volumes, issues } = mountableVolumes(md);
+/**
+ * The deployment's volumes and cache environment (VLLM_CACHE_ROOT only for
+ * vLLM); a volume that cannot be mounted fails naming its field.
+ */
+function storageOf(md: ModelDeployment): PodStorage {
+  const { issues, ...storage } = podStorage(md, { runsVllm: md.spec.engine?.type === 'vllm' });
   if (issues.length > 0) throw new TransformError(issues[0].path, issues[0].message);
-  return volumes;
-}
-
-/** Pod storage of a template-mode Workspace: the volumes, and the cache environment they imply for the engine. */
-interface TemplateStorage {
-  volumes: MountableVolume[];
-  env: Array<{ name: string; value: string }>;
-}
-
-function templateStorage(spec: ModelDeploymentSpec, volumes: MountableVolume[]): TemplateStorage {
-  // VLLM_CACHE_ROOT only means something to vLLM; HF_HOME to both engines' Hugging Face downloads.
-  const compile = spec.engine?.type === 'vllm' ? compilationCacheEnv(volumes, spec.env) : [];
-  return { volumes, env: [...modelCacheEnv(volumes, spec.env), ...compile] };
+  return storage;
 }
 
 /** The pod template of template-mode Workspaces. */
-function podTemplate(spec: ModelDeploymentSpec, image: string, args: string[], storage: TemplateStorage): Record<string, unknown> {
+function podTemplate(spec: ModelDeploymentSpec, image: string, args: string[], storage: PodStorage): Record<string, unknown> {
   const secret = spec.secrets?.huggingFaceToken;
   const res = resources(spec);
   const env = [...(spec.env ?? []), ...storage.env];
@@ -189,8 +178,7 @@ export function transformKaito(md: ModelDeployment, ctx: TransformContext): Tran
     },
   };
   const objects: KubeObject[] = [workspace];
-  const volumes = storageOf(md);
-  const storage = templateStorage(spec, volumes);
+  const storage = storageOf(md);
 
   if (engine === 'llamacpp') {
     if (!image) {
@@ -204,7 +192,7 @@ export function transformKaito(md: ModelDeployment, ctx: TransformContext): Tran
       if (spec.model.source === 'custom' || !spec.model.id) {
         throw new TransformError('spec.image', 'a custom model on KAITO needs its own image: set spec.image');
       }
-      if (volumes.length > 0) {
+      if (storage.volumes.length > 0) {
         throw new TransformError(
           'spec.model.storage.volumes',
           'KAITO presets build their own pods and cannot mount volumes: set spec.image to run vLLM in a pod template that mounts them, remove the volumes, or choose another provider (dynamo, llmd, kuberay)',

@@ -21,12 +21,10 @@ import {
   KUBERAY_PROVIDER,
   type ModelDeployment,
   type ModelDeploymentSpec,
-  type MountableVolume,
-  compilationCacheEnv,
+  type PodStorage,
   containerVolumeMounts,
   managedClaims,
-  modelCacheEnv,
-  mountableVolumes,
+  podStorage,
   podVolumes,
   resolveServedName,
 } from '@runway-portal/plugin-runway-common';
@@ -75,25 +73,15 @@ export function typed(value: string): string | number | boolean {
   return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 }
 
-/** The deployment's storage volumes; a volume that cannot be mounted fails naming its field. */
-function storageOf(md: ModelDeployment): MountableVolume[] {
-  const { volumes, issues } = mountableVolumes(md);
+/** The deployment's volumes and cache environment; a volume that cannot be mounted fails naming its field. */
+function storageOf(md: ModelDeployment): PodStorage {
+  const { issues, ...storage } = podStorage(md, { runsVllm: true });
   if (issues.length > 0) throw new TransformError(issues[0].path, issues[0].message);
-  return volumes;
+  return storage;
 }
 
-/** What a Ray pod gets from the volumes: pod volumes, container mounts, and the cache environment. */
-interface RayPodStorage {
-  volumes: MountableVolume[];
-  env: Array<{ name: string; value: string }>;
-}
-
-function rayPodStorage(spec: ModelDeploymentSpec, volumes: MountableVolume[]): RayPodStorage {
-  return { volumes, env: [...modelCacheEnv(volumes, spec.env), ...compilationCacheEnv(volumes, spec.env)] };
-}
-
-/** The container's `volumeMounts` and `env` additions, and the pod's `volumes`, or nothing. */
-function containerStorage(storage: RayPodStorage, env: unknown[] = []): Record<string, unknown> {
+/** The container's `env` (the given env, then the cache environment) and `volumeMounts`, or nothing. */
+function containerStorage(storage: PodStorage, env: unknown[] = []): Record<string, unknown> {
   const allEnv = [...env, ...storage.env];
   return {
     ...(allEnv.length > 0 ? { env: allEnv } : {}),
@@ -101,7 +89,8 @@ function containerStorage(storage: RayPodStorage, env: unknown[] = []): Record<s
   };
 }
 
-function podStorage(storage: RayPodStorage): Record<string, unknown> {
+/** The pod's `volumes`, or nothing. */
+function podSpecStorage(storage: PodStorage): Record<string, unknown> {
   return storage.volumes.length > 0 ? { volumes: podVolumes(storage.volumes) } : {};
 }
 
@@ -128,7 +117,7 @@ function llmConfig(spec: ModelDeploymentSpec, replicas: number, gpus: number): R
 
 function workerGroup(
   spec: ModelDeploymentSpec,
-  storage: RayPodStorage,
+  storage: PodStorage,
   image: string,
   groupName: string,
   replicas: number,
@@ -166,7 +155,7 @@ function workerGroup(
             resources: { requests, limits },
           },
         ],
-        ...podStorage(storage),
+        ...podSpecStorage(storage),
         ...(spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0 ? { nodeSelector: spec.nodeSelector } : {}),
         ...(spec.tolerations?.length ? { tolerations: spec.tolerations } : {}),
       },
@@ -174,7 +163,7 @@ function workerGroup(
   };
 }
 
-function headGroup(image: string, head: HeadOverrides, storage: RayPodStorage): Record<string, unknown> {
+function headGroup(image: string, head: HeadOverrides, storage: PodStorage): Record<string, unknown> {
   const cpu = head.resources?.cpu ?? HEAD_DEFAULTS.cpu;
   const memory = head.resources?.memory ?? HEAD_DEFAULTS.memory;
   return {
@@ -195,7 +184,7 @@ function headGroup(image: string, head: HeadOverrides, storage: RayPodStorage): 
             resources: { requests: { cpu, memory }, limits: { memory } },
           },
         ],
-        ...podStorage(storage),
+        ...podSpecStorage(storage),
       },
     },
   };
@@ -210,7 +199,7 @@ export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): Tr
   const image = spec.image ?? spec.engine?.image ?? DEFAULT_RAY_IMAGE;
   const head = ((spec.provider?.overrides as { head?: HeadOverrides } | undefined)?.head ?? {}) as HeadOverrides;
   const gpuType = (g?: { type?: string }) => g?.type ?? 'nvidia.com/gpu';
-  const storage = rayPodStorage(spec, storageOf(md));
+  const storage = storageOf(md);
 
   let application: Record<string, unknown>;
   let workers: Array<Record<string, unknown>>;

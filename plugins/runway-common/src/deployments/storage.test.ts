@@ -1,5 +1,5 @@
 import { applyModelDeploymentDefaults } from './defaults';
-import { compilationCacheEnv, containerVolumeMounts, managedClaims, modelCacheEnv, mountableVolumes, podVolumes } from './storage';
+import { compilationCacheEnv, containerVolumeMounts, managedClaims, modelCacheEnv, mountableVolumes, podStorage, podVolumes } from './storage';
 import { deployment } from './testing';
 import type { ModelDeployment } from './types';
 
@@ -54,6 +54,17 @@ describe('storage volumes', () => {
     expect(compilationCacheEnv(mountableVolumes(own).volumes, own.spec.env)).toEqual([]);
     const none = withVolumes([{ name: 'weights', purpose: 'modelCache', claimName: 'w' }]);
     expect(compilationCacheEnv(mountableVolumes(none).volumes, none.spec.env)).toEqual([]);
+  });
+
+  it('gathers a pod\'s volumes and cache environment, VLLM_CACHE_ROOT only for vLLM pods', () => {
+    const hf = { name: 'HF_HOME', value: '/model-cache' };
+    const vllm = podStorage(md, { runsVllm: true });
+    expect(vllm.volumes.map(v => v.name)).toEqual(['weights', 'compile', 'datasets']);
+    expect(vllm.env).toEqual([hf, { name: 'VLLM_CACHE_ROOT', value: '/compilation-cache' }]);
+    expect(vllm.issues).toEqual([]);
+    expect(podStorage(md, { runsVllm: false }).env).toEqual([hf]);
+    const bad = podStorage(withVolumes([{ name: 'a', claimName: 'a' }]), { runsVllm: true });
+    expect(bad.issues.map(i => i.path)).toEqual(['spec.model.storage.volumes[0].mountPath']);
   });
 
   it('names the field of a volume that cannot be mounted', () => {

@@ -2,7 +2,8 @@
  * `spec.model.storage.volumes` as Kubernetes pod volumes, container mounts,
  * environment and the PVCs of `size` volumes: the one translation every
  * provider whose upstream takes a pod spec (llm-d's model-server
- * Deployments, Dynamo's components) uses.
+ * Deployments, Dynamo's components, KubeRay's head and worker groups,
+ * KAITO's pod templates) uses.
  *
  * Input is a deployment with defaults applied (`applyModelDeploymentDefaults`
  * fills `mountPath` by purpose and `claimName` for controller-created PVCs).
@@ -96,6 +97,23 @@ export function compilationCacheEnv(volumes: MountableVolume[], env: ModelDeploy
   const cache = volumes.find(v => v.purpose === 'compilationCache');
   if (!cache || (env ?? []).some(e => e.name === COMPILATION_CACHE_ENV)) return [];
   return [{ name: COMPILATION_CACHE_ENV, value: cache.mountPath }];
+}
+
+/** What a model-server pod gets from the deployment's volumes: the volumes to mount and the cache environment. */
+export interface PodStorage {
+  volumes: MountableVolume[];
+  env: Array<{ name: string; value: string }>;
+}
+
+/**
+ * The volumes and their cache environment (`HF_HOME`, and `VLLM_CACHE_ROOT`
+ * when the pod runs vLLM itself), or the issues that keep a volume from
+ * being mounted (the provider fails naming the field).
+ */
+export function podStorage(md: ModelDeployment, opts: { runsVllm: boolean }): PodStorage & { issues: ValidationIssue[] } {
+  const { volumes, issues } = mountableVolumes(md);
+  const compile = opts.runsVllm ? compilationCacheEnv(volumes, md.spec?.env) : [];
+  return { volumes, env: [...modelCacheEnv(volumes, md.spec?.env), ...compile], issues };
 }
 
 /** A PersistentVolumeClaim as a provider creates it (namespace, owner and labels come from the provider's loop). */
