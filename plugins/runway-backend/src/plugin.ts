@@ -11,11 +11,11 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import {
   clusterClientServiceRef,
+  createAuthorizer,
   isInCluster,
   isInNamespace,
   runwayResourceRef,
 } from '@runway-portal/plugin-runway-node';
-import { createAuthorizer } from './service/authorize';
 import { BUILT_IN_PROVIDERS } from './service/providers';
 import { createRouter } from './service/router';
 import { forwardChangesToSignals } from './service/signals';

@@ -14,6 +14,7 @@ import type { JsonObject } from '@backstage/types';
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import type { ProviderDefinition } from '@runway-portal/provider-shared';
 import {
+  type Authorizer,
   type ClusterClient,
   FieldConflictError,
   ResourceInvalidError,
@@ -27,7 +28,6 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import type { PermissionsService } from '@backstage/backend-plugin-api';
 import { NotAllowedError } from '@backstage/errors';
 import type { ErrorRequestHandler } from 'express';
-import type { Authorizer } from './authorize';
 import { matchesFilter, parseListFilter, sortListed } from './filters';
 import { previewWrite } from './preview';
 import { spec } from './openapi';

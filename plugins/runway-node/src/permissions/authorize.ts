@@ -1,5 +1,5 @@
 /**
- * Authorization with the calling user's credentials. One conditional
+ * Authorization of runway resources with the calling user's credentials. One conditional
  * decision per request; conditions (cluster, namespace) are then applied
  * locally to every resource the answer would contain.
  */
@@ -10,7 +10,9 @@ import type {
 import { NotAllowedError } from '@backstage/errors';
 import { AuthorizeResult, type ResourcePermission } from '@backstage/plugin-permission-common';
 import type { PolicyDecision } from '@backstage/plugin-permission-common';
+import { createConditionAuthorizer } from '@backstage/plugin-permission-node';
 import { runwayPermissionDeniedMessage, type RunwayResource } from '@runway-portal/plugin-runway-common';
+import { isInCluster, isInNamespace } from './rules';
 
 export type ScopeCheck = (resource: RunwayResource) => boolean;
 
@@ -49,4 +51,13 @@ export function createAuthorizer(permissions: PermissionsService, applyCondition
       }
     },
   };
+}
+
+/**
+ * The authorizer for code outside the runway plugin (e.g. the scaffolder
+ * module), which cannot read the runway plugin's permissions registry: it
+ * applies conditions with the same rules (IS_IN_CLUSTER, IS_IN_NAMESPACE).
+ */
+export function createRunwayAuthorizer(permissions: PermissionsService): Authorizer {
+  return createAuthorizer(permissions, createConditionAuthorizer([isInCluster, isInNamespace]));
 }

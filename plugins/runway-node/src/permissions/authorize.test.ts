@@ -3,13 +3,8 @@ import { NotAllowedError } from '@backstage/errors';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { createConditionAuthorizer } from '@backstage/plugin-permission-node';
 import { runwayPermissions } from '@runway-portal/plugin-runway-common';
-import {
-  createRunwayConditionalDecision,
-  isInCluster,
-  isInNamespace,
-  runwayConditions,
-} from '@runway-portal/plugin-runway-node';
-import { createAuthorizer } from './authorize';
+import { createRunwayConditionalDecision, isInCluster, isInNamespace, runwayConditions } from './rules';
+import { createAuthorizer, createRunwayAuthorizer } from './authorize';
 
 const permission = runwayPermissions.stacks.update;
 const credentials = mockCredentials.user('user:default/someone');
@@ -38,5 +33,12 @@ describe('createAuthorizer', () => {
       /in namespace "team-b" of cluster "prod"/,
     );
     expect(permissions.authorizeConditional).toHaveBeenCalledWith([{ permission }], { credentials });
+  });
+
+  it('createRunwayAuthorizer applies the runway rules without the plugin registry', async () => {
+    const conditional = createRunwayConditionalDecision(permission, runwayConditions.isInNamespace({ namespaces: ['team-a'] }));
+    const authorizer = createRunwayAuthorizer(mockServices.permissions.mock({ authorizeConditional: async () => [conditional] }));
+    await expect(authorizer.check(permission, credentials, { cluster: 'c', namespace: 'team-a' })).resolves.toBeUndefined();
+    await expect(authorizer.check(permission, credentials, { cluster: 'c', namespace: 'team-b' })).rejects.toThrow(NotAllowedError);
   });
 });
