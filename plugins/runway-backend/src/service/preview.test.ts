@@ -86,6 +86,23 @@ describe('selectionPreview', () => {
     ]);
     expect(notReady.provider?.reason).toMatch(/^Provider 'dynamo' is not ready \(its InferenceProviderConfig reports status.ready=false\)/);
   });
+
+  it("refuses an explicit provider whose controller reports no upstream CRD (seed 000 §8), as the core does", () => {
+    const reported = (config: InferenceProviderConfig, upstreamCRDVersion?: string): InferenceProviderConfig => ({
+      ...config,
+      status: { ...config.status, lastHeartbeat: '2026-11-21T06:00:00Z', ...(upstreamCRDVersion ? { upstreamCRDVersion } : {}) },
+    });
+    const gpu = { engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
+    const withoutCrd = [kaitoConfig, reported(providers[1])];
+    expect(selectionPreview(deployment({ ...gpu, provider: { name: 'dynamo' } }), withoutCrd).provider).toEqual({
+      ok: false,
+      reason: "Provider 'dynamo' CRD not installed in cluster",
+    });
+    // Auto-selection is not judged by this check; an installed CRD passes.
+    expect(selectionPreview(deployment(gpu), withoutCrd).provider).toMatchObject({ ok: true, provider: 'dynamo' });
+    const installed = [kaitoConfig, reported(providers[1], 'nvidia.com/v1beta1')];
+    expect(selectionPreview(deployment({ ...gpu, provider: { name: 'dynamo' } }), installed).provider).toMatchObject({ ok: true, provider: 'dynamo' });
+  });
 });
 
 describe('keptSelection', () => {

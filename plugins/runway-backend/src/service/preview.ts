@@ -15,6 +15,7 @@ import {
   type ModelDeployment,
   type ModelDeploymentSpec,
   type ModelDeploymentStatus,
+  providerInstalledFrom,
   type ProviderObjects as CommonProviderObjects,
   type ProviderObjectsStatus,
   type Resolution,
@@ -81,6 +82,11 @@ export function selectionPreview(body: KubeObject, providers: InferenceProviderC
   if (keptProvider && (!spec.provider?.name || spec.provider.name === keptProvider)) {
     // Once handed over, a deployment stays with its provider (even while that one is unready).
     return { engine, provider: { ok: true, provider: keptProvider, reason: kept?.provider?.selectedReason ?? 'selected earlier', auto: !spec.provider?.name } };
+  }
+  // Seed 000 §8: the core holds back an explicit provider whose CRD is not installed (its webhook denies it).
+  const explicit = spec.provider?.name;
+  if (explicit && providerInstalledFrom(providers)(explicit) === false) {
+    return { engine, provider: { ok: false, reason: crdNotInstalledMessage(explicit) } };
   }
   // The core's choice (an explicit provider must be registered and ready), with the kept engine if any.
   const p = keptEngine

@@ -4,6 +4,8 @@ import { deployment, READY_BUILT_INS, ready } from './testing';
 import type { ModelDeployment, ModelDeploymentSpec } from './types';
 import {
   identityChanges,
+  providerInstalledFrom,
+  providerRequiresCRD,
   validateModelDeployment,
   validateModelDeploymentSpec,
   validateModelDeploymentUpdate,
@@ -72,6 +74,29 @@ describe('seed 000 section 8 / seed 002 rules (exact messages)', () => {
       severity: 'error',
     });
     expect(issuesOf({ provider: { name: 'dynamo' } }, { providerInstalled: installed })).toEqual([]);
+  });
+
+  it('derives the CRD check from the registrations: reported without upstreamCRDVersion is not installed, unless no engine needs a CRD', () => {
+    const [kaito, dynamo, , llmd] = BUILT_IN_PROVIDERS;
+    const heartbeat = { ready: true, version: 'v1', lastHeartbeat: '2026-02-04T10:00:00Z' };
+    const installed = providerInstalledFrom([
+      { ...kaito, status: { ...heartbeat, upstreamCRDVersion: 'kaito.sh/v1beta1' } },
+      { ...dynamo, status: heartbeat },
+      { ...llmd, status: heartbeat },
+    ]);
+    expect(installed('kaito')).toBe(true);
+    expect(installed('dynamo')).toBe(false);
+    expect(installed('llmd')).toBe(true); // every llm-d engine declares requiresCRD: false
+    expect(installed('kuberay')).toBeUndefined(); // not registered: the registration check reports it
+    expect(providerInstalledFrom([dynamo, { ...kaito, status: { ready: true } }])('dynamo')).toBeUndefined(); // no report yet: not known
+    expect(providerInstalledFrom([{ ...kaito, status: { ready: true } }])('kaito')).toBeUndefined();
+    expect(providerRequiresCRD(llmd)).toBe(false);
+    expect(providerRequiresCRD({ ...dynamo, spec: {} })).toBe(true);
+    expect(issuesOf({ provider: { name: 'dynamo' } }, { providerInstalled: installed })).toContainEqual({
+      path: 'spec.provider.name',
+      message: "Provider 'dynamo' CRD not installed in cluster",
+      severity: 'error',
+    });
   });
 
   it('reports an unregistered provider and applies the named provider’s compatibility rules', () => {

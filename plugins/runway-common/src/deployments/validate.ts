@@ -205,6 +205,32 @@ function specRuleIssues(spec: Json): ValidationIssue[] {
   return issues;
 }
 
+/**
+ * Whether a provider needs an upstream CRD: yes unless every engine it lists
+ * declares `requiresCRD: false` (omitted means true, as upstream reads it).
+ */
+export function providerRequiresCRD(provider: InferenceProviderConfig): boolean {
+  const engines = provider.spec?.capabilities?.engines;
+  return !Array.isArray(engines) || engines.length === 0 || engines.some(e => e?.requiresCRD !== false);
+}
+
+/**
+ * The `providerInstalled` check from the registered providers (seed 000 §8,
+ * "Provider CRD not installed"): false when the named provider's controller
+ * has reported (a heartbeat: it writes the CRD version with every one)
+ * without `status.upstreamCRDVersion` although it needs a CRD; undefined
+ * (not known) when it is not registered or has not reported, so other
+ * checks decide.
+ */
+export function providerInstalledFrom(providers: readonly InferenceProviderConfig[]): (name: string) => boolean | undefined {
+  return name => {
+    const provider = providers.find(p => p.metadata?.name === name);
+    const status = provider?.status;
+    if (!provider || !status?.lastHeartbeat) return undefined;
+    return Boolean(status.upstreamCRDVersion) || !providerRequiresCRD(provider);
+  };
+}
+
 function providerIssues(spec: ModelDeploymentSpec, options: ModelDeploymentValidationOptions): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const name = spec.provider?.name;
