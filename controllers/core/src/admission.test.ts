@@ -1,4 +1,5 @@
 import type { KubeObject } from '@runway-portal/controller-runtime';
+import { BUILT_IN_PROVIDERS } from '@runway-portal/plugin-runway-common';
 import { admitModelDeployment, defaultModelDeployment } from './admission';
 
 function md(spec: Record<string, unknown>, name = 'llama'): KubeObject {
@@ -22,6 +23,20 @@ describe('admitModelDeployment', () => {
     const result = admitModelDeployment({ operation: 'CREATE', object: md({ ...VALID, provider: { name: 'dynamo', overrides: { securityContext: {} } } }) });
     expect(result.allowed).toBe(false);
     expect((result as { message: string }).message).toContain('spec.provider.overrides');
+  });
+
+  it("denies an explicit provider whose controller reports no upstream CRD (seed 000 §8), and only that", () => {
+    const heartbeat = { ready: true, version: 'v1', lastHeartbeat: '2026-11-21T06:00:00Z' };
+    const [kaito, dynamo] = BUILT_IN_PROVIDERS;
+    const providers = [{ ...dynamo, status: heartbeat }, { ...kaito, status: { ...heartbeat, upstreamCRDVersion: 'kaito.sh/v1beta1' } }];
+    const denied = admitModelDeployment({ operation: 'CREATE', object: md({ ...VALID, provider: { name: 'dynamo' } }) }, providers);
+    expect(denied).toMatchObject({ allowed: false, code: 422 });
+    expect((denied as { message: string }).message).toBe("ModelDeployment llama is not valid: spec.provider.name: Provider 'dynamo' CRD not installed in cluster");
+    // Auto-selection and a provider with its CRD are not affected; without the registrations nothing is judged.
+    expect(admitModelDeployment({ operation: 'CREATE', object: md(VALID) }, providers)).toEqual({ allowed: true });
+    const onKaito = { ...VALID, engine: { type: 'llamacpp' }, resources: undefined, provider: { name: 'kaito' } };
+    expect(admitModelDeployment({ operation: 'CREATE', object: md(onKaito) }, providers)).toEqual({ allowed: true });
+    expect(admitModelDeployment({ operation: 'CREATE', object: md({ ...VALID, provider: { name: 'dynamo' } }) })).toEqual({ allowed: true });
   });
 
   it('warns about identity changes on update', () => {

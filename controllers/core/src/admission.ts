@@ -3,13 +3,17 @@
  * request: validation (runway-common's validator, the same one the form and
  * the REST API call) and defaulting (runway-common's defaults). The
  * provider-specific checks are not here: providers report those in
- * `ProviderCompatible` (seed 000 §8).
+ * `ProviderCompatible` (seed 000 §8). The one registration fact the core
+ * checks is seed 000 §8's "Provider CRD not installed" for an explicitly
+ * named provider (`providerInstalledFrom`).
  */
 import type { AdmissionRequest, KubeObject, ValidationResult } from '@runway-portal/controller-runtime';
 import {
   applyModelDeploymentDefaults,
   errorsOf,
+  type InferenceProviderConfig,
   type ModelDeployment,
+  providerInstalledFrom,
   validateModelDeployment,
   validateModelDeploymentUpdate,
   type ValidationIssue,
@@ -32,14 +36,20 @@ function sameJson(a: unknown, b: unknown): boolean {
  * Allows or denies a ModelDeployment CREATE or UPDATE. An update that leaves
  * the spec as it is (metadata, finalizers, labels) is always allowed, so an
  * object stored before the webhook existed can still be labelled or deleted.
+ * `providers`: the registered InferenceProviderConfigs (the core's cache;
+ * a provider not in it is not judged here).
  */
-export function admitModelDeployment(request: Pick<AdmissionRequest, 'operation' | 'object' | 'oldObject'>): ValidationResult {
+export function admitModelDeployment(
+  request: Pick<AdmissionRequest, 'operation' | 'object' | 'oldObject'>,
+  providers: readonly InferenceProviderConfig[] = [],
+): ValidationResult {
   const object = request.object as ModelDeployment | null | undefined;
   if (request.operation === 'DELETE' || request.operation === 'CONNECT' || !object) return { allowed: true };
   const old = request.oldObject as ModelDeployment | null | undefined;
   if (request.operation === 'UPDATE' && old && sameJson(old.spec, object.spec)) return { allowed: true };
+  const options = { providerInstalled: providerInstalledFrom(providers) };
   const result =
-    request.operation === 'UPDATE' && old ? validateModelDeploymentUpdate(old, object) : validateModelDeployment(object);
+    request.operation === 'UPDATE' && old ? validateModelDeploymentUpdate(old, object, options) : validateModelDeployment(object, options);
   const warnings = warningsOf(result).map(issueText);
   const errors = errorsOf(result);
   if (errors.length === 0) return { allowed: true, ...(warnings.length ? { warnings } : {}) };

@@ -148,6 +148,19 @@ describe('core controller against a real cluster (no webhook installed)', () => 
       expect(conditionOf(md, 'ProviderSelected')?.status).toBe('False');
     });
 
+    it("then holds it Pending with seed 000 §8's message while the provider reports no upstream CRD, and hands it over once it does", async () => {
+      await registerProvider(env.client, 'kuberay', true, { crdInstalled: false });
+      const md = await waitFor('main', 'ray', 'CRD message', m => m.status?.message?.includes('CRD not installed') === true);
+      expect(md.status?.phase).toBe('Pending');
+      expect(md.status?.message).toBe("Validation failed: spec.provider.name: Provider 'kuberay' CRD not installed in cluster");
+      expect(conditionOf(md, 'Validated')).toMatchObject({ status: 'False', message: "spec.provider.name: Provider 'kuberay' CRD not installed in cluster" });
+      expect(md.status?.provider).toBeUndefined();
+      // Only the CRD version changes (ready stays true): the core looks again.
+      await setProviderReady(env.client, 'kuberay', true);
+      const selected = await waitFor('main', 'ray', 'provider kuberay', m => m.status?.provider?.name === 'kuberay');
+      expect(conditionOf(selected, 'Validated')).toMatchObject({ status: 'True' });
+    });
+
     it('emits SecretNotFound for a missing token Secret (existence only) and still selects', async () => {
       await create(deployment('main', 'secret', { ...GPU, secrets: { huggingFaceToken: 'hf-token-secret' } }));
       const events = await eventually('SecretNotFound event', async () => {

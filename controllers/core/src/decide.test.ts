@@ -101,6 +101,17 @@ describe('decide', () => {
     expect(condition(d, 'ProviderSelected')).toMatchObject({ status: 'False', reason: 'ValidationFailed' });
   });
 
+  it("holds an explicit provider without its CRD Pending with the seed's message (no webhook)", () => {
+    const reported = READY.map(p => ({ ...p, status: { ...p.status, lastHeartbeat: NOW } }));
+    const d = run({ md: md({ provider: { name: 'dynamo' } }), providers: reported });
+    expect(condition(d, 'Validated')).toMatchObject({ status: 'False', message: "spec.provider.name: Provider 'dynamo' CRD not installed in cluster" });
+    expect(d.status.phase).toBe('Pending');
+    expect(d.status.message).toContain("Provider 'dynamo' CRD not installed in cluster");
+    expect(d.status.provider).toBeUndefined();
+    const installed = reported.map(p => (p.metadata?.name === 'dynamo' ? { ...p, status: { ...p.status, upstreamCRDVersion: 'nvidia.com/v1beta1' } } : p));
+    expect(run({ md: md({ provider: { name: 'dynamo' } }), providers: installed }).status.provider?.name).toBe('dynamo');
+  });
+
   it('keeps a provider selected before when the spec turns invalid (it holds the finalizer)', () => {
     const before = md({ image: 'a:1', engine: { type: 'vllm', image: 'b:1' } }, {
       status: { provider: { name: 'dynamo', selectedReason: 'r' }, engine: { type: 'vllm', selectedReason: 'e' } },

@@ -23,6 +23,7 @@ import {
   type InferenceProviderConfig,
   type ModelDeployment,
   type ModelDeploymentSpec,
+  providerInstalledFrom,
   type ProviderSelection,
   providerSelectedCondition,
   RECONCILE_PAUSED_ANNOTATION,
@@ -171,7 +172,8 @@ export function decide(input: CoreInput): CoreDecision {
   const conditions: Condition[] = [];
   const add = (c: Condition | undefined) => c && conditions.push(keepTransitionTime(c, previous));
 
-  const validation = validateModelDeployment(md);
+  // Seed 000 §8 at reconcile time too (no webhook): an explicit provider without its CRD holds the deployment Pending.
+  const validation = validateModelDeployment(md, { providerInstalled: providerInstalledFrom(providers) });
   add(validatedCondition(validation, context));
 
   const spec = (isRecord(md.spec) ? md.spec : {}) as ModelDeploymentSpec;

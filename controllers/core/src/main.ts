@@ -12,6 +12,7 @@ import {
   helpRequested,
   isAlreadyExists,
   type KubeClient,
+  type KubeObject,
   type Logger,
   Manager,
   mutatingWebhook,
@@ -19,11 +20,12 @@ import {
   optionErrorsText,
   validatingWebhook,
 } from '@runway-portal/controller-runtime';
+import type { InferenceProviderConfig } from '@runway-portal/plugin-runway-common';
 import { isIP } from 'node:net';
 import { admitModelDeployment, defaultModelDeployment, MUTATE_PATH, VALIDATE_PATH } from './admission';
 import { CORE_FIELD_MANAGER } from './decide';
 import { CORE_OPTIONS, CORE_PROGRAM, type CoreOptions, coreUsage, parseOptions } from './options';
-import { registerCoreController } from './reconciler';
+import { InferenceProviderConfigs, registerCoreController } from './reconciler';
 
 export const VALIDATING_CONFIG = 'airunway-core-validating';
 export const MUTATING_CONFIG = 'airunway-core-mutating';
@@ -106,11 +108,14 @@ export function buildCore(
       : {}),
   });
   if (manager.webhookServer) {
-    manager.webhookServer.register(VALIDATE_PATH, validatingWebhook(admitModelDeployment));
+    // The controller's shared cache of registrations (caches run on every replica, leader or not).
+    const providers = manager.informers.informerFor<KubeObject & InferenceProviderConfig>(InferenceProviderConfigs);
+    manager.webhookServer.register(VALIDATE_PATH, validatingWebhook(request => admitModelDeployment(request, providers.store.list())));
     manager.webhookServer.register(MUTATE_PATH, mutatingWebhook(defaultModelDeployment));
   }
   registerCoreController(manager, {
     maxConcurrentReconciles: options.maxConcurrentReconciles,
+    checkSecrets: options.checkSecrets,
     explicitGateway: options.gatewayName && options.gatewayNamespace ? { name: options.gatewayName, namespace: options.gatewayNamespace } : undefined,
   });
 

@@ -9,6 +9,12 @@ describe('parseOptions', () => {
     });
   });
 
+  it('checks token Secrets unless --check-secrets=false', () => {
+    expect(parseOptions([], {})).toEqual({ ok: true, options: expect.objectContaining({ checkSecrets: true }) });
+    expect(parseOptions(['--check-secrets=false'], {})).toEqual({ ok: true, options: expect.objectContaining({ checkSecrets: false }) });
+    expect(parseOptions([], { CHECK_SECRETS: 'no' })).toEqual({ ok: false, errors: ['--check-secrets (CHECK_SECRETS) "no" is not valid: use true or false'] });
+  });
+
   it('takes flags over environment variables, in both flag forms', () => {
     const r = parseOptions(['--webhook-mode=url', '--webhook-port', '19443', '--metrics-port=0'], { WEBHOOK_MODE: 'off', KUBECONFIG: '/tmp/kc', HEALTH_PORT: '0' });
     expect(r).toEqual({ ok: true, options: expect.objectContaining({ webhookMode: 'url', webhookHost: '127.0.0.1', webhookPort: 19443, metricsPort: 0, healthPort: 0, kubeconfig: '/tmp/kc' }) });

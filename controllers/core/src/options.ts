@@ -50,6 +50,14 @@ export const CORE_OPTIONS = {
     default: '16',
     parse: p.wholeNumber(1),
   },
+  /** false: no SecretNotFound check, so the ClusterRole's cluster-wide `secrets: get` can be dropped. */
+  checkSecrets: {
+    flag: 'check-secrets',
+    env: 'CHECK_SECRETS',
+    help: 'false to skip the existence check of spec.secrets.huggingFaceToken (no SecretNotFound events; needs no secrets get)',
+    default: 'true',
+    parse: p.boolean,
+  },
   /** The Gateway to route through; unset: the labelled one, else the only one. Both or neither. */
   gatewayName: {
     flag: 'gateway-name',

@@ -50,6 +50,8 @@ export interface CoreControllerOptions {
   gatewayCheckTtlMs?: number;
   /** The Gateway to route through (--gateway-name/--gateway-namespace); unset: the labelled, else the only one. */
   explicitGateway?: { name: string; namespace: string };
+  /** Look up the token Secret for SecretNotFound (--check-secrets); default true. false: no Secret is ever read. */
+  checkSecrets?: boolean;
 }
 
 /** Whether the live status already shows every field the core wants, and nothing it would release. */
@@ -89,9 +91,12 @@ function liveGatewayResult(md: ModelDeployment): GatewayResult {
   };
 }
 
-/** Provider changes that can alter a selection: spec edits and readiness, not heartbeats. */
+/** Provider changes that can alter a selection or validation: spec edits, readiness and the upstream CRD, not heartbeats. */
 const providerSelectionChanged: Predicate<InferenceProviderConfig> = {
-  update: (old, obj) => old.metadata?.generation !== obj.metadata?.generation || old.status?.ready !== obj.status?.ready,
+  update: (old, obj) =>
+    old.metadata?.generation !== obj.metadata?.generation ||
+    old.status?.ready !== obj.status?.ready ||
+    old.status?.upstreamCRDVersion !== obj.status?.upstreamCRDVersion,
 };
 
 export function registerCoreController(mgr: Manager, options: CoreControllerOptions = {}) {
@@ -122,7 +127,7 @@ export function registerCoreController(mgr: Manager, options: CoreControllerOpti
     let providerLabel = md.status?.provider?.name ?? 'none';
     try {
       const namespace = md.metadata?.namespace ?? 'default';
-      const secretName = md.spec?.secrets?.huggingFaceToken;
+      const secretName = options.checkSecrets === false ? undefined : md.spec?.secrets?.huggingFaceToken;
       const registered = providers.store.list();
       // Deleting: garbage collection removes the gateway objects with the deployment. Paused: nothing is written.
       let gateway: { result: GatewayResult; requeueAfterMs?: number } = { result: {} };

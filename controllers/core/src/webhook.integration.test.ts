@@ -69,6 +69,20 @@ describe('core webhooks called by the API server (url mode)', () => {
     await expect(getDeployment(env.client, 'apps', 'blocked')).rejects.toThrow(/not found/i);
   });
 
+  it("denies an explicit provider registered without its upstream CRD with seed 000 §8's message", async () => {
+    await registerProvider(env.client, 'kuberay', true, { crdInstalled: false });
+    const err = await eventually('a denial naming the missing CRD', async () => {
+      try {
+        await env.client.create(ModelDeployments, deployment('apps', 'no-crd', { ...GPU, provider: { name: 'kuberay' } }), { dryRun: true });
+        return undefined; // the core's cache has not seen the registration yet
+      } catch (e) {
+        return e instanceof KubeApiError && e.message.includes('CRD not installed') ? e : undefined;
+      }
+    });
+    expect(err.message).toContain("spec.provider.name: Provider 'kuberay' CRD not installed in cluster");
+    await expect(getDeployment(env.client, 'apps', 'no-crd')).rejects.toThrow(/not found/i);
+  });
+
   it('defaults what the user left out (mutating webhook) and the controller selects', async () => {
     await env.client.create(ModelDeployments, deployment('apps', 'defaulted', GPU));
     const md = await getDeployment(env.client, 'apps', 'defaulted');

@@ -166,18 +166,28 @@ export function getDeployment(client: KubeClient, namespace: string, name: strin
 }
 
 /** Registers a built-in provider as its controller would (spec, then status with its own field manager). */
-export async function registerProvider(client: KubeClient, name: string, ready: boolean): Promise<void> {
+/** The upstream API version each built-in provider reports when its CRD is installed. */
+const UPSTREAM_VERSIONS: Record<string, string> = {
+  kaito: 'kaito.sh/v1beta1',
+  dynamo: 'nvidia.com/v1alpha1',
+  kuberay: 'ray.io/v1',
+  llmd: 'inference.networking.k8s.io/v1',
+};
+
+/** Registers a built-in provider as its controller would; `crdInstalled: false` reports no upstream CRD. */
+export async function registerProvider(client: KubeClient, name: string, ready: boolean, options: { crdInstalled?: boolean } = {}): Promise<void> {
   const config = BUILT_IN_PROVIDERS.find(p => p.metadata?.name === name)!;
   await client.apply(InferenceProviderConfigs, config as never, { fieldManager: `airunway-provider-${name}`, force: true });
-  await setProviderReady(client, name, ready);
+  await setProviderReady(client, name, ready, options);
 }
 
-export async function setProviderReady(client: KubeClient, name: string, ready: boolean): Promise<void> {
+export async function setProviderReady(client: KubeClient, name: string, ready: boolean, options: { crdInstalled?: boolean } = {}): Promise<void> {
+  const upstream = options.crdInstalled === false ? {} : { upstreamCRDVersion: UPSTREAM_VERSIONS[name] };
   const status: InferenceProviderConfig = {
     apiVersion: 'airunway.ai/v1alpha1',
     kind: 'InferenceProviderConfig',
     metadata: { name },
-    status: { ready, version: 'test', lastHeartbeat: new Date().toISOString() },
+    status: { ready, version: 'test', lastHeartbeat: new Date().toISOString(), ...upstream },
   } as InferenceProviderConfig;
   await client.apply(InferenceProviderConfigs, status as never, { fieldManager: `airunway-provider-${name}`, force: true, subresource: 'status' });
 }
