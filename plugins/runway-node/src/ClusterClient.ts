@@ -15,7 +15,7 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import { ConflictError, NotAllowedError, NotFoundError } from '@backstage/errors';
 import { type KubeObject, type ResourceType, resourcePath } from '@runway-portal/controller-runtime';
 import type { InferenceProviderConfig, ValidationIssue } from '@runway-portal/plugin-runway-common';
-import { ClusterCache, INVOLVED_UID_INDEX, OWNER_UID, type CacheChange } from './cluster/ClusterCache';
+import { ClusterCache, INVOLVED_UID_INDEX, OWNER_UID, type CacheChange, type UpstreamType } from './cluster/ClusterCache';
 import { type GpuCapacity, gpuCapacity, isGpuResource, type NodeLike, type PodLike } from './cluster/gpu';
 import {
   type ClusterError,
@@ -544,7 +544,7 @@ export class DefaultClusterClient implements ClusterClient {
     errors: ClusterError[],
     left: () => number,
   ) {
-    let types: ResourceType[];
+    let types: UpstreamType[];
     try {
       types = await withTimeout(cache.name, left(), 'API discovery', () => cache.upstreamTypes(kind, UPSTREAM_KINDS[kind]));
     } catch (err) {
@@ -552,15 +552,17 @@ export class DefaultClusterClient implements ClusterClient {
       return [];
     }
     const lists = await Promise.all(
-      types.map(async rt => {
-        const informer = cache.upstreamInformer(rt);
-        await cache.waitForSync(informer, left());
-        if (!informer.hasSynced()) {
-          const health = cache.health(informer, `${rt.kind} (${rt.group || 'core'}/${rt.version})`);
+      types.map(async upstream => {
+        const rt = upstream.type;
+        const informers = cache.upstreamInformers(upstream);
+        await Promise.all(informers.map(informer => cache.waitForSync(informer, left())));
+        // One error per kind, however many selectors it is watched with.
+        const unsynced = informers.find(informer => !informer.hasSynced());
+        if (unsynced) {
+          const health = cache.health(unsynced, `${rt.kind} (${rt.group || 'core'}/${rt.version})`);
           if (health.error) errors.push(health.error);
-          return [];
         }
-        return informer.store.byIndex(OWNER_UID, uid);
+        return informers.filter(informer => informer.hasSynced()).flatMap(informer => informer.store.byIndex(OWNER_UID, uid));
       }),
     );
     return lists.flat();

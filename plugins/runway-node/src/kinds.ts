@@ -6,7 +6,9 @@
 import type { ResourceType } from '@runway-portal/controller-runtime';
 import {
   type CrdDefinition,
+  GATEWAY_MANAGED_BY,
   inferenceProviderConfigCrd,
+  MANAGED_BY_LABEL,
   modelCrd,
   modelDeploymentCrd,
   type RunwayKind,
@@ -81,17 +83,39 @@ export interface UpstreamKind {
   version?: string;
   /** The resource name, as RBAC rules name it. */
   plural: string;
+  /**
+   * For kinds every namespace has many of (ConfigMaps, ServiceAccounts,
+   * RBAC): only objects matching one of these selectors are listed and
+   * watched (one watch per selector), so the cache never holds every
+   * ConfigMap of a big cluster. Unset: every object of the kind is watched,
+   * and kept only when a Runway kind owns it.
+   */
+  labelSelectors?: readonly string[];
 }
 
-const core = (group: string, version: string, kind: string, plural: string): UpstreamKind => ({
-  group,
-  version,
-  kind,
-  plural,
-});
+const core = (
+  group: string,
+  version: string,
+  kind: string,
+  plural: string,
+  labelSelectors?: readonly string[],
+): UpstreamKind => ({ group, version, kind, plural, ...(labelSelectors ? { labelSelectors } : {}) });
+
+/**
+ * The labels of what Runway's controllers create: every provider object
+ * carries `airunway.ai/managed-by` (llm-d's endpoint picker too); the core's
+ * gateway objects carry `app.kubernetes.io/managed-by: airunway-core` only.
+ * The second selector excludes the first's objects so no object is listed twice.
+ */
+export const RUNWAY_CREATED_SELECTORS: readonly string[] = [
+  MANAGED_BY_LABEL,
+  `app.kubernetes.io/managed-by=${GATEWAY_MANAGED_BY},!${MANAGED_BY_LABEL}`,
+];
 
 export const UPSTREAM_KINDS: Record<RunwayKind, readonly UpstreamKind[]> = {
-  // The provider's resource, and what the llm-d provider and the gateway integration create directly.
+  // The provider's resource, the storage PVCs of every provider, KAITO's inference ConfigMap, and
+  // what llm-d and the core's gateway create directly (pool, route, and the endpoint picker's
+  // ServiceAccount, Role, RoleBinding, ConfigMap, Deployment and Service).
   deployments: [
     { group: 'kaito.sh', kind: 'Workspace', plural: 'workspaces' },
     { group: 'nvidia.com', kind: 'DynamoGraphDeployment', plural: 'dynamographdeployments' },
@@ -100,6 +124,11 @@ export const UPSTREAM_KINDS: Record<RunwayKind, readonly UpstreamKind[]> = {
     { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', plural: 'httproutes' },
     core('apps', 'v1', 'Deployment', 'deployments'),
     core('', 'v1', 'Service', 'services'),
+    core('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims'),
+    core('', 'v1', 'ConfigMap', 'configmaps', RUNWAY_CREATED_SELECTORS),
+    core('', 'v1', 'ServiceAccount', 'serviceaccounts', RUNWAY_CREATED_SELECTORS),
+    core('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', RUNWAY_CREATED_SELECTORS),
+    core('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', RUNWAY_CREATED_SELECTORS),
   ],
   // The model operator's PVC and download Job.
   models: [

@@ -20,12 +20,20 @@ describe('portal RBAC', () => {
       ['kaito.sh', 'workspaces'],
       ['apps', 'deployments'],
       ['batch', 'jobs'],
+      ['', 'persistentvolumeclaims'],
+      ['', 'configmaps'],
+      ['', 'serviceaccounts'],
+      ['rbac.authorization.k8s.io', 'roles'],
+      ['rbac.authorization.k8s.io', 'rolebindings'],
     ]) {
       expect(allowed(group, resource, 'watch')).toBe(true);
       expect(allowed(group, resource, 'create')).toBe(false);
       expect(allowed(group, resource, 'delete')).toBe(false);
     }
     expect(allowed('', 'secrets', 'get')).toBe(false);
+    expect(allowed('', 'serviceaccounts/token', 'create')).toBe(false);
+    expect(allowed('rbac.authorization.k8s.io', 'roles', 'bind')).toBe(false);
+    expect(allowed('rbac.authorization.k8s.io', 'roles', 'escalate')).toBe(false);
   });
 
   it('covers every upstream kind the cluster cache reads', () => {

@@ -3,7 +3,9 @@
  * runtime: list+watch with bookmarks, relist on 410, restart with backoff,
  * managedFields stripped) are started lazily, on the first read of a kind,
  * and then kept warm. Upstream objects are cached only when one of Runway's
- * kinds owns them; everything else of those kinds is reduced to a stub.
+ * kinds owns them; everything else of those kinds is reduced to a stub, and
+ * kinds every namespace has many of (ConfigMaps, ServiceAccounts, RBAC) are
+ * listed only where they carry Runway's managed-by labels.
  *
  * The cache also keeps, per resource type, whether it is failing and since
  * when: that is the data age and the per-cluster error of every answer.
@@ -128,6 +130,12 @@ export interface ClusterCacheOptions {
   discoveryTtlMs?: number;
 }
 
+/** A served upstream kind, and the label selectors it is watched with (all of its objects when unset). */
+export interface UpstreamType {
+  type: ResourceType;
+  labelSelectors?: readonly string[];
+}
+
 export const INVOLVED_UID_INDEX = 'involved-uid';
 const byInvolvedUid = (obj: KubeObject): string[] => {
   const uid = (obj as { involvedObject?: { uid?: string } }).involvedObject?.uid;
@@ -165,7 +173,7 @@ export class ClusterCache {
   private readonly upstream: SharedInformerFactory;
   private readonly watched = new Set<string>();
   private readonly listeners = new Set<(change: CacheChange) => void>();
-  private readonly discovered = new Map<string, { at: number; types: Promise<ResourceType[]> }>();
+  private readonly discovered = new Map<string, { at: number; types: Promise<UpstreamType[]> }>();
   private readonly requestTimeoutMs: number;
   private readonly discoveryTtlMs: number;
   private readonly logger: Logger;
@@ -229,11 +237,18 @@ export class ClusterCache {
     return this.informer(EVENTS, { fieldSelector: `involvedObject.kind=${kind}` });
   }
 
-  /** An upstream kind's informer (owned objects only), indexed by owner uid. */
-  upstreamInformer(rt: ResourceType): Informer<KubeObject> {
-    const informer = this.upstream.informerFor<KubeObject>(rt);
-    if (!informer.store.hasIndexer(OWNER_UID)) informer.addIndexer(OWNER_UID, byOwnerUid);
-    return informer;
+  /**
+   * An upstream kind's informers (owned objects only), indexed by owner uid:
+   * one for the whole kind, or one per label selector when the kind is
+   * watched only where it carries Runway's labels.
+   */
+  upstreamInformers(upstream: UpstreamType): Array<Informer<KubeObject>> {
+    const selectors = upstream.labelSelectors ?? [undefined];
+    return selectors.map(labelSelector => {
+      const informer = this.upstream.informerFor<KubeObject>(upstream.type, labelSelector ? { labelSelector } : {});
+      if (!informer.store.hasIndexer(OWNER_UID)) informer.addIndexer(OWNER_UID, byOwnerUid);
+      return informer;
+    });
   }
 
   /**
@@ -299,12 +314,15 @@ export class ClusterCache {
    * kinds through discovery of their group's preferred version. Cached for
    * a while so that CRDs installed later are found.
    */
-  async upstreamTypes(key: string, kinds: readonly UpstreamKind[]): Promise<ResourceType[]> {
+  async upstreamTypes(key: string, kinds: readonly UpstreamKind[]): Promise<UpstreamType[]> {
     const cached = this.discovered.get(key);
     if (cached && Date.now() - cached.at < this.discoveryTtlMs) return cached.types;
-    const types = Promise.all(kinds.map(k => this.resolveUpstream(k))).then(list =>
-      list.filter((t): t is ResourceType => t !== undefined),
-    );
+    const types = Promise.all(
+      kinds.map(async (k): Promise<UpstreamType | undefined> => {
+        const type = await this.resolveUpstream(k);
+        return type && { type, ...(k.labelSelectors ? { labelSelectors: k.labelSelectors } : {}) };
+      }),
+    ).then(list => list.filter((t): t is UpstreamType => t !== undefined));
     this.discovered.set(key, { at: Date.now(), types });
     types.catch(() => this.discovered.delete(key));
     return types;
