@@ -3,7 +3,8 @@
  * three real Kubernetes control planes with Runway's CRDs installed.
  * Clusters are configured as an administrator would: two through
  * kubernetes.clusterLocatorMethods with a service-account token, one through
- * a kubeconfig context; plus one unreachable and one misconfigured entry.
+ * a kubeconfig context; plus one unreachable entry, one that accepts
+ * connections and never answers, and one misconfigured entry.
  */
 import {
   coreServices,
@@ -13,12 +14,13 @@ import {
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import type { KubeClient, KubeObject } from '@runway-portal/controller-runtime';
 import { startClusters, type TestCluster } from '@runway-portal/e2e-cluster';
-import type { InferenceProviderConfig, RunwayKind } from '@runway-portal/plugin-runway-common';
+import { buildEndpointPicker, type InferenceProviderConfig, type RunwayKind } from '@runway-portal/plugin-runway-common';
 import { KIND_INFO } from '@runway-portal/plugin-runway-node';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { parseAllDocuments } from 'yaml';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { eventsServiceFactory } from '@backstage/plugin-events-node';
 import signalsPlugin from '@backstage/plugin-signals-backend';
@@ -117,6 +119,25 @@ async function readDirect(client: KubeClient, kind: RunwayKind, namespace: strin
   }
 }
 
+/** A "cluster" that accepts TCP connections and never answers (not even the TLS handshake). */
+async function startSilentServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer(socket => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => sockets.delete(socket));
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}`,
+    stop: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise(resolve => server.close(resolve));
+    },
+  };
+}
+
 describe('runway REST API against real clusters', () => {
   let east: TestCluster;
   let west: TestCluster;
@@ -126,6 +147,7 @@ describe('runway REST API against real clusters', () => {
   let server: Server;
   let stopBackend: () => Promise<void>;
   let kaitoRunning: RunningProvider | undefined;
+  let silent: { url: string; stop: () => Promise<void> } | undefined;
 
   beforeAll(async () => {
     // East also has KAITO's Workspace CRD: its registered KAITO provider reports kaito.sh/v1beta1.
@@ -134,6 +156,7 @@ describe('runway REST API against real clusters', () => {
     );
     eastAdmin = adminClient(east);
     westAdmin = adminClient(west);
+    silent = await startSilentServer();
     const northAdmin = adminClient(north);
     for (const client of [eastAdmin, westAdmin, northAdmin]) await createNamespaces(client, ['team-a', 'team-b', 'other']);
     const [eastToken, northToken] = await Promise.all([portalServiceAccountToken(eastAdmin), portalServiceAccountToken(northAdmin)]);
@@ -176,6 +199,8 @@ describe('runway REST API against real clusters', () => {
                     { ...clusterConfigEntry('wrong-token', east, eastToken), serviceAccountToken: 'not-a-valid-token' },
                     // A cluster that never answers: a port nothing listens on.
                     { name: 'ghost', url: 'https://127.0.0.1:1', authProvider: 'serviceAccount', serviceAccountToken: 'x' },
+                    // A cluster that accepts connections and never answers.
+                    { name: 'slow', url: silent.url, authProvider: 'serviceAccount', serviceAccountToken: 'x' },
                     // A cluster the portal cannot use (it would need the browser user's Google token).
                     { name: 'gke', url: 'https://gke.example.com', authProvider: 'google' },
                   ],
@@ -198,6 +223,7 @@ describe('runway REST API against real clusters', () => {
   afterAll(async () => {
     await kaitoRunning?.stop();
     await stopBackend?.();
+    await silent?.stop();
     await Promise.all([east, west, north].map(c => c?.stop()));
   });
 
@@ -218,7 +244,7 @@ describe('runway REST API against real clusters', () => {
     const res = await api().get('/api/runway/clusters').set(auth(VIEWER));
     expect(res.status).toBe(200);
     const byName = Object.fromEntries(res.body.items.map((c: any) => [c.name, c]));
-    expect(Object.keys(byName).sort()).toEqual(['east', 'ghost', 'north', 'west', 'wrong-token']);
+    expect(Object.keys(byName).sort()).toEqual(['east', 'ghost', 'north', 'slow', 'west', 'wrong-token']);
     expect(byName.east).toMatchObject({ title: 'east (test)', reachable: true, namespaces: ['team-a', 'team-b'] });
     expect(byName.east.version).toEqual(expect.any(String)); // gitVersion; a source build says v0.0.0-master
     expect(byName.east.providers.map((p: any) => [p.name, p.ready])).toEqual([
@@ -229,6 +255,8 @@ describe('runway REST API against real clusters', () => {
     expect(byName.ghost.reachable).toBe(false);
     const errorOf = (cluster: string) => res.body.errors.find((e: any) => e.cluster === cluster);
     expect(errorOf('ghost').reason).toBe('Unreachable');
+    expect(byName.slow.reachable).toBe(false);
+    expect(res.body.errors.filter((e: any) => e.cluster === 'slow').map((e: any) => e.reason)).toContain('Timeout');
     expect(errorOf('gke')).toMatchObject({ reason: 'Misconfigured' });
     expect(errorOf('gke').message).toMatch(/authProvider "google"/);
   });
@@ -337,6 +365,52 @@ describe('runway REST API against real clusters', () => {
       expect(await readDirect(eastAdmin, kind, 'team-b', `denied-${kind}`)).toBeUndefined();
       const deleteDenied = await api().delete(`/api/runway/${kind}/west/team-b/anything`).set(auth(TEAM_A));
       expect(deleteDenied.status).toBe(403);
+    });
+
+    it('refuses an update without permission (403) and writes nothing', async () => {
+      const target = `guarded-${kind}`;
+      for (const namespace of ['team-a', 'team-b']) {
+        await eastAdmin.apply(resourceTypes[kind], bodies[kind](target, namespace), { fieldManager: 'kubectl' });
+      }
+      const before = await readDirect(eastAdmin, kind, 'team-a', target);
+      const changed = (namespace: string) => {
+        const body = bodies[kind](target, namespace);
+        return { ...body, metadata: { ...body.metadata, labels: { app: target, tier: 'gold' } } };
+      };
+      const viewer = await api().put(`/api/runway/${kind}/east/team-a/${target}`).send(changed('team-a')).set(auth(VIEWER));
+      expect(viewer.status).toBe(403);
+      expect(viewer.body.error.message).toMatch(new RegExp(`runway\\.${kind}\\.update`));
+      // team-a may update only in namespace team-a.
+      const elsewhere = await api().put(`/api/runway/${kind}/east/team-b/${target}`).send(changed('team-b')).set(auth(TEAM_A));
+      expect(elsewhere.status).toBe(403);
+      const after = await readDirect(eastAdmin, kind, 'team-a', target);
+      expect(after?.metadata?.resourceVersion).toBe(before?.metadata?.resourceVersion);
+      expect((await readDirect(eastAdmin, kind, 'team-b', target))?.metadata?.labels).toEqual({ app: target });
+      expect(audits.filter(a => a.meta.name === target)).toEqual([]);
+    });
+
+    it('answers an invalid update with field errors and writes nothing', async () => {
+      const target = `invalid-update-${kind}`;
+      const body = bodies[kind](target);
+      await eastAdmin.apply(resourceTypes[kind], body, { fieldManager: 'kubectl' });
+      const before = await readDirect(eastAdmin, kind, 'team-a', target);
+      // One field error per kind, together with an otherwise harmless label change.
+      const badSpec: Record<RunwayKind, [string, Record<string, unknown>]> = {
+        deployments: ['spec.resources.gpu.count', { ...(body.spec as object), resources: { gpu: { count: -1 } } }],
+        models: ['spec.storage.size', { ...(body.spec as object), storage: { size: 'lots', storageClass: 'standard' } }],
+        stacks: ['spec.distribution.name', { ...(body.spec as object), distribution: { name: 42 } }],
+      };
+      const [field, spec] = badSpec[kind];
+      const invalid = { ...body, metadata: { ...body.metadata, labels: { app: target, tier: 'gold' } }, spec };
+      const res = await api().put(`/api/runway/${kind}/east/team-a/${target}`).send(invalid).set(auth(ADMIN));
+      expect(res.status).toBe(400);
+      expect(res.body.error.name).toBe('InputError');
+      const errors = res.body.issues.filter((i: any) => i.severity === 'error');
+      expect(errors.map((i: any) => i.path)).toContain(field);
+      expect(errors.find((i: any) => i.path === field).message).toMatch(new RegExp(field.replace(/\./g, '\\.')));
+      const after = await readDirect(eastAdmin, kind, 'team-a', target);
+      expect(after?.metadata?.resourceVersion).toBe(before?.metadata?.resourceVersion);
+      expect(after?.metadata?.labels).toEqual({ app: target });
     });
 
     it('refuses a namespace outside the allow-list', async () => {
@@ -487,6 +561,77 @@ describe('runway REST API against real clusters', () => {
     });
     expect(detail.body.owned[0]).toMatchObject({ kind: 'Job', metadata: { name: 'model-download-owner' } });
     expect(detail.body.errors).toEqual([]);
+  });
+
+  it("shows every object a deployment owns: storage, configuration and the endpoint picker's objects", async () => {
+    const name = 'with-storage';
+    const created = await api().post('/api/runway/deployments/east').send(bodies.deployments(name)).set(auth(ADMIN)).expect(201);
+    const owner = { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name, uid: created.body.object.metadata.uid as string };
+    const ownerReferences = [{ ...owner, controller: true, blockOwnerDeletion: true }];
+    const providerLabels = { 'airunway.ai/managed-by': 'airunway' };
+    const apply = async (obj: KubeObject) =>
+      eastAdmin.apply(await eastAdmin.resolve(obj.apiVersion!, obj.kind!), obj, { fieldManager: 'test-provider' });
+    // What a provider writes (labelled airunway.ai/managed-by): a storage PVC and KAITO's inference ConfigMap.
+    await apply({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: `${name}-models`, namespace: 'team-a', labels: providerLabels, ownerReferences },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20Gi' } } },
+    } as KubeObject);
+    await apply({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `${name}-inference-config`, namespace: 'team-a', labels: providerLabels, ownerReferences },
+      data: { 'inference_config.yaml': 'vllm: {}' },
+    } as KubeObject);
+    // What the core's gateway writes (labelled app.kubernetes.io/managed-by: airunway-core): the endpoint picker.
+    const picker = buildEndpointPicker({ name: `${name}-epp`, namespace: 'team-a', poolName: name, owner });
+    for (const obj of picker) await apply(obj as KubeObject);
+    // Neither is shown: an unlabelled ConfigMap (not watched at all) and a labelled one nobody owns.
+    await apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-unlabelled`, namespace: 'team-a', ownerReferences } } as KubeObject);
+    await apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-orphan`, namespace: 'team-a', labels: providerLabels } } as KubeObject);
+
+    const expected = [
+      ['ConfigMap', `${name}-epp`],
+      ['ConfigMap', `${name}-inference-config`],
+      ['Deployment', `${name}-epp`],
+      ['PersistentVolumeClaim', `${name}-models`],
+      ['Role', `${name}-epp`],
+      ['RoleBinding', `${name}-epp`],
+      ['Service', `${name}-epp`],
+      ['ServiceAccount', `${name}-epp`],
+    ];
+    const ownedOf = (body: any) =>
+      (body.owned ?? []).map((o: KubeObject) => [o.kind, o.metadata?.name]).sort((a: string[], b: string[]) => a.join('/').localeCompare(b.join('/')));
+    const detail = await eventually(async () => {
+      const r = await api().get(`/api/runway/deployments/east/team-a/${name}`).set(auth(VIEWER));
+      return r.status === 200 && ownedOf(r.body).length >= expected.length ? r : undefined;
+    }, 20_000, 'the owned objects in the detail answer');
+    expect(ownedOf(detail.body)).toEqual(expected);
+    expect(detail.body.errors).toEqual([]);
+    // Whole objects, not stubs.
+    const configMap = detail.body.owned.find((o: KubeObject) => o.metadata?.name === `${name}-inference-config`);
+    expect(configMap.data).toEqual({ 'inference_config.yaml': 'vllm: {}' });
+    expect(configMap.metadata.managedFields).toBeUndefined();
+  });
+
+  it('answers lists within the bound while a cluster accepts connections and never answers', async () => {
+    const started = Date.now();
+    const res = await api().get('/api/runway/deployments').set(auth(VIEWER));
+    const elapsed = Date.now() - started;
+    expect(res.status).toBe(200);
+    expect(elapsed).toBeLessThan(BOUND_MS + 1_000);
+    const names = res.body.items.map((i: any) => `${i.cluster}/${i.object.metadata.namespace}/${i.object.metadata.name}`);
+    expect(names).toEqual(expect.arrayContaining(['north/team-a/north-one', 'west/team-b/from-kubectl']));
+    expect(res.body.items.some((i: any) => i.cluster === 'slow')).toBe(false);
+    expect(res.body.clusters.find((c: any) => c.cluster === 'slow')).toEqual({ cluster: 'slow', synced: false, dataAgeMs: null });
+    // Once its list has timed out, the cluster is reported as such at once.
+    const timedOut = await eventually(async () => {
+      const r = await api().get('/api/runway/deployments').set(auth(VIEWER));
+      return r.body.errors.find((e: any) => e.cluster === 'slow')?.reason === 'Timeout' ? r : undefined;
+    }, 4 * BOUND_MS, 'the slow cluster to be reported as timing out');
+    expect(timedOut.body.errors.find((e: any) => e.cluster === 'slow').message).toMatch(/cluster "slow" did not answer in time/);
+    expect(timedOut.body.errors.some((e: any) => ['east', 'west'].includes(e.cluster))).toBe(false);
   });
 
   it('pushes a change made directly in a cluster to a subscribed client within 2 seconds', async () => {
