@@ -7,11 +7,19 @@
  * controllers/deploy/core/rbac.yaml (impersonating its ServiceAccount).
  */
 import http from 'node:http';
-import { KubeClient, Secrets } from '@runway-portal/controller-runtime';
+import { KubeClient, type KubeObject, Secrets } from '@runway-portal/controller-runtime';
+import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { CORE_FIELD_MANAGER, OBSERVED_IDENTITY_ANNOTATION, PROVIDER_LABEL } from './decide';
+import type { CoreProcess } from './main';
 import { ModelDeployments } from './reconciler';
 import {
+  applyManifests,
+  CORE_RBAC,
+  createNamespace,
+  DEPLOYMENT_CRDS,
+  START_TIMEOUT_MS,
+  startCore,
   type Deployment,
   impersonating,
   CORE_SERVICE_ACCOUNT,
@@ -254,5 +262,55 @@ describe('core controller against a real cluster (no webhook installed)', () => 
       expect(body).toMatch(/airunway_provider_selection\{provider="dynamo",reason="default → dynamo \(GPU inference default\)"\} \d+/);
       expect(body).toContain('airunway_reconciliation_duration_seconds_bucket');
     });
+  });
+});
+
+describe('core with --check-secrets=false and the secrets rule removed from its ClusterRole', () => {
+  let cluster: TestCluster;
+  let client: KubeClient;
+  let core: CoreProcess;
+  let running: Promise<void>;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ name: 'core-no-secrets', crds: DEPLOYMENT_CRDS });
+    client = new KubeClient(cluster.kubeConfig());
+    for (const ns of ['main', 'airunway-system']) await createNamespace(client, ns);
+    const applied = await applyManifests(client, CORE_RBAC);
+    // The README's option: the ClusterRole without its `secrets: get` rule.
+    const role = applied.find(o => o.kind === 'ClusterRole')! as KubeObject & { rules: Array<{ resources: string[] }> };
+    const rules = role.rules.filter(r => !r.resources.includes('secrets'));
+    if (rules.length !== role.rules.length - 1) throw new Error('rbac.yaml: expected exactly one ClusterRole rule on secrets');
+    const ClusterRoles = await client.resolve('rbac.authorization.k8s.io/v1', 'ClusterRole');
+    await client.apply(ClusterRoles, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: role.metadata!.name }, rules } as never, { fieldManager: 'core-test', force: true });
+    await registerProvider(client, 'dynamo', true);
+    ({ core, running } = await startCore(cluster, ['--webhook-mode=off', '--check-secrets=false'], { actAs: CORE_SERVICE_ACCOUNT }));
+  }, START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await core?.manager.stop();
+    await running;
+    client?.close();
+    await cluster?.stop();
+  }, 60_000);
+
+  it('selects a deployment that names a token Secret without reading it (no SecretNotFound)', async () => {
+    const asCore = new KubeClient(impersonating(cluster.kubeConfig(), CORE_SERVICE_ACCOUNT));
+    try {
+      await expect(asCore.get(Secrets, { namespace: 'main', name: 'hf-token-secret' })).rejects.toThrow(/forbidden/i);
+    } finally {
+      asCore.close();
+    }
+    await client.create(ModelDeployments, deployment('main', 'tokened', { ...GPU, secrets: { huggingFaceToken: 'hf-token-secret' } }));
+    // With the check on, the forbidden lookup would fail every reconcile before selection.
+    const md = await eventually('provider dynamo', async () => {
+      const live = await getDeployment(client, 'main', 'tokened');
+      return live.status?.provider?.name === 'dynamo' && live;
+    });
+    expect(conditionOf(md, 'Validated')).toMatchObject({ status: 'True' });
+    const events = await eventually('ProviderSelected event', async () => {
+      const list = await eventsOf(client, 'main', 'tokened');
+      return list.some(e => e.reason === 'ProviderSelected') && list;
+    });
+    expect(events.map(e => e.reason)).not.toContain('SecretNotFound');
   });
 });
