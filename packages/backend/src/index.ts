@@ -19,6 +19,8 @@ backend.add(import('@backstage/plugin-scaffolder-backend-module-github'));
 backend.add(
   import('@backstage/plugin-scaffolder-backend-module-notifications'),
 );
+// runway:apply and runway:wait template actions, over the runway plugin's ClusterClient
+backend.add(import('@runway-portal/plugin-scaffolder-backend-module-runway'));
 
 // techdocs plugin
 backend.add(import('@backstage/plugin-techdocs-backend'));

@@ -1,0 +1,91 @@
+/**
+ * The pure part of `runway:wait`: where a resource is (its phase, message and
+ * conditions) and whether that ends the wait.
+ */
+import { InputError } from '@backstage/errors';
+import {
+  DEPLOYMENT_PHASES,
+  MODEL_PHASES,
+  type RunwayKind,
+  STACK_PHASES,
+} from '@runway-portal/plugin-runway-common';
+
+/** The phases each kind reports in `status.phase` (runway-common's schemas). */
+export const PHASES: Record<RunwayKind, readonly string[]> = {
+  deployments: DEPLOYMENT_PHASES,
+  models: MODEL_PHASES,
+  stacks: STACK_PHASES,
+};
+
+/** What "done" means by default: a deployment serves, a model is downloaded, a stack is up. */
+export const DEFAULT_TARGET_PHASE: Record<RunwayKind, string> = {
+  deployments: 'Running',
+  models: 'Ready',
+  stacks: 'Ready',
+};
+
+/** Every kind's failure phase. */
+export const FAILED_PHASE = 'Failed';
+
+export interface Progress {
+  phase?: string;
+  message?: string;
+  /** `Type=Status (Reason)` per condition, in the order the controller wrote them. */
+  conditions: string[];
+}
+
+export type Verdict =
+  | { state: 'reached'; progress: Progress }
+  | { state: 'failed'; progress: Progress }
+  | { state: 'pending'; progress: Progress };
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The target phase from the `phase` input, checked against the kind's phases. */
+export function targetPhaseOf(kind: RunwayKind, phase: string | undefined): string {
+  if (phase === undefined || phase === '') return DEFAULT_TARGET_PHASE[kind];
+  if (!PHASES[kind].includes(phase) || phase === FAILED_PHASE) {
+    const allowed = PHASES[kind].filter(p => p !== FAILED_PHASE);
+    throw new InputError(`input.phase "${phase}" is not a phase ${kind} reach: use one of ${allowed.join(', ')}`);
+  }
+  return phase;
+}
+
+export function progressOf(object: unknown): Progress {
+  const status = isRecord(object) && isRecord(object.status) ? object.status : {};
+  const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isRecord) : [];
+  return {
+    phase: typeof status.phase === 'string' ? status.phase : undefined,
+    message: typeof status.message === 'string' && status.message !== '' ? status.message : undefined,
+    conditions: conditions.map(c => `${String(c.type)}=${String(c.status)}${c.reason ? ` (${String(c.reason)})` : ''}`),
+  };
+}
+
+export function verdictOf(object: unknown, targetPhase: string): Verdict {
+  const progress = progressOf(object);
+  if (progress.phase === targetPhase) return { state: 'reached', progress };
+  if (progress.phase === FAILED_PHASE) return { state: 'failed', progress };
+  return { state: 'pending', progress };
+}
+
+/** One task-log line; the wait logs it whenever it changes. */
+export function describeProgress(what: string, progress: Progress): string {
+  const parts = [`${what}: phase ${progress.phase ?? '(none yet)'}`];
+  if (progress.message) parts.push(`message "${progress.message}"`);
+  if (progress.conditions.length > 0) parts.push(`conditions ${progress.conditions.join(', ')}`);
+  return parts.join('; ');
+}
+
+/**
+ * The failure message of a resource in the failure phase: its status
+ * message, else the message of a condition that is not True.
+ */
+export function failureMessage(object: unknown): string {
+  const progress = progressOf(object);
+  if (progress.message) return progress.message;
+  const status = isRecord(object) && isRecord(object.status) ? object.status : {};
+  const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isRecord) : [];
+  const failing = conditions.find(c => c.status !== 'True' && typeof c.message === 'string' && c.message !== '');
+  return failing ? String(failing.message) : 'no message in its status';
+}
