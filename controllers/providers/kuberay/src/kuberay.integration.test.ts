@@ -2,11 +2,13 @@
  * The KubeRay provider against a real API server with KubeRay's real
  * RayService CRD. The test moves the RayService status the way KubeRay's
  * operator does (the Ready condition and the active cluster's worker
- * counts) and plays the core's part (status.provider.name).
+ * counts) and plays the core's part (status.provider.name). The cluster
+ * starts without the RayService CRD so the provider's report of its absence
+ * is tested before the CRD is installed.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Events, KubeClient, type KubeObject, Namespaces, PersistentVolumeClaims } from '@runway-portal/controller-runtime';
+import { Events, KubeClient, type KubeObject, Namespaces, PersistentVolumeClaims, Secrets } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import {
   ModelDeployments,
@@ -64,7 +66,8 @@ describe('KubeRay provider against a real cluster', () => {
   }
 
   beforeAll(async () => {
-    cluster = await startCluster({ name: 'provider-kuberay', crds: [RUNWAY_CRDS, RAYSERVICE_CRD] });
+    // The RayService CRD comes later: the provider must report its absence first.
+    cluster = await startCluster({ name: 'provider-kuberay', crds: [RUNWAY_CRDS] });
     client = new KubeClient(cluster.kubeConfig());
     await client.create(Namespaces, { metadata: { name: NS } });
     // The provider runs with its own ServiceAccount and RBAC manifest, not as admin.
@@ -77,23 +80,47 @@ describe('KubeRay provider against a real cluster', () => {
 
   afterAll(async () => {
     await running?.stop();
+    providerClient?.close();
     client?.close();
     await cluster?.stop();
   });
 
-  it('registers with the detected RayService version', async () => {
+  it('cannot read Secrets with its RBAC', async () => {
+    await client.create(Secrets, { metadata: { name: 'hf-token', namespace: NS }, stringData: { HF_TOKEN: 'x' } });
+    await expect(providerClient.get(Secrets, { namespace: NS, name: 'hf-token' })).rejects.toMatchObject({ code: 403 });
+    await expect(providerClient.list(Secrets, { namespace: NS })).rejects.toMatchObject({ code: 403 });
+  });
+
+  it('registers its InferenceProviderConfig and keeps the heartbeat current', async () => {
+    let first = '';
     await until('registration', async () => {
       const ipc = await getProviderConfig(client, 'kuberay');
-      return ipc.status?.ready === true && ipc.status.upstreamCRDVersion === 'ray.io/v1';
+      first ||= ipc.status?.lastHeartbeat ?? '';
+      return ipc.status?.ready === true && !!first;
+    });
+    await until('a newer heartbeat', async () => {
+      const ipc = await getProviderConfig(client, 'kuberay');
+      return ipc.status.lastHeartbeat > first && ipc.status.upstreamCRDVersion === undefined;
     });
     const ipc = await getProviderConfig(client, 'kuberay');
+    // KubeRay is never auto-selected (seed 000 section 2.4).
     expect(ipc.spec.selectionRules ?? []).toEqual([]);
   });
 
-  it('creates a RayService the API server accepts under the real schema', async () => {
+  it('reports the missing CRD, then creates the RayService once KubeRay is installed', async () => {
     const spec = parse(fs.readFileSync(path.join(__dirname, 'testdata/llama-modeldeployment.yaml'), 'utf8')).spec;
     await createMd('qwen-ray', spec);
+    await until('CRD not installed status', async () => {
+      const md = await getMd('qwen-ray');
+      return md.status?.phase === 'Pending' && md.status.message === "Provider 'kuberay' CRD not installed in cluster";
+    });
+    expect(await gone(() => getRs('qwen-ray'))).toBe(true);
+    await cluster.installCrds([RAYSERVICE_CRD]);
     await until('RayService created', async () => !(await gone(() => getRs('qwen-ray'))));
+    await until('detected RayService version', async () => (await getProviderConfig(client, 'kuberay')).status?.upstreamCRDVersion === 'ray.io/v1');
+  });
+
+  it('creates a RayService the API server accepts under the real schema', async () => {
     const rs = await getRs('qwen-ray');
     const expected = parse(fs.readFileSync(path.join(__dirname, 'testdata/llama-rayservice.yaml'), 'utf8'));
     // The real schema adds its defaults (e.g. ports' protocol: TCP); everything we wrote is there unchanged.
@@ -104,6 +131,33 @@ describe('KubeRay provider against a real cluster', () => {
       const md = await getMd('qwen-ray');
       return md.status?.phase === 'Deploying' && condition(md, 'ResourceCreated')?.status === 'True';
     });
+  });
+
+  it('creates a disaggregated RayService the API server accepts under the real schema, no field dropped', async () => {
+    const spec = {
+      model: { id: 'meta-llama/Llama-3.1-70B-Instruct' },
+      engine: { type: 'vllm' as const },
+      serving: { mode: 'disaggregated' as const },
+      scaling: { prefill: { replicas: 2, gpu: { count: 4 }, memory: '128Gi' }, decode: { replicas: 3, gpu: { count: 2 }, memory: '64Gi' } },
+      secrets: { huggingFaceToken: 'hf-token' },
+    };
+    await createMd('llama-pd', spec);
+    await until('disaggregated RayService', async () => !(await gone(() => getRs('llama-pd'))));
+    const live = await getRs('llama-pd');
+    const built = transformKubeRay(resolveDeployment({ apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name: 'llama-pd', namespace: NS }, spec }), { apiVersion: 'ray.io/v1' })
+      .objects[0] as any;
+    // The real schema adds defaults (ports' protocol); everything the provider wrote is kept.
+    expect(live.spec.rayClusterConfig).toMatchObject(built.spec.rayClusterConfig);
+    expect(parse(live.spec.serveConfigV2)).toEqual(parse(built.spec.serveConfigV2));
+    const groups = live.spec.rayClusterConfig.workerGroupSpecs;
+    expect(groups.map((g: any) => [g.groupName, g.replicas, String(g.template.spec.containers[0].resources.limits['nvidia.com/gpu'])])).toEqual([
+      ['prefill-workers', 2, '4'],
+      ['decode-workers', 3, '2'],
+    ]);
+    const args = parse(live.spec.serveConfigV2).applications[0].args;
+    expect(Object.keys(args).sort()).toEqual(['decode_config', 'prefill_config']);
+    await client.delete(ModelDeployments, { namespace: NS, name: 'llama-pd' });
+    await until('disaggregated RayService and deployment gone', async () => (await gone(() => getRs('llama-pd'))) && (await gone(() => getMd('llama-pd'))));
   });
 
   it('mounts storage volumes in a RayService the API server accepts, no field dropped, and manages the sized claim', async () => {
