@@ -5,10 +5,9 @@
  * The permission policy is the runway backend's test policy (admin, viewer,
  * team-a); the cluster's controllers are played by writing status directly.
  */
-import type { AuditorService, BackstageCredentials, PermissionsService } from '@backstage/backend-plugin-api';
+import type { AuditorService } from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import { ConfigReader } from '@backstage/config';
-import type { Permission } from '@backstage/plugin-permission-common';
 import type { TemplateAction } from '@backstage/plugin-scaffolder-node';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 import type { JsonObject } from '@backstage/types';
@@ -31,7 +30,8 @@ import {
   RUNWAY_CRDS,
 } from '@runway-portal/plugin-runway-backend/src/__testUtils__/clusters';
 // eslint-disable-next-line @backstage/no-forbidden-package-imports, @backstage/no-mixed-plugin-imports
-import { ADMIN, decide, TEAM_A, VIEWER } from '@runway-portal/plugin-runway-backend/src/__testUtils__/permissions';
+import { ADMIN, TEAM_A, VIEWER } from '@runway-portal/plugin-runway-backend/src/__testUtils__/permissions';
+import { runwayTestPolicy } from '../__testUtils__/policy';
 import { createRunwayApplyAction } from './apply';
 import { createRunwayWaitAction } from './wait';
 
@@ -47,16 +47,6 @@ const deployment = (name: string) => ({
     resources: { gpu: { count: 1 } },
   },
 });
-
-/** The runway backend's test policy, answering for whoever the credentials name. */
-function policyPermissions(): PermissionsService {
-  const userOf = (credentials: BackstageCredentials) =>
-    (credentials.principal as { userEntityRef?: string }).userEntityRef ?? 'service';
-  return mockServices.permissions.mock({
-    authorizeConditional: (async (requests: Array<{ permission: Permission }>, options: { credentials: BackstageCredentials }) =>
-      requests.map(r => decide(userOf(options.credentials), r.permission))) as any,
-  });
-}
 
 interface AuditRecord {
   eventId: string;
@@ -99,7 +89,7 @@ describe('runway scaffolder actions against a real cluster', () => {
         };
       },
     };
-    apply = createRunwayApplyAction({ clusterClient, authorizer: createRunwayAuthorizer(policyPermissions()), auditor });
+    apply = createRunwayApplyAction({ clusterClient, authorizer: createRunwayAuthorizer(runwayTestPolicy()), auditor });
     wait = createRunwayWaitAction({ clusterClient });
   }, 30 * 60_000);
 
