@@ -27,6 +27,8 @@ export const DEPLOYMENTS = rt('airunway.ai', 'v1alpha1', 'ModelDeployment', 'mod
 export const MODELS = rt('models.airunway.ai', 'v1alpha1', 'Model', 'models', true);
 export const STACKS = rt('llamastack.io', 'v1alpha2', 'LlamaStackDistribution', 'llamastackdistributions', true);
 export const WORKSPACES = rt('kaito.sh', 'v1beta1', 'Workspace', 'workspaces', true);
+export const DGDS = rt('nvidia.com', 'v1beta1', 'DynamoGraphDeployment', 'dynamographdeployments', true);
+export const RAYSERVICES = rt('ray.io', 'v1', 'RayService', 'rayservices', true);
 export const PROVIDER_CONFIGS = rt('airunway.ai', 'v1alpha1', 'InferenceProviderConfig', 'inferenceproviderconfigs', false);
 
 export function adminClient(cluster: TestCluster): KubeClient {

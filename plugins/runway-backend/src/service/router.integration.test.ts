@@ -24,7 +24,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { eventsServiceFactory } from '@backstage/plugin-events-node';
 import signalsPlugin from '@backstage/plugin-signals-backend';
+import { dynamoProvider } from '@runway-portal/provider-dynamo';
 import { kaitoProvider } from '@runway-portal/provider-kaito';
+import { kuberayProvider } from '@runway-portal/provider-kuberay';
 import { type RunningProvider, startProviderForTest } from '@runway-portal/provider-shared';
 import { runwayPlugin } from '../plugin';
 import {
@@ -32,6 +34,7 @@ import {
   clusterConfigEntry,
   createNamespaces,
   DEPLOYMENTS,
+  DGDS,
   EVENTS,
   eventually,
   JOBS,
@@ -39,6 +42,7 @@ import {
   PODS,
   portalServiceAccountToken,
   PROVIDER_CONFIGS,
+  RAYSERVICES,
   registerProvider,
   RUNWAY_CRDS,
   STACKS,
@@ -52,7 +56,10 @@ jest.setTimeout(60_000);
 const START_TIMEOUT_MS = 30 * 60_000;
 const BOUND_MS = 2_000;
 const UPSTREAM_SAMPLES = path.resolve(__dirname, '../../../../../shared/upstream/airunway');
-const KAITO_CRD = path.resolve(__dirname, '../../../../../shared/upstream/crds/kaito-kaito.sh_workspaces.yaml');
+const UPSTREAM_CRDS = path.resolve(__dirname, '../../../../../shared/upstream/crds');
+const KAITO_CRD = path.join(UPSTREAM_CRDS, 'kaito-kaito.sh_workspaces.yaml');
+const DYNAMO_CRD = path.join(UPSTREAM_CRDS, 'dynamo-nvidia.com_dynamographdeployments.yaml');
+const RAYSERVICE_CRD = path.join(UPSTREAM_CRDS, 'kuberay-ray.io_rayservices.yaml');
 
 const auth = (user: string) => ({ Authorization: mockCredentials.user.header(user) });
 
@@ -147,13 +154,14 @@ describe('runway REST API against real clusters', () => {
   let server: Server;
   let stopBackend: () => Promise<void>;
   let kaitoRunning: RunningProvider | undefined;
+  let westProviders: RunningProvider[] = [];
   let silent: { url: string; stop: () => Promise<void> } | undefined;
 
   beforeAll(async () => {
     // East also has KAITO's Workspace CRD: its registered KAITO provider reports kaito.sh/v1beta1.
-    [east, west, north] = await startClusters(
-      ['east', 'west', 'north'].map(n => ({ name: `runway-api-${n}`, crds: n === 'east' ? [RUNWAY_CRDS, KAITO_CRD] : [RUNWAY_CRDS] })),
-    );
+    // West has Dynamo's and KubeRay's CRDs, with their real providers (east's provider list stays as tested).
+    const crds: Record<string, string[]> = { east: [RUNWAY_CRDS, KAITO_CRD], west: [RUNWAY_CRDS, DYNAMO_CRD, RAYSERVICE_CRD], north: [RUNWAY_CRDS] };
+    [east, west, north] = await startClusters(['east', 'west', 'north'].map(n => ({ name: `runway-api-${n}`, crds: crds[n] })));
     eastAdmin = adminClient(east);
     westAdmin = adminClient(west);
     silent = await startSilentServer();
@@ -164,6 +172,7 @@ describe('runway REST API against real clusters', () => {
     // Providers in east: the real KAITO provider, which registers itself with the Workspace
     // apiVersion it detects there, and an unready Dynamo registration.
     kaitoRunning = await startProviderForTest(eastAdmin, kaitoProvider);
+    westProviders = await Promise.all([dynamoProvider, kuberayProvider].map(p => startProviderForTest(westAdmin, p)));
     const dynamo = parseAllDocuments(
       fs.readFileSync(path.join(UPSTREAM_SAMPLES, 'airunway_v1alpha1_inferenceproviderconfig.yaml'), 'utf8'),
     ).map(d => d.toJS() as KubeObject)[1];
@@ -172,6 +181,15 @@ describe('runway REST API against real clusters', () => {
       async () => (await eastAdmin.get<InferenceProviderConfig & KubeObject>(PROVIDER_CONFIGS, { name: 'kaito' })).status?.upstreamCRDVersion,
       20_000,
       'the KAITO provider to report its Workspace apiVersion',
+    );
+    await Promise.all(
+      ['dynamo', 'kuberay'].map(name =>
+        eventually(
+          async () => (await westAdmin.get<InferenceProviderConfig & KubeObject>(PROVIDER_CONFIGS, { name })).status?.upstreamCRDVersion,
+          20_000,
+          `the ${name} provider to report its upstream apiVersion`,
+        ),
+      ),
     );
     // Objects written by someone else than the portal.
     await westAdmin.apply(DEPLOYMENTS, bodies.deployments('from-kubectl', 'team-b'), { fieldManager: 'kubectl' });
@@ -222,6 +240,7 @@ describe('runway REST API against real clusters', () => {
 
   afterAll(async () => {
     await kaitoRunning?.stop();
+    await Promise.all(westProviders.map(p => p.stop()));
     await stopBackend?.();
     await silent?.stop();
     await Promise.all([east, west, north].map(c => c?.stop()));
@@ -527,6 +546,57 @@ describe('runway REST API against real clusters', () => {
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.body.providerObjects).toMatchObject({ status: 'provider-unavailable', provider: 'kuberay', objects: [] });
     expect(elsewhere.body.providerObjects.message).toMatch(/Provider 'kuberay' is not registered/);
+  });
+
+  it.each([
+    ['dynamo', 'nvidia.com/v1beta1', 'DynamoGraphDeployment', DGDS],
+    ['kuberay', 'ray.io/v1', 'RayService', RAYSERVICES],
+  ] as const)('previews the %s object the real provider would write, accepted by its real CRD, and writes nothing', async (provider, apiVersion, kind, type) => {
+    const name = `preview-${provider}`;
+    // Seed 000 section 4.2, example 1 (GPU vLLM), with the provider named explicitly.
+    const body = {
+      apiVersion: 'airunway.ai/v1alpha1',
+      kind: 'ModelDeployment',
+      metadata: { name, namespace: 'team-a' },
+      spec: {
+        model: { id: 'meta-llama/Llama-3.1-8B-Instruct', source: 'huggingface' },
+        provider: { name: provider },
+        engine: { type: 'vllm', contextLength: 8192 },
+        serving: { mode: 'aggregated' },
+        scaling: { replicas: 1 },
+        resources: { gpu: { count: 1 }, memory: '32Gi' },
+        secrets: { huggingFaceToken: 'hf-token' },
+      },
+    };
+    // The backend's cache of west's registrations follows the providers' status writes.
+    const res = await eventually(async () => {
+      const r = await api().post('/api/runway/deployments/west/preview').send(body).set(auth(ADMIN));
+      return r.body.providerObjects?.status === 'available' ? r : undefined;
+    }, 10_000, `the preview to have the ${provider} objects`);
+    expect(res.body.selection.provider).toMatchObject({ ok: true, provider });
+    expect(res.body.providerObjects).toMatchObject({ status: 'available', provider, apiVersion, warnings: [] });
+    const uid = res.body.objects[0].object.metadata.uid;
+    const previewed = res.body.providerObjects.objects.filter((o: KubeObject) => o.kind === kind);
+    expect(previewed).toHaveLength(1);
+    expect(previewed[0]).toMatchObject({
+      apiVersion,
+      kind,
+      metadata: {
+        name,
+        namespace: 'team-a',
+        labels: { 'airunway.ai/managed-by': 'airunway' },
+        ownerReferences: [{ apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', name, uid, controller: true }],
+      },
+    });
+    // The provider's transformation, not an empty shell: the model is in what it would run.
+    expect(JSON.stringify(previewed[0].spec)).toContain('Llama-3.1-8B-Instruct');
+    // The real CRD accepts the object as previewed (its own server-side dry run), and prunes nothing of it.
+    const accepted = await westAdmin.create<KubeObject>(type, previewed[0], { fieldManager: 'test', dryRun: true });
+    expect(accepted).toMatchObject(previewed[0]);
+    // A preview writes nothing: neither the deployment nor the provider's object.
+    expect(await readDirect(westAdmin, 'deployments', 'team-a', name)).toBeUndefined();
+    expect((await westAdmin.list(type, { namespace: 'team-a' })).items).toEqual([]);
+    expect(audits.filter(a => a.meta.name === name)).toEqual([]);
   });
 
   it('shows the upstream objects a resource owns and their events', async () => {
