@@ -9,6 +9,7 @@ import {
   logTail,
   type ManagedProcess,
   startClusters,
+  type StartClusterOptions,
   type TestCluster,
 } from '@runway-portal/e2e-cluster';
 import { gatewayApiCrdFiles, upstreamCrdFiles } from '@runway-portal/e2e-simulators';
@@ -52,6 +53,8 @@ export interface SystemOptions {
   ports?: Partial<PortalPorts>;
   /** Read app-config.local.yaml for the user's own clusters; default true. */
   honourLocalConfig?: boolean;
+  /** Nodes and component flags of each local cluster (e.g. a benchmark's capacity); default the harness's gpu-0 and cpu-0. */
+  clusterOptions?: Pick<StartClusterOptions, 'nodes' | 'extraArgs'>;
 }
 
 export interface SystemService {
@@ -248,7 +251,9 @@ export async function startSystem(
       // The Gateway API's Gateway and HTTPRoute as the simulators' stand-ins (not upstream's CRDs).
       const crds = [RUNWAY_CRDS_DIR, ...upstreamCrdFiles(), ...gatewayApiCrdFiles()];
       clusters.push(
-        ...(await startClusters(names.map(name => ({ name, crds })))),
+        ...(await startClusters(
+          names.map(name => ({ ...options.clusterOptions, name, crds })),
+        )),
       );
       for (const c of clusters)
         log(`  cluster ${c.name}: ${c.server}  KUBECONFIG=${c.kubeconfigPath}`);
