@@ -1,11 +1,13 @@
 /**
  * The plugin for Backstage's new frontend system: the runway page (with its
  * nav item, from the page's title and icon), the API, and an entity tab and
- * card on entities with the `backstage.io/kubernetes-id` annotation.
+ * card on entities with the `backstage.io/kubernetes-id` annotation, and the
+ * scaffolder form fields RunwayClusterPicker and RunwayNamespacePicker.
  */
 import { discoveryApiRef, fetchApiRef } from '@backstage/core-plugin-api';
 import { ApiBlueprint, createFrontendPlugin, PageBlueprint } from '@backstage/frontend-plugin-api';
 import { EntityCardBlueprint, EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
+import { createFormField, FormFieldBlueprint } from '@backstage/plugin-scaffolder-react/alpha';
 import { RunwayClient, runwayApiRef } from './api/RunwayApi';
 import { RunwayIcon } from './components/RunwayIcon';
 import { rootRouteRef } from './routes';
@@ -50,11 +52,39 @@ export const runwayEntityCard = EntityCardBlueprint.make({
   },
 });
 
+/** Scaffolder fields `ui:field: RunwayClusterPicker` and `RunwayNamespacePicker` (loaded when a template form opens). */
+export const runwayClusterPickerField = FormFieldBlueprint.make({
+  name: 'runway-cluster-picker',
+  params: {
+    field: () =>
+      import('./components/scaffolder/RunwayPickers').then(m =>
+        createFormField({ ...m.runwayClusterPickerOptions, schema: m.RunwayClusterPickerSchema }),
+      ),
+  },
+});
+
+export const runwayNamespacePickerField = FormFieldBlueprint.make({
+  name: 'runway-namespace-picker',
+  params: {
+    field: () =>
+      import('./components/scaffolder/RunwayPickers').then(m =>
+        createFormField({ ...m.runwayNamespacePickerOptions, schema: m.RunwayNamespacePickerSchema }),
+      ),
+  },
+});
+
 export default createFrontendPlugin({
   pluginId: 'runway',
   title: 'Runway',
   icon: <RunwayIcon fontSize="inherit" />,
   info: { packageJson: () => import('../package.json') },
-  extensions: [runwayApi, runwayPage, runwayEntityContent, runwayEntityCard],
+  extensions: [
+    runwayApi,
+    runwayPage,
+    runwayEntityContent,
+    runwayEntityCard,
+    runwayClusterPickerField,
+    runwayNamespacePickerField,
+  ],
   routes: { root: rootRouteRef },
 });

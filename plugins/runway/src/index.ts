@@ -6,7 +6,22 @@
  *
  * @packageDocumentation
  */
-export { runwayPlugin, RunwayPage, EntityRunwayContent, EntityRunwayCard } from './plugin';
+export {
+  runwayPlugin,
+  RunwayPage,
+  EntityRunwayContent,
+  EntityRunwayCard,
+  RunwayClusterPickerFieldExtension,
+  RunwayNamespacePickerFieldExtension,
+} from './plugin';
+export {
+  RunwayClusterPicker,
+  RunwayNamespacePicker,
+  RunwayClusterPickerSchema,
+  RunwayNamespacePickerSchema,
+  validateRunwayCluster,
+  validateRunwayNamespace,
+} from './components/scaffolder/RunwayPickers';
 export { runwayApiRef, RunwayClient, RunwayApiError, type RunwayApi, type ResourceRef } from './api/RunwayApi';
 export type * from './api/types';
 export { rootRouteRef } from './routes';

@@ -11,7 +11,14 @@ import {
   discoveryApiRef,
   fetchApiRef,
 } from '@backstage/core-plugin-api';
+import { createScaffolderFieldExtension } from '@backstage/plugin-scaffolder-react';
 import { RunwayClient, runwayApiRef } from './api/RunwayApi';
+import {
+  RunwayClusterPickerSchema,
+  runwayClusterPickerOptions,
+  RunwayNamespacePickerSchema,
+  runwayNamespacePickerOptions,
+} from './components/scaffolder/RunwayPickers';
 import { rootRouteRef } from './routes';
 
 export const runwayPlugin = createPlugin({
@@ -49,4 +56,20 @@ export const EntityRunwayCard = runwayPlugin.provide(
     name: 'EntityRunwayCard',
     component: { lazy: () => import('./components/entity/EntityRunwayContent').then(m => m.EntityRunwayCard) },
   }),
+);
+
+/**
+ * Scaffolder field `ui:field: RunwayClusterPicker`: a registered cluster
+ * (value: its name). Place inside `<ScaffolderFieldExtensions>`.
+ */
+export const RunwayClusterPickerFieldExtension = runwayPlugin.provide(
+  createScaffolderFieldExtension({ ...runwayClusterPickerOptions, schema: RunwayClusterPickerSchema.schema }),
+);
+
+/**
+ * Scaffolder field `ui:field: RunwayNamespacePicker`: a namespace of the
+ * cluster in the sibling field `ui:options.clusterField` (default `cluster`).
+ */
+export const RunwayNamespacePickerFieldExtension = runwayPlugin.provide(
+  createScaffolderFieldExtension({ ...runwayNamespacePickerOptions, schema: RunwayNamespacePickerSchema.schema }),
 );
