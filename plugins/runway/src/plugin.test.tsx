@@ -1,9 +1,11 @@
 import { ScaffolderFieldExtensions, useCustomFieldExtensions } from '@backstage/plugin-scaffolder-react';
 import { TestApiProvider } from '@backstage/test-utils';
 import { featureFlagsApiRef } from '@backstage/core-plugin-api';
+import { createExtensionTester } from '@backstage/frontend-test-utils';
+import { FormFieldBlueprint } from '@backstage/plugin-scaffolder-react/alpha';
 import { renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import newSystemPlugin from './alpha';
+import newSystemPlugin, { runwayClusterPickerField, runwayNamespacePickerField } from './alpha';
 import {
   EntityRunwayCard,
   EntityRunwayContent,
@@ -29,6 +31,15 @@ describe('runway plugin', () => {
       expect(extension).toBeDefined();
       expect(extension.attachTo).toEqual({ id: 'api:scaffolder/form-fields', input: 'formFields' });
     }
+    // What the scaffolder's form-fields API loads: the field by name, with its validation and schema.
+    const loaded = await Promise.all([
+      createExtensionTester(runwayClusterPickerField).get(FormFieldBlueprint.dataRefs.formFieldLoader)(),
+      createExtensionTester(runwayNamespacePickerField).get(FormFieldBlueprint.dataRefs.formFieldLoader)(),
+    ]);
+    expect(loaded).toEqual([
+      expect.objectContaining({ name: 'RunwayClusterPicker', validation: validateRunwayCluster, schema: expect.anything() }),
+      expect.objectContaining({ name: 'RunwayNamespacePicker', validation: validateRunwayNamespace, schema: expect.anything() }),
+    ]);
   });
 
   it('offers the legacy frontend system a plugin with the same API and routable page', () => {
