@@ -1,6 +1,7 @@
 import { useApi } from '@backstage/core-plugin-api';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { permissionApiRef, usePermission } from '@backstage/plugin-permission-react';
+import Button from '@mui/material/Button';
 import Tooltip from '@mui/material/Tooltip';
 import {
   type RunwayPermission,
@@ -9,6 +10,7 @@ import {
   runwayResourceRefOf,
 } from '@runway-portal/plugin-runway-common';
 import { type ReactElement, useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import type { ClusterOverview } from '../../api/types';
 import { createTargets } from '../../lib/permissions';
 
@@ -103,4 +105,21 @@ export function PermissionGate(props: {
 }) {
   const { allowed, reason } = useRunwayPermission(props.permission, props.resource);
   return <WithReason reason={reason}>{props.children(allowed)}</WithReason>;
+}
+
+/** The link to the wizard; disabled, with the reason, when the user may create deployments nowhere. */
+export function DeployButton({ access, to, variant }: { access: RunwayPermissionState; to: string; variant?: 'contained' }) {
+  return (
+    <WithReason reason={access.reason}>
+      {access.allowed ? (
+        <Button variant={variant} component={RouterLink} to={to}>
+          Deploy a model
+        </Button>
+      ) : (
+        <Button variant={variant} disabled>
+          Deploy a model
+        </Button>
+      )}
+    </WithReason>
+  );
 }

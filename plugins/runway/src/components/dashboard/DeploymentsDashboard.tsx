@@ -1,41 +1,22 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { runwayPermissions } from '@runway-portal/plugin-runway-common';
 import { useDeferredValue, useMemo, useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
 import type { ListedDeployment } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
 import { countByPhase, EMPTY_FILTER, filterOptions, filterRows, type RowFilter } from '../../lib/filters';
 import { toDeploymentRow } from '../../lib/rows';
 import { ClusterErrors } from '../common/ClusterErrors';
 import { ErrorAlert } from '../common/ErrorAlert';
-import { type RunwayPermissionState, useRunwayPermissionAnywhere, WithReason } from '../common/PermissionGate';
+import { DeployButton, useRunwayPermissionAnywhere } from '../common/PermissionGate';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { ClusterSummary } from './ClusterSummary';
 import { deploymentColumns, VirtualTable } from './DeploymentsTable';
 import { Filters } from './Filters';
-
-/** The link to the wizard; disabled, with the reason, when the user may create deployments nowhere. */
-function DeployButton({ access, to, variant }: { access: RunwayPermissionState; to: string; variant?: 'contained' }) {
-  return (
-    <WithReason reason={access.reason}>
-      {access.allowed ? (
-        <Button variant={variant} component={RouterLink} to={to}>
-          Deploy a model
-        </Button>
-      ) : (
-        <Button variant={variant} disabled>
-          Deploy a model
-        </Button>
-      )}
-    </WithReason>
-  );
-}
 
 /** The multi-cluster dashboard: cluster summary, per-cluster errors, filters, deployments. */
 export function DeploymentsDashboard() {

@@ -1,10 +1,10 @@
 import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { registerMswTestHooks } from '@backstage/test-utils';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { rest } from 'msw';
 import { setupServer } from 'msw/node';
-import { deployment } from '../../__testUtils__/fixtures';
-import { API, renderWithApi } from '../../__testUtils__/render';
+import { cluster, clustersResponse, deployment } from '../../__testUtils__/fixtures';
+import { API, permissionsOverHttp, renderWithApi } from '../../__testUtils__/render';
 import { EntityRunwayCard, EntityRunwayContent } from './EntityRunwayContent';
 
 const server = setupServer();
@@ -18,6 +18,7 @@ const entity = {
 };
 
 function serveKinds(selectors: string[]) {
+  server.use(rest.get(`${API}/clusters`, (_req, res, ctx) => res(ctx.json(clustersResponse([cluster('east'), cluster('west')])))));
   const model = { cluster: 'west', object: { apiVersion: 'models.airunway.ai/v1alpha1', kind: 'Model', metadata: { name: 'llama-weights', namespace: 'ml' }, status: { phase: 'Ready' } } };
   for (const kind of ['deployments', 'models', 'stacks']) {
     server.use(
@@ -66,5 +67,38 @@ describe('entity content', () => {
     expect(screen.getByLabelText('Models summary')).toHaveTextContent('Models: 11 Ready');
     expect(screen.getByLabelText('Stacks summary')).toHaveTextContent('Stacks: 0');
     expect(screen.getByText('Cluster north: Forbidden')).toBeInTheDocument();
+  });
+
+  it('disables "Deploy a model", with the reason, when the user may create deployments in no namespace the portal serves', async () => {
+    serveKinds([]);
+    const permissions = permissionsOverHttp(({ permission }) => permission !== 'runway.deployments.create');
+    server.use(permissions.handler);
+    await renderWithApi(
+      <EntityProvider entity={entity}>
+        <EntityRunwayContent />
+      </EntityProvider>,
+      { apis: permissions.apis },
+    );
+    const wrapper = await screen.findByLabelText(
+      'You do not have permission runway.deployments.create in any namespace the portal serves (east/default, east/ml, west/default, west/ml)',
+    );
+    expect(within(wrapper).getByRole('button', { name: 'Deploy a model' })).toBeDisabled();
+    expect(screen.queryByRole('link', { name: 'Deploy a model' })).not.toBeInTheDocument();
+  });
+
+  it('keeps "Deploy a model" a link, with the entity preselected, when the user may create deployments in one of the namespaces', async () => {
+    serveKinds([]);
+    const permissions = permissionsOverHttp(({ permission, resourceRef }) => permission !== 'runway.deployments.create' || resourceRef === 'west/ml');
+    server.use(permissions.handler);
+    await renderWithApi(
+      <EntityProvider entity={entity}>
+        <EntityRunwayContent />
+      </EntityProvider>,
+      { apis: permissions.apis },
+    );
+    // Once the clusters are known the namespaces are asked for; the link stays (or becomes again) a link once one allows it.
+    await waitFor(() => expect(permissions.asked).toContainEqual({ permission: 'runway.deployments.create', resourceRef: 'west/ml' }));
+    expect(await screen.findByRole('link', { name: 'Deploy a model' })).toHaveAttribute('href', '/runway/deploy?kubernetesId=chatbot-svc');
+    expect(screen.queryByLabelText(/runway.deployments.create/)).not.toBeInTheDocument();
   });
 });

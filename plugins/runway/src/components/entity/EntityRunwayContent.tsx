@@ -4,17 +4,17 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import LinearProgress from '@mui/material/LinearProgress';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { runwayPermissions } from '@runway-portal/plugin-runway-common';
 import { useMemo } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
 import type { ListedDeployment, ListResponse, RunwayKind } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
 import { countByPhase } from '../../lib/filters';
 import { type DeploymentRow, type ResourceRow, toDeploymentRow, toResourceRow } from '../../lib/rows';
 import { ClusterErrors } from '../common/ClusterErrors';
 import { ErrorAlert } from '../common/ErrorAlert';
+import { DeployButton, useRunwayPermissionAnywhere } from '../common/PermissionGate';
 import { PhaseChip } from '../common/PhaseChip';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
@@ -69,6 +69,9 @@ export function EntityRunwayContent() {
   const { id, value, error, loading } = useEntityResources();
   const links = useRunwayLinks();
   const now = useNow();
+  // As on the dashboard: "Deploy a model" is disabled when no namespace of the clusters allows creating.
+  const clusters = useRunwayData(api => api.listClusters(), []);
+  const createAccess = useRunwayPermissionAnywhere(runwayPermissions.deployments.create, clusters.value?.items);
   const deploymentRows = useMemo(() => (value?.deployments.items ?? []).map(i => toDeploymentRow(i as ListedDeployment)), [value]);
   const columns = useMemo(() => deploymentColumns(r => links.detail(r.cluster, r.namespace, r.name)), [links]);
   if (loading) return <LinearProgress aria-label="loading runway resources" />;
@@ -79,9 +82,7 @@ export function EntityRunwayContent() {
       <ClusterErrors errors={allErrors(value)} />
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         Resources labelled <code>{entitySelector(id)}</code> in every cluster.{' '}
-        <Link component={RouterLink} to={`${links.deploy}?kubernetesId=${encodeURIComponent(id)}`}>
-          Deploy a model
-        </Link>
+        <DeployButton access={createAccess} to={`${links.deploy}?kubernetesId=${encodeURIComponent(id)}`} />
       </Typography>
       {KINDS.map(({ kind, title }) => {
         const rows = kind === 'deployments' ? deploymentRows : value[kind].items.map(toResourceRow);
