@@ -16,7 +16,7 @@
 import path from 'node:path';
 import { type KubeObject, Services } from '@runway-portal/controller-runtime';
 import { buildEndpointPicker, buildHTTPRoute, buildInferencePool } from '@runway-portal/plugin-runway-common';
-import { memoryOf, ratio, timed } from '@runway-portal/provider-shared';
+import { memoryOf, ratio, timed } from '@runway-portal/provider-shared/testing';
 import { Gateways } from '../src/lookups';
 import { ModelDeployments } from '../src/reconciler';
 import { COUNT, forEachDeployment, runCoreBenchmark, waitForAll } from './harness';

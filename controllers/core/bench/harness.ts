@@ -10,7 +10,7 @@ import path from 'node:path';
 import { KubeClient, Namespaces } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import { BUILT_IN_PROVIDERS, type ModelDeployment } from '@runway-portal/plugin-runway-common';
-import { countModelDeployments, inParallel, pollUntil, runBenchmark, stopProcesses } from '@runway-portal/provider-shared';
+import { countModelDeployments, inParallel, pollUntil, runBenchmark, stopProcesses } from '@runway-portal/provider-shared/testing';
 import { InferenceProviderConfigs } from '../src/reconciler';
 
 export const COUNT = Number(process.env.COUNT ?? 1000);

@@ -11,7 +11,7 @@
  * The core runs as its own process (`src/index.ts`), as in production
  * (`./harness`).
  */
-import { memoryOf, pollUntil, ratio, timed } from '@runway-portal/provider-shared';
+import { memoryOf, pollUntil, ratio, timed } from '@runway-portal/provider-shared/testing';
 import { ModelDeployments } from '../src/reconciler';
 import { COUNT, forEachDeployment, runCoreBenchmark, waitForAll } from './harness';
 

@@ -21,16 +21,16 @@ import {
   Namespaces,
 } from '@runway-portal/controller-runtime';
 import type { NodeSpec } from '@runway-portal/e2e-cluster';
+import { ModelDeployments } from '@runway-portal/provider-shared';
 import {
   inParallel,
   memoryOf,
   type ModelDeploymentObject,
-  ModelDeployments,
   pollUntil,
   resourceCreated,
   runBenchmark,
   timed,
-} from '@runway-portal/provider-shared';
+} from '@runway-portal/provider-shared/testing';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -23,7 +23,7 @@ import {
   runBenchmark,
   startProviderProcess,
   stopProcesses,
-} from '@runway-portal/provider-shared';
+} from '@runway-portal/provider-shared/testing';
 
 const COUNT = Number(process.argv[2] ?? 1000);
 const CONCURRENCY = 16;

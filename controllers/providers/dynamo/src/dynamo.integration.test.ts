@@ -10,18 +10,17 @@ import path from 'node:path';
 import { CustomResourceDefinitions, KubeClient, type KubeObject, Namespaces, PersistentVolumeClaims, Secrets } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { ModelDeployments, resolveDeployment } from '@runway-portal/provider-shared';
 import {
-  ModelDeployments,
   type RunningProvider,
   conditionOf as condition,
   createModelDeploymentAsCore,
   getProviderConfig,
   isGone as gone,
   modelDeploymentTestHelpers,
-  resolveDeployment,
   startProviderAsServiceAccount,
   statusOwners,
-} from '@runway-portal/provider-shared';
+} from '@runway-portal/provider-shared/testing';
 import YAML from 'yaml';
 import { dynamoProvider } from './definition';
 import { buildDynamoGraphDeployment } from './transform';

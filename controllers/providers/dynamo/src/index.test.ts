@@ -1,4 +1,4 @@
-import { loadWithoutStarting } from '@runway-portal/provider-shared';
+import { loadWithoutStarting } from '@runway-portal/provider-shared/testing';
 
 it('exports the provider definition without starting a process', async () => {
   const lib = await loadWithoutStarting<typeof import('./index')>(() => jest.requireActual('./index'));

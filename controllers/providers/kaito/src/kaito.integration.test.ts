@@ -23,6 +23,9 @@ import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-clus
 import {
   InferenceProviderConfigs,
   ModelDeployments,
+  resolveDeployment,
+} from '@runway-portal/provider-shared';
+import {
   type RunningProvider,
   conditionOf as condition,
   createModelDeploymentAsCore,
@@ -30,11 +33,10 @@ import {
   getProviderConfig,
   isGone as gone,
   modelDeploymentTestHelpers,
-  resolveDeployment,
   selectProviderAsCore,
   startProviderAsServiceAccount,
   statusOwners,
-} from '@runway-portal/provider-shared';
+} from '@runway-portal/provider-shared/testing';
 import { parse } from 'yaml';
 import { kaitoProvider, transformKaito } from './provider';
 

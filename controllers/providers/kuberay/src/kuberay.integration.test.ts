@@ -10,19 +10,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Events, KubeClient, type KubeObject, Namespaces, PersistentVolumeClaims, Secrets } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
+import { ModelDeployments, resolveDeployment } from '@runway-portal/provider-shared';
 import {
-  ModelDeployments,
   type RunningProvider,
   conditionOf as condition,
   eventsAbout,
   getProviderConfig,
   isGone as gone,
   modelDeploymentTestHelpers,
-  resolveDeployment,
   startProviderAsServiceAccount,
   startProviderForTest,
   statusOwners,
-} from '@runway-portal/provider-shared';
+} from '@runway-portal/provider-shared/testing';
 import { parse } from 'yaml';
 import { kuberayProvider, transformKubeRay } from './provider';
 

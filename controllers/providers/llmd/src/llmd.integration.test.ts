@@ -9,17 +9,16 @@ import path from 'node:path';
 import { Deployments, KubeClient, type KubeObject, Namespaces, type ResourceType, Secrets, Services } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import { ModelDeployments, resolveDeployment } from '@runway-portal/provider-shared';
 import {
-  ModelDeployments,
   type RunningProvider,
   conditionOf as condition,
   getProviderConfig,
   isGone as gone,
-  resolveDeployment,
   modelDeploymentTestHelpers,
   startProviderAsServiceAccount,
   statusOwners,
-} from '@runway-portal/provider-shared';
+} from '@runway-portal/provider-shared/testing';
 import YAML from 'yaml';
 import { llmdProvider } from './definition';
 import { LLMD_EXTRA_KINDS, buildLlmdObjects } from './transform';

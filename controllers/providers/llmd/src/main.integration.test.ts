@@ -8,7 +8,8 @@ import path from 'node:path';
 import { Deployments, KubeClient, type KubeObject, Namespaces } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
-import { InferenceProviderConfigs, ModelDeployments, selectProviderAsCore } from '@runway-portal/provider-shared';
+import { InferenceProviderConfigs, ModelDeployments } from '@runway-portal/provider-shared';
+import { selectProviderAsCore } from '@runway-portal/provider-shared/testing';
 
 jest.setTimeout(120_000);
 

@@ -54,34 +54,3 @@ export type { ApplyFailure, StatusContext } from './status';
 export { PROVIDER_OPTIONS, parseProviderOptions } from './options';
 export type { ProviderProcessOptions } from './options';
 export { runProvider } from './run';
-export {
-  TEST_CORE_FIELD_MANAGER,
-  conditionOf,
-  createModelDeploymentAsCore,
-  eventsAbout,
-  getProviderConfig,
-  isGone,
-  loadWithoutStarting,
-  modelDeploymentTestHelpers,
-  selectProviderAsCore,
-  serviceAccountClient,
-  startProviderAsServiceAccount,
-  startProviderForTest,
-  statusOwners,
-} from './testing';
-export type { ModelDeploymentObject, RunningProvider } from './testing';
-export {
-  baselineReport,
-  countModelDeployments,
-  inParallel,
-  measureBaselines,
-  memoryOf,
-  pollUntil,
-  ratio,
-  resourceCreated,
-  runBenchmark,
-  startProviderProcess,
-  stopProcesses,
-  timed,
-} from './testing/bench';
-export type { Baselines, WriteRate } from './testing/bench';

@@ -27,7 +27,7 @@ import signalsPlugin from '@backstage/plugin-signals-backend';
 import { dynamoProvider } from '@runway-portal/provider-dynamo';
 import { kaitoProvider } from '@runway-portal/provider-kaito';
 import { kuberayProvider } from '@runway-portal/provider-kuberay';
-import { type RunningProvider, startProviderForTest } from '@runway-portal/provider-shared';
+import { type RunningProvider, startProviderForTest } from '@runway-portal/provider-shared/testing';
 import { runwayPlugin } from '../plugin';
 import {
   adminClient,

@@ -1,0 +1,37 @@
+/**
+ * Test and benchmark helpers, published as `@runway-portal/provider-shared/testing`
+ * so the main entry (which production code imports) does not ship them.
+ *
+ * @packageDocumentation
+ */
+export {
+  TEST_CORE_FIELD_MANAGER,
+  conditionOf,
+  createModelDeploymentAsCore,
+  eventsAbout,
+  getProviderConfig,
+  isGone,
+  loadWithoutStarting,
+  modelDeploymentTestHelpers,
+  selectProviderAsCore,
+  serviceAccountClient,
+  startProviderAsServiceAccount,
+  startProviderForTest,
+  statusOwners,
+} from './testing';
+export type { ModelDeploymentObject, RunningProvider } from './testing';
+export {
+  baselineReport,
+  countModelDeployments,
+  inParallel,
+  measureBaselines,
+  memoryOf,
+  pollUntil,
+  ratio,
+  resourceCreated,
+  runBenchmark,
+  startProviderProcess,
+  stopProcesses,
+  timed,
+} from './testing/bench';
+export type { Baselines, WriteRate } from './testing/bench';
