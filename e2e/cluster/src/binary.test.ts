@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  buildLdflags,
   findGo,
   KUBE_SOURCE_DIR,
   KubeBuildError,
@@ -23,6 +24,15 @@ describe('binary cache key', () => {
     expect(sourceKey(files)).not.toBe(
       sourceKey([files[0], { name: 'main.go', content: 'package main\n' }]),
     );
+  });
+
+  it('stamps the Kubernetes version into the build, as release builds do', () => {
+    const flags = buildLdflags('v1.36.3');
+    expect(flags).toContain(
+      '-X k8s.io/component-base/version.gitVersion=v1.36.3',
+    );
+    expect(flags).toContain('-X k8s.io/component-base/version.gitMajor=1');
+    expect(flags).toContain('-X k8s.io/component-base/version.gitMinor=36');
   });
 
   it('reads the Kubernetes version of the go.mod in this package', () => {

@@ -40,7 +40,24 @@ export function kubernetesVersion(goMod: string): string {
   return match[1];
 }
 
-/** Hash of go.mod, go.sum and the Go sources: a new version means a new key. */
+/**
+ * The linker flags of a build: stripped, and the Kubernetes version stamped in
+ * as release builds do (`make` sets the same `-X` variables), so that `/version`
+ * answers `v1.36.3` instead of `v0.0.0-master+$Format:%H$`.
+ */
+export function buildLdflags(version: string): string {
+  const [major, minor] = version.replace(/^v/, '').split('.');
+  const pkg = 'k8s.io/component-base/version';
+  return [
+    '-s -w',
+    `-X ${pkg}.gitVersion=${version}`,
+    `-X ${pkg}.gitMajor=${major}`,
+    `-X ${pkg}.gitMinor=${minor}`,
+    `-X ${pkg}.gitTreeState=clean`,
+  ].join(' ');
+}
+
+/** Hash of go.mod, go.sum, the Go sources and the linker flags: a new version or flag means a new key. */
 export function sourceKey(
   files: ReadonlyArray<{ name: string; content: string }>,
 ): string {
@@ -76,7 +93,10 @@ export async function kubeBinaryLocation(): Promise<KubeBinaryLocation> {
   const sources = await readSources();
   const goMod = sources.find(file => file.name === 'go.mod')?.content ?? '';
   const version = kubernetesVersion(goMod);
-  const key = `${version}-${sourceKey(sources)}`;
+  const key = `${version}-${sourceKey([
+    ...sources,
+    { name: 'ldflags', content: buildLdflags(version) },
+  ])}`;
   return {
     path: join(cacheRoot(), 'kube', key, BINARY_NAME),
     kubernetesVersion: version,
@@ -185,7 +205,8 @@ export async function buildKubeBinary(
 ): Promise<{ seconds: number }> {
   const goMod = await readFile(join(KUBE_SOURCE_DIR, 'go.mod'), 'utf8');
   const go = await findGo(requiredGoVersion(goMod));
-  const args = ['build', '-trimpath', '-ldflags=-s -w', '-o', output, '.'];
+  const ldflags = buildLdflags(kubernetesVersion(goMod));
+  const args = ['build', '-trimpath', `-ldflags=${ldflags}`, '-o', output, '.'];
   const command = `${go} ${args
     .map(arg => (arg.includes(' ') ? `'${arg}'` : arg))
     .join(' ')}`;
