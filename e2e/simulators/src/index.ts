@@ -42,3 +42,5 @@ export {
 export type { Registered, RegisterOptions, SimulatedKind } from './simulator';
 export { GATEWAY_API_CRDS_DIR, UPSTREAM_CRDS_DIR, gatewayApiCrdFiles, upstreamCrdFiles } from './upstreamCrds';
 export { GATEWAY_KIND, SIMULATED_GATEWAY_CLASS, gatewayStatus, simulatedGatewayAddress } from './gateway';
+export { startHubStandIn } from './hubStandIn';
+export type { HubStandIn, HubStandInOptions, StandInRepo } from './hubStandIn';
