@@ -2,14 +2,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
-import { DESIRED_ANNOTATION, IDENTITY_ANNOTATION, TransformError, desiredObjects } from '@runway-portal/provider-shared';
+import {
+  DESIRED_ANNOTATION,
+  IDENTITY_ANNOTATION,
+  TransformError,
+  desiredObjects,
+} from '@runway-portal/provider-shared';
 import { parse } from 'yaml';
-import { ggufModelUri, kaitoProvider, mapKaitoStatus, presetName } from './provider';
+import {
+  GPU_PRESENT_LABEL,
+  ggufModelUri,
+  kaitoProvider,
+  mapKaitoStatus,
+} from './provider';
 
-const testdata = (file: string) => parse(fs.readFileSync(path.join(__dirname, 'testdata', file), 'utf8'));
+const testdata = (file: string) =>
+  parse(fs.readFileSync(path.join(__dirname, 'testdata', file), 'utf8'));
 
 function example2(): ModelDeployment {
-  const deployment = testdata('example2-modeldeployment.yaml') as ModelDeployment;
+  const deployment = testdata(
+    'example2-modeldeployment.yaml',
+  ) as ModelDeployment;
   deployment.metadata!.uid = '00000000-0000-0000-0000-000000000002';
   deployment.status = { provider: { name: 'kaito' } };
   return deployment;
@@ -26,42 +39,79 @@ const v1beta1 = { apiVersion: 'kaito.sh/v1beta1' };
 function md(spec: Partial<ModelDeployment['spec']>): ModelDeployment {
   return {
     metadata: { name: 'llm', namespace: 'ns', uid: 'u' },
-    spec: { model: { id: 'microsoft/Phi-4-mini-instruct' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } }, ...spec },
+    spec: {
+      model: { id: 'microsoft/Phi-4-mini-instruct' },
+      engine: { type: 'vllm' },
+      resources: { gpu: { count: 1 } },
+      ...spec,
+    },
     status: { provider: { name: 'kaito' } },
   };
 }
 
 describe('KAITO transform', () => {
   it('produces seed 000 example 2 (golden file)', () => {
-    const { objects, warnings } = desiredObjects(kaitoProvider, example2(), v1beta1);
+    const { objects, warnings } = desiredObjects(
+      kaitoProvider,
+      example2(),
+      v1beta1,
+    );
     expect(warnings).toEqual([]);
     expect(objects).toHaveLength(1);
-    expect(withoutHashes(objects[0])).toEqual(testdata('example2-workspace.yaml'));
-    expect(Object.keys(objects[0].metadata!.annotations!).sort()).toEqual([DESIRED_ANNOTATION, IDENTITY_ANNOTATION]);
+    expect(withoutHashes(objects[0])).toEqual(
+      testdata('example2-workspace.yaml'),
+    );
+    expect(Object.keys(objects[0].metadata!.annotations!).sort()).toEqual([
+      DESIRED_ANNOTATION,
+      IDENTITY_ANNOTATION,
+    ]);
   });
 
   it('writes the detected API version', () => {
-    expect(desiredObjects(kaitoProvider, example2(), { apiVersion: 'kaito.sh/v1alpha1' }).objects[0].apiVersion).toBe('kaito.sh/v1alpha1');
+    expect(
+      desiredObjects(kaitoProvider, example2(), {
+        apiVersion: 'kaito.sh/v1alpha1',
+      }).objects[0].apiVersion,
+    ).toBe('kaito.sh/v1alpha1');
   });
 
   it('mounts storage volumes in a template-mode Workspace and creates the PVC of a sized volume', () => {
     const storage = {
       volumes: [
-        { name: 'model-cache', purpose: 'modelCache' as const, claimName: 'pvc-claim' },
+        {
+          name: 'model-cache',
+          purpose: 'modelCache' as const,
+          claimName: 'pvc-claim',
+        },
         { name: 'compile', purpose: 'compilationCache' as const, size: '50Gi' },
-        { name: 'datasets', claimName: 'team-datasets', mountPath: '/data', readOnly: true },
+        {
+          name: 'datasets',
+          claimName: 'team-datasets',
+          mountPath: '/data',
+          readOnly: true,
+        },
       ],
     };
     const { objects } = desiredObjects(
       kaitoProvider,
-      md({ model: { id: 'microsoft/Phi-4-mini-instruct', storage }, image: 'vllm/vllm-openai:v0.11.0', env: [{ name: 'LOG_LEVEL', value: 'debug' }] }),
+      md({
+        model: { id: 'microsoft/Phi-4-mini-instruct', storage },
+        image: 'vllm/vllm-openai:v0.11.0',
+        env: [{ name: 'LOG_LEVEL', value: 'debug' }],
+      }),
       v1beta1,
     );
     const pod = (objects[0] as any).inference.template.spec;
     expect(pod.volumes).toEqual([
-      { name: 'model-cache', persistentVolumeClaim: { claimName: 'pvc-claim' } },
+      {
+        name: 'model-cache',
+        persistentVolumeClaim: { claimName: 'pvc-claim' },
+      },
       { name: 'compile', persistentVolumeClaim: { claimName: 'llm-compile' } },
-      { name: 'datasets', persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true } },
+      {
+        name: 'datasets',
+        persistentVolumeClaim: { claimName: 'team-datasets', readOnly: true },
+      },
     ]);
     expect(pod.containers[0].volumeMounts).toEqual([
       { name: 'model-cache', mountPath: '/model-cache' },
@@ -76,22 +126,50 @@ describe('KAITO transform', () => {
     expect(objects.slice(1)).toHaveLength(1);
     expect(objects[1]).toMatchObject({
       kind: 'PersistentVolumeClaim',
-      metadata: { name: 'llm-compile', ownerReferences: [{ kind: 'ModelDeployment', name: 'llm', controller: true }] },
-      spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '50Gi' } } },
+      metadata: {
+        name: 'llm-compile',
+        ownerReferences: [
+          { kind: 'ModelDeployment', name: 'llm', controller: true },
+        ],
+      },
+      spec: {
+        accessModes: ['ReadWriteMany'],
+        resources: { requests: { storage: '50Gi' } },
+      },
     });
   });
 
   it('gives a llama.cpp template the model cache but no vLLM cache variable', () => {
     const d = example2();
-    d.spec.model.storage = { volumes: [{ name: 'model-cache', purpose: 'modelCache', claimName: 'gguf' }, { name: 'compile', purpose: 'compilationCache', claimName: 'c' }] };
-    const container = (desiredObjects(kaitoProvider, d, v1beta1).objects[0] as any).inference.template.spec.containers[0];
+    d.spec.model.storage = {
+      volumes: [
+        { name: 'model-cache', purpose: 'modelCache', claimName: 'gguf' },
+        { name: 'compile', purpose: 'compilationCache', claimName: 'c' },
+      ],
+    };
+    const container = (
+      desiredObjects(kaitoProvider, d, v1beta1).objects[0] as any
+    ).inference.template.spec.containers[0];
     expect(container.env).toEqual([{ name: 'HF_HOME', value: '/model-cache' }]);
-    expect(container.volumeMounts.map((m: { name: string }) => m.name)).toEqual(['model-cache', 'compile']);
+    expect(container.volumeMounts.map((m: { name: string }) => m.name)).toEqual(
+      ['model-cache', 'compile'],
+    );
   });
 
   it('fails a preset with storage volumes naming the field, rather than dropping them', () => {
-    const d = md({ model: { id: 'microsoft/Phi-4-mini-instruct', storage: { volumes: [{ name: 'model-cache', purpose: 'modelCache', size: '100Gi' }] } } });
-    expect(() => desiredObjects(kaitoProvider, d, v1beta1)).toThrow(TransformError);
+    const d = md({
+      model: {
+        id: 'microsoft/Phi-4-mini-instruct',
+        storage: {
+          volumes: [
+            { name: 'model-cache', purpose: 'modelCache', size: '100Gi' },
+          ],
+        },
+      },
+    });
+    expect(() => desiredObjects(kaitoProvider, d, v1beta1)).toThrow(
+      TransformError,
+    );
     expect(() => desiredObjects(kaitoProvider, d, v1beta1)).toThrow(
       /^spec\.model\.storage\.volumes: KAITO presets build their own pods and cannot mount volumes: set spec\.image .*or choose another provider/,
     );
@@ -99,37 +177,189 @@ describe('KAITO transform', () => {
 
   it('fails a volume it cannot mount, naming the field', () => {
     const d = example2();
-    d.spec.model.storage = { volumes: [{ name: 'data', claimName: 'team-data' }] };
-    expect(() => desiredObjects(kaitoProvider, d, v1beta1)).toThrow(/^spec\.model\.storage\.volumes\[0\]\.mountPath: /);
+    d.spec.model.storage = {
+      volumes: [{ name: 'data', claimName: 'team-data' }],
+    };
+    expect(() => desiredObjects(kaitoProvider, d, v1beta1)).toThrow(
+      /^spec\.model\.storage\.volumes\[0\]\.mountPath: /,
+    );
   });
 
-  it('derives preset names and GGUF files', () => {
-    expect(presetName('microsoft/Phi-4-mini-instruct')).toBe('phi-4-mini-instruct');
-    expect(ggufModelUri('google/gemma-3-1b-it-qat-q8_0-gguf')).toBe('huggingface://google/gemma-3-1b-it-qat-q8_0-gguf/gemma-3-1b-it-q8_0.gguf');
-    expect(ggufModelUri('org/repo/model-Q4.gguf')).toBe('huggingface://org/repo/model-Q4.gguf');
+  it('derives GGUF files', () => {
+    expect(ggufModelUri('google/gemma-3-1b-it-qat-q8_0-gguf')).toBe(
+      'huggingface://google/gemma-3-1b-it-qat-q8_0-gguf/gemma-3-1b-it-q8_0.gguf',
+    );
+    expect(ggufModelUri('org/repo/model-Q4.gguf')).toBe(
+      'huggingface://org/repo/model-Q4.gguf',
+    );
   });
 
-  it('uses a vLLM preset with the model access secret and an inference ConfigMap for engine flags', () => {
+  it('uses a vLLM preset with the model access secret and an inference ConfigMap for the served name and engine flags', () => {
     const { objects } = desiredObjects(
       kaitoProvider,
-      md({ engine: { type: 'vllm', contextLength: 8192, trustRemoteCode: true, args: { 'gpu-memory-utilization': '0.9' } }, secrets: { huggingFaceToken: 'hf' }, scaling: { replicas: 2 } }),
-      v1beta1,
+      md({
+        engine: {
+          type: 'vllm',
+          contextLength: 8192,
+          trustRemoteCode: true,
+          args: { 'gpu-memory-utilization': '0.9' },
+        },
+        secrets: { huggingFaceToken: 'hf' },
+        scaling: { replicas: 2 },
+      }),
+      { ...v1beta1, upstreamRelease: '0.9.0' },
     );
     expect(objects[0]).toMatchObject({
       resource: { count: 2 },
-      inference: { preset: { name: 'phi-4-mini-instruct', presetOptions: { modelAccessSecret: 'hf' } }, config: 'llm-inference-config' },
+      inference: {
+        preset: {
+          name: 'microsoft/Phi-4-mini-instruct',
+          presetOptions: { modelAccessSecret: 'hf' },
+        },
+        config: 'llm-inference-config',
+      },
     });
-    expect(objects[1]).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'llm-inference-config', namespace: 'ns' } });
-    expect(parse((objects[1].data as Record<string, string>)['inference_config.yaml'])).toEqual({
-      vllm: { 'max-model-len': 8192, 'trust-remote-code': true, 'gpu-memory-utilization': '0.9' },
+    expect(objects[1]).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'llm-inference-config', namespace: 'ns' },
+    });
+    expect(
+      parse(
+        (objects[1].data as Record<string, string>)['inference_config.yaml'],
+      ),
+    ).toEqual({
+      vllm: {
+        'max-model-len': 8192,
+        'trust-remote-code': true,
+        'served-model-name': 'Phi-4-mini-instruct',
+        'gpu-memory-utilization': '0.9',
+      },
     });
   });
 
-  it('warns that v1alpha1 presets cannot take the secret', () => {
-    const { objects, warnings } = desiredObjects(kaitoProvider, md({ secrets: { huggingFaceToken: 'hf' } }), { apiVersion: 'kaito.sh/v1alpha1' });
-    expect(objects).toHaveLength(1);
-    expect((objects[0].inference as any).preset).toEqual({ name: 'phi-4-mini-instruct' });
-    expect(warnings[0]).toContain("secrets.huggingFaceToken 'hf' is not passed");
+  it('tells a preset its served name even when spec.model.servedName is unset (KAITO would serve the preset name)', () => {
+    const { objects } = desiredObjects(kaitoProvider, md({}), v1beta1);
+    expect((objects[0].inference as any).config).toBe('llm-inference-config');
+    expect(
+      parse(
+        (objects[1].data as Record<string, string>)['inference_config.yaml'],
+      ),
+    ).toEqual({ vllm: { 'served-model-name': 'Phi-4-mini-instruct' } });
+  });
+
+  it('warns that v1alpha1 presets cannot take the secret, and names the built-in preset there', () => {
+    const { objects, warnings } = desiredObjects(
+      kaitoProvider,
+      md({ secrets: { huggingFaceToken: 'hf' } }),
+      { apiVersion: 'kaito.sh/v1alpha1' },
+    );
+    expect((objects[0].inference as any).preset).toEqual({
+      name: 'phi-4-mini-instruct',
+    });
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("secrets.huggingFaceToken 'hf' is not passed"),
+      ]),
+    );
+  });
+
+  describe('preset names for the installed KAITO release', () => {
+    const preset = (id: string, upstreamRelease?: string) =>
+      (
+        desiredObjects(kaitoProvider, md({ model: { id } }), {
+          ...v1beta1,
+          upstreamRelease,
+        }).objects[0].inference as any
+      ).preset.name;
+
+    it('writes the Hugging Face id from v0.9.0 on (and when the release is unknown, as in the preview)', () => {
+      expect(preset('mistralai/Mistral-7B-Instruct-v0.3', '0.9.0')).toBe(
+        'mistralai/Mistral-7B-Instruct-v0.3',
+      );
+      expect(preset('Qwen/Qwen3-0.6B', '0.12.0')).toBe('Qwen/Qwen3-0.6B');
+      expect(preset('Qwen/Qwen3-0.6B')).toBe('Qwen/Qwen3-0.6B');
+    });
+
+    it("writes KAITO's built-in preset name before v0.9.0 (not the lower-cased basename)", () => {
+      expect(preset('mistralai/Mistral-7B-Instruct-v0.3', '0.4.5')).toBe(
+        'mistral-7b-instruct',
+      );
+      expect(preset('google/gemma-3-27b-it', '0.4.5')).toBe(
+        'gemma-3-27b-instruct',
+      );
+      expect(preset('meta-llama/llama-3.1-8b-instruct', '0.4.5')).toBe(
+        'llama-3.1-8b-instruct',
+      );
+    });
+
+    it('warns when the built-in preset is newer than the release the CRD shows', () => {
+      const { warnings } = desiredObjects(
+        kaitoProvider,
+        md({ model: { id: 'google/gemma-3-4b-it' } }),
+        { ...v1beta1, upstreamRelease: '0.4.5' },
+      );
+      expect(warnings).toEqual([
+        expect.stringContaining(
+          "KAITO preset 'gemma-3-4b-instruct' for google/gemma-3-4b-it needs KAITO v0.8.0 or later",
+        ),
+      ]);
+    });
+
+    it('fails a model without a built-in preset before v0.9.0, naming spec.model.id and the alternatives', () => {
+      const d = md({ model: { id: 'Qwen/Qwen3-0.6B' } });
+      expect(() =>
+        desiredObjects(kaitoProvider, d, {
+          ...v1beta1,
+          upstreamRelease: '0.4.5',
+        }),
+      ).toThrow(TransformError);
+      expect(() =>
+        desiredObjects(kaitoProvider, d, {
+          ...v1beta1,
+          upstreamRelease: '0.4.5',
+        }),
+      ).toThrow(
+        /^spec\.model\.id: 'Qwen\/Qwen3-0\.6B' has no KAITO preset .*set spec\.image .*upgrade KAITO to v0\.9\.0 .*another provider .*microsoft\/Phi-4-mini-instruct/,
+      );
+    });
+  });
+
+  describe('node selection (upstream AI Runway adds nvidia.com/gpu.present for GPU)', () => {
+    const selector = (spec: Partial<ModelDeployment['spec']>) =>
+      (
+        desiredObjects(kaitoProvider, md(spec), v1beta1).objects[0]
+          .resource as any
+      ).labelSelector.matchLabels;
+
+    it('selects NVIDIA GPU nodes for a GPU deployment, so KAITO never picks CPU nodes of a mixed pool', () => {
+      expect(selector({})).toEqual({
+        'kubernetes.io/os': 'linux',
+        [GPU_PRESENT_LABEL]: 'true',
+      });
+      expect(selector({ image: 'vllm/vllm-openai:v0.11.0' })).toEqual({
+        'kubernetes.io/os': 'linux',
+        [GPU_PRESENT_LABEL]: 'true',
+      });
+    });
+
+    it('keeps any Linux node for CPU (seed 000 example 2), other GPU vendors, and spec.nodeSelector as given', () => {
+      expect(
+        (
+          desiredObjects(kaitoProvider, example2(), v1beta1).objects[0]
+            .resource as any
+        ).labelSelector.matchLabels,
+      ).toEqual({ 'kubernetes.io/os': 'linux' });
+      expect(
+        selector({
+          image: 'x',
+          resources: { gpu: { count: 1, type: 'amd.com/gpu' } },
+        }),
+      ).toEqual({ 'kubernetes.io/os': 'linux' });
+      expect(selector({ nodeSelector: { pool: 'a100' } })).toEqual({
+        pool: 'a100',
+      });
+    });
   });
 
   it('runs a vLLM image with flags, env, secret, GPUs and scheduling when spec.image is set', () => {
@@ -154,10 +384,20 @@ describe('KAITO transform', () => {
             containers: [
               {
                 image: 'vllm/vllm-openai:v0.11.0',
-                args: ['--model', 'microsoft/Phi-4-mini-instruct', '--served-model-name', 'Phi-4-mini-instruct', '--port=5000', '--max-model-len=4096'],
+                args: [
+                  '--model',
+                  'microsoft/Phi-4-mini-instruct',
+                  '--served-model-name',
+                  'Phi-4-mini-instruct',
+                  '--port=5000',
+                  '--max-model-len=4096',
+                ],
                 env: [{ name: 'A', value: 'b' }],
                 envFrom: [{ secretRef: { name: 'hf' } }],
-                resources: { requests: { 'nvidia.com/gpu': 1 }, limits: { 'nvidia.com/gpu': 1 } },
+                resources: {
+                  requests: { 'nvidia.com/gpu': 1 },
+                  limits: { 'nvidia.com/gpu': 1 },
+                },
               },
             ],
           },
@@ -169,15 +409,35 @@ describe('KAITO transform', () => {
   it('rejects llama.cpp without an image, naming the field', () => {
     const spec = example2();
     delete spec.spec.image;
-    expect(() => desiredObjects(kaitoProvider, spec, v1beta1)).toThrow(TransformError);
-    expect(() => desiredObjects(kaitoProvider, spec, v1beta1)).toThrow(/^spec\.image: KAITO has no default llama\.cpp image/);
+    expect(() => desiredObjects(kaitoProvider, spec, v1beta1)).toThrow(
+      TransformError,
+    );
+    expect(() => desiredObjects(kaitoProvider, spec, v1beta1)).toThrow(
+      /^spec\.image: KAITO has no default llama\.cpp image/,
+    );
   });
 });
 
 describe('KAITO status mapping (seed 000 section 4.9)', () => {
-  const ws = (conditions: object[]) => ({ metadata: { name: 'gemma-cpu' }, resource: { count: 2 }, status: { conditions } });
+  const ws = (conditions: object[]) => ({
+    metadata: { name: 'gemma-cpu' },
+    resource: { count: 2 },
+    status: { conditions },
+  });
   it('WorkspaceSucceeded True is Running', () => {
-    expect(mapKaitoStatus(example2(), ws([{ type: 'WorkspaceSucceeded', status: 'True', reason: 'workspaceSucceeded', message: '' }]))).toEqual({
+    expect(
+      mapKaitoStatus(
+        example2(),
+        ws([
+          {
+            type: 'WorkspaceSucceeded',
+            status: 'True',
+            reason: 'workspaceSucceeded',
+            message: '',
+          },
+        ]),
+      ),
+    ).toEqual({
       phase: 'Running',
       message: 'Workspace is ready',
       ready: true,
@@ -187,14 +447,49 @@ describe('KAITO status mapping (seed 000 section 4.9)', () => {
     });
   });
   it('InferenceReady False is Deploying with its message', () => {
-    const s = mapKaitoStatus(example2(), ws([{ type: 'InferenceReady', status: 'False', reason: 'InferencePending', message: 'pods not ready' }]));
-    expect(s).toMatchObject({ phase: 'Deploying', message: 'pods not ready', ready: false, reason: 'InferencePending', replicas: { ready: 0 } });
+    const s = mapKaitoStatus(
+      example2(),
+      ws([
+        {
+          type: 'InferenceReady',
+          status: 'False',
+          reason: 'InferencePending',
+          message: 'pods not ready',
+        },
+      ]),
+    );
+    expect(s).toMatchObject({
+      phase: 'Deploying',
+      message: 'pods not ready',
+      ready: false,
+      reason: 'InferencePending',
+      replicas: { ready: 0 },
+    });
   });
   it('an error condition is Failed with the error', () => {
-    const s = mapKaitoStatus(example2(), ws([{ type: 'WorkspaceSucceeded', status: 'False', reason: 'workspaceFailed', message: 'insufficient GPUs' }]));
-    expect(s).toMatchObject({ phase: 'Failed', message: 'insufficient GPUs', reason: 'workspaceFailed' });
+    const s = mapKaitoStatus(
+      example2(),
+      ws([
+        {
+          type: 'WorkspaceSucceeded',
+          status: 'False',
+          reason: 'workspaceFailed',
+          message: 'insufficient GPUs',
+        },
+      ]),
+    );
+    expect(s).toMatchObject({
+      phase: 'Failed',
+      message: 'insufficient GPUs',
+      reason: 'workspaceFailed',
+    });
   });
   it('no status yet is Deploying', () => {
-    expect(mapKaitoStatus(example2(), { metadata: { name: 'x' } })).toMatchObject({ phase: 'Deploying', message: 'Waiting for KAITO to deploy the workspace' });
+    expect(
+      mapKaitoStatus(example2(), { metadata: { name: 'x' } }),
+    ).toMatchObject({
+      phase: 'Deploying',
+      message: 'Waiting for KAITO to deploy the workspace',
+    });
   });
 });

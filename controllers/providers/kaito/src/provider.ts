@@ -5,9 +5,13 @@
  *
  * - llama.cpp (CPU or GPU): a Workspace with a pod template running the
  *   user's image (KAITO has no llama.cpp preset), as seed 000 example 2.
- * - vLLM without `spec.image`: a KAITO preset, named after the model
- *   (`microsoft/Phi-4-mini-instruct` → `phi-4-mini-instruct`, KAITO's preset
- *   naming); engine flags go into an inference ConfigMap (`inference.config`).
+ * - vLLM without `spec.image`: a KAITO preset named as the installed KAITO
+ *   accepts (`presets.ts`: the Hugging Face id from v0.9.0, the built-in
+ *   preset name before); the served name and engine flags go into an
+ *   inference ConfigMap (`inference.config`).
+ * - GPU deployments without `spec.nodeSelector` select nodes labelled
+ *   `nvidia.com/gpu.present: "true"` (GPU feature discovery's label), so
+ *   KAITO never picks CPU nodes of a mixed pool.
  * - vLLM with `spec.image`: a pod template running that image.
  * - Storage (`spec.model.storage.volumes`): mounted in template-mode pods
  *   (runway-common's storage translation; PVCs of `size` volumes created).
@@ -15,13 +19,19 @@
  *   so a preset with volumes fails naming the field instead of dropping them.
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
-import { ConfigMaps, PersistentVolumeClaims } from '@runway-portal/controller-runtime';
+import {
+  ConfigMaps,
+  PersistentVolumeClaims,
+} from '@runway-portal/controller-runtime';
 import {
   KAITO_PROVIDER,
   type ModelDeployment,
   type ModelDeploymentSpec,
   type PodStorage,
+  DEFAULT_GPU_RESOURCE,
   containerVolumeMounts,
+  gpuRequested,
+  gpuResourceName,
   managedClaims,
   podStorage,
   podVolumes,
@@ -35,6 +45,7 @@ import {
   type TransformResult,
 } from '@runway-portal/provider-shared';
 import { stringify } from 'yaml';
+import { choosePreset, detectKaitoRelease } from './presets';
 
 export const KAITO_VERSION = 'kaito-provider:v0.1.0';
 /** Port of the model server in the pod; KAITO's Service exposes it on port 80. */
@@ -50,9 +61,25 @@ interface Condition {
   message?: string;
 }
 
-/** KAITO's preset name for a HuggingFace model: the lower-cased last path segment. */
-export function presetName(modelId: string): string {
-  return (modelId.split('/').filter(Boolean).pop() ?? modelId).toLowerCase();
+/** The label GPU feature discovery puts on NVIDIA GPU nodes (KAITO's chart installs it without node auto-provisioning). */
+export const GPU_PRESENT_LABEL = 'nvidia.com/gpu.present';
+
+/**
+ * The Workspace's node selector: `spec.nodeSelector`, else any Linux node,
+ * and for NVIDIA GPU deployments only GPU nodes (KAITO places the pods on
+ * the nodes this selects, GPU or not).
+ */
+export function workspaceNodeSelector(
+  spec: ModelDeploymentSpec,
+): Record<string, string> {
+  if (spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0)
+    return spec.nodeSelector;
+  const gpu =
+    gpuRequested(spec) && gpuResourceName(spec) === DEFAULT_GPU_RESOURCE;
+  return {
+    'kubernetes.io/os': 'linux',
+    ...(gpu ? { [GPU_PRESENT_LABEL]: 'true' } : {}),
+  };
 }
 
 /**
@@ -61,7 +88,8 @@ export function presetName(modelId: string): string {
  * name their files (`gemma-3-1b-it-qat-q8_0-gguf` → `gemma-3-1b-it-q8_0.gguf`).
  */
 export function ggufModelUri(modelId: string): string {
-  if (modelId.toLowerCase().endsWith('.gguf')) return `huggingface://${modelId}`;
+  if (modelId.toLowerCase().endsWith('.gguf'))
+    return `huggingface://${modelId}`;
   const repo = modelId.split('/').filter(Boolean).pop() ?? modelId;
   const file = repo.replace(/-gguf$/i, '').replace(/-qat(?=-|$)/i, '');
   return `huggingface://${modelId}/${file}.gguf`;
@@ -75,29 +103,48 @@ function argFlags(args: Record<string, string> | undefined): string[] {
 }
 
 function llamaCppArgs(spec: ModelDeploymentSpec): string[] {
-  const model = spec.model.source === 'custom' || !spec.model.id ? [] : [ggufModelUri(spec.model.id)];
-  const ctx = spec.engine?.contextLength ? [`--ctx-size=${spec.engine.contextLength}`] : [];
-  return [...model, `--address=:${MODEL_PORT}`, ...ctx, ...argFlags(spec.engine?.args), ...(spec.engine?.extraArgs ?? [])];
+  const model =
+    spec.model.source === 'custom' || !spec.model.id
+      ? []
+      : [ggufModelUri(spec.model.id)];
+  const ctx = spec.engine?.contextLength
+    ? [`--ctx-size=${spec.engine.contextLength}`]
+    : [];
+  return [
+    ...model,
+    `--address=:${MODEL_PORT}`,
+    ...ctx,
+    ...argFlags(spec.engine?.args),
+    ...(spec.engine?.extraArgs ?? []),
+  ];
 }
 
 function vllmArgs(spec: ModelDeploymentSpec): string[] {
   const served = resolveServedName(spec);
   return [
-    ...(spec.model.source === 'custom' || !spec.model.id ? [] : ['--model', spec.model.id]),
+    ...(spec.model.source === 'custom' || !spec.model.id
+      ? []
+      : ['--model', spec.model.id]),
     ...(served ? ['--served-model-name', served] : []),
     `--port=${MODEL_PORT}`,
-    ...(spec.engine?.contextLength ? [`--max-model-len=${spec.engine.contextLength}`] : []),
+    ...(spec.engine?.contextLength
+      ? [`--max-model-len=${spec.engine.contextLength}`]
+      : []),
     ...(spec.engine?.trustRemoteCode ? ['--trust-remote-code'] : []),
     ...argFlags(spec.engine?.args),
     ...(spec.engine?.extraArgs ?? []),
   ];
 }
 
-function resources(spec: ModelDeploymentSpec): Record<string, unknown> | undefined {
+function resources(
+  spec: ModelDeploymentSpec,
+): Record<string, unknown> | undefined {
   const requests: Record<string, string | number> = {};
   const limits: Record<string, string | number> = {};
-  if (spec.resources?.memory !== undefined) requests.memory = String(spec.resources.memory);
-  if (spec.resources?.cpu !== undefined) requests.cpu = String(spec.resources.cpu);
+  if (spec.resources?.memory !== undefined)
+    requests.memory = String(spec.resources.memory);
+  if (spec.resources?.cpu !== undefined)
+    requests.cpu = String(spec.resources.cpu);
   const gpus = spec.resources?.gpu?.count ?? 0;
   if (gpus > 0) {
     const type = spec.resources?.gpu?.type ?? 'nvidia.com/gpu';
@@ -113,13 +160,21 @@ function resources(spec: ModelDeploymentSpec): Record<string, unknown> | undefin
  * vLLM); a volume that cannot be mounted fails naming its field.
  */
 function storageOf(md: ModelDeployment): PodStorage {
-  const { issues, ...storage } = podStorage(md, { runsVllm: md.spec.engine?.type === 'vllm' });
-  if (issues.length > 0) throw new TransformError(issues[0].path, issues[0].message);
+  const { issues, ...storage } = podStorage(md, {
+    runsVllm: md.spec.engine?.type === 'vllm',
+  });
+  if (issues.length > 0)
+    throw new TransformError(issues[0].path, issues[0].message);
   return storage;
 }
 
 /** The pod template of template-mode Workspaces. */
-function podTemplate(spec: ModelDeploymentSpec, image: string, args: string[], storage: PodStorage): Record<string, unknown> {
+function podTemplate(
+  spec: ModelDeploymentSpec,
+  image: string,
+  args: string[],
+  storage: PodStorage,
+): Record<string, unknown> {
   const secret = spec.secrets?.huggingFaceToken;
   const res = resources(spec);
   const env = [...(spec.env ?? []), ...storage.env];
@@ -131,28 +186,45 @@ function podTemplate(spec: ModelDeploymentSpec, image: string, args: string[], s
     ...(env.length > 0 ? { env } : {}),
     ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
     ...(res ? { resources: res } : {}),
-    ...(storage.volumes.length > 0 ? { volumeMounts: containerVolumeMounts(storage.volumes) } : {}),
+    ...(storage.volumes.length > 0
+      ? { volumeMounts: containerVolumeMounts(storage.volumes) }
+      : {}),
   };
   const meta = spec.podTemplate?.metadata;
   return {
-    ...(meta?.labels || meta?.annotations ? { metadata: { ...(meta.labels ? { labels: meta.labels } : {}), ...(meta.annotations ? { annotations: meta.annotations } : {}) } } : {}),
+    ...(meta?.labels || meta?.annotations
+      ? {
+          metadata: {
+            ...(meta.labels ? { labels: meta.labels } : {}),
+            ...(meta.annotations ? { annotations: meta.annotations } : {}),
+          },
+        }
+      : {}),
     spec: {
       containers: [container],
-      ...(storage.volumes.length > 0 ? { volumes: podVolumes(storage.volumes) } : {}),
+      ...(storage.volumes.length > 0
+        ? { volumes: podVolumes(storage.volumes) }
+        : {}),
       ...(spec.tolerations?.length ? { tolerations: spec.tolerations } : {}),
     },
   };
 }
 
 /** The inference ConfigMap of a vLLM preset (KAITO's `inference_config.yaml`), when there are flags to pass. */
-function presetConfig(md: ModelDeployment, name: string): KubeObject | undefined {
+function presetConfig(
+  md: ModelDeployment,
+  name: string,
+): KubeObject | undefined {
   const spec = md.spec;
   const vllm: Record<string, string | number | boolean> = {};
-  if (spec.engine?.contextLength) vllm['max-model-len'] = spec.engine.contextLength;
+  if (spec.engine?.contextLength)
+    vllm['max-model-len'] = spec.engine.contextLength;
   if (spec.engine?.trustRemoteCode) vllm['trust-remote-code'] = true;
+  // Always explicit: KAITO would otherwise serve the preset's own name, not the one the gateway advertises.
   const served = resolveServedName(spec);
-  if (spec.model.servedName && served) vllm['served-model-name'] = served;
-  for (const k of Object.keys(spec.engine?.args ?? {}).sort()) vllm[k] = spec.engine!.args![k];
+  if (served) vllm['served-model-name'] = served;
+  for (const k of Object.keys(spec.engine?.args ?? {}).sort())
+    vllm[k] = spec.engine!.args![k];
   if (Object.keys(vllm).length === 0) return undefined;
   return {
     apiVersion: 'v1',
@@ -162,7 +234,10 @@ function presetConfig(md: ModelDeployment, name: string): KubeObject | undefined
   };
 }
 
-export function transformKaito(md: ModelDeployment, ctx: TransformContext): TransformResult {
+export function transformKaito(
+  md: ModelDeployment,
+  ctx: TransformContext,
+): TransformResult {
   const spec = md.spec;
   const name = md.metadata?.name ?? '';
   const engine = spec.engine?.type;
@@ -171,10 +246,13 @@ export function transformKaito(md: ModelDeployment, ctx: TransformContext): Tran
   const workspace: KubeObject = {
     apiVersion: ctx.apiVersion,
     kind: 'Workspace',
-    metadata: { name, labels: { [MODEL_SOURCE_LABEL]: spec.model.source ?? 'huggingface' } },
+    metadata: {
+      name,
+      labels: { [MODEL_SOURCE_LABEL]: spec.model.source ?? 'huggingface' },
+    },
     resource: {
       count: spec.scaling?.replicas ?? 1,
-      labelSelector: { matchLabels: spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0 ? spec.nodeSelector : { 'kubernetes.io/os': 'linux' } },
+      labelSelector: { matchLabels: workspaceNodeSelector(spec) },
     },
   };
   const objects: KubeObject[] = [workspace];
@@ -182,15 +260,25 @@ export function transformKaito(md: ModelDeployment, ctx: TransformContext): Tran
 
   if (engine === 'llamacpp') {
     if (!image) {
-      throw new TransformError('spec.image', 'KAITO has no default llama.cpp image: set spec.image to a llama.cpp server image, e.g. ghcr.io/sozercan/llama-cpp-runner:latest');
+      throw new TransformError(
+        'spec.image',
+        'KAITO has no default llama.cpp image: set spec.image to a llama.cpp server image, e.g. ghcr.io/sozercan/llama-cpp-runner:latest',
+      );
     }
-    workspace.inference = { template: podTemplate(spec, image, llamaCppArgs(spec), storage) };
+    workspace.inference = {
+      template: podTemplate(spec, image, llamaCppArgs(spec), storage),
+    };
   } else if (engine === 'vllm') {
     if (image) {
-      workspace.inference = { template: podTemplate(spec, image, vllmArgs(spec), storage) };
+      workspace.inference = {
+        template: podTemplate(spec, image, vllmArgs(spec), storage),
+      };
     } else {
       if (spec.model.source === 'custom' || !spec.model.id) {
-        throw new TransformError('spec.image', 'a custom model on KAITO needs its own image: set spec.image');
+        throw new TransformError(
+          'spec.image',
+          'a custom model on KAITO needs its own image: set spec.image',
+        );
       }
       if (storage.volumes.length > 0) {
         throw new TransformError(
@@ -198,63 +286,130 @@ export function transformKaito(md: ModelDeployment, ctx: TransformContext): Tran
           'KAITO presets build their own pods and cannot mount volumes: set spec.image to run vLLM in a pod template that mounts them, remove the volumes, or choose another provider (dynamo, llmd, kuberay)',
         );
       }
+      // Without a detected release (the preview), v1alpha1 alone means a KAITO older than v1beta1.
+      const release =
+        ctx.upstreamRelease ??
+        (ctx.apiVersion.endsWith('/v1alpha1') ? '0.2.0' : undefined);
+      const preset = choosePreset(spec.model.id, release);
+      if (!preset.ok) throw new TransformError('spec.model.id', preset.message);
+      if (preset.warning) warnings.push(preset.warning);
       const configName = `${name}-inference-config`;
       const config = presetConfig(md, configName);
       const secret = spec.secrets?.huggingFaceToken;
       const v1alpha1 = ctx.apiVersion.endsWith('/v1alpha1');
       if (secret && v1alpha1) {
-        warnings.push(`KAITO ${ctx.apiVersion} presets take no model access secret: secrets.huggingFaceToken '${secret}' is not passed; upgrade KAITO to v1beta1 for gated models`);
+        warnings.push(
+          `KAITO ${ctx.apiVersion} presets take no model access secret: secrets.huggingFaceToken '${secret}' is not passed; upgrade KAITO to v1beta1 for gated models`,
+        );
       }
       workspace.inference = {
         preset: {
-          name: presetName(spec.model.id),
-          ...(secret && !v1alpha1 ? { presetOptions: { modelAccessSecret: secret } } : {}),
+          name: preset.name,
+          ...(secret && !v1alpha1
+            ? { presetOptions: { modelAccessSecret: secret } }
+            : {}),
         },
         ...(config ? { config: configName } : {}),
       };
       if (config) objects.push(config);
-      if (spec.env?.length || spec.podTemplate?.metadata || spec.tolerations?.length) {
-        warnings.push('KAITO presets take no env, podTemplate or tolerations: set spec.image to run a pod template instead');
+      if (
+        spec.env?.length ||
+        spec.podTemplate?.metadata ||
+        spec.tolerations?.length
+      ) {
+        warnings.push(
+          'KAITO presets take no env, podTemplate or tolerations: set spec.image to run a pod template instead',
+        );
       }
     }
   } else {
     // Compatibility rules reject other engines before transform; this guards direct calls.
-    throw new TransformError('spec.engine.type', `KAITO does not support ${engine ?? 'an unset'} engine: use vllm or llamacpp`);
+    throw new TransformError(
+      'spec.engine.type',
+      `KAITO does not support ${
+        engine ?? 'an unset'
+      } engine: use vllm or llamacpp`,
+    );
   }
   // PVCs of `size` volumes (template mode only: presets with volumes failed above).
   objects.push(...managedClaims(md));
   return { objects, warnings };
 }
 
-function conditionOf(upstream: KubeObject, type: string): Condition | undefined {
-  const conditions = (upstream.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+function conditionOf(
+  upstream: KubeObject,
+  type: string,
+): Condition | undefined {
+  const conditions =
+    (upstream.status as { conditions?: Condition[] } | undefined)?.conditions ??
+    [];
   return conditions.find(c => c.type === type);
 }
 
 /** Seed 000 section 4.9: WorkspaceSucceeded True → Running; InferenceReady False → Deploying; errors → Failed. */
-export function mapKaitoStatus(md: ModelDeployment, workspace: KubeObject): MappedStatus {
+export function mapKaitoStatus(
+  md: ModelDeployment,
+  workspace: KubeObject,
+): MappedStatus {
   const name = workspace.metadata?.name ?? md.metadata?.name ?? '';
-  const desired = (workspace.resource as { count?: number } | undefined)?.count ?? md.spec.scaling?.replicas ?? 1;
+  const desired =
+    (workspace.resource as { count?: number } | undefined)?.count ??
+    md.spec.scaling?.replicas ??
+    1;
   const endpoint = { service: name, port: SERVICE_PORT };
   const succeeded = conditionOf(workspace, 'WorkspaceSucceeded');
   const inference = conditionOf(workspace, 'InferenceReady');
   const resource = conditionOf(workspace, 'ResourceReady');
   if (succeeded?.status === 'True') {
-    return { phase: 'Running', message: succeeded.message || 'Workspace is ready', ready: true, reason: 'WorkspaceSucceeded', replicas: { desired, ready: desired, available: desired }, endpoint };
+    return {
+      phase: 'Running',
+      message: succeeded.message || 'Workspace is ready',
+      ready: true,
+      reason: 'WorkspaceSucceeded',
+      replicas: { desired, ready: desired, available: desired },
+      endpoint,
+    };
   }
   if (succeeded?.status === 'False') {
-    const message = succeeded.message || inference?.message || resource?.message || 'Workspace failed';
-    return { phase: 'Failed', message, ready: false, reason: succeeded.reason || 'WorkspaceFailed', replicas: { desired, ready: 0, available: 0 }, endpoint };
+    const message =
+      succeeded.message ||
+      inference?.message ||
+      resource?.message ||
+      'Workspace failed';
+    return {
+      phase: 'Failed',
+      message,
+      ready: false,
+      reason: succeeded.reason || 'WorkspaceFailed',
+      replicas: { desired, ready: 0, available: 0 },
+      endpoint,
+    };
   }
-  const waiting = (inference?.status === 'False' && inference.message) || (resource?.status === 'False' && resource.message) || 'Waiting for KAITO to deploy the workspace';
-  return { phase: 'Deploying', message: waiting, ready: false, reason: inference?.reason || resource?.reason || 'Deploying', replicas: { desired, ready: 0, available: 0 }, endpoint };
+  const waiting =
+    (inference?.status === 'False' && inference.message) ||
+    (resource?.status === 'False' && resource.message) ||
+    'Waiting for KAITO to deploy the workspace';
+  return {
+    phase: 'Deploying',
+    message: waiting,
+    ready: false,
+    reason: inference?.reason || resource?.reason || 'Deploying',
+    replicas: { desired, ready: 0, available: 0 },
+    endpoint,
+  };
 }
 
 export const kaitoProvider: ProviderDefinition = {
   name: 'kaito',
   registration: KAITO_PROVIDER,
   version: KAITO_VERSION,
-  upstream: { group: 'kaito.sh', kind: 'Workspace', plural: 'workspaces', versions: ['v1beta1', 'v1alpha1'] },
+  upstream: {
+    group: 'kaito.sh',
+    kind: 'Workspace',
+    plural: 'workspaces',
+    versions: ['v1beta1', 'v1alpha1'],
+  },
+  upstreamRelease: detectKaitoRelease,
   extraKinds: [ConfigMaps, PersistentVolumeClaims],
   // KAITO has no overrides (seed 000 section 4.15): every key is reported as unknown.
   overrides: {},

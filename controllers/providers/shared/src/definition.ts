@@ -1,4 +1,7 @@
-import type { KubeObject, ResourceType } from '@runway-portal/controller-runtime';
+import type {
+  KubeObject,
+  ResourceType,
+} from '@runway-portal/controller-runtime';
 import type {
   DeploymentPhase,
   InferenceProviderConfig,
@@ -20,6 +23,12 @@ export interface UpstreamKind {
 export interface TransformContext {
   /** The upstream apiVersion detected in the cluster, e.g. `kaito.sh/v1beta1`. */
   apiVersion: string;
+  /**
+   * The upstream release the installed CRD shows, from the definition's
+   * `upstreamRelease` (e.g. KAITO `0.9.0`); undefined when the provider does
+   * not detect one or the caller does not know it (the preview).
+   */
+  upstreamRelease?: string;
 }
 
 /**
@@ -58,6 +67,12 @@ export interface ProviderDefinition {
   /** Version string reported in the registration status, e.g. `kaito-provider:v0.1.0`. */
   version: string;
   upstream: UpstreamKind;
+  /**
+   * The upstream release the installed CRD is consistent with, for
+   * providers whose output depends on it (pure: the CRD as the API server
+   * returns it). The loop passes it to `transform` as `upstreamRelease`.
+   */
+  upstreamRelease?(crd: KubeObject): string | undefined;
   /** Kinds besides the upstream one that `transform` may return (ConfigMaps, Services...). */
   extraKinds?: ResourceType[];
   /** Known `spec.provider.overrides` keys and types; unknown keys warn, wrong types fail. */
@@ -73,7 +88,11 @@ export interface ProviderDefinition {
    * `transform` returned them (after the primary), for providers whose
    * status comes from them too (e.g. Deployments).
    */
-  mapStatus(md: ModelDeployment, upstream: KubeObject, extras?: KubeObject[]): MappedStatus;
+  mapStatus(
+    md: ModelDeployment,
+    upstream: KubeObject,
+    extras?: KubeObject[],
+  ): MappedStatus;
 }
 
 /** Input a provider cannot translate: the message goes to the deployment's status. */
