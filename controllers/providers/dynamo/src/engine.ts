@@ -4,11 +4,18 @@
  * code, prefix caching, eager mode, tensor parallelism, `engine.args` and
  * `engine.extraArgs`.
  */
-import type { ModelDeploymentSpec } from '@runway-portal/plugin-runway-common';
+import {
+  type ModelDeploymentSpec,
+  resolveServedName,
+} from '@runway-portal/plugin-runway-common';
 import { TransformError } from '@runway-portal/provider-shared';
 
 export type DynamoEngine = 'vllm' | 'sglang' | 'trtllm';
-export const DYNAMO_ENGINES: readonly DynamoEngine[] = ['vllm', 'sglang', 'trtllm'];
+export const DYNAMO_ENGINES: readonly DynamoEngine[] = [
+  'vllm',
+  'sglang',
+  'trtllm',
+];
 
 /** Which worker: one aggregated worker group, or one side of a prefill/decode pair. */
 export type WorkerRole = 'aggregated' | 'prefill' | 'decode';
@@ -26,28 +33,53 @@ export interface WorkerCommand {
 }
 
 /** vLLM's NIXL connector settings used by Dynamo's current disaggregated examples. */
-export const VLLM_KV_TRANSFER_CONFIG = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
+export const VLLM_KV_TRANSFER_CONFIG =
+  '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
 
-const FLAGS: Record<DynamoEngine, { model: string; contextLength?: string; tensorParallel: string }> = {
-  vllm: { model: '--model', contextLength: '--max-model-len', tensorParallel: '--tensor-parallel-size' },
-  sglang: { model: '--model-path', contextLength: '--context-length', tensorParallel: '--tp' },
+const FLAGS: Record<
+  DynamoEngine,
+  { model: string; contextLength?: string; tensorParallel: string }
+> = {
+  vllm: {
+    model: '--model',
+    contextLength: '--max-model-len',
+    tensorParallel: '--tensor-parallel-size',
+  },
+  sglang: {
+    model: '--model-path',
+    contextLength: '--context-length',
+    tensorParallel: '--tp',
+  },
   trtllm: { model: '--model-path', tensorParallel: '--tensor-parallel-size' },
 };
 
 const ARG_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /** Engine flags the structured fields turn into (everything except model, role and args). */
-function structuredFlags(engine: DynamoEngine, spec: ModelDeploymentSpec, gpus: number, warnings: string[]): string[] {
+function structuredFlags(
+  engine: DynamoEngine,
+  spec: ModelDeploymentSpec,
+  gpus: number,
+  warnings: string[],
+): string[] {
   const e = spec.engine ?? {};
   const flags: string[] = [];
-  if (spec.model?.servedName && spec.model.source !== 'custom') flags.push('--served-model-name', spec.model.servedName);
+  // Always explicit: the gateway and status advertise this name, and the workers would otherwise serve the full id.
+  const served = resolveServedName(spec);
+  if (served) flags.push('--served-model-name', served);
   if (e.contextLength !== undefined) {
     const flag = FLAGS[engine].contextLength;
     if (flag) flags.push(flag, String(e.contextLength));
-    else warnings.push('spec.engine.contextLength is ignored for TensorRT-LLM: context length is set when the engine is built');
+    else
+      warnings.push(
+        'spec.engine.contextLength is ignored for TensorRT-LLM: context length is set when the engine is built',
+      );
   }
   if (e.trustRemoteCode) {
-    if (engine === 'trtllm') warnings.push('spec.engine.trustRemoteCode is ignored for TensorRT-LLM: it is a build-time setting');
+    if (engine === 'trtllm')
+      warnings.push(
+        'spec.engine.trustRemoteCode is ignored for TensorRT-LLM: it is a build-time setting',
+      );
     else flags.push('--trust-remote-code');
   }
   // Only non-default choices become flags: both engines cache prefixes and use CUDA graphs by default.
@@ -64,13 +96,23 @@ function structuredFlags(engine: DynamoEngine, spec: ModelDeploymentSpec, gpus: 
 }
 
 /** Flags that make a worker the prefill or decode side of a disaggregated pair. */
-function roleFlags(engine: DynamoEngine, role: WorkerRole, version: DynamoApiVersion): string[] {
+function roleFlags(
+  engine: DynamoEngine,
+  role: WorkerRole,
+  version: DynamoApiVersion,
+): string[] {
   if (role === 'aggregated') return [];
   if (engine === 'vllm' && version === 'v1alpha1') {
     // The flag of the Dynamo releases that served v1alpha1 (seed 000 example 3).
     return role === 'prefill' ? ['--is-prefill-worker'] : [];
   }
-  if (engine === 'vllm') return ['--disaggregation-mode', role, '--kv-transfer-config', VLLM_KV_TRANSFER_CONFIG];
+  if (engine === 'vllm')
+    return [
+      '--disaggregation-mode',
+      role,
+      '--kv-transfer-config',
+      VLLM_KV_TRANSFER_CONFIG,
+    ];
   return ['--disaggregation-mode', role];
 }
 
@@ -82,7 +124,9 @@ function userFlags(spec: ModelDeploymentSpec): string[] {
     if (!ARG_KEY.test(key)) {
       throw new TransformError(
         'spec.engine.args',
-        `key ${JSON.stringify(key)} is not a flag name: use letters, digits, '-', '_' or '.', without the leading '--'`,
+        `key ${JSON.stringify(
+          key,
+        )} is not a flag name: use letters, digits, '-', '_' or '.', without the leading '--'`,
       );
     }
     flags.push(`--${key}`);
@@ -118,5 +162,7 @@ export function shellQuote(word: string): string {
 
 /** The whole command as one `/bin/sh -c` string, as v1alpha1 deployments write it (seed 000 section 4.2). */
 export function shellCommand(command: WorkerCommand): string {
-  return ['python3', '-m', command.module, ...command.args].map(shellQuote).join(' ');
+  return ['python3', '-m', command.module, ...command.args]
+    .map(shellQuote)
+    .join(' ');
 }

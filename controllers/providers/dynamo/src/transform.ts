@@ -10,6 +10,7 @@ import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
   DEFAULT_GPU_RESOURCE,
   containerVolumeMounts,
+  defaultImage,
   gpuResourceName,
   modelCacheEnv,
   mountableVolumes,
@@ -32,14 +33,14 @@ import { type DynamoOverrides, readDynamoOverrides } from './overrides';
 export const DYNAMO_GROUP = 'nvidia.com';
 export const DGD_KIND = 'DynamoGraphDeployment';
 export const DGD_PLURAL = 'dynamographdeployments';
-/** The Dynamo release whose runtime images are the defaults (seed 000 section 4.2). */
-export const DYNAMO_RUNTIME_VERSION = '0.7.1';
+/** The Dynamo release whose runtime images are the defaults (runway-common's image table). */
+export { DYNAMO_RUNTIME_VERSION } from '@runway-portal/plugin-runway-common';
 /** The frontend's HTTP port; its Service is `<name>-frontend` (seed 000 section 4.14). */
 export const FRONTEND_PORT = 8000;
 
-/** Seed 000 section 4.15 "Image Defaults". */
+/** The engine's runtime image from runway-common's image table (TensorRT-LLM is `tensorrtllm-runtime`, not the seed's `trtllm-runtime`). */
 export function defaultDynamoImage(engine: DynamoEngine): string {
-  return `nvcr.io/nvidia/ai-dynamo/${engine}-runtime:${DYNAMO_RUNTIME_VERSION}`;
+  return defaultImage('dynamo', engine);
 }
 
 export type Json = Record<string, unknown>;
@@ -59,18 +60,35 @@ interface Worker {
   cpu?: string;
 }
 
-const WORKER_PREFIX: Record<DynamoEngine, string> = { vllm: 'Vllm', sglang: 'Sglang', trtllm: 'Trtllm' };
+const WORKER_PREFIX: Record<DynamoEngine, string> = {
+  vllm: 'Vllm',
+  sglang: 'Sglang',
+  trtllm: 'Trtllm',
+};
 
 /** Worker groups: one aggregated group, or a prefill and a decode group. */
-export function workersOf(spec: ModelDeploymentSpec, engine: DynamoEngine): Worker[] {
+export function workersOf(
+  spec: ModelDeploymentSpec,
+  engine: DynamoEngine,
+): Worker[] {
   const prefix = WORKER_PREFIX[engine];
-  const quantity = (q: string | number | undefined) => (q === undefined ? undefined : String(q));
+  const quantity = (q: string | number | undefined) =>
+    q === undefined ? undefined : String(q);
   if (spec.serving?.mode === 'disaggregated') {
     const group = (role: 'prefill' | 'decode', name: string): Worker => {
       const s = spec.scaling?.[role];
-      return { name, role, replicas: s?.replicas ?? 1, gpus: s?.gpu?.count ?? 0, memory: quantity(s?.memory) };
+      return {
+        name,
+        role,
+        replicas: s?.replicas ?? 1,
+        gpus: s?.gpu?.count ?? 0,
+        memory: quantity(s?.memory),
+      };
     };
-    return [group('prefill', `${prefix}PrefillWorker`), group('decode', `${prefix}DecodeWorker`)];
+    return [
+      group('prefill', `${prefix}PrefillWorker`),
+      group('decode', `${prefix}DecodeWorker`),
+    ];
   }
   return [
     {
@@ -91,16 +109,20 @@ function imageOf(spec: ModelDeploymentSpec, engine: DynamoEngine): string {
 /** Pod-level settings shared by all components: node selector, tolerations. */
 function podScheduling(spec: ModelDeploymentSpec): Json {
   const pod: Json = {};
-  if (spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0) pod.nodeSelector = spec.nodeSelector;
-  if (spec.tolerations && spec.tolerations.length > 0) pod.tolerations = spec.tolerations;
+  if (spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0)
+    pod.nodeSelector = spec.nodeSelector;
+  if (spec.tolerations && spec.tolerations.length > 0)
+    pod.tolerations = spec.tolerations;
   return pod;
 }
 
 function podMetadata(spec: ModelDeploymentSpec): Json | undefined {
   const meta = spec.podTemplate?.metadata;
   const out: Json = {};
-  if (meta?.labels && Object.keys(meta.labels).length > 0) out.labels = meta.labels;
-  if (meta?.annotations && Object.keys(meta.annotations).length > 0) out.annotations = meta.annotations;
+  if (meta?.labels && Object.keys(meta.labels).length > 0)
+    out.labels = meta.labels;
+  if (meta?.annotations && Object.keys(meta.annotations).length > 0)
+    out.annotations = meta.annotations;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -120,8 +142,11 @@ interface WorkerStorage {
 
 function workerStorage(md: ModelDeployment): WorkerStorage {
   const { volumes, issues } = mountableVolumes(md);
-  if (issues.length > 0) throw new TransformError(issues[0].path, issues[0].message);
-  const compilationCache = volumes.find(v => v.purpose === 'compilationCache' && !v.readOnly);
+  if (issues.length > 0)
+    throw new TransformError(issues[0].path, issues[0].message);
+  const compilationCache = volumes.find(
+    v => v.purpose === 'compilationCache' && !v.readOnly,
+  );
   return {
     compilationCache,
     volumes: volumes.filter(v => v !== compilationCache),
@@ -130,15 +155,24 @@ function workerStorage(md: ModelDeployment): WorkerStorage {
 }
 
 /** The user's env, then what storage implies. */
-function workerEnv(spec: ModelDeploymentSpec, storage: WorkerStorage): unknown[] | undefined {
+function workerEnv(
+  spec: ModelDeploymentSpec,
+  storage: WorkerStorage,
+): unknown[] | undefined {
   const env = [...(spec.env ?? []), ...storage.env];
   return env.length > 0 ? env : undefined;
 }
 
 /** Pod volumes and the main container's mounts, or nothing. */
-function podStorage(storage: WorkerStorage): { volumes?: unknown[]; volumeMounts?: unknown[] } {
+function podStorage(storage: WorkerStorage): {
+  volumes?: unknown[];
+  volumeMounts?: unknown[];
+} {
   if (storage.volumes.length === 0) return {};
-  return { volumes: podVolumes(storage.volumes), volumeMounts: containerVolumeMounts(storage.volumes) };
+  return {
+    volumes: podVolumes(storage.volumes),
+    volumeMounts: containerVolumeMounts(storage.volumes),
+  };
 }
 
 function routerEnv(overrides: DynamoOverrides) {
@@ -147,7 +181,9 @@ function routerEnv(overrides: DynamoOverrides) {
 }
 
 function withoutUndefined<T extends Json>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  return Object.fromEntries(
+    Object.entries(value).filter(([, v]) => v !== undefined),
+  ) as T;
 }
 
 // ---- v1alpha1 ----
@@ -164,7 +200,10 @@ function v1alpha1Services(
   const image = imageOf(spec, engine);
   const secret = spec.secrets?.huggingFaceToken || undefined;
   const extraPodMetadata = podMetadata(spec);
-  const gpuType = gpuResourceName(spec) === DEFAULT_GPU_RESOURCE ? undefined : gpuResourceName(spec);
+  const gpuType =
+    gpuResourceName(spec) === DEFAULT_GPU_RESOURCE
+      ? undefined
+      : gpuResourceName(spec);
   const cache = storage.compilationCache;
 
   const services: Json = {
@@ -175,12 +214,23 @@ function v1alpha1Services(
       envFromSecret: secret,
       envs: routerEnv(overrides),
       extraPodMetadata,
-      resources: { requests: { cpu: overrides.frontend.resources.cpu, memory: overrides.frontend.resources.memory } },
+      resources: {
+        requests: {
+          cpu: overrides.frontend.resources.cpu,
+          memory: overrides.frontend.resources.memory,
+        },
+      },
       extraPodSpec: { ...podScheduling(spec), mainContainer: { image } },
     }),
   };
   for (const worker of workersOf(spec, engine)) {
-    const command = workerCommand(engine, spec, worker.role, worker.gpus, 'v1alpha1');
+    const command = workerCommand(
+      engine,
+      spec,
+      worker.role,
+      worker.gpus,
+      'v1alpha1',
+    );
     warnings.push(...command.warnings);
     // Fresh lists per worker: the objects are serialised, never shared.
     const { volumes, volumeMounts } = podStorage(storage);
@@ -193,14 +243,31 @@ function v1alpha1Services(
       envs: workerEnv(spec, storage),
       extraPodMetadata,
       resources: withoutUndefined({
-        limits: withoutUndefined({ gpu: String(worker.gpus), gpuType, memory: worker.memory }),
+        limits: withoutUndefined({
+          gpu: String(worker.gpus),
+          gpuType,
+          memory: worker.memory,
+        }),
         requests: worker.cpu ? { cpu: worker.cpu } : undefined,
       }),
-      volumeMounts: cache ? [{ name: cache.claimName, mountPoint: cache.mountPath, useAsCompilationCache: true }] : undefined,
+      volumeMounts: cache
+        ? [
+            {
+              name: cache.claimName,
+              mountPoint: cache.mountPath,
+              useAsCompilationCache: true,
+            },
+          ]
+        : undefined,
       extraPodSpec: withoutUndefined({
         ...podScheduling(spec),
         volumes,
-        mainContainer: withoutUndefined({ image, command: ['/bin/sh', '-c'], args: [shellCommand(command)], volumeMounts }),
+        mainContainer: withoutUndefined({
+          image,
+          command: ['/bin/sh', '-c'],
+          args: [shellCommand(command)],
+          volumeMounts,
+        }),
       }),
     });
   }
@@ -220,7 +287,8 @@ function v1beta1Components(
   const image = imageOf(spec, engine);
   const secret = spec.secrets?.huggingFaceToken;
   // A fresh list per container: the object is serialised, never shared.
-  const envFrom = () => (secret ? [{ secretRef: { name: secret } }] : undefined);
+  const envFrom = () =>
+    secret ? [{ secretRef: { name: secret } }] : undefined;
   const metadata = podMetadata(spec);
   const gpuResource = gpuResourceName(spec);
   const cache = storage.compilationCache;
@@ -240,7 +308,12 @@ function v1beta1Components(
               image,
               env: routerEnv(overrides),
               envFrom: envFrom(),
-              resources: { requests: { cpu: overrides.frontend.resources.cpu, memory: overrides.frontend.resources.memory } },
+              resources: {
+                requests: {
+                  cpu: overrides.frontend.resources.cpu,
+                  memory: overrides.frontend.resources.memory,
+                },
+              },
             }),
           ],
         },
@@ -248,39 +321,49 @@ function v1beta1Components(
     },
   ];
   for (const worker of workersOf(spec, engine)) {
-    const command = workerCommand(engine, spec, worker.role, worker.gpus, 'v1beta1');
+    const command = workerCommand(
+      engine,
+      spec,
+      worker.role,
+      worker.gpus,
+      'v1beta1',
+    );
     warnings.push(...command.warnings);
     const limits: Json = withoutUndefined({ memory: worker.memory });
     if (worker.gpus > 0) limits[gpuResource] = String(worker.gpus);
     const { volumes, volumeMounts } = podStorage(storage);
-    components.push(withoutUndefined({
-      name: worker.name,
-      type: worker.role === 'aggregated' ? 'worker' : worker.role,
-      replicas: worker.replicas,
-      compilationCache: cache ? { pvcName: cache.claimName, mountPath: cache.mountPath } : undefined,
-      podTemplate: withoutUndefined({
-        metadata,
-        spec: withoutUndefined({
-          ...podScheduling(spec),
-          volumes,
-          containers: [
-            withoutUndefined({
-              name: 'main',
-              image,
-              command: ['python3', '-m', command.module],
-              args: command.args,
-              env: workerEnv(spec, storage),
-              envFrom: envFrom(),
-              resources: withoutUndefined({
-                limits: Object.keys(limits).length > 0 ? limits : undefined,
-                requests: worker.cpu ? { cpu: worker.cpu } : undefined,
+    components.push(
+      withoutUndefined({
+        name: worker.name,
+        type: worker.role === 'aggregated' ? 'worker' : worker.role,
+        replicas: worker.replicas,
+        compilationCache: cache
+          ? { pvcName: cache.claimName, mountPath: cache.mountPath }
+          : undefined,
+        podTemplate: withoutUndefined({
+          metadata,
+          spec: withoutUndefined({
+            ...podScheduling(spec),
+            volumes,
+            containers: [
+              withoutUndefined({
+                name: 'main',
+                image,
+                command: ['python3', '-m', command.module],
+                args: command.args,
+                env: workerEnv(spec, storage),
+                envFrom: envFrom(),
+                resources: withoutUndefined({
+                  limits: Object.keys(limits).length > 0 ? limits : undefined,
+                  requests: worker.cpu ? { cpu: worker.cpu } : undefined,
+                }),
+                volumeMounts,
               }),
-              volumeMounts,
-            }),
-          ],
+            ],
+          }),
         }),
       }),
-    }));
+    );
   }
   return components;
 }
@@ -290,10 +373,18 @@ function v1beta1Components(
  * applied, engine filled in) in the given API version. Throws
  * TransformError for input Dynamo cannot run.
  */
-export function buildDynamoGraphDeployment(md: ModelDeployment, version: DynamoApiVersion): DynamoTransform {
+export function buildDynamoGraphDeployment(
+  md: ModelDeployment,
+  version: DynamoApiVersion,
+): DynamoTransform {
   const engine = md.spec?.engine?.type;
   if (!engine || !(DYNAMO_ENGINES as readonly string[]).includes(engine)) {
-    throw new TransformError('spec.engine.type', `${JSON.stringify(engine ?? '')} cannot run on Dynamo: use vllm, sglang or trtllm`);
+    throw new TransformError(
+      'spec.engine.type',
+      `${JSON.stringify(
+        engine ?? '',
+      )} cannot run on Dynamo: use vllm, sglang or trtllm`,
+    );
   }
   const dynamoEngine = engine as DynamoEngine;
   const overrides = readDynamoOverrides(md.spec.provider?.overrides);
@@ -301,19 +392,40 @@ export function buildDynamoGraphDeployment(md: ModelDeployment, version: DynamoA
   const warnings: string[] = [];
   const spec: Json = { backendFramework: dynamoEngine };
   if (version === 'v1alpha1') {
-    spec.services = v1alpha1Services(md, dynamoEngine, overrides, storage, warnings);
+    spec.services = v1alpha1Services(
+      md,
+      dynamoEngine,
+      overrides,
+      storage,
+      warnings,
+    );
     // v1alpha1 components mount a compilation cache by reference to the graph's PVC list.
-    if (storage.compilationCache) spec.pvcs = [{ name: storage.compilationCache.claimName, create: false }];
+    if (storage.compilationCache)
+      spec.pvcs = [{ name: storage.compilationCache.claimName, create: false }];
   } else {
-    spec.components = v1beta1Components(md, dynamoEngine, overrides, storage, warnings);
+    spec.components = v1beta1Components(
+      md,
+      dynamoEngine,
+      overrides,
+      storage,
+      warnings,
+    );
   }
   return {
-    object: { apiVersion: `${DYNAMO_GROUP}/${version}`, kind: DGD_KIND, metadata: { name: md.metadata?.name }, spec },
+    object: {
+      apiVersion: `${DYNAMO_GROUP}/${version}`,
+      kind: DGD_KIND,
+      metadata: { name: md.metadata?.name },
+      spec,
+    },
     warnings,
   };
 }
 
 /** The frontend Service Dynamo creates for a graph deployment (seed 000 section 4.2). */
-export function frontendEndpoint(md: ModelDeployment): { service: string; port: number } {
+export function frontendEndpoint(md: ModelDeployment): {
+  service: string;
+  port: number;
+} {
   return { service: `${md.metadata?.name}-frontend`, port: FRONTEND_PORT };
 }

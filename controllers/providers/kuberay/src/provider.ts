@@ -16,13 +16,18 @@
  * - Status from the RayService `Ready` condition (`serviceStatus` is
  *   deprecated upstream and only read when no condition exists).
  */
-import { type KubeObject, PersistentVolumeClaims } from '@runway-portal/controller-runtime';
+import {
+  type KubeObject,
+  PersistentVolumeClaims,
+} from '@runway-portal/controller-runtime';
 import {
   KUBERAY_PROVIDER,
   type ModelDeployment,
   type ModelDeploymentSpec,
   type PodStorage,
+  RAY_VERSION,
   containerVolumeMounts,
+  defaultImage,
   managedClaims,
   podStorage,
   podVolumes,
@@ -39,20 +44,24 @@ import {
 import { stringify } from 'yaml';
 
 export const KUBERAY_VERSION = 'kuberay-provider:v0.1.0';
-export const RAY_VERSION = '2.52.0';
+export { RAY_VERSION } from '@runway-portal/plugin-runway-common';
 /**
- * Default image. Seed 000 names `rayproject/ray-ml:<version>`; Ray stopped
- * publishing ray-ml images and ships Ray Serve LLM in `ray-llm`, so that is
- * the default here (users set `spec.image` to choose another).
+ * Default image, from runway-common's image table. Seed 000 names
+ * `rayproject/ray-ml:<version>`; Ray stopped publishing ray-ml images and
+ * ships Ray Serve LLM in `ray-llm`, so that is the default here (users set
+ * `spec.image` to choose another).
  */
-export const DEFAULT_RAY_IMAGE = `rayproject/ray-llm:${RAY_VERSION}-py311-cu128`;
+export const DEFAULT_RAY_IMAGE = defaultImage('kuberay', 'vllm');
 /** Ray Serve's HTTP port; KubeRay's serve Service is `<name>-serve-svc`. */
 export const SERVE_PORT = 8000;
 
 export const HEAD_DEFAULTS = { cpu: '2', memory: '4Gi' } as const;
 
 export const KUBERAY_OVERRIDES: OverrideSchema = {
-  head: { resources: { cpu: 'string', memory: 'string' }, rayStartParams: 'stringMap' },
+  head: {
+    resources: { cpu: 'string', memory: 'string' },
+    rayStartParams: 'stringMap',
+  },
 };
 
 interface HeadOverrides {
@@ -76,41 +85,86 @@ export function typed(value: string): string | number | boolean {
 /** The deployment's volumes and cache environment; a volume that cannot be mounted fails naming its field. */
 function storageOf(md: ModelDeployment): PodStorage {
   const { issues, ...storage } = podStorage(md, { runsVllm: true });
-  if (issues.length > 0) throw new TransformError(issues[0].path, issues[0].message);
+  if (issues.length > 0)
+    throw new TransformError(issues[0].path, issues[0].message);
   return storage;
 }
 
 /** The container's `env` (the given env, then the cache environment) and `volumeMounts`, or nothing. */
-function containerStorage(storage: PodStorage, env: unknown[] = []): Record<string, unknown> {
+function containerStorage(
+  storage: PodStorage,
+  env: unknown[] = [],
+): Record<string, unknown> {
   const allEnv = [...env, ...storage.env];
   return {
     ...(allEnv.length > 0 ? { env: allEnv } : {}),
-    ...(storage.volumes.length > 0 ? { volumeMounts: containerVolumeMounts(storage.volumes) } : {}),
+    ...(storage.volumes.length > 0
+      ? { volumeMounts: containerVolumeMounts(storage.volumes) }
+      : {}),
   };
 }
 
 /** The pod's `volumes`, or nothing. */
 function podSpecStorage(storage: PodStorage): Record<string, unknown> {
-  return storage.volumes.length > 0 ? { volumes: podVolumes(storage.volumes) } : {};
+  return storage.volumes.length > 0
+    ? { volumes: podVolumes(storage.volumes) }
+    : {};
 }
 
+/**
+ * vLLM's KV transfer settings for prefill/decode disaggregation: Ray Serve
+ * LLM's P/D builder (`build_pd_openai_app`) needs one in both engines'
+ * `engine_kwargs` (Ray's P/D guide uses NIXL, kv_role kv_both on each side).
+ * The default image carries RAY_VERSION.
+ */
+export const PD_KV_TRANSFER_CONFIG = {
+  kv_connector: 'NixlConnector',
+  kv_role: 'kv_both',
+} as const;
+/**
+ * The first Ray release with Ray Serve LLM's P/D builder (ray-project/ray
+ * #53092, merged May 2025); older images cannot run disaggregated mode.
+ */
+export const MIN_PD_RAY_VERSION = '2.47.0';
+
 /** `engine.args` keys as Ray's engine_kwargs (snake_case), values kept as given. */
-function engineKwargs(spec: ModelDeploymentSpec, gpus: number): Record<string, unknown> {
+function engineKwargs(
+  spec: ModelDeploymentSpec,
+  gpus: number,
+  disaggregated: boolean,
+): Record<string, unknown> {
   const kwargs: Record<string, unknown> = {};
+  if (disaggregated) kwargs.kv_transfer_config = { ...PD_KV_TRANSFER_CONFIG };
   if (gpus > 1) kwargs.tensor_parallel_size = gpus;
-  if (spec.engine?.contextLength) kwargs.max_model_len = spec.engine.contextLength;
+  if (spec.engine?.contextLength)
+    kwargs.max_model_len = spec.engine.contextLength;
   if (spec.engine?.trustRemoteCode) kwargs.trust_remote_code = true;
-  for (const k of Object.keys(spec.engine?.args ?? {}).sort()) kwargs[k.replace(/-/g, '_')] = typed(spec.engine!.args![k]);
+  for (const k of Object.keys(spec.engine?.args ?? {}).sort())
+    kwargs[k.replace(/-/g, '_')] = typed(spec.engine!.args![k]);
   return kwargs;
 }
 
-function llmConfig(spec: ModelDeploymentSpec, replicas: number, gpus: number): Record<string, unknown> {
-  const env = Object.fromEntries((spec.env ?? []).filter(e => e.value !== undefined).map(e => [e.name, e.value]));
-  const kwargs = engineKwargs(spec, gpus);
+function llmConfig(
+  spec: ModelDeploymentSpec,
+  replicas: number,
+  gpus: number,
+  disaggregated = false,
+): Record<string, unknown> {
+  const env = Object.fromEntries(
+    (spec.env ?? [])
+      .filter(e => e.value !== undefined)
+      .map(e => [e.name, e.value]),
+  );
+  const kwargs = engineKwargs(spec, gpus, disaggregated);
   return {
-    model_loading_config: { model_id: resolveServedName(spec), model_source: spec.model.id },
+    model_loading_config: {
+      model_id: resolveServedName(spec),
+      model_source: spec.model.id,
+    },
     ...(Object.keys(kwargs).length > 0 ? { engine_kwargs: kwargs } : {}),
-    deployment_config: { autoscaling_config: { min_replicas: replicas, max_replicas: replicas } },
+    deployment_config: {
+      autoscaling_config: { min_replicas: replicas, max_replicas: replicas },
+    },
     ...(Object.keys(env).length > 0 ? { runtime_env: { env_vars: env } } : {}),
   };
 }
@@ -144,7 +198,14 @@ function workerGroup(
     numOfHosts: 1,
     rayStartParams: {},
     template: {
-      ...(meta?.labels || meta?.annotations ? { metadata: { ...(meta.labels ? { labels: meta.labels } : {}), ...(meta.annotations ? { annotations: meta.annotations } : {}) } } : {}),
+      ...(meta?.labels || meta?.annotations
+        ? {
+            metadata: {
+              ...(meta.labels ? { labels: meta.labels } : {}),
+              ...(meta.annotations ? { annotations: meta.annotations } : {}),
+            },
+          }
+        : {}),
       spec: {
         containers: [
           {
@@ -156,14 +217,20 @@ function workerGroup(
           },
         ],
         ...podSpecStorage(storage),
-        ...(spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0 ? { nodeSelector: spec.nodeSelector } : {}),
+        ...(spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0
+          ? { nodeSelector: spec.nodeSelector }
+          : {}),
         ...(spec.tolerations?.length ? { tolerations: spec.tolerations } : {}),
       },
     },
   };
 }
 
-function headGroup(image: string, head: HeadOverrides, storage: PodStorage): Record<string, unknown> {
+function headGroup(
+  image: string,
+  head: HeadOverrides,
+  storage: PodStorage,
+): Record<string, unknown> {
   const cpu = head.resources?.cpu ?? HEAD_DEFAULTS.cpu;
   const memory = head.resources?.memory ?? HEAD_DEFAULTS.memory;
   return {
@@ -190,14 +257,22 @@ function headGroup(image: string, head: HeadOverrides, storage: PodStorage): Rec
   };
 }
 
-export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): TransformResult {
+export function transformKubeRay(
+  md: ModelDeployment,
+  ctx: TransformContext,
+): TransformResult {
   const spec = md.spec;
   const name = md.metadata?.name ?? '';
   if (spec.model.source === 'custom' || !spec.model.id) {
-    throw new TransformError('spec.model.id', 'KubeRay serves HuggingFace models through Ray Serve LLM: set spec.model.id and source huggingface');
+    throw new TransformError(
+      'spec.model.id',
+      'KubeRay serves HuggingFace models through Ray Serve LLM: set spec.model.id and source huggingface',
+    );
   }
   const image = spec.image ?? spec.engine?.image ?? DEFAULT_RAY_IMAGE;
-  const head = ((spec.provider?.overrides as { head?: HeadOverrides } | undefined)?.head ?? {}) as HeadOverrides;
+  const head = ((
+    spec.provider?.overrides as { head?: HeadOverrides } | undefined
+  )?.head ?? {}) as HeadOverrides;
   const gpuType = (g?: { type?: string }) => g?.type ?? 'nvidia.com/gpu';
   const storage = storageOf(md);
 
@@ -209,7 +284,10 @@ export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): Tr
     const pGpus = prefill?.gpu?.count ?? 0;
     const dGpus = decode?.gpu?.count ?? 0;
     if (!prefill || !decode || pGpus < 1 || dGpus < 1) {
-      throw new TransformError('spec.scaling', 'Disaggregated mode requires scaling.prefill and scaling.decode with gpu.count > 0');
+      throw new TransformError(
+        'spec.scaling',
+        'Disaggregated mode requires scaling.prefill and scaling.decode with gpu.count > 0',
+      );
     }
     const pReplicas = prefill.replicas ?? 1;
     const dReplicas = decode.replicas ?? 1;
@@ -217,11 +295,32 @@ export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): Tr
       name: 'llm',
       import_path: 'ray.serve.llm:build_pd_openai_app',
       route_prefix: '/',
-      args: { prefill_config: llmConfig(spec, pReplicas, pGpus), decode_config: llmConfig(spec, dReplicas, dGpus) },
+      args: {
+        prefill_config: llmConfig(spec, pReplicas, pGpus, true),
+        decode_config: llmConfig(spec, dReplicas, dGpus, true),
+      },
     };
     workers = [
-      workerGroup(spec, storage, image, 'prefill-workers', pReplicas, { count: pGpus, type: gpuType(prefill.gpu) }, prefill.memory, undefined),
-      workerGroup(spec, storage, image, 'decode-workers', dReplicas, { count: dGpus, type: gpuType(decode.gpu) }, decode.memory, undefined),
+      workerGroup(
+        spec,
+        storage,
+        image,
+        'prefill-workers',
+        pReplicas,
+        { count: pGpus, type: gpuType(prefill.gpu) },
+        prefill.memory,
+        undefined,
+      ),
+      workerGroup(
+        spec,
+        storage,
+        image,
+        'decode-workers',
+        dReplicas,
+        { count: dGpus, type: gpuType(decode.gpu) },
+        decode.memory,
+        undefined,
+      ),
     ];
   } else {
     const replicas = spec.scaling?.replicas ?? 1;
@@ -233,7 +332,16 @@ export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): Tr
       args: { llm_configs: [llmConfig(spec, replicas, gpus)] },
     };
     workers = [
-      workerGroup(spec, storage, image, 'gpu-workers', replicas, { count: gpus, type: gpuType(spec.resources?.gpu) }, spec.resources?.memory, spec.resources?.cpu),
+      workerGroup(
+        spec,
+        storage,
+        image,
+        'gpu-workers',
+        replicas,
+        { count: gpus, type: gpuType(spec.resources?.gpu) },
+        spec.resources?.memory,
+        spec.resources?.cpu,
+      ),
     ];
   }
 
@@ -255,18 +363,24 @@ export function transformKubeRay(md: ModelDeployment, ctx: TransformContext): Tr
 }
 
 function readyCondition(rs: KubeObject): Condition | undefined {
-  const conditions = (rs.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+  const conditions =
+    (rs.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
   return conditions.find(c => c.type === 'Ready');
 }
 
 /** Messages of unhealthy Serve applications and deployments ("serveStatuses"). */
 export function serveErrors(rs: KubeObject): string[] {
-  const apps = (rs.status as any)?.activeServiceStatus?.applicationStatuses ?? {};
+  const apps =
+    (rs.status as any)?.activeServiceStatus?.applicationStatuses ?? {};
   const out: string[] = [];
   for (const [app, s] of Object.entries<any>(apps)) {
-    if (s?.status && !['RUNNING', 'DEPLOYING'].includes(s.status) && s.message) out.push(`${app}: ${s.message}`);
-    for (const [dep, d] of Object.entries<any>(s?.serveDeploymentStatuses ?? {})) {
-      if (d?.status === 'UNHEALTHY' && d.message) out.push(`${app}/${dep}: ${d.message}`);
+    if (s?.status && !['RUNNING', 'DEPLOYING'].includes(s.status) && s.message)
+      out.push(`${app}: ${s.message}`);
+    for (const [dep, d] of Object.entries<any>(
+      s?.serveDeploymentStatuses ?? {},
+    )) {
+      if (d?.status === 'UNHEALTHY' && d.message)
+        out.push(`${app}/${dep}: ${d.message}`);
     }
   }
   return out;
@@ -275,40 +389,108 @@ export function serveErrors(rs: KubeObject): string[] {
 /** Ready=False reasons after which KubeRay gives up (the rest mean "still starting"). */
 const FAILED_REASONS = new Set(['InitializingTimeout', 'ValidationFailed']);
 
-export function mapKubeRayStatus(md: ModelDeployment, rs: KubeObject): MappedStatus {
+export function mapKubeRayStatus(
+  md: ModelDeployment,
+  rs: KubeObject,
+): MappedStatus {
   const name = rs.metadata?.name ?? md.metadata?.name ?? '';
-  const workers = ((rs.spec as any)?.rayClusterConfig?.workerGroupSpecs ?? []) as Array<{ replicas?: number }>;
+  const workers = ((rs.spec as any)?.rayClusterConfig?.workerGroupSpecs ??
+    []) as Array<{ replicas?: number }>;
   const desired = workers.reduce((n, w) => n + (w.replicas ?? 0), 0);
-  const cluster = (rs.status as any)?.activeServiceStatus?.rayClusterStatus ?? {};
-  const replicas = { desired, ready: cluster.readyWorkerReplicas ?? 0, available: cluster.availableWorkerReplicas ?? 0 };
+  const cluster =
+    (rs.status as any)?.activeServiceStatus?.rayClusterStatus ?? {};
+  const replicas = {
+    desired,
+    ready: cluster.readyWorkerReplicas ?? 0,
+    available: cluster.availableWorkerReplicas ?? 0,
+  };
   const endpoint = { service: `${name}-serve-svc`, port: SERVE_PORT };
   const ready = readyCondition(rs);
   const errors = serveErrors(rs);
   if (ready?.status === 'True') {
-    return { phase: 'Running', message: ready.message || 'RayService is ready', ready: true, reason: ready.reason || 'Ready', replicas, endpoint };
+    return {
+      phase: 'Running',
+      message: ready.message || 'RayService is ready',
+      ready: true,
+      reason: ready.reason || 'Ready',
+      replicas,
+      endpoint,
+    };
   }
   if (ready) {
     if (FAILED_REASONS.has(ready.reason ?? '') || errors.length > 0) {
-      const message = [ready.message, ...errors].filter(Boolean).join('; ') || 'RayService failed';
-      return { phase: 'Failed', message, ready: false, reason: ready.reason || 'Failed', replicas, endpoint };
+      const message =
+        [ready.message, ...errors].filter(Boolean).join('; ') ||
+        'RayService failed';
+      return {
+        phase: 'Failed',
+        message,
+        ready: false,
+        reason: ready.reason || 'Failed',
+        replicas,
+        endpoint,
+      };
     }
-    return { phase: 'Deploying', message: ready.message || 'Waiting for Ray Serve to become ready', ready: false, reason: ready.reason || 'Initializing', replicas, endpoint };
+    return {
+      phase: 'Deploying',
+      message: ready.message || 'Waiting for Ray Serve to become ready',
+      ready: false,
+      reason: ready.reason || 'Initializing',
+      replicas,
+      endpoint,
+    };
   }
   // Older KubeRay without conditions: the deprecated serviceStatus (seed 000 section 4.9).
-  const serviceStatus = (rs.status as { serviceStatus?: string } | undefined)?.serviceStatus;
-  if (serviceStatus === 'Running') return { phase: 'Running', message: 'RayService is running', ready: true, reason: 'Running', replicas, endpoint };
+  const serviceStatus = (rs.status as { serviceStatus?: string } | undefined)
+    ?.serviceStatus;
+  if (serviceStatus === 'Running')
+    return {
+      phase: 'Running',
+      message: 'RayService is running',
+      ready: true,
+      reason: 'Running',
+      replicas,
+      endpoint,
+    };
   if (serviceStatus && /fail/i.test(serviceStatus)) {
-    return { phase: 'Failed', message: errors.join('; ') || serviceStatus, ready: false, reason: 'Failed', replicas, endpoint };
+    return {
+      phase: 'Failed',
+      message: errors.join('; ') || serviceStatus,
+      ready: false,
+      reason: 'Failed',
+      replicas,
+      endpoint,
+    };
   }
-  if (serviceStatus === 'Pending') return { phase: 'Pending', message: 'RayService is pending', ready: false, reason: 'Pending', replicas, endpoint };
-  return { phase: 'Deploying', message: 'Waiting for KubeRay to start the RayService', ready: false, reason: 'Deploying', replicas, endpoint };
+  if (serviceStatus === 'Pending')
+    return {
+      phase: 'Pending',
+      message: 'RayService is pending',
+      ready: false,
+      reason: 'Pending',
+      replicas,
+      endpoint,
+    };
+  return {
+    phase: 'Deploying',
+    message: 'Waiting for KubeRay to start the RayService',
+    ready: false,
+    reason: 'Deploying',
+    replicas,
+    endpoint,
+  };
 }
 
 export const kuberayProvider: ProviderDefinition = {
   name: 'kuberay',
   registration: KUBERAY_PROVIDER,
   version: KUBERAY_VERSION,
-  upstream: { group: 'ray.io', kind: 'RayService', plural: 'rayservices', versions: ['v1'] },
+  upstream: {
+    group: 'ray.io',
+    kind: 'RayService',
+    plural: 'rayservices',
+    versions: ['v1'],
+  },
   extraKinds: [PersistentVolumeClaims],
   overrides: KUBERAY_OVERRIDES,
   transform: transformKubeRay,

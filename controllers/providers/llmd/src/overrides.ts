@@ -6,11 +6,19 @@
  * (unknown keys warn, wrong types fail); `readLlmdOverrides` fills in
  * defaults and refuses combinations that cannot work.
  */
-import { EPP_PORTS } from '@runway-portal/plugin-runway-common';
-import { type OverrideSchema, TransformError } from '@runway-portal/provider-shared';
+import { EPP_PORTS, defaultImage } from '@runway-portal/plugin-runway-common';
+import {
+  type OverrideSchema,
+  TransformError,
+} from '@runway-portal/provider-shared';
 
 export const LLMD_OVERRIDES: OverrideSchema = {
-  endpointPicker: { name: 'string', port: 'integer', image: 'string', config: 'string' },
+  endpointPicker: {
+    name: 'string',
+    port: 'integer',
+    image: 'string',
+    config: 'string',
+  },
   routingSidecar: { image: 'string' },
 };
 
@@ -20,7 +28,7 @@ export const LLMD_OVERRIDES: OverrideSchema = {
  * model-server image. GAIE's plain EPP image has no P/D plugins and would
  * send requests to prefill pods too.
  */
-export const DEFAULT_LLMD_EPP_IMAGE = 'ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0';
+export const DEFAULT_LLMD_EPP_IMAGE = defaultImage('llmd', 'epp');
 
 /** Aggregated: prefix-cache aware, decode pods only (llm-d's default scheduler config). */
 export const LLMD_EPP_CONFIG = `apiVersion: inference.networking.x-k8s.io/v1alpha1
@@ -68,7 +76,10 @@ schedulingProfiles:
 `;
 
 /** llm-d's routing sidecar, the release of the default model-server image. */
-export const DEFAULT_ROUTING_SIDECAR_IMAGE = 'ghcr.io/llm-d/llm-d-routing-sidecar:v0.4.0';
+export const DEFAULT_ROUTING_SIDECAR_IMAGE = defaultImage(
+  'llmd',
+  'routing-sidecar',
+);
 
 export type LlmdEndpointPicker =
   /** The provider runs the picker `<deployment>-epp`; `config` undefined means the serving mode's default. */
@@ -82,21 +93,35 @@ export interface LlmdOverrides {
 }
 
 type Raw = {
-  endpointPicker?: { name?: string; port?: number; image?: string; config?: string };
+  endpointPicker?: {
+    name?: string;
+    port?: number;
+    image?: string;
+    config?: string;
+  };
   routingSidecar?: { image?: string };
 };
 
 const EPP = 'spec.provider.overrides.endpointPicker';
 
-function readEndpointPicker(raw: Raw['endpointPicker'] = {}): LlmdEndpointPicker {
+function readEndpointPicker(
+  raw: Raw['endpointPicker'] = {},
+): LlmdEndpointPicker {
   if (raw.name) {
     for (const key of ['image', 'config'] as const) {
       if (raw[key]) {
-        throw new TransformError(`${EPP}.${key}`, `applies only to the provider's own endpoint picker: remove it, or remove ${EPP}.name`);
+        throw new TransformError(
+          `${EPP}.${key}`,
+          `applies only to the provider's own endpoint picker: remove it, or remove ${EPP}.name`,
+        );
       }
     }
     const port = raw.port ?? EPP_PORTS.grpc;
-    if (port < 1 || port > 65535) throw new TransformError(`${EPP}.port`, `must be a port number (1-65535), got ${port}`);
+    if (port < 1 || port > 65535)
+      throw new TransformError(
+        `${EPP}.port`,
+        `must be a port number (1-65535), got ${port}`,
+      );
     return { external: true, name: raw.name, port };
   }
   if (raw.port !== undefined) {
@@ -105,7 +130,11 @@ function readEndpointPicker(raw: Raw['endpointPicker'] = {}): LlmdEndpointPicker
       `applies only with ${EPP}.name (an endpoint picker you run): the provider's own picker listens on ${EPP_PORTS.grpc}`,
     );
   }
-  return { external: false, image: raw.image || DEFAULT_LLMD_EPP_IMAGE, config: raw.config || undefined };
+  return {
+    external: false,
+    image: raw.image || DEFAULT_LLMD_EPP_IMAGE,
+    config: raw.config || undefined,
+  };
 }
 
 /** Overrides with defaults, from values whose types the loop has checked against `LLMD_OVERRIDES`. */
@@ -113,6 +142,8 @@ export function readLlmdOverrides(raw: unknown): LlmdOverrides {
   const o = (raw ?? {}) as Raw;
   return {
     endpointPicker: readEndpointPicker(o.endpointPicker),
-    routingSidecar: { image: o.routingSidecar?.image || DEFAULT_ROUTING_SIDECAR_IMAGE },
+    routingSidecar: {
+      image: o.routingSidecar?.image || DEFAULT_ROUTING_SIDECAR_IMAGE,
+    },
   };
 }

@@ -38,6 +38,7 @@ import {
   buildEndpointPicker,
   compilationCacheEnv,
   containerVolumeMounts,
+  defaultImage,
   gatewayObjectNames,
   gpuResourceName,
   managedClaims,
@@ -50,20 +51,26 @@ import {
   type MountableVolume,
 } from '@runway-portal/plugin-runway-common';
 import { TransformError } from '@runway-portal/provider-shared';
-import { LLMD_EPP_CONFIG, LLMD_PD_EPP_CONFIG, type LlmdOverrides, readLlmdOverrides } from './overrides';
+import {
+  LLMD_EPP_CONFIG,
+  LLMD_PD_EPP_CONFIG,
+  type LlmdOverrides,
+  readLlmdOverrides,
+} from './overrides';
 
 export type Json = Record<string, unknown>;
 
 export { INFERENCE_POOL_GROUP } from '@runway-portal/plugin-runway-common';
 
 /** llm-d's CUDA model-server image (the release of the modelservice chart's examples). */
-export const DEFAULT_LLMD_IMAGE = 'ghcr.io/llm-d/llm-d-cuda:v0.4.0';
+export const DEFAULT_LLMD_IMAGE = defaultImage('llmd', 'vllm');
 /** The serving port of every model-server pod (the sidecar's, on disaggregated decode pods). */
 export const SERVING_PORT = 8000;
 /** vLLM's port behind the routing sidecar on disaggregated decode pods. */
 export const DECODE_VLLM_PORT = 8200;
 const NIXL_PORT = 5600;
-export const KV_TRANSFER_CONFIG = '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
+export const KV_TRANSFER_CONFIG =
+  '{"kv_connector":"NixlConnector","kv_role":"kv_both"}';
 
 export const MODEL_DEPLOYMENT_LABEL = 'airunway.ai/model-deployment';
 export const ROLE_LABEL = 'llm-d.ai/role';
@@ -89,11 +96,18 @@ export function decodeName(md: ModelDeployment): string {
 export function modelServers(md: ModelDeployment): ModelServer[] {
   const spec = md.spec;
   const name = md.metadata?.name ?? '';
-  const q = (v: string | number | undefined) => (v === undefined ? undefined : String(v));
+  const q = (v: string | number | undefined) =>
+    v === undefined ? undefined : String(v);
   if (spec.serving?.mode === 'disaggregated') {
     const side = (role: Role): ModelServer => {
       const s = spec.scaling?.[role];
-      return { role, name: `${name}-${role}`, replicas: s?.replicas ?? 1, gpus: s?.gpu?.count ?? 0, memory: q(s?.memory) };
+      return {
+        role,
+        name: `${name}-${role}`,
+        replicas: s?.replicas ?? 1,
+        gpus: s?.gpu?.count ?? 0,
+        memory: q(s?.memory),
+      };
     };
     return [side('decode'), side('prefill')];
   }
@@ -111,20 +125,29 @@ export function modelServers(md: ModelDeployment): ModelServer[] {
 
 /** Labels every model-server pod of this deployment carries (the InferencePool selects on them). */
 export function poolSelector(md: ModelDeployment): Record<string, string> {
-  return { 'llm-d.ai/inference-serving': 'true', [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '' };
+  return {
+    'llm-d.ai/inference-serving': 'true',
+    [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '',
+  };
 }
 
 const ARG_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /** `vllm serve` arguments (seed 000 section 15). */
-export function vllmArgs(spec: ModelDeploymentSpec, port: number, gpus: number, disaggregated: boolean): string[] {
+export function vllmArgs(
+  spec: ModelDeploymentSpec,
+  port: number,
+  gpus: number,
+  disaggregated: boolean,
+): string[] {
   const e = spec.engine ?? {};
   const args: string[] = [];
   if (spec.model?.id) args.push(spec.model.id);
   args.push('--port', String(port));
   const served = resolveServedName(spec);
   if (served) args.push('--served-model-name', served);
-  if (e.contextLength !== undefined) args.push('--max-model-len', String(e.contextLength));
+  if (e.contextLength !== undefined)
+    args.push('--max-model-len', String(e.contextLength));
   if (e.trustRemoteCode) args.push('--trust-remote-code');
   if (e.enablePrefixCaching === false) args.push('--no-enable-prefix-caching');
   if (e.enforceEager) args.push('--enforce-eager');
@@ -133,10 +156,18 @@ export function vllmArgs(spec: ModelDeploymentSpec, port: number, gpus: number, 
   const userArgs = e.args ?? {};
   for (const key of Object.keys(userArgs).sort()) {
     if (!ARG_KEY.test(key)) {
-      throw new TransformError('spec.engine.args', `key ${JSON.stringify(key)} is not a flag name: use letters, digits, '-', '_' or '.', without the leading '--'`);
+      throw new TransformError(
+        'spec.engine.args',
+        `key ${JSON.stringify(
+          key,
+        )} is not a flag name: use letters, digits, '-', '_' or '.', without the leading '--'`,
+      );
     }
     if (key === 'port') {
-      throw new TransformError('spec.engine.args.port', `cannot be set for llm-d: the Service, InferencePool and probes use port ${SERVING_PORT}`);
+      throw new TransformError(
+        'spec.engine.args.port',
+        `cannot be set for llm-d: the Service, InferencePool and probes use port ${SERVING_PORT}`,
+      );
     }
     args.push(`--${key}`);
     if (userArgs[key] !== '') args.push(userArgs[key]);
@@ -144,7 +175,10 @@ export function vllmArgs(spec: ModelDeploymentSpec, port: number, gpus: number, 
   return [...args, ...(e.extraArgs ?? [])];
 }
 
-function resources(spec: ModelDeploymentSpec, server: ModelServer): Json | undefined {
+function resources(
+  spec: ModelDeploymentSpec,
+  server: ModelServer,
+): Json | undefined {
   const limits: Record<string, string> = {};
   const requests: Record<string, string> = {};
   if (server.gpus > 0) {
@@ -163,16 +197,27 @@ function resources(spec: ModelDeploymentSpec, server: ModelServer): Json | undef
 /** The deployment's storage volumes; a volume that cannot be mounted fails naming its field. */
 export function storageOf(md: ModelDeployment): MountableVolume[] {
   const { volumes, issues } = mountableVolumes(md);
-  if (issues.length > 0) throw new TransformError(issues[0].path, issues[0].message);
+  if (issues.length > 0)
+    throw new TransformError(issues[0].path, issues[0].message);
   return volumes;
 }
 
 /** Environment the volumes imply: HF_HOME at the model cache, VLLM_CACHE_ROOT at the compilation cache. */
-function storageEnv(spec: ModelDeploymentSpec, volumes: MountableVolume[]): unknown[] {
-  return [...modelCacheEnv(volumes, spec.env), ...compilationCacheEnv(volumes, spec.env)];
+function storageEnv(
+  spec: ModelDeploymentSpec,
+  volumes: MountableVolume[],
+): unknown[] {
+  return [
+    ...modelCacheEnv(volumes, spec.env),
+    ...compilationCacheEnv(volumes, spec.env),
+  ];
 }
 
-const httpProbe = (port: number, periodSeconds: number, failureThreshold: number) => ({
+const httpProbe = (
+  port: number,
+  periodSeconds: number,
+  failureThreshold: number,
+) => ({
   httpGet: { path: '/health', port },
   periodSeconds,
   failureThreshold,
@@ -188,7 +233,10 @@ function modelServerDeployment(
   const disaggregated = spec.serving?.mode === 'disaggregated';
   const behindSidecar = disaggregated && server.role === 'decode';
   const vllmPort = behindSidecar ? DECODE_VLLM_PORT : SERVING_PORT;
-  const selector = { [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '', [ROLE_LABEL]: server.role };
+  const selector = {
+    [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '',
+    [ROLE_LABEL]: server.role,
+  };
   const podLabels = {
     ...(spec.podTemplate?.metadata?.labels ?? {}),
     ...poolSelector(md),
@@ -198,14 +246,18 @@ function modelServerDeployment(
   const env: unknown[] = [...(spec.env ?? []), ...storageEnv(spec, volumes)];
   if (disaggregated) {
     env.push(
-      { name: 'VLLM_NIXL_SIDE_CHANNEL_HOST', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+      {
+        name: 'VLLM_NIXL_SIDE_CHANNEL_HOST',
+        valueFrom: { fieldRef: { fieldPath: 'status.podIP' } },
+      },
       { name: 'VLLM_NIXL_SIDE_CHANNEL_PORT', value: String(NIXL_PORT) },
     );
   }
   const secret = spec.secrets?.huggingFaceToken;
   const requirements = resources(spec, server);
   const ports = [{ name: 'http', containerPort: vllmPort, protocol: 'TCP' }];
-  if (disaggregated) ports.push({ name: 'nixl', containerPort: NIXL_PORT, protocol: 'TCP' });
+  if (disaggregated)
+    ports.push({ name: 'nixl', containerPort: NIXL_PORT, protocol: 'TCP' });
   const container: Json = {
     name: 'vllm',
     image: spec.engine?.image || spec.image || DEFAULT_LLMD_IMAGE,
@@ -215,7 +267,9 @@ function modelServerDeployment(
     ...(env.length > 0 ? { env } : {}),
     ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
     ...(requirements ? { resources: requirements } : {}),
-    ...(volumes.length > 0 ? { volumeMounts: containerVolumeMounts(volumes) } : {}),
+    ...(volumes.length > 0
+      ? { volumeMounts: containerVolumeMounts(volumes) }
+      : {}),
     startupProbe: httpProbe(vllmPort, 10, 60),
     readinessProbe: httpProbe(vllmPort, 5, 3),
   };
@@ -228,14 +282,21 @@ function modelServerDeployment(
       {
         name: 'routing-proxy',
         image: overrides.routingSidecar.image,
-        args: [`--port=${SERVING_PORT}`, `--vllm-port=${DECODE_VLLM_PORT}`, '--connector=nixlv2', '--secure-proxy=false'],
+        args: [
+          `--port=${SERVING_PORT}`,
+          `--vllm-port=${DECODE_VLLM_PORT}`,
+          '--connector=nixlv2',
+          '--secure-proxy=false',
+        ],
         ports: [{ containerPort: SERVING_PORT, protocol: 'TCP' }],
         restartPolicy: 'Always',
       },
     ];
   }
-  if (spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0) podSpec.nodeSelector = spec.nodeSelector;
-  if (spec.tolerations && spec.tolerations.length > 0) podSpec.tolerations = spec.tolerations;
+  if (spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0)
+    podSpec.nodeSelector = spec.nodeSelector;
+  if (spec.tolerations && spec.tolerations.length > 0)
+    podSpec.tolerations = spec.tolerations;
   const annotations = spec.podTemplate?.metadata?.annotations;
   return {
     apiVersion: 'apps/v1',
@@ -245,7 +306,12 @@ function modelServerDeployment(
       replicas: server.replicas,
       selector: { matchLabels: selector },
       template: {
-        metadata: { labels: podLabels, ...(annotations && Object.keys(annotations).length > 0 ? { annotations } : {}) },
+        metadata: {
+          labels: podLabels,
+          ...(annotations && Object.keys(annotations).length > 0
+            ? { annotations }
+            : {}),
+        },
         spec: podSpec,
       },
     },
@@ -259,20 +325,39 @@ function service(md: ModelDeployment): KubeObject {
     metadata: { name: md.metadata?.name },
     spec: {
       type: 'ClusterIP',
-      selector: { [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '', [ROLE_LABEL]: 'decode' },
-      ports: [{ name: 'http', port: SERVING_PORT, targetPort: SERVING_PORT, protocol: 'TCP' }],
+      selector: {
+        [MODEL_DEPLOYMENT_LABEL]: md.metadata?.name ?? '',
+        [ROLE_LABEL]: 'decode',
+      },
+      ports: [
+        {
+          name: 'http',
+          port: SERVING_PORT,
+          targetPort: SERVING_PORT,
+          protocol: 'TCP',
+        },
+      ],
     },
   };
 }
 
 /** The endpoint picker the pool hands scheduling to: the provider's own `<name>-epp`, or the user's. */
-function endpointPickerRef(md: ModelDeployment, overrides: LlmdOverrides): { name: string; port: number } {
+function endpointPickerRef(
+  md: ModelDeployment,
+  overrides: LlmdOverrides,
+): { name: string; port: number } {
   const epp = overrides.endpointPicker;
   if (epp.external) return { name: epp.name, port: epp.port };
-  return { name: gatewayObjectNames(md.metadata?.name ?? '').endpointPicker, port: EPP_PORTS.grpc };
+  return {
+    name: gatewayObjectNames(md.metadata?.name ?? '').endpointPicker,
+    port: EPP_PORTS.grpc,
+  };
 }
 
-function inferencePool(md: ModelDeployment, overrides: LlmdOverrides): KubeObject {
+function inferencePool(
+  md: ModelDeployment,
+  overrides: LlmdOverrides,
+): KubeObject {
   const ref = endpointPickerRef(md, overrides);
   return {
     apiVersion: INFERENCE_POOL_API_VERSION,
@@ -286,14 +371,26 @@ function inferencePool(md: ModelDeployment, overrides: LlmdOverrides): KubeObjec
   };
 }
 
-const rbac = (plural: string, kind: string): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', plural, kind, namespaced: true });
+const rbac = (plural: string, kind: string): ResourceType => ({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural,
+  kind,
+  namespaced: true,
+});
 
 /** Every kind `buildLlmdObjects` returns besides the InferencePool: the loop's extra kinds. */
 export const LLMD_EXTRA_KINDS: ResourceType[] = [
   Deployments,
   Services,
   PersistentVolumeClaims,
-  { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true },
+  {
+    group: '',
+    version: 'v1',
+    plural: 'serviceaccounts',
+    kind: 'ServiceAccount',
+    namespaced: true,
+  },
   rbac('roles', 'Role'),
   rbac('rolebindings', 'RoleBinding'),
   ConfigMaps,
@@ -303,15 +400,24 @@ export const LLMD_EXTRA_KINDS: ResourceType[] = [
 const PICKER_MANAGED_BY = 'airunway-provider-llmd';
 
 /** ServiceAccount, Role, RoleBinding, ConfigMap, Deployment and Service of the pool's picker; none for a user's picker. */
-function endpointPicker(md: ModelDeployment, overrides: LlmdOverrides): KubeObject[] {
+function endpointPicker(
+  md: ModelDeployment,
+  overrides: LlmdOverrides,
+): KubeObject[] {
   const epp = overrides.endpointPicker;
   if (epp.external) return [];
-  const defaultConfig = md.spec.serving?.mode === 'disaggregated' ? LLMD_PD_EPP_CONFIG : LLMD_EPP_CONFIG;
+  const defaultConfig =
+    md.spec.serving?.mode === 'disaggregated'
+      ? LLMD_PD_EPP_CONFIG
+      : LLMD_EPP_CONFIG;
   return buildEndpointPicker({
     name: endpointPickerRef(md, overrides).name,
     namespace: md.metadata?.namespace ?? 'default',
     poolName: md.metadata?.name ?? '',
-    endpointPicker: { image: epp.image, configData: epp.config ?? defaultConfig },
+    endpointPicker: {
+      image: epp.image,
+      configData: epp.config ?? defaultConfig,
+    },
     managedBy: PICKER_MANAGED_BY,
   });
 }
@@ -323,7 +429,12 @@ function endpointPicker(md: ModelDeployment, overrides: LlmdOverrides): KubeObje
 export function buildLlmdObjects(md: ModelDeployment): KubeObject[] {
   const engine = md.spec?.engine?.type;
   if (engine !== 'vllm') {
-    throw new TransformError('spec.engine.type', `${JSON.stringify(engine ?? '')} cannot run on llm-d: llm-d only supports vllm engine`);
+    throw new TransformError(
+      'spec.engine.type',
+      `${JSON.stringify(
+        engine ?? '',
+      )} cannot run on llm-d: llm-d only supports vllm engine`,
+    );
   }
   const overrides = readLlmdOverrides(md.spec.provider?.overrides);
   const volumes = storageOf(md);
@@ -331,12 +442,17 @@ export function buildLlmdObjects(md: ModelDeployment): KubeObject[] {
     inferencePool(md, overrides),
     // PVCs of `size` volumes, before the pods that mount them.
     ...managedClaims(md),
-    ...modelServers(md).map(server => modelServerDeployment(md, server, overrides, volumes)),
+    ...modelServers(md).map(server =>
+      modelServerDeployment(md, server, overrides, volumes),
+    ),
     service(md),
     ...endpointPicker(md, overrides),
   ];
 }
 
-export function llmdEndpoint(md: ModelDeployment): { service: string; port: number } {
+export function llmdEndpoint(md: ModelDeployment): {
+  service: string;
+  port: number;
+} {
   return { service: md.metadata?.name ?? '', port: SERVING_PORT };
 }

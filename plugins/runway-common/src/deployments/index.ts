@@ -9,4 +9,5 @@ export * from './providers';
 export * from './validate';
 export * from './conditions';
 export * from './gateway';
+export * from './images';
 export * from './storage';
