@@ -25,6 +25,10 @@ import {
   type TestCluster,
   waitFor,
 } from '@runway-portal/e2e-cluster';
+import {
+  startHubStandIn,
+  type HubStandIn,
+} from '@runway-portal/e2e-simulators';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import {
   InferenceProviderConfigs,
@@ -196,7 +200,33 @@ describe('KAITO provider against a real cluster', () => {
     );
   }
 
+  let hub: HubStandIn;
+  const savedHfEndpoint = process.env.HF_ENDPOINT;
+
   beforeAll(async () => {
+    // The provider lists llama.cpp repositories' files on the hub (HF_ENDPOINT): a stand-in with the tests' repositories.
+    hub = await startHubStandIn({
+      repos: {
+        'google/gemma-3-1b-it-qat-q8_0-gguf': {
+          files: { 'README.md': '#', 'gemma-3-1b-it-q8_0.gguf': 'x' },
+        },
+        'google/gemma-3-4b-it-qat-q4_0-gguf': {
+          files: {
+            'gemma-3-4b-it-q4_0.gguf': 'x',
+            'mmproj-model-f16-4B.gguf': 'x',
+          },
+        },
+        'org/tiny-gguf': { files: { 'tiny-q4_0.gguf': 'x' } },
+        'bartowski/Llama-3.2-1B-Instruct-GGUF': {
+          files: {
+            'Llama-3.2-1B-Instruct-Q4_K_M.gguf': 'x',
+            'Llama-3.2-1B-Instruct-Q8_0.gguf': 'x',
+            'README.md': '#',
+          },
+        },
+      },
+    });
+    process.env.HF_ENDPOINT = hub.url;
     // The KAITO CRD is installed later: the provider must report its absence first.
     cluster = await startCluster({
       name: 'provider-kaito',
@@ -224,6 +254,9 @@ describe('KAITO provider against a real cluster', () => {
     await running?.stop();
     client?.close();
     await cluster?.stop();
+    await hub?.close();
+    if (savedHfEndpoint === undefined) delete process.env.HF_ENDPOINT;
+    else process.env.HF_ENDPOINT = savedHfEndpoint;
   });
 
   it('registers its InferenceProviderConfig and keeps the heartbeat current', async () => {
@@ -466,6 +499,55 @@ describe('KAITO provider against a real cluster', () => {
     expect(await gone(() => getWs('no-image'))).toBe(true);
   });
 
+  it("runs the GGUF file chosen from the hub's file list: an ambiguous repository fails listing its files, the quantisation picks one", async () => {
+    const image = 'ghcr.io/sozercan/llama-cpp-runner:latest';
+    await createMd('llama-gguf', {
+      model: { id: 'bartowski/Llama-3.2-1B-Instruct-GGUF' },
+      engine: { type: 'llamacpp' },
+      image,
+    });
+    await until(
+      'Failed listing the files',
+      async () => (await getMd('llama-gguf')).status?.phase === 'Failed',
+    );
+    expect((await getMd('llama-gguf')).status?.message).toBe(
+      "spec.model.id: 'bartowski/Llama-3.2-1B-Instruct-GGUF' has 2 GGUF files (Llama-3.2-1B-Instruct-Q4_K_M.gguf, Llama-3.2-1B-Instruct-Q8_0.gguf): " +
+        "set spec.engine.args.quantization (e.g. Q4_K_M) or name the file in spec.model.id ('bartowski/Llama-3.2-1B-Instruct-GGUF/<file>.gguf')",
+    );
+    expect(await gone(() => getWs('llama-gguf'))).toBe(true);
+
+    await patchSpec('llama-gguf', {
+      engine: {
+        type: 'llamacpp',
+        args: { quantization: 'Q8_0', threads: '4' },
+      },
+    });
+    await until(
+      'Workspace with the Q8_0 file',
+      async () => !(await gone(() => getWs('llama-gguf'))),
+    );
+    const args = ((await getWs('llama-gguf')).inference as any).template.spec
+      .containers[0].args;
+    // The quantisation chose the file; llama.cpp has no such flag. Other engine args pass through.
+    expect(args).toEqual([
+      'huggingface://bartowski/Llama-3.2-1B-Instruct-GGUF/Llama-3.2-1B-Instruct-Q8_0.gguf',
+      '--address=:5000',
+      '--threads=4',
+    ]);
+    expect(
+      hub.requests.some(r =>
+        r.path.startsWith(
+          '/api/models/bartowski/Llama-3.2-1B-Instruct-GGUF/tree/main',
+        ),
+      ),
+    ).toBe(true);
+    await client.delete(ModelDeployments, {
+      namespace: NS,
+      name: 'llama-gguf',
+    });
+    await until('llama-gguf gone', async () => gone(() => getMd('llama-gguf')));
+  });
+
   it('creates the preset (the Hugging Face id: the real CRD is KAITO v0.9.0 or later) and its inference ConfigMap with the served name, and removes the ConfigMap once no preset needs it', async () => {
     await createMd('phi', {
       model: { id: 'microsoft/Phi-4-mini-instruct' },
@@ -550,9 +632,10 @@ describe('KAITO provider against a real cluster', () => {
     const older = structuredClone(original);
     delete older.spec.versions.find((v: any) => v.name === 'v1beta1').schema
       .openAPIV3Schema.properties.status.properties.state;
-    await client.replace(CustomResourceDefinitions, older);
+    // Read before the change: the provider may report the new schema before a later read.
     const hashBefore = (await getProviderConfig(client, 'kaito')).status
       .upstreamSchemaHash;
+    await client.replace(CustomResourceDefinitions, older);
     await until(
       'provider saw the older schema',
       async () =>
@@ -614,7 +697,7 @@ describe('KAITO provider against a real cluster', () => {
   });
 
   it('writes every engine, Workspace form and GPU choice as the real v1beta1 schema accepts, no field dropped (server-side dry run)', async () => {
-    await dryRunMatrix('kaito.sh/v1beta1');
+    await expect(dryRunMatrix('kaito.sh/v1beta1')).resolves.toBeUndefined();
   });
 
   it('mounts storage volumes in a template Workspace the API server keeps unchanged, and manages the sized claim', async () => {
@@ -876,7 +959,7 @@ describe('KAITO provider against a real cluster', () => {
   });
 
   it('writes every engine, Workspace form and GPU choice as the real v1alpha1 schema accepts, no field dropped (server-side dry run)', async () => {
-    await dryRunMatrix('kaito.sh/v1alpha1');
+    await expect(dryRunMatrix('kaito.sh/v1alpha1')).resolves.toBeUndefined();
   });
 
   it('deletes its Workspace and lets go when the deployment moves to another provider', async () => {

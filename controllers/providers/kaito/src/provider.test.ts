@@ -13,6 +13,7 @@ import {
   GPU_PRESENT_LABEL,
   ggufModelUri,
   kaitoProvider,
+  prepareKaito,
   mapKaitoStatus,
 } from './provider';
 
@@ -183,6 +184,36 @@ describe('KAITO transform', () => {
     expect(() => desiredObjects(kaitoProvider, d, v1beta1)).toThrow(
       /^spec\.model\.storage\.volumes\[0\]\.mountPath: /,
     );
+  });
+
+  it("runs the GGUF file prepare chose, and keeps the quantisation away from llama.cpp's flags", () => {
+    const d = example2();
+    d.spec.model.id = 'bartowski/Llama-3.2-1B-Instruct-GGUF';
+    d.spec.engine = {
+      type: 'llamacpp',
+      args: { quantization: 'Q8_0', threads: '4' },
+    };
+    const { objects } = desiredObjects(kaitoProvider, d, {
+      ...v1beta1,
+      inputs: { ggufFile: 'Llama-3.2-1B-Instruct-Q8_0.gguf' },
+    });
+    expect(
+      (objects[0].inference as any).template.spec.containers[0].args,
+    ).toEqual([
+      'huggingface://bartowski/Llama-3.2-1B-Instruct-GGUF/Llama-3.2-1B-Instruct-Q8_0.gguf',
+      '--address=:5000',
+      '--threads=4',
+    ]);
+  });
+
+  it('looks up a GGUF file only for a llama.cpp repository id with an image', async () => {
+    expect(await prepareKaito(md({}))).toBeUndefined();
+    const gguf = example2();
+    gguf.spec.model.id = 'org/repo/model-Q4_0.gguf';
+    expect(await prepareKaito(gguf)).toBeUndefined();
+    const noImage = example2();
+    delete noImage.spec.image;
+    expect(await prepareKaito(noImage)).toBeUndefined();
   });
 
   it('derives GGUF files', () => {

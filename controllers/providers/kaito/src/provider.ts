@@ -1,10 +1,12 @@
 /**
  * KAITO: a ModelDeployment becomes a KAITO `Workspace` (kaito.sh v1beta1,
- * or v1alpha1 on older installations). Pure functions only; the shared
- * provider loop does every read and write.
+ * or v1alpha1 on older installations). Pure functions, except
+ * `prepareKaito`, the hub lookup the shared loop runs before the transform;
+ * the loop does every cluster read and write.
  *
  * - llama.cpp (CPU or GPU): a Workspace with a pod template running the
- *   user's image (KAITO has no llama.cpp preset), as seed 000 example 2.
+ *   user's image (KAITO has no llama.cpp preset), as seed 000 example 2,
+ *   with the GGUF file chosen from the hub's file list (`gguf.ts`).
  * - vLLM without `spec.image`: a KAITO preset named as the installed KAITO
  *   accepts (`presets.ts`: the Hugging Face id from v0.9.0, the built-in
  *   preset name before); the served name and engine flags go into an
@@ -45,6 +47,7 @@ import {
   type TransformResult,
 } from '@runway-portal/provider-shared';
 import { stringify } from 'yaml';
+import { isGgufPath, QUANTIZATION_ARG, resolveGgufFile } from './gguf';
 import { choosePreset, detectKaitoRelease } from './presets';
 
 export const KAITO_VERSION = 'kaito-provider:v0.1.0';
@@ -84,15 +87,18 @@ export function workspaceNodeSelector(
 
 /**
  * The GGUF file of a llama.cpp model: the ID's own `.gguf` path when it has
- * one, else derived from the repository name as quantized GGUF repositories
- * name their files (`gemma-3-1b-it-qat-q8_0-gguf` → `gemma-3-1b-it-q8_0.gguf`).
+ * one, else the file `prepare` chose from the hub's file list (gguf.ts).
+ * Without one (a caller that ran no `prepare`, such as the preview) it is
+ * derived from the repository name as seed 000 example 2 names it
+ * (`gemma-3-1b-it-qat-q8_0-gguf` → `gemma-3-1b-it-q8_0.gguf`), which holds
+ * only for repositories named like that one.
  */
-export function ggufModelUri(modelId: string): string {
-  if (modelId.toLowerCase().endsWith('.gguf'))
-    return `huggingface://${modelId}`;
+export function ggufModelUri(modelId: string, file?: string): string {
+  if (isGgufPath(modelId)) return `huggingface://${modelId}`;
+  if (file) return `huggingface://${modelId}/${file}`;
   const repo = modelId.split('/').filter(Boolean).pop() ?? modelId;
-  const file = repo.replace(/-gguf$/i, '').replace(/-qat(?=-|$)/i, '');
-  return `huggingface://${modelId}/${file}.gguf`;
+  const derived = repo.replace(/-gguf$/i, '').replace(/-qat(?=-|$)/i, '');
+  return `huggingface://${modelId}/${derived}.gguf`;
 }
 
 /** `engine.args` as `--key=value` flags, in a stable order. */
@@ -102,11 +108,14 @@ function argFlags(args: Record<string, string> | undefined): string[] {
     .map(k => `--${k}=${args![k]}`);
 }
 
-function llamaCppArgs(spec: ModelDeploymentSpec): string[] {
+function llamaCppArgs(spec: ModelDeploymentSpec, ggufFile?: string): string[] {
   const model =
     spec.model.source === 'custom' || !spec.model.id
       ? []
-      : [ggufModelUri(spec.model.id)];
+      : [ggufModelUri(spec.model.id, ggufFile)];
+  // The quantisation picked the GGUF file; llama.cpp has no such flag.
+  const { [QUANTIZATION_ARG]: _quantization, ...args } =
+    spec.engine?.args ?? {};
   const ctx = spec.engine?.contextLength
     ? [`--ctx-size=${spec.engine.contextLength}`]
     : [];
@@ -114,7 +123,7 @@ function llamaCppArgs(spec: ModelDeploymentSpec): string[] {
     ...model,
     `--address=:${MODEL_PORT}`,
     ...ctx,
-    ...argFlags(spec.engine?.args),
+    ...argFlags(args),
     ...(spec.engine?.extraArgs ?? []),
   ];
 }
@@ -266,7 +275,12 @@ export function transformKaito(
       );
     }
     workspace.inference = {
-      template: podTemplate(spec, image, llamaCppArgs(spec), storage),
+      template: podTemplate(
+        spec,
+        image,
+        llamaCppArgs(spec, ctx.inputs?.ggufFile),
+        storage,
+      ),
     };
   } else if (engine === 'vllm') {
     if (image) {
@@ -399,6 +413,29 @@ export function mapKaitoStatus(
   };
 }
 
+/**
+ * The lookup before the transform: a llama.cpp model named by its
+ * repository gets its GGUF file from the hub's file list.
+ */
+export async function prepareKaito(
+  md: ModelDeployment,
+): Promise<Record<string, string> | undefined> {
+  const spec = md.spec;
+  const id = spec.model?.id;
+  if (
+    spec.engine?.type !== 'llamacpp' ||
+    spec.model.source === 'custom' ||
+    !id ||
+    isGgufPath(id)
+  )
+    return undefined;
+  // Without an image the transform fails naming spec.image: no need to ask the hub first.
+  if (!(spec.image ?? spec.engine?.image)) return undefined;
+  return {
+    ggufFile: await resolveGgufFile(id, spec.engine?.args?.[QUANTIZATION_ARG]),
+  };
+}
+
 export const kaitoProvider: ProviderDefinition = {
   name: 'kaito',
   registration: KAITO_PROVIDER,
@@ -410,6 +447,7 @@ export const kaitoProvider: ProviderDefinition = {
     versions: ['v1beta1', 'v1alpha1'],
   },
   upstreamRelease: detectKaitoRelease,
+  prepare: prepareKaito,
   extraKinds: [ConfigMaps, PersistentVolumeClaims],
   // KAITO has no overrides (seed 000 section 4.15): every key is reported as unknown.
   overrides: {},

@@ -260,7 +260,9 @@ export class ProviderController {
 
     let desired: KubeObject[];
     try {
-      const result = desiredObjects(this.definition, md, { apiVersion: this.apiVersion, upstreamRelease: this.upstreamRelease });
+      const transformCtx = { apiVersion: this.apiVersion, upstreamRelease: this.upstreamRelease };
+      const inputs = await this.definition.prepare?.(resolved, transformCtx);
+      const result = desiredObjects(this.definition, md, { ...transformCtx, ...(inputs ? { inputs } : {}) });
       desired = result.objects;
       for (const w of result.warnings) this.events.event(md, 'Warning', 'TransformWarning', w);
     } catch (err) {

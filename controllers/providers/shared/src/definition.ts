@@ -29,6 +29,12 @@ export interface TransformContext {
    * not detect one or the caller does not know it (the preview).
    */
   upstreamRelease?: string;
+  /**
+   * What the definition's `prepare` looked up for this deployment (e.g.
+   * KAITO's GGUF file from the hub); undefined when it has no `prepare` or
+   * the caller did not run it (the preview).
+   */
+  inputs?: Record<string, string>;
 }
 
 /**
@@ -73,6 +79,17 @@ export interface ProviderDefinition {
    * returns it). The loop passes it to `transform` as `upstreamRelease`.
    */
   upstreamRelease?(crd: KubeObject): string | undefined;
+  /**
+   * Looks up what the pure transform needs from outside the cluster (the
+   * only impure step a definition may have), before each transform in the
+   * loop; the result becomes `TransformContext.inputs`. Throw
+   * `TransformError` for input that cannot work (it goes to the status, as
+   * from `transform`); any other error is retried with backoff.
+   */
+  prepare?(
+    md: ModelDeployment,
+    ctx: TransformContext,
+  ): Promise<Record<string, string> | undefined>;
   /** Kinds besides the upstream one that `transform` may return (ConfigMaps, Services...). */
   extraKinds?: ResourceType[];
   /** Known `spec.provider.overrides` keys and types; unknown keys warn, wrong types fail. */
