@@ -141,7 +141,7 @@ describe('KAITO provider against a real cluster', () => {
           },
           spec: {
             model: {
-              id: 'microsoft/Phi-4-mini-instruct',
+              id: 'microsoft/Phi-3-mini-4k-instruct',
               ...(servedName ? { servedName } : {}),
             },
             engine: { type: form.engine, contextLength: 4096 },

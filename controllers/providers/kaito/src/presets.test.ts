@@ -85,3 +85,24 @@ describe('KAITO presets', () => {
     });
   });
 });
+
+describe('KAITO presets on a v1alpha1-only KAITO', () => {
+  it('offers only presets older than v0.4.5, the release that added v1beta1', () => {
+    expect(choosePreset('mistralai/Mistral-7B-Instruct-v0.3', '0.2.0')).toEqual(
+      {
+        ok: true,
+        name: 'mistral-7b-instruct',
+      },
+    );
+    const refused = choosePreset('meta-llama/Llama-3.1-8B-Instruct', '0.2.0');
+    expect(refused).toMatchObject({
+      ok: false,
+      message: expect.stringContaining(
+        'needs KAITO v0.4.6 or later, and this KAITO is older than v0.4.5',
+      ),
+    });
+    expect(refused.ok ? '' : refused.message).not.toContain(
+      'microsoft/Phi-4-mini-instruct',
+    );
+  });
+});

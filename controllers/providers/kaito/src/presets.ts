@@ -224,23 +224,28 @@ export function choosePreset(
 ): PresetChoice {
   if (release === undefined || compareReleases(release, HF_PRESET_RELEASE) >= 0)
     return { ok: true, name: modelId };
+  // The first release the CRD rules out: v1alpha1 alone means older than v1beta1's release.
+  const ceiling =
+    compareReleases(release, V1BETA1_RELEASE) < 0
+      ? V1BETA1_RELEASE
+      : HF_PRESET_RELEASE;
+  const available = (p: KaitoPreset) => compareReleases(p.since, ceiling) < 0;
   const preset = builtInPreset(modelId);
-  if (!preset) {
-    const known = KAITO_PRESETS.filter(
-      p =>
-        compareReleases(p.since, release) <= 0 ||
-        compareReleases(p.since, HF_PRESET_RELEASE) < 0,
-    )
+  if (!preset || !available(preset)) {
+    const known = KAITO_PRESETS.filter(available)
       .map(p => p.huggingFace)
       .join(', ');
+    const why = preset
+      ? `KAITO's preset '${preset.name}' for '${modelId}' needs KAITO v${preset.since} or later, and this KAITO is older than v${ceiling}`
+      : `'${modelId}' has no KAITO preset on this KAITO (older than v${ceiling}, which accepts only its built-in presets)`;
     return {
       ok: false,
       message:
-        `'${modelId}' has no KAITO preset on this KAITO (older than v${HF_PRESET_RELEASE}, which only accepts its built-in presets): ` +
-        `set spec.image to run vLLM in a pod template, upgrade KAITO to v${HF_PRESET_RELEASE} or later (any Hugging Face model), ` +
+        `${why}: set spec.image to run vLLM in a pod template, upgrade KAITO to v${HF_PRESET_RELEASE} or later (any Hugging Face model), ` +
         `choose another provider (dynamo, llmd, kuberay), or use a model with a built-in preset: ${known}`,
     };
   }
+  // Between the CRD's floor and ceiling the exact release is unknown: a newer preset may be missing.
   const warning =
     compareReleases(preset.since, release) > 0
       ? `KAITO preset '${preset.name}' for ${modelId} needs KAITO v${preset.since} or later; the installed KAITO is at least v${release} (older releases reject it)`

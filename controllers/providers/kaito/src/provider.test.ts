@@ -282,16 +282,27 @@ describe('KAITO transform', () => {
   it('warns that v1alpha1 presets cannot take the secret, and names the built-in preset there', () => {
     const { objects, warnings } = desiredObjects(
       kaitoProvider,
-      md({ secrets: { huggingFaceToken: 'hf' } }),
+      md({
+        model: { id: 'mistralai/Mistral-7B-Instruct-v0.3' },
+        secrets: { huggingFaceToken: 'hf' },
+      }),
       { apiVersion: 'kaito.sh/v1alpha1' },
     );
     expect((objects[0].inference as any).preset).toEqual({
-      name: 'phi-4-mini-instruct',
+      name: 'mistral-7b-instruct',
     });
-    expect(warnings).toEqual(
-      expect.arrayContaining([
-        expect.stringContaining("secrets.huggingFaceToken 'hf' is not passed"),
-      ]),
+    expect(warnings).toEqual([
+      expect.stringContaining("secrets.huggingFaceToken 'hf' is not passed"),
+    ]);
+  });
+
+  it('refuses on a v1alpha1-only KAITO (older than v0.4.5) a preset that came with v0.4.5 or later', () => {
+    expect(() =>
+      desiredObjects(kaitoProvider, md({}), {
+        apiVersion: 'kaito.sh/v1alpha1',
+      }),
+    ).toThrow(
+      /^spec\.model\.id: KAITO's preset 'phi-4-mini-instruct' for 'microsoft\/Phi-4-mini-instruct' needs KAITO v0\.4\.5 or later, and this KAITO is older than v0\.4\.5: set spec\.image /,
     );
   });
 

@@ -69,7 +69,7 @@ describe('KAITO: advertised name = the name the engine serves', () => {
         metadata: { name: 'm', namespace: 'ns', uid: 'u' },
         spec: {
           model: {
-            id: 'microsoft/Phi-4-mini-instruct',
+            id: 'microsoft/Phi-3-mini-4k-instruct',
             ...(servedName ? { servedName } : {}),
           },
           engine: { type: engine },
@@ -86,8 +86,8 @@ describe('KAITO: advertised name = the name the engine serves', () => {
       // KAITO declares ignoresServedName for llama.cpp: the runner serves the model under its id, and the gateway routes by it.
       const expected =
         engine === 'llamacpp'
-          ? 'microsoft/Phi-4-mini-instruct'
-          : servedName ?? 'Phi-4-mini-instruct';
+          ? 'microsoft/Phi-3-mini-4k-instruct'
+          : servedName ?? 'Phi-3-mini-4k-instruct';
       expect(advertised).toBe(expected);
       expect(engineServedName(objects)).toBe(
         engine === 'llamacpp' ? undefined : advertised,
