@@ -334,7 +334,15 @@ const uninstallOptions = (cmd: Command) =>
     .option('--wait', 'wait until everything deleted is gone')
     .option('--timeout <seconds>', 'bound of the wait', '120');
 
-export function buildProgram(io: ProgramIO): Command {
+/** What an action reports besides throwing (the doctor's unhealthy exit code). */
+export interface Outcome {
+  exitCode: number;
+}
+
+export function buildProgram(
+  io: ProgramIO,
+  outcome: Outcome = { exitCode: 0 },
+): Command {
   const program = new Command('runway')
     .description(
       "Install, upgrade, check and remove Runway's controllers and providers in a Kubernetes cluster",
@@ -612,7 +620,7 @@ export function buildProgram(io: ProgramIO): Command {
               healthy ? 'healthy' : 'problems found',
             ].join('\n')}\n`,
           );
-        if (!healthy) process.exitCode = 1;
+        if (!healthy) outcome.exitCode = 1;
       } finally {
         client.close();
       }
@@ -628,16 +636,16 @@ export async function run(
     stdout: t => process.stdout.write(t),
   },
 ): Promise<number> {
-  const program = buildProgram(io);
+  const outcome: Outcome = { exitCode: 0 };
+  const program = buildProgram(io, outcome);
   program.exitOverride();
   for (const sub of program.commands) {
     sub.exitOverride();
     for (const leaf of sub.commands) leaf.exitOverride();
   }
-  process.exitCode = undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return outcome.exitCode;
   } catch (err) {
     const code = (err as { code?: string; exitCode?: number }).code;
     if (typeof code === 'string' && code.startsWith('commander.')) {

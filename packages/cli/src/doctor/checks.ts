@@ -75,6 +75,13 @@ function deploymentCheck(
       `${title}: Deployment ${namespace}/${name} not found`,
       installFix,
     );
+  if (d.replicas === 0) {
+    return fail(
+      id,
+      `${title}: Deployment ${namespace}/${name} is scaled to 0: it is stopped`,
+      `kubectl -n ${namespace} scale deployment ${name} --replicas=1`,
+    );
+  }
   if (!d.ready) {
     return fail(
       id,

@@ -80,17 +80,16 @@ function comparable(object: KubeObject | undefined): unknown {
   return { ...rest, metadata: meta };
 }
 
-/** created / changed / unchanged, from the object before and what the apply answered. */
+/**
+ * created / changed / unchanged, from the object before and what the apply
+ * answered, by content: a controller may write the status (and so the
+ * resourceVersion) between our read and our apply.
+ */
 export function actionOf(
   before: KubeObject | undefined,
   after: KubeObject,
-  dryRun: boolean,
 ): Action {
   if (!before) return 'created';
-  if (!dryRun)
-    return before.metadata?.resourceVersion === after.metadata?.resourceVersion
-      ? 'unchanged'
-      : 'changed';
   return JSON.stringify(comparable(before)) ===
     JSON.stringify(comparable(after))
     ? 'unchanged'
@@ -198,6 +197,40 @@ async function checkAccess(
   }
 }
 
+/**
+ * A server-side dry run of every object before the first write, so a
+ * conflict or an invalid object stops the install with nothing applied.
+ * Objects in a namespace that does not exist yet are checked when applied.
+ */
+async function preflight(
+  client: KubeClient,
+  items: Resolved[],
+  options: ApplyOptions,
+): Promise<void> {
+  for (const { planned, rt } of items) {
+    try {
+      await client.apply(rt, planned.object, {
+        fieldManager: FIELD_MANAGER,
+        force: options.forceConflicts,
+        dryRun: true,
+      });
+    } catch (err) {
+      if (isNotFound(err)) continue;
+      const explained = explainKubeError(
+        err,
+        `apply ${describeObject(planned.object)}`,
+        client.server,
+      );
+      throw new CliError(
+        explained.cause,
+        `${explained.message.slice(
+          explained.cause.length + 2,
+        )}; nothing was applied`,
+      );
+    }
+  }
+}
+
 export async function resolveAll(
   client: KubeClient,
   plan: PlannedObject[],
@@ -251,6 +284,7 @@ export async function applyPlan(
   }
   const resolved = await resolveAll(client, plan);
   await checkAccess(client, resolved, ['create', 'patch']);
+  if (!dryRun) await preflight(client, resolved, options);
 
   const results: ObjectResult[] = [];
   const applyOne = async ({ planned, rt }: Resolved) => {
@@ -268,7 +302,7 @@ export async function applyPlan(
       });
       results.push({
         object: describeObject(planned.object),
-        action: actionOf(before, after, dryRun),
+        action: actionOf(before, after),
         phase: planned.phase,
       });
     } catch (err) {

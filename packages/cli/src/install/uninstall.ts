@@ -141,8 +141,11 @@ export async function uninstall(
   const results: ObjectResult[] = [];
   const dryRun = options.dryRun ?? false;
   try {
-    const orphans: string[] = [];
-    for (const t of targets) orphans.push(...(await guardedObjects(client, t)));
+    const found = new Set<string>();
+    for (const t of targets) {
+      for (const o of await guardedObjects(client, t)) found.add(o);
+    }
+    const orphans = [...found];
     if (orphans.length > 0 && !options.force) {
       throw new CliError(
         'in use',
