@@ -266,7 +266,7 @@ describe('runway on a real control plane', () => {
     expect(lines).toContain('    - Namespace airunway-system');
     expect(code).toBe(1);
     expect(lines.at(-1)).toMatch(
-      /^runway: webhook not answering: (Mutating|Validating)WebhookConfiguration airunway-core-(mutating|validating) does not answer \(.*failed calling webhook.*\); the webhook configurations were removed again so writes are not refused/,
+      /^runway: webhook not answering: (Mutating|Validating)WebhookConfiguration airunway-core-(mutating|validating) does not answer \(Service airunway-system\/airunway-core-webhook: .+\); the webhook configurations were removed again so writes are not refused/,
     );
     // Nothing points at nothing; everything before the webhooks is in place.
     expect(

@@ -1,3 +1,4 @@
+import https from 'node:https';
 /** Small cluster reads shared by install, uninstall and doctor. */
 import {
   CustomResourceDefinitions,
@@ -155,9 +156,16 @@ export async function resolvePlural(
 export type WebhookConfigObject = KubeObject & {
   webhooks?: Array<{
     name: string;
+    failurePolicy?: string;
     clientConfig?: {
-      service?: { name: string; namespace: string };
+      service?: {
+        name: string;
+        namespace: string;
+        path?: string;
+        port?: number;
+      };
       url?: string;
+      caBundle?: string;
     };
     rules?: Array<{
       apiGroups?: string[];
@@ -185,23 +193,167 @@ export interface ProbeResult {
   message: string;
 }
 
+type Webhook = NonNullable<WebhookConfigObject['webhooks']>[number];
+
+interface ReviewTarget {
+  kind: string;
+  group: string;
+  version: string;
+  plural: string;
+  namespace?: string;
+}
+
+/** A dry-run AdmissionReview of a CREATE of a bare object of the target's kind. */
+function admissionReview(uid: string, t: ReviewTarget) {
+  const apiVersion = t.group ? `${t.group}/${t.version}` : t.version;
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid,
+      kind: { group: t.group, version: t.version, kind: t.kind },
+      resource: { group: t.group, version: t.version, resource: t.plural },
+      operation: 'CREATE',
+      namespace: t.namespace,
+      name: uid,
+      dryRun: true,
+      userInfo: { username: 'runway-cli-probe' },
+      object: {
+        apiVersion,
+        kind: t.kind,
+        metadata: { name: uid, namespace: t.namespace },
+      },
+    },
+  };
+}
+
 /**
- * Whether a webhook configuration's webhooks answer: a server-side dry-run
- * create of an object they intercept (nothing is stored). A refusal by the
- * webhook is an answer; "failed calling webhook" is not.
+ * A webhook behind a Service, asked directly through the API server's
+ * Service proxy: an answer with our uid proves the server behind the
+ * Service answers on its path, whatever the webhook's failurePolicy (with
+ * Ignore, a write through a dead webhook succeeds and proves nothing).
+ */
+async function probeThroughServiceProxy(
+  client: KubeClient,
+  hook: Webhook,
+  target: ReviewTarget,
+): Promise<ProbeResult> {
+  const svc = hook.clientConfig!.service!;
+  const uid = `runway-probe-${Date.now().toString(36)}`;
+  const path = `/api/v1/namespaces/${encodeURIComponent(
+    svc.namespace,
+  )}/services/https:${encodeURIComponent(svc.name)}:${svc.port ?? 443}/proxy${
+    svc.path ?? '/'
+  }`;
+  try {
+    const answer = await client.request<{ response?: { uid?: string } }>({
+      method: 'POST',
+      path,
+      timeoutMs: 10_000,
+      body: admissionReview(uid, target),
+    });
+    return answer?.response?.uid === uid
+      ? { answered: true, message: 'answered' }
+      : {
+          answered: false,
+          message: `Service ${svc.namespace}/${svc.name} answered ${
+            svc.path ?? '/'
+          } without an AdmissionReview response`,
+        };
+  } catch (err) {
+    const message =
+      (err as { status?: { message?: string } }).status?.message ||
+      (err as Error).message;
+    return {
+      answered: false,
+      message: `Service ${svc.namespace}/${svc.name}: ${message}`,
+    };
+  }
+}
+
+/** A webhook by URL (a controller run as a local process), asked directly, trusting only its caBundle. */
+async function probeUrl(
+  hook: Webhook,
+  target: ReviewTarget,
+): Promise<ProbeResult> {
+  const url = hook.clientConfig!.url!;
+  const uid = `runway-probe-${Date.now().toString(36)}`;
+  const body = JSON.stringify(admissionReview(uid, target));
+  const ca = hook.clientConfig?.caBundle
+    ? Buffer.from(hook.clientConfig.caBundle, 'base64')
+    : undefined;
+  return new Promise(resolve => {
+    const req = https.request(
+      url,
+      {
+        method: 'POST',
+        ca,
+        timeout: 10_000,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      res => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', chunk => {
+          text += chunk;
+        });
+        res.on('end', () => {
+          try {
+            const answer = JSON.parse(text) as { response?: { uid?: string } };
+            resolve(
+              answer.response?.uid === uid
+                ? { answered: true, message: 'answered' }
+                : {
+                    answered: false,
+                    message: `${url} answered HTTP ${res.statusCode} without an AdmissionReview response`,
+                  },
+            );
+          } catch {
+            resolve({
+              answered: false,
+              message: `${url} answered HTTP ${res.statusCode}, not JSON`,
+            });
+          }
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('no answer within 10s')));
+    req.on('error', err =>
+      resolve({ answered: false, message: `${url}: ${err.message}` }),
+    );
+    req.end(body);
+  });
+}
+
+/**
+ * Whether a webhook configuration's webhooks answer: a dry-run
+ * AdmissionReview of a CREATE of a kind they intercept, sent to the server
+ * behind them (a Service through the API server's proxy, or a URL directly).
  */
 export async function probeWebhooks(
   client: KubeClient,
   config: WebhookConfigObject,
   namespace: string,
 ): Promise<ProbeResult> {
-  const rule = config.webhooks
-    ?.flatMap(h => h.rules ?? [])
-    .find(r => r.operations?.some(op => op === 'CREATE' || op === '*'));
+  const hook = config.webhooks?.find(h =>
+    h.rules?.some(r => r.operations?.some(op => op === 'CREATE' || op === '*')),
+  );
+  const rule = hook?.rules?.find(r =>
+    r.operations?.some(op => op === 'CREATE' || op === '*'),
+  );
   const group = rule?.apiGroups?.[0];
   const version = rule?.apiVersions?.[0];
   const plural = rule?.resources?.[0];
-  if (group === undefined || !version || !plural || plural.includes('*')) {
+  if (
+    !hook ||
+    group === undefined ||
+    !version ||
+    !plural ||
+    plural.includes('*')
+  ) {
     return {
       answered: true,
       message: 'no CREATE rule on a named resource to probe',
@@ -214,33 +366,20 @@ export async function probeWebhooks(
       answered: false,
       message: `the API server does not serve ${plural}.${group}/${version} (its CRD is missing)`,
     };
-  const probe: KubeObject = {
-    apiVersion,
+  const target: ReviewTarget = {
     kind: rt.kind,
-    metadata: {
-      name: `runway-webhook-probe-${Date.now().toString(36)}`,
-      ...(rt.namespaced ? { namespace } : {}),
-    },
+    group,
+    version,
+    plural,
+    namespace: rt.namespaced ? namespace : undefined,
   };
-  try {
-    await client.create(rt, probe, {
-      dryRun: true,
-      fieldManager: 'runway-cli',
-    });
-    return { answered: true, message: 'answered' };
-  } catch (err) {
-    const message =
-      (err as { status?: { message?: string } }).status?.message ??
-      (err as Error).message;
-    if (
-      /failed calling webhook|no endpoints available|context deadline exceeded/i.test(
-        message,
-      )
-    ) {
-      return { answered: false, message };
-    }
-    return { answered: true, message: `answered (${message.slice(0, 120)})` };
-  }
+  if (hook.clientConfig?.service)
+    return probeThroughServiceProxy(client, hook, target);
+  if (hook.clientConfig?.url) return probeUrl(hook, target);
+  return {
+    answered: false,
+    message: `${hook.name} has neither a Service nor a URL`,
+  };
 }
 
 export { CustomResourceDefinitions, Deployments };
