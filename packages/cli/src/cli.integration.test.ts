@@ -252,6 +252,57 @@ afterAll(async () => {
 }, 60_000);
 
 describe('runway on a real control plane', () => {
+  it('without permission: one line naming what it may not do, and nothing applied', async () => {
+    // A ServiceAccount with no RBAC at all, as a kubeconfig user.
+    await client.create(
+      {
+        group: '',
+        version: 'v1',
+        plural: 'serviceaccounts',
+        kind: 'ServiceAccount',
+        namespaced: true,
+      },
+      { metadata: { name: 'nobody', namespace: 'default' } },
+    );
+    const { status } = await client.request<{ status: { token: string } }>({
+      method: 'POST',
+      path: '/api/v1/namespaces/default/serviceaccounts/nobody/token',
+      body: {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: { expirationSeconds: 600 },
+      },
+    });
+    const admin = cluster.kubeConfig();
+    const ca = admin.getCurrentCluster()!.caData!;
+    const file = path.join(cluster.dir, 'nobody.kubeconfig');
+    fs.writeFileSync(
+      file,
+      `apiVersion: v1
+kind: Config
+clusters: [{ name: c, cluster: { server: "${cluster.server}", certificate-authority-data: "${ca}" } }]
+users: [{ name: nobody, user: { token: "${status.token}" } }]
+contexts: [{ name: nobody, context: { cluster: c, user: nobody } }]
+current-context: nobody
+`,
+    );
+    const reporter = memoryReporter();
+    const code = await run(['install', '--all', '--kubeconfig', file], {
+      reporter,
+      stdout: () => undefined,
+    });
+    expect(code).toBe(1);
+    expect(reporter.lines.at(-1)).toMatch(
+      /^runway: no permission: you may not create namespaces; patch namespaces; create customresourcedefinitions\.apiextensions\.k8s\.io; .*: ask a cluster admin \(installing Runway needs cluster-admin\); nothing was applied$/,
+    );
+    expect(await exists(Namespaces, { name: NS })).toBe(false);
+    expect(
+      await exists(CustomResourceDefinitions, {
+        name: 'modeldeployments.airunway.ai',
+      }),
+    ).toBe(false);
+  });
+
   it('on an empty cluster: namespace and CRDs first, and the webhooks removed again when nothing answers them', async () => {
     const { code, lines } = await runway(
       'controller',
