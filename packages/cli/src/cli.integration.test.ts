@@ -465,6 +465,33 @@ current-context: nobody
     });
     expect(report.healthy).toBe(true);
     expect(code).toBe(0);
+
+    const list = await runway('provider', 'list');
+    expect(list.code).toBe(0);
+    const rows = list.out
+      .trimEnd()
+      .split('\n')
+      .map(r => r.split(/\s{2,}/));
+    expect(rows[0]).toEqual([
+      'NAME',
+      'INSTALLED',
+      'REGISTERED',
+      'READY',
+      'LAST HEARTBEAT',
+    ]);
+    expect(rows.find(r => r[0] === 'kaito')?.slice(0, 4)).toEqual([
+      'kaito',
+      'yes',
+      'yes',
+      'yes',
+    ]);
+    expect(rows.find(r => r[0] === 'dynamo')).toEqual([
+      'dynamo',
+      'no',
+      'no',
+      'no',
+      '-',
+    ]);
   });
 
   it('uninstall refuses while deployments use it; --force says what would be orphaned', async () => {
