@@ -107,6 +107,27 @@ describe('runway: bad input is one line and a non-zero exit, before touching a c
     ]);
   });
 
+  it('a URL that does not answer with a bundle', async () => {
+    const t = io();
+    const fetchImpl = (async () =>
+      new Response('not found', { status: 404 })) as typeof fetch;
+    expect(
+      await run(
+        [
+          'provider',
+          'install',
+          'https://example.com/missing.yaml',
+          '--kubeconfig',
+          kubeconfig(),
+        ],
+        { ...t.io, fetch: fetchImpl },
+      ),
+    ).toBe(1);
+    expect(t.reporter.lines).toEqual([
+      'runway: bad input: cannot fetch https://example.com/missing.yaml: HTTP 404',
+    ]);
+  });
+
   it('a kubeconfig without the context', async () => {
     const t = io();
     expect(

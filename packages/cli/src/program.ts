@@ -252,17 +252,16 @@ async function providerBundle(
       bundle: loadCatalogBundle(entry, deployDir),
       registration: entry.name,
     };
-  let objects: KubeObject[];
-  if (/^https?:\/\//.test(ref)) objects = await loadUrlBundle(ref, io.fetch);
-  else if (ref.includes('/') || ref.includes('.')) {
-    try {
-      objects = loadPathBundle(ref);
-    } catch (err) {
-      throw new CliError('bad input', (err as Error).message);
-    }
-  } else {
+  const isUrl = /^https?:\/\//.test(ref);
+  if (!isUrl && !ref.includes('/') && !ref.includes('.')) {
+    // A name, and not one we know: entriesNamed throws, listing the known ones.
     entriesNamed([ref], 'provider');
-    throw new CliError('bad input', `unknown provider "${ref}"`);
+  }
+  let objects: KubeObject[];
+  try {
+    objects = isUrl ? await loadUrlBundle(ref, io.fetch) : loadPathBundle(ref);
+  } catch (err) {
+    throw new CliError('bad input', (err as Error).message);
   }
   const problem = providerBundleProblem(objects);
   if (problem)
