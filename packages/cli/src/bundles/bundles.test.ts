@@ -61,6 +61,19 @@ describe('the bundles in controllers/deploy', () => {
     },
   );
 
+  it('crds/kustomization.yaml lists every generated CRD (add a new one there)', () => {
+    const dir = path.join(DEPLOY, 'crds');
+    const listed = renderKustomization(dir, {
+      readFile: f => fs.readFileSync(f, 'utf8'),
+      isDirectory: f => fs.statSync(f).isDirectory(),
+      exists: f => fs.existsSync(f),
+    }).map(r => path.basename(r.source));
+    const onDisk = fs
+      .readdirSync(dir)
+      .filter(f => f.endsWith('.yaml') && f !== 'kustomization.yaml');
+    expect([...new Set(listed)].sort()).toEqual(onDisk.sort());
+  });
+
   it('install/install.yaml is the rendering of every bundle (run `yarn workspace @runway-portal/cli generate` when this fails)', () => {
     expect(fs.readFileSync(path.join(DEPLOY, INSTALL_YAML), 'utf8')).toBe(
       renderInstallYaml(DEPLOY),
