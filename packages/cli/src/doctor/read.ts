@@ -180,9 +180,13 @@ export async function readClusterState(
       }),
     );
   }
-  if (state.crds[GATEWAY_CRD]) {
+  // The served version is the one the core lists (v1); a CRD serving only others counts as absent.
+  const gatewayRt = state.crds[GATEWAY_CRD]?.versions.includes('v1')
+    ? Gateways
+    : undefined;
+  if (gatewayRt) {
     state.gateway.crdInstalled = true;
-    const gateways = await client.list<KubeObject>(Gateways);
+    const gateways = await client.list<KubeObject>(gatewayRt);
     state.gateway.gateways = gateways.items.length;
     state.gateway.labelled = gateways.items.filter(
       g => g.metadata?.labels?.[INFERENCE_GATEWAY_LABEL] === 'true',
