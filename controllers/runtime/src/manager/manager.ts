@@ -69,7 +69,7 @@ export class LeaderElectionLostError extends Error {
  * the webhook server and graceful shutdown together, like
  * controller-runtime's manager:
  *
- *   const mgr = new Manager({ name: 'runway-core', leaderElection: { namespace: 'runway-system' } });
+ *   const mgr = new Manager({ name: 'airunway-core', leaderElection: { namespace: 'airunway-system' } });
  *   mgr.controller().for(ModelDeployments).owns(Deployments).complete(reconcile);
  *   await mgr.start(); // until SIGTERM
  */

@@ -10,7 +10,7 @@ import {
 
 const DAY = 86_400_000;
 const hosts = {
-  dnsNames: ['hooks.runway-system.svc'],
+  dnsNames: ['hooks.airunway-system.svc'],
   ipAddresses: ['127.0.0.1'],
 };
 
@@ -38,8 +38,8 @@ describe('certificates', () => {
     const ca = new X509Certificate(b.caCert);
     expect(cert.checkIssued(ca)).toBe(true);
     expect(cert.verify(ca.publicKey)).toBe(true);
-    expect(cert.checkHost('hooks.runway-system.svc')).toBe(
-      'hooks.runway-system.svc',
+    expect(cert.checkHost('hooks.airunway-system.svc')).toBe(
+      'hooks.airunway-system.svc',
     );
     expect(cert.checkIP('127.0.0.1')).toBe('127.0.0.1');
     expect(ca.ca).toBe(true);

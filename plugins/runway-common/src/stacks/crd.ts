@@ -10,7 +10,7 @@ import { StackV1alpha2Schema } from './v1alpha2';
 
 /** Where the API server sends ConversionReviews for LlamaStackDistributions. */
 export const STACK_CONVERSION_SERVICE = {
-  namespace: 'runway-system',
+  namespace: 'airunway-system',
   name: 'runway-stacks-webhook',
   path: '/convert',
   port: 443,

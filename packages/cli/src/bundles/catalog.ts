@@ -1,0 +1,124 @@
+/**
+ * What Runway installs: one entry per bundle folder under controllers/deploy.
+ * Adding a controller (the models and stacks operators) is one line here;
+ * everything else (objects, Deployments, webhooks) is read from its bundle.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const DEFAULT_NAMESPACE = 'airunway-system';
+/** The CLI's own field manager for server-side apply. */
+export const FIELD_MANAGER = 'runway-cli';
+/** Set on every object the CLI applies except the shared ones (namespace, CRDs). */
+export const COMPONENT_LABEL = 'airunway.ai/component';
+
+/** Custom resources whose existence makes an uninstall refuse (without --force). */
+export interface Guard {
+  apiVersion: string;
+  kind: string;
+  plural: string;
+  /** Only objects whose `status.provider.name` (providers) is this component's name. */
+  byProvider?: boolean;
+}
+
+export interface CatalogEntry {
+  /** What users type: `runway controller install core`, `runway provider install kaito`. */
+  name: string;
+  type: 'controller' | 'provider';
+  /** Folder under controllers/deploy. */
+  dir: string;
+  title: string;
+  guards: Guard[];
+  /** Full names of the upstream CRDs a provider needs (doctor checks them). */
+  upstreamCrds?: string[];
+}
+
+const MODEL_DEPLOYMENTS = {
+  apiVersion: 'airunway.ai/v1alpha1',
+  kind: 'ModelDeployment',
+  plural: 'modeldeployments',
+};
+
+export const CATALOG: readonly CatalogEntry[] = [
+  {
+    name: 'core',
+    type: 'controller',
+    dir: 'core',
+    title: 'core controller (webhooks, provider selection, gateway)',
+    guards: [MODEL_DEPLOYMENTS],
+  },
+  {
+    name: 'kaito',
+    type: 'provider',
+    dir: 'provider-kaito',
+    title: 'KAITO provider',
+    guards: [{ ...MODEL_DEPLOYMENTS, byProvider: true }],
+    upstreamCrds: ['workspaces.kaito.sh'],
+  },
+  {
+    name: 'dynamo',
+    type: 'provider',
+    dir: 'provider-dynamo',
+    title: 'NVIDIA Dynamo provider',
+    guards: [{ ...MODEL_DEPLOYMENTS, byProvider: true }],
+    upstreamCrds: ['dynamographdeployments.nvidia.com'],
+  },
+  {
+    name: 'kuberay',
+    type: 'provider',
+    dir: 'provider-kuberay',
+    title: 'KubeRay provider',
+    guards: [{ ...MODEL_DEPLOYMENTS, byProvider: true }],
+    upstreamCrds: ['rayservices.ray.io'],
+  },
+  {
+    name: 'llmd',
+    type: 'provider',
+    dir: 'provider-llmd',
+    title: 'llm-d provider',
+    guards: [{ ...MODEL_DEPLOYMENTS, byProvider: true }],
+    upstreamCrds: ['inferencepools.inference.networking.k8s.io'],
+  },
+];
+
+/** Operators the doctor looks for even before the CLI can install them (Deployments in the namespace). */
+export const EXPECTED_OPERATORS = [
+  {
+    name: 'models',
+    deployment: 'airunway-models',
+    title: 'models operator (Model)',
+  },
+  {
+    name: 'stacks',
+    deployment: 'airunway-stacks',
+    title: 'stacks operator (LlamaStackDistribution)',
+  },
+] as const;
+
+export function catalogEntry(
+  name: string,
+  type?: CatalogEntry['type'],
+): CatalogEntry | undefined {
+  return CATALOG.find(e => e.name === name && (!type || e.type === type));
+}
+
+/** This package's folder (through the workspace link, as Backstage's resolvePackagePath does). */
+const PACKAGE_DIR = path.dirname(
+  require.resolve('@runway-portal/cli/package.json'),
+);
+
+/** Folder of the bundles: the repository's controllers/deploy, found from this package upwards. */
+export function defaultDeployDir(from: string = PACKAGE_DIR): string {
+  let dir = from;
+  for (;;) {
+    const candidate = path.join(dir, 'controllers', 'deploy');
+    if (fs.existsSync(path.join(candidate, 'namespace'))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) {
+      throw new Error(
+        `no controllers/deploy folder above ${from}: pass --manifests <folder of the bundles>`,
+      );
+    }
+    dir = parent;
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * The doctor's checks: pure functions of what was read from a cluster, so
+ * the CLI and the portal's backend judge a cluster the same way.
+ */
+import type { Check, ClusterState, Expectations } from './types';
+
+export interface CheckOptions {
+  /** A heartbeat older than this is stale; default 3 minutes (three of the providers' default 60 s intervals). */
+  heartbeatStaleMs?: number;
+}
+
+const ok = (id: string, message: string): Check => ({
+  id,
+  status: 'ok',
+  message,
+});
+const fail = (id: string, message: string, fix: string): Check => ({
+  id,
+  status: 'fail',
+  message,
+  fix,
+});
+const warn = (id: string, message: string, fix: string): Check => ({
+  id,
+  status: 'warn',
+  message,
+  fix,
+});
+
+export function checkCrds(
+  state: ClusterState,
+  expected: Expectations,
+): Check[] {
+  return expected.crds.map(({ name, versions }) => {
+    const id = `crd/${name}`;
+    const crd = state.crds[name];
+    if (!crd)
+      return fail(
+        id,
+        `CRD ${name} is not installed`,
+        'runway controller install',
+      );
+    if (!crd.established)
+      return fail(
+        id,
+        `CRD ${name} is not Established`,
+        `kubectl describe crd ${name}`,
+      );
+    const missing = versions.filter(v => !crd.versions.includes(v));
+    if (missing.length > 0) {
+      return fail(
+        id,
+        `CRD ${name} does not serve ${missing.join(
+          ', ',
+        )} (it serves ${crd.versions.join(', ')}): it is older than this CLI`,
+        'runway controller upgrade',
+      );
+    }
+    return ok(id, `CRD ${name} serves ${versions.join(', ')}`);
+  });
+}
+
+function deploymentCheck(
+  state: ClusterState,
+  id: string,
+  namespace: string,
+  name: string,
+  title: string,
+  installFix: string,
+): Check {
+  const d = state.deployments[name];
+  if (!d)
+    return fail(
+      id,
+      `${title}: Deployment ${namespace}/${name} not found`,
+      installFix,
+    );
+  if (d.replicas === 0) {
+    return fail(
+      id,
+      `${title}: Deployment ${namespace}/${name} is scaled to 0: it is stopped`,
+      `kubectl -n ${namespace} scale deployment ${name} --replicas=1`,
+    );
+  }
+  if (!d.ready) {
+    return fail(
+      id,
+      `${title}: ${d.readyReplicas}/${d.replicas} replicas ready`,
+      `kubectl -n ${namespace} describe deployment ${name}; kubectl -n ${namespace} logs deployment/${name}`,
+    );
+  }
+  return ok(id, `${title}: ${d.readyReplicas}/${d.replicas} replicas ready`);
+}
+
+export function checkControllers(
+  state: ClusterState,
+  expected: Expectations,
+): Check[] {
+  return expected.controllers.map(c =>
+    deploymentCheck(
+      state,
+      `controller/${c.component}`,
+      expected.namespace,
+      c.deployment,
+      `controller ${c.component}`,
+      `runway controller install ${c.component}`,
+    ),
+  );
+}
+
+export function checkWebhooks(
+  state: ClusterState,
+  expected: Expectations,
+): Check[] {
+  return expected.webhooks.map(w => {
+    const id = `webhook/${w.name}`;
+    const probe = state.webhooks[`${w.kind}/${w.name}`];
+    if (!probe)
+      return fail(
+        id,
+        `${w.kind} ${w.name} is not registered: writes are not validated`,
+        `runway controller install ${w.component}`,
+      );
+    if (!probe.answered) {
+      return fail(
+        id,
+        `${w.kind} ${w.name} does not answer (${probe.message}): writes of its kinds are refused`,
+        `check the ${w.component} controller (runway doctor controller/${
+          w.component
+        }); to unblock writes at once: kubectl delete ${w.kind.toLowerCase()} ${
+          w.name
+        }`,
+      );
+    }
+    return ok(id, `${w.kind} ${w.name} answers`);
+  });
+}
+
+export function checkProviders(
+  state: ClusterState,
+  expected: Expectations,
+  options: CheckOptions = {},
+): Check[] {
+  const staleMs = options.heartbeatStaleMs ?? 180_000;
+  const now = Date.parse(state.readAt);
+  const checks: Check[] = [];
+  const names = new Set([
+    ...expected.providers.map(p => p.name),
+    ...state.providers.map(p => p.name),
+  ]);
+  for (const name of names) {
+    const spec = expected.providers.find(p => p.name === name);
+    const registered = state.providers.find(p => p.name === name);
+    const deployment = spec ? state.deployments[spec.deployment] : undefined;
+    const id = `provider/${name}`;
+    if (spec && !deployment && !registered) {
+      checks.push(
+        warn(
+          id,
+          `provider ${name} is not installed`,
+          `runway provider install ${name}`,
+        ),
+      );
+      continue;
+    }
+    if (spec)
+      checks.push(
+        deploymentCheck(
+          state,
+          `${id}/controller`,
+          expected.namespace,
+          spec.deployment,
+          `provider ${name}`,
+          `runway provider install ${name}`,
+        ),
+      );
+    if (!registered) {
+      checks.push(
+        fail(
+          `${id}/registration`,
+          `provider ${name} has not registered (no InferenceProviderConfig ${name})`,
+          `kubectl -n ${expected.namespace} logs deployment/${
+            spec?.deployment ?? name
+          }`,
+        ),
+      );
+      continue;
+    }
+    checks.push(
+      registered.ready
+        ? ok(`${id}/ready`, `provider ${name} reports ready`)
+        : fail(
+            `${id}/ready`,
+            `provider ${name} reports not ready${
+              registered.message ? `: ${registered.message}` : ''
+            }`,
+            `kubectl get inferenceproviderconfig ${name} -o yaml`,
+          ),
+    );
+    const beat = registered.lastHeartbeat
+      ? Date.parse(registered.lastHeartbeat)
+      : NaN;
+    if (Number.isNaN(beat)) {
+      checks.push(
+        fail(
+          `${id}/heartbeat`,
+          `provider ${name} has never sent a heartbeat`,
+          `kubectl -n ${expected.namespace} logs deployment/${
+            spec?.deployment ?? name
+          }`,
+        ),
+      );
+    } else if (now - beat > staleMs) {
+      checks.push(
+        fail(
+          `${id}/heartbeat`,
+          `provider ${name}'s last heartbeat is ${Math.round(
+            (now - beat) / 1000,
+          )}s old (stale after ${
+            staleMs / 1000
+          }s): its controller is not running`,
+          spec
+            ? `kubectl -n ${expected.namespace} rollout restart deployment/${spec.deployment}, or runway provider install ${name}`
+            : `restart the ${name} provider's controller`,
+        ),
+      );
+    } else {
+      checks.push(
+        ok(
+          `${id}/heartbeat`,
+          `provider ${name} heartbeat ${Math.round((now - beat) / 1000)}s ago`,
+        ),
+      );
+    }
+    const upstream = spec?.upstreamCrds ?? [];
+    const missing = upstream.filter(crd => !state.crds[crd]?.established);
+    if (missing.length > 0) {
+      checks.push(
+        fail(
+          `${id}/upstream`,
+          `provider ${name}: upstream CRD ${missing.join(
+            ', ',
+          )} not installed, so its deployments stay Pending`,
+          `install the ${name} operator (it brings ${missing.join(', ')})`,
+        ),
+      );
+    } else if (upstream.length > 0 || registered.upstreamCRDVersion) {
+      checks.push(
+        ok(
+          `${id}/upstream`,
+          `provider ${name}: upstream ${
+            registered.upstreamCRDVersion ?? upstream.join(', ')
+          } installed`,
+        ),
+      );
+    }
+  }
+  return checks;
+}
+
+export function checkGateway(state: ClusterState): Check[] {
+  const id = 'gateway';
+  if (!state.gateway.crdInstalled) {
+    return [
+      warn(
+        id,
+        'Gateway API CRDs not installed: deployments get no gateway route (GatewayReady stays False)',
+        'install the Gateway API and Inference Extension CRDs and a Gateway implementation',
+      ),
+    ];
+  }
+  if (state.gateway.gateways === 0)
+    return [
+      warn(
+        id,
+        'no Gateway in the cluster: deployments get no gateway route',
+        'create a Gateway labelled airunway.ai/inference-gateway=true',
+      ),
+    ];
+  if (state.gateway.labelled === 0 && state.gateway.gateways > 1) {
+    return [
+      warn(
+        id,
+        `${state.gateway.gateways} Gateways and none labelled airunway.ai/inference-gateway=true: the core cannot choose`,
+        'label one Gateway airunway.ai/inference-gateway=true',
+      ),
+    ];
+  }
+  return [
+    ok(
+      id,
+      `Gateway found (${state.gateway.gateways}, ${state.gateway.labelled} labelled for inference)`,
+    ),
+  ];
+}
+
+export function checkOperators(
+  state: ClusterState,
+  expected: Expectations,
+): Check[] {
+  return expected.operators.map(op =>
+    state.deployments[op.deployment]
+      ? deploymentCheck(
+          state,
+          `operator/${op.name}`,
+          expected.namespace,
+          op.deployment,
+          op.title,
+          `runway controller install ${op.name}`,
+        )
+      : warn(
+          `operator/${op.name}`,
+          `${op.title} not installed (no Deployment ${expected.namespace}/${op.deployment})`,
+          `install it: runway controller install ${op.name} (once its bundle controllers/deploy/${op.name} exists)`,
+        ),
+  );
+}
+
+/** Every check, in the order printed. */
+export function runChecks(
+  state: ClusterState,
+  expected: Expectations,
+  options: CheckOptions = {},
+): Check[] {
+  return [
+    ...checkCrds(state, expected),
+    ...checkControllers(state, expected),
+    ...checkWebhooks(state, expected),
+    ...checkProviders(state, expected, options),
+    ...checkGateway(state),
+    ...checkOperators(state, expected),
+  ];
+}
+
+/** One line per check (the CLI's text output). */
+export function formatChecks(checks: Check[]): string[] {
+  const mark = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;
+  return checks.map(
+    c =>
+      `${mark[c.status]} ${c.id}: ${c.message}${
+        c.fix ? ` (fix: ${c.fix})` : ''
+      }`,
+  );
+}

@@ -1,0 +1,64 @@
+/** The data the doctor's checks read; one reader fills it from a cluster. */
+
+/** What should be there: from the bundles (`expectationsFromBundles`) or written down. */
+export interface Expectations {
+  namespace: string;
+  /** Our CRDs, with the versions our bundles serve. */
+  crds: Array<{ name: string; versions: string[] }>;
+  controllers: Array<{ component: string; deployment: string }>;
+  webhooks: Array<{
+    kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration';
+    name: string;
+    component: string;
+  }>;
+  providers: Array<{
+    name: string;
+    deployment: string;
+    upstreamCrds: string[];
+  }>;
+  /** Operators the CLI cannot install yet, looked for by Deployment name. */
+  operators: Array<{ name: string; deployment: string; title: string }>;
+}
+
+export interface DeploymentState {
+  replicas: number;
+  readyReplicas: number;
+  ready: boolean;
+}
+
+export interface ProviderState {
+  name: string;
+  ready: boolean;
+  lastHeartbeat?: string;
+  upstreamCRDVersion?: string;
+  /** Message of a False condition, if any. */
+  message?: string;
+}
+
+export interface ClusterState {
+  serverVersion: string;
+  /** When it was read (ISO); heartbeats are judged against it. */
+  readAt: string;
+  /** By CRD name; absent: not installed. */
+  crds: Record<
+    string,
+    { established: boolean; versions: string[] } | undefined
+  >;
+  /** By Deployment name in the namespace; absent: not installed. */
+  deployments: Record<string, DeploymentState | undefined>;
+  /** By `kind/name`; absent: not registered. */
+  webhooks: Record<string, { answered: boolean; message: string } | undefined>;
+  providers: ProviderState[];
+  gateway: { crdInstalled: boolean; gateways: number; labelled: number };
+}
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface Check {
+  /** Stable id, e.g. `crd/modeldeployments.airunway.ai`, `provider/kaito/heartbeat`. */
+  id: string;
+  status: CheckStatus;
+  message: string;
+  /** How to fix it (not for ok). */
+  fix?: string;
+}
