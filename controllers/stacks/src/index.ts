@@ -4,3 +4,4 @@
  */
 export * from './config/distributions';
 export * from './config/generate';
+export * from './objects';
