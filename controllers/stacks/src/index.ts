@@ -5,3 +5,5 @@
 export * from './config/distributions';
 export * from './config/generate';
 export * from './objects';
+export * from './decide';
+export * from './webhooks';

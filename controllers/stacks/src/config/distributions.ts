@@ -55,7 +55,7 @@ export function parseImageOverrides(
 ): { overrides: Record<string, string> } | { error: string } {
   const overrides: Record<string, string> = {};
   if (!text) return { overrides };
-  const lines = text.split('\n');
+  const lines = text.split(/[\n,]/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].replace(/#.*$/, '').trim();
     if (!line) continue;

@@ -10,8 +10,8 @@ import { StackV1alpha2Schema } from './v1alpha2';
 
 /** Where the API server sends ConversionReviews for LlamaStackDistributions. */
 export const STACK_CONVERSION_SERVICE = {
-  namespace: 'runway-system',
-  name: 'runway-stacks-webhook',
+  namespace: 'airunway-system',
+  name: 'airunway-stacks-webhook',
   path: '/convert',
   port: 443,
 } as const;
