@@ -15,6 +15,7 @@ import {
   CustomResourceDefinitions,
   helpRequested,
   isAlreadyExists,
+  KubeApiError,
   type KubeClient,
   type Logger,
   Manager,
@@ -158,7 +159,12 @@ export function buildStacks(
             metadata: { name: options.namespace },
           });
         } catch (err) {
-          if (!isAlreadyExists(err)) throw err;
+          // Forbidden: running as the ServiceAccount, whose install made the namespace (namespace.yaml).
+          if (
+            !isAlreadyExists(err) &&
+            !(err instanceof KubeApiError && err.code === 403)
+          )
+            throw err;
         }
         const host =
           isIP(options.webhookHost) === 6
