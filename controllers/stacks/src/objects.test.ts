@@ -334,6 +334,30 @@ describe('desired objects', () => {
     expect((build(stack).deployment as any).spec.replicas).toBeUndefined();
   });
 
+  it("v1alpha1's containerSpec.name (kept by conversion in an annotation) names the container", () => {
+    const v1 = {
+      apiVersion: 'llamastack.io/v1alpha1',
+      kind: 'LlamaStackDistribution',
+      metadata: { name: 's', namespace: 'ns', uid: 'u' },
+      spec: {
+        server: {
+          distribution: { name: 'starter' },
+          containerSpec: { name: 'server' },
+        },
+      },
+    };
+    const stack = defaultStackV1alpha2(
+      convertStackToV1alpha2(v1 as any) as Stack,
+    );
+    expect(
+      (build(stack).deployment as any).spec.template.spec.containers[0].name,
+    ).toBe('server');
+    expect(
+      (build(stackOf(base)).deployment as any).spec.template.spec.containers[0]
+        .name,
+    ).toBe('llama-stack');
+  });
+
   it('every upstream v1alpha1 sample, converted as the API server does, gives its objects', () => {
     const files = readdirSync(SAMPLES).filter(f =>
       f.startsWith('llamastack-v1alpha1'),

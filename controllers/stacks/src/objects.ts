@@ -17,6 +17,7 @@ import {
   DEFAULT_STORAGE_SIZE,
   STACK_KIND,
   STACK_V1ALPHA2,
+  V1ALPHA1_FIELDS_ANNOTATION,
   type LlamaStackDistributionV1alpha2,
 } from '@runway-portal/plugin-runway-common';
 import { TLS_MOUNT_PATH, type SecretEnvVar } from './config/generate';
@@ -118,6 +119,25 @@ export const pdbName = (stack: Stack) =>
 export const hpaName = (stack: Stack) =>
   bounded(stack.metadata!.name!, '-hpa', 253);
 
+/**
+ * The server container's name: `llama-stack`, or a v1alpha1 user's
+ * `containerSpec.name`, which v1alpha2 cannot hold and conversion keeps in
+ * the `llamastack.io/v1alpha1-fields` annotation (the released operator names the container so).
+ */
+export function containerName(stack: Stack): string {
+  const raw = stack.metadata?.annotations?.[V1ALPHA1_FIELDS_ANNOTATION];
+  if (!raw) return DEFAULT_CONTAINER_NAME;
+  try {
+    const name = JSON.parse(raw)?.spec?.server?.containerSpec?.name;
+    return typeof name === 'string' &&
+      /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)
+      ? name
+      : DEFAULT_CONTAINER_NAME;
+  } catch {
+    return DEFAULT_CONTAINER_NAME; // a broken annotation must not stop the stack
+  }
+}
+
 export const portOf = (stack: Stack) =>
   stack.spec.networking?.port ?? DEFAULT_SERVER_PORT;
 
@@ -211,7 +231,7 @@ export function desiredDeployment(
   const userEnv = overrides.env ?? [];
   const userNames = new Set(userEnv.map(e => e.name));
   const container: any = {
-    name: DEFAULT_CONTAINER_NAME,
+    name: containerName(stack),
     image: input.image,
     ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }],
     env: [...env.filter(e => !userNames.has(e.name)), ...userEnv],
