@@ -6,7 +6,7 @@
  * for a changed config; a broken config leaves the running Deployment alone;
  * a deleted Secret shows the seed's message; the validating webhook.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,6 +42,7 @@ const CRD = path.resolve(
   '../../deploy/crds/llamastack.io_llamastackdistributions.yaml',
 );
 const DEPLOY = path.resolve(__dirname, '../../deploy/stacks');
+const SAMPLES = path.resolve(__dirname, '../../../../shared/upstream/samples');
 const StacksV1alpha1: ResourceType = { ...Stacks, version: 'v1alpha1' };
 const NS = 'team-a';
 
@@ -230,6 +231,25 @@ async function ready(name: string) {
   });
 }
 
+/**
+ * A sample has its config and Deployment and is Ready; one with storage waits for a PVC this
+ * cluster cannot bind (no provisioner), which its status says.
+ */
+async function sampleSettled(ns: string, name: string) {
+  await eventually(`sample ${name} to settle`, async () => {
+    const got = await client.get<any>(Stacks, { namespace: ns, name });
+    if (condition(got, 'ConfigGenerated')?.status !== 'True') return false;
+    await client.get(Deployments, { namespace: ns, name });
+    if (got.spec.workload?.storage) {
+      return (
+        condition(got, 'StorageReady')?.reason === 'StoragePending' &&
+        got.status.phase === 'Initializing'
+      );
+    }
+    return got.status.phase === 'Ready';
+  });
+}
+
 describe('stack operator', () => {
   it('ships manifests the API server accepts (Deployment, Service, webhook configuration; dry run)', async () => {
     for (const file of ['deployment.yaml', 'webhooks.yaml']) {
@@ -329,6 +349,43 @@ describe('stack operator', () => {
     });
     expect(s.status.phase).toBe('Initializing');
   }, 120_000);
+
+  it('reconciles every upstream sample, v1alpha1 and v1alpha2, with their ConfigMaps', async () => {
+    const ns = 'samples';
+    await client.create(Namespaces, { metadata: { name: ns } });
+    // What the samples reference and do not ship: a CA bundle, and the Secrets of the postgres sample.
+    await client.create(ConfigMaps, {
+      metadata: { name: 'custom-ca-bundle', namespace: ns },
+      data: { 'ca-bundle.crt': 'not checked' },
+    });
+    await client.create(Secrets, {
+      metadata: { name: 'vllm-creds', namespace: ns },
+      stringData: { token: 't' },
+    });
+    await client.create(Secrets, {
+      metadata: { name: 'pg-credentials', namespace: ns },
+      stringData: { host: 'h', dsn: 'd' },
+    });
+    const names: string[] = [];
+    for (const file of readdirSync(SAMPLES).filter(f =>
+      f.startsWith('llamastack-'),
+    )) {
+      for (const doc of parseAllDocuments(
+        readFileSync(path.join(SAMPLES, file), 'utf8'),
+      )) {
+        const obj = doc.toJSON() as KubeObject;
+        if (!obj) continue;
+        obj.metadata = { ...obj.metadata, namespace: ns };
+        const rt = await client.resolve(obj.apiVersion!, obj.kind!);
+        // The two configmap samples ship the same ConfigMap.
+        await client.apply(rt, obj, { fieldManager: 'samples', force: true });
+        if (obj.kind === 'LlamaStackDistribution')
+          names.push(obj.metadata.name!);
+      }
+    }
+    expect(names).toHaveLength(11);
+    await Promise.all(names.map(name => sampleSettled(ns, name)));
+  }, 180_000);
 
   it('runs a v1alpha2 stack; an equivalent spec restarts nothing, a changed config rolls out; old ConfigMaps go', async () => {
     await client.create(Secrets, {
