@@ -13,6 +13,7 @@ import path from 'node:path';
 import {
   ConfigMaps,
   Deployments,
+  Events,
   KubeClient,
   Namespaces,
   PersistentVolumeClaims,
@@ -526,6 +527,17 @@ describe('stack operator', () => {
         'Direct image references require either overrideConfig.configMapName or OCI config labels on the image. See docs/configuration.md for details.',
     });
     expect(failed.status.phase).toBe('Failed');
+    // One Warning event for the transition.
+    await eventually('the BaseConfigRequired event', async () =>
+      (
+        await client.list(Events, { namespace: NS })
+      ).items.some(
+        (e: any) =>
+          e.involvedObject?.name === 'demo' &&
+          e.type === 'Warning' &&
+          e.reason === 'BaseConfigRequired',
+      ),
+    );
     await sleep(2000);
     const after = await getDeployment('demo');
     expect(after.metadata!.generation).toBe(before.metadata!.generation);
