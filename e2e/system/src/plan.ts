@@ -39,6 +39,19 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     probes: true,
   },
   {
+    name: 'stacks',
+    packageDir: 'controllers/stacks',
+    // url mode: the operator points the stack CRD's conversion webhook and its validating webhook at itself.
+    args: p => [
+      '--webhook-mode=url',
+      '--webhook-host=127.0.0.1',
+      `--webhook-port=${p.webhookPort}`,
+      '--metrics-port=0',
+      `--health-port=${p.healthPort}`,
+    ],
+    probes: true,
+  },
+  {
     name: 'provider-kaito',
     packageDir: 'controllers/providers/kaito',
     args: providerArgs,

@@ -375,9 +375,10 @@ async function startClusterServices(
   missing: string[],
   log: (line: string) => void,
 ): Promise<void> {
-  const webhookPort = await freePort();
   const specs: ControllerSpec[] = [...CONTROLLERS, SIMULATORS];
   for (const spec of specs) {
+    // One port per controller: several serve webhooks (core, stacks).
+    const webhookPort = await freePort();
     const dir = join(REPO_ROOT, spec.packageDir);
     if (!existsSync(join(dir, 'package.json'))) {
       missing.push(

@@ -48,6 +48,19 @@ export const CATALOG: readonly CatalogEntry[] = [
     guards: [MODEL_DEPLOYMENTS],
   },
   {
+    name: 'stacks',
+    type: 'controller',
+    dir: 'stacks',
+    title: 'stacks operator (LlamaStackDistribution: config generation, conversion webhook)',
+    guards: [
+      {
+        apiVersion: 'llamastack.io/v1alpha2',
+        kind: 'LlamaStackDistribution',
+        plural: 'llamastackdistributions',
+      },
+    ],
+  },
+  {
     name: 'kaito',
     type: 'provider',
     dir: 'provider-kaito',
@@ -87,11 +100,6 @@ export const EXPECTED_OPERATORS = [
     name: 'models',
     deployment: 'airunway-models',
     title: 'models operator (Model)',
-  },
-  {
-    name: 'stacks',
-    deployment: 'airunway-stacks',
-    title: 'stacks operator (LlamaStackDistribution)',
   },
 ] as const;
 

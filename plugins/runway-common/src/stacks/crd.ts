@@ -11,7 +11,7 @@ import { StackV1alpha2Schema } from './v1alpha2';
 /** Where the API server sends ConversionReviews for LlamaStackDistributions. */
 export const STACK_CONVERSION_SERVICE = {
   namespace: 'airunway-system',
-  name: 'runway-stacks-webhook',
+  name: 'airunway-stacks-webhook',
   path: '/convert',
   port: 443,
 } as const;

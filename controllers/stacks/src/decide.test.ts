@@ -1,0 +1,346 @@
+import {
+  defaultStackV1alpha2,
+  normalizeStackV1alpha2,
+} from '@runway-portal/plugin-runway-common';
+import { embeddedDistributions } from './config/distributions';
+import {
+  configMapsToDelete,
+  decide,
+  DISTRIBUTION_ANNOTATION,
+  statusUpToDate,
+  type DecideInput,
+} from './decide';
+import type { Stack } from './objects';
+
+const registry = embeddedDistributions();
+const NOW = '2026-11-25T12:00:00Z';
+
+function stackOf(spec: unknown, status?: unknown): Stack {
+  const obj = normalizeStackV1alpha2({
+    apiVersion: 'llamastack.io/v1alpha2',
+    kind: 'LlamaStackDistribution',
+    metadata: {
+      name: 'my-stack',
+      namespace: 'team-a',
+      uid: 'uid-1',
+      generation: 2,
+    },
+    spec,
+    status,
+  }).object as Stack;
+  return defaultStackV1alpha2(obj);
+}
+
+const input = (
+  stack: Stack,
+  extra: Partial<DecideInput> = {},
+): DecideInput => ({
+  stack,
+  registry,
+  referenceIssues: [],
+  secretCount: 0,
+  live: {},
+  now: NOW,
+  ...extra,
+});
+
+const spec = {
+  distribution: { name: 'starter' },
+  providers: { inference: { provider: 'vllm', endpoint: 'http://vllm:8000' } },
+};
+const cond = (d: { status: any }, type: string) =>
+  d.status.conditions.find((c: any) => c.type === type);
+
+/** A live Deployment as the API server would report it after `decide`'s Deployment rolled out. */
+function rolledOut(deployment: any, available = 1) {
+  return {
+    ...deployment,
+    metadata: { ...deployment.metadata, generation: 1 },
+    status: {
+      observedGeneration: 1,
+      replicas: 1,
+      updatedReplicas: 1,
+      availableReplicas: available,
+    },
+  };
+}
+
+describe('decide', () => {
+  it('a new stack: ConfigMap, Deployment and Service to write; Initializing until a pod is available', () => {
+    const d = decide(input(stackOf(spec)));
+    expect(d.writes?.configMap?.metadata?.name).toMatch(
+      /^my-stack-config-[0-9a-f]{8}$/,
+    );
+    expect(
+      d.writes?.deployment.metadata?.annotations?.[DISTRIBUTION_ANNOTATION],
+    ).toBe('{"name":"starter"}');
+    expect(d.status).toMatchObject({
+      phase: 'Initializing',
+      resolvedDistribution: {
+        image: 'docker.io/llamastack/distribution-starter:latest',
+        configSource: 'embedded',
+      },
+      configGeneration: {
+        configMapName: d.currentConfigMap,
+        generatedAt: NOW,
+        providerCount: 1,
+        resourceCount: 0,
+        configVersion: 2,
+      },
+      serviceURL: 'http://my-stack-service.team-a.svc.cluster.local:8321',
+    });
+    expect(cond(d, 'ConfigGenerated')).toMatchObject({
+      status: 'True',
+      reason: 'ConfigGenerationSucceeded',
+      message: 'Generated config.yaml with 1 providers and 0 models',
+      observedGeneration: 2,
+    });
+    expect(cond(d, 'Available')).toMatchObject({
+      status: 'False',
+      reason: 'ReplicasUnavailable',
+    });
+    expect(d.events.map(e => e.reason)).toEqual([
+      'ConfigGenerated',
+      'PhaseInitializing',
+      'ConfigUpdated',
+    ]);
+  });
+
+  it('Ready once a pod runs the current config; a repeat decides the same status and no events', () => {
+    const first = decide(input(stackOf(spec)));
+    const live = rolledOut(first.writes!.deployment);
+    const ready = decide(
+      input(stackOf(spec, first.status), {
+        live: { deployment: live, service: {} },
+      }),
+    );
+    expect(ready.status.phase).toBe('Ready');
+    expect(cond(ready, 'Available')).toMatchObject({
+      status: 'True',
+      reason: 'MinimumReplicasAvailable',
+      message: '1/1 replicas available with current config',
+    });
+    expect(cond(ready, 'DeploymentReady')).toMatchObject({ status: 'True' });
+    expect(cond(ready, 'ServiceReady')).toMatchObject({ status: 'True' });
+    expect(cond(ready, 'StorageReady')).toMatchObject({
+      status: 'True',
+      reason: 'StorageNotRequested',
+    });
+    expect(ready.events.map(e => e.reason)).toEqual(['PhaseReady']);
+    const again = decide(
+      input(stackOf(spec, ready.status), {
+        live: { deployment: live, service: {} },
+        now: '2026-11-25T13:00:00Z',
+      }),
+    );
+    expect(again.events).toEqual([]);
+    expect(statusUpToDate(again.status, ready.status)).toBe(true);
+    expect(again.status.configGeneration?.generatedAt).toBe(NOW); // same config, same status
+  });
+
+  it('FR-096: an equivalent spec gives the same Deployment; a config change is RolloutInProgress until it lands', () => {
+    const first = decide(input(stackOf(spec)));
+    const live = rolledOut(first.writes!.deployment);
+    const reworded = decide(
+      input(
+        stackOf(
+          {
+            providers: {
+              inference: [{ endpoint: 'http://vllm:8000', provider: 'vllm' }],
+            },
+            distribution: { name: 'starter' },
+          },
+          first.status,
+        ),
+        {
+          live: { deployment: live },
+        },
+      ),
+    );
+    expect(reworded.writes!.deployment).toEqual(first.writes!.deployment);
+    const changed = decide(
+      input(stackOf({ ...spec, resources: { models: ['m'] } }, first.status), {
+        live: { deployment: live },
+      }),
+    );
+    expect(changed.currentConfigMap).not.toBe(first.currentConfigMap);
+    expect(cond(changed, 'Available')).toMatchObject({
+      status: 'False',
+      reason: 'RolloutInProgress',
+      message: 'Rolling update in progress: 1/1 updated',
+    });
+    expect(changed.events.map(e => e.reason)).toContain('ConfigUpdated');
+  });
+
+  it('FR-097: a failed generation writes nothing and says why; the running status stays', () => {
+    const first = decide(input(stackOf(spec)));
+    const live = rolledOut(first.writes!.deployment);
+    const ready = decide(
+      input(stackOf(spec, first.status), { live: { deployment: live } }),
+    );
+    const broken = decide(
+      input(
+        stackOf(
+          { ...spec, resources: { shields: ['llama-guard'] } },
+          ready.status,
+        ),
+        { live: { deployment: live } },
+      ),
+    );
+    expect(broken.writes).toBeUndefined();
+    expect(broken.status.phase).toBe('Failed');
+    expect(cond(broken, 'ConfigGenerated')).toMatchObject({
+      status: 'False',
+      reason: 'MissingProviderForResource',
+      message:
+        'resources.shields requires at least one safety provider to be configured',
+    });
+    // What runs is still reported: the old config is available.
+    expect(cond(broken, 'Available')).toMatchObject({ status: 'True' });
+    expect(broken.status.resolvedDistribution).toEqual(
+      ready.status.resolvedDistribution,
+    );
+    expect(broken.events).toEqual([
+      {
+        type: 'Warning',
+        reason: 'MissingProviderForResource',
+        message:
+          'resources.shields requires at least one safety provider to be configured',
+      },
+      {
+        type: 'Warning',
+        reason: 'PhaseFailed',
+        message: 'phase Ready → Failed',
+      },
+    ]);
+  });
+
+  it('FR-027c: a direct image without overrideConfig is BaseConfigRequired', () => {
+    const d = decide(input(stackOf({ distribution: { image: 'my/image:1' } })));
+    expect(d.writes).toBeUndefined();
+    expect(cond(d, 'ConfigGenerated')).toMatchObject({
+      reason: 'BaseConfigRequired',
+      message:
+        'Direct image references require either overrideConfig.configMapName or OCI config labels on the image. See docs/configuration.md for details.',
+    });
+  });
+
+  it('FR-101: the same distribution resolving to a new image that breaks generation is UpgradeConfigFailure', () => {
+    const first = decide(
+      input(stackOf({ ...spec, resources: { tools: ['websearch'] } })),
+    );
+    const live = rolledOut(first.writes!.deployment);
+    // The new release's base config for "starter" has no toolRuntime provider.
+    const newRegistry = {
+      images: {
+        ...registry.images,
+        starter: 'docker.io/llamastack/distribution-starter:0.9.0',
+      },
+      configs: {
+        ...registry.configs,
+        starter: 'version: 2\ndistro_name: starter\nproviders: {}\n',
+      },
+    };
+    const d = decide({
+      ...input(
+        stackOf({ ...spec, resources: { tools: ['websearch'] } }, first.status),
+        { live: { deployment: live } },
+      ),
+      registry: newRegistry,
+    });
+    expect(d.writes).toBeUndefined();
+    expect(cond(d, 'ConfigGenerated')).toMatchObject({
+      reason: 'UpgradeConfigFailure',
+      message:
+        'Config generation failed after operator upgrade: resources.tools requires at least one toolRuntime provider to be configured',
+    });
+  });
+
+  it('edge case: a missing Secret says "Secret not found: {name}" with the field and the fix', () => {
+    const d = decide(
+      input(stackOf(spec), {
+        secretCount: 1,
+        referenceIssues: [
+          {
+            severity: 'error',
+            path: 'spec.providers.inference[0].apiKey.secretKeyRef.name',
+            message:
+              'Secret "vllm-creds" not found in namespace "team-a": create it or change spec.providers.inference[0].apiKey.secretKeyRef.name',
+          },
+        ],
+      }),
+    );
+    expect(d.writes).toBeUndefined();
+    const message =
+      'Secret not found: vllm-creds (spec.providers.inference[0].apiKey.secretKeyRef.name): create it in namespace "team-a" or change spec.providers.inference[0].apiKey.secretKeyRef.name';
+    expect(cond(d, 'ConfigGenerated')).toMatchObject({
+      status: 'False',
+      reason: 'ConfigGenerationFailed',
+      message,
+    });
+    expect(cond(d, 'SecretsResolved')).toMatchObject({
+      status: 'False',
+      reason: 'SecretNotFound',
+      message,
+    });
+  });
+
+  it('overrideConfig (v1alpha1 userConfig) mounts the user ConfigMap, hashed by its content', () => {
+    const stack = stackOf({
+      distribution: { name: 'starter' },
+      overrideConfig: { configMapName: 'my-config' },
+    });
+    const a = decide(
+      input(stack, {
+        overrideConfig: { key: 'config.yaml', text: 'version: 2\n' },
+      }),
+    );
+    const b = decide(
+      input(stack, {
+        overrideConfig: { key: 'config.yaml', text: 'version: 2\napis: []\n' },
+      }),
+    );
+    expect(a.writes?.configMap).toBeUndefined();
+    expect(
+      (a.writes!.deployment as any).spec.template.spec.volumes[0].configMap,
+    ).toEqual({
+      name: 'my-config',
+      items: [{ key: 'config.yaml', path: 'config.yaml' }],
+    });
+    expect(a.status.resolvedDistribution?.configSource).toBe('configmap');
+    expect(a.status.resolvedDistribution?.configHash).not.toBe(
+      b.status.resolvedDistribution?.configHash,
+    );
+  });
+
+  it('an unknown distribution name fails naming the known ones', () => {
+    expect(
+      cond(
+        decide(input(stackOf({ distribution: { name: 'nope' } }))),
+        'ConfigGenerated',
+      ).message,
+    ).toBe(
+      'spec.distribution.name "nope" is not a known distribution; use one of: postgres-demo, starter, starter-gpu, or set spec.distribution.image',
+    );
+  });
+});
+
+describe('configMapsToDelete', () => {
+  const cm = (name: string, at: string) => ({
+    metadata: { name, creationTimestamp: at },
+  });
+  it('keeps the current and the newest older one, only once the rollout is done', () => {
+    const owned = [
+      cm('s-config-1', '2026-01-01T00:00:00Z'),
+      cm('s-config-2', '2026-01-02T00:00:00Z'),
+      cm('s-config-3', '2026-01-03T00:00:00Z'),
+    ];
+    expect(configMapsToDelete(owned, 's-config-3', false)).toEqual([]);
+    expect(configMapsToDelete(owned, 's-config-3', true)).toEqual([
+      's-config-1',
+    ]);
+    expect(configMapsToDelete(owned, 's-config-1', true)).toEqual([
+      's-config-2',
+    ]);
+  });
+});

@@ -1,0 +1,321 @@
+/**
+ * The stack controller: a thin loop around `decide`. It reads the stack and
+ * what it owns from shared caches, looks up the referenced Secrets (existence
+ * only) and ConfigMaps, and writes what `decide` returns: first the new
+ * immutable ConfigMap, then the Deployment in one apply (image, config, env
+ * together: FR-100), then the other objects; nothing at all when `decide`
+ * reports a failure (FR-097). Old generated ConfigMaps are deleted once the
+ * rollout finished.
+ */
+import {
+  ConfigMaps,
+  Deployments,
+  generationChanged,
+  isNotFound,
+  keyOf,
+  or,
+  PersistentVolumeClaims,
+  Services,
+  annotationsChanged,
+  labelsChanged,
+  type Manager,
+  type Predicate,
+  type Reconciler,
+  type ResourceType,
+} from '@runway-portal/controller-runtime';
+import {
+  CONFIG_MAP_CONFIG_KEYS,
+  checkStackReferences,
+  stackSecretReferences,
+} from '@runway-portal/plugin-runway-common';
+import type { DistributionRegistry } from './config/distributions';
+import {
+  configMapsToDelete,
+  decide,
+  STACKS_FIELD_MANAGER,
+  statusUpToDate,
+} from './decide';
+import { clusterLookup, getConfigMap } from './lookups';
+import { StackMetrics } from './metrics';
+import {
+  CONFIG_MAP_LABEL,
+  INSTANCE_LABEL,
+  MANAGED_BY,
+  MANAGED_BY_LABEL,
+  hpaName,
+  ingressName,
+  networkPolicyName,
+  pdbName,
+  pvcName,
+  serviceName,
+  type ObjectOptions,
+  type Stack,
+} from './objects';
+
+export const Stacks: ResourceType = {
+  group: 'llamastack.io',
+  version: 'v1alpha2',
+  plural: 'llamastackdistributions',
+  kind: 'LlamaStackDistribution',
+  namespaced: true,
+};
+export const Ingresses: ResourceType = {
+  group: 'networking.k8s.io',
+  version: 'v1',
+  plural: 'ingresses',
+  kind: 'Ingress',
+  namespaced: true,
+};
+export const NetworkPolicies: ResourceType = {
+  group: 'networking.k8s.io',
+  version: 'v1',
+  plural: 'networkpolicies',
+  kind: 'NetworkPolicy',
+  namespaced: true,
+};
+export const PodDisruptionBudgets: ResourceType = {
+  group: 'policy',
+  version: 'v1',
+  plural: 'poddisruptionbudgets',
+  kind: 'PodDisruptionBudget',
+  namespaced: true,
+};
+export const HorizontalPodAutoscalers: ResourceType = {
+  group: 'autoscaling',
+  version: 'v2',
+  plural: 'horizontalpodautoscalers',
+  kind: 'HorizontalPodAutoscaler',
+  namespaced: true,
+};
+
+/** The optional objects by kind, with their resource types (absent from the desired set means delete). */
+const SATELLITE_TYPES: Record<string, ResourceType> = {
+  Service: Services,
+  Ingress: Ingresses,
+  NetworkPolicy: NetworkPolicies,
+  PersistentVolumeClaim: PersistentVolumeClaims,
+  PodDisruptionBudget: PodDisruptionBudgets,
+  HorizontalPodAutoscaler: HorizontalPodAutoscalers,
+};
+
+const SATELLITE_NAMES: Record<string, (stack: Stack) => string> = {
+  Service: serviceName,
+  Ingress: ingressName,
+  NetworkPolicy: networkPolicyName,
+  PersistentVolumeClaim: pvcName,
+  PodDisruptionBudget: pdbName,
+  HorizontalPodAutoscaler: hpaName,
+};
+
+export interface StackControllerOptions {
+  registry: DistributionRegistry;
+  imageOverrides?: Readonly<Record<string, string>>;
+  objectOptions?: ObjectOptions;
+  /** Referenced Secrets are not watched (that would need reading them): they are checked again this often. */
+  recheckIntervalMs?: number;
+  maxConcurrentReconciles?: number;
+}
+
+/** Status changes of the Deployment (replicas becoming available) matter; its own metadata churn does not. */
+const deploymentStatusChanged: Predicate = {
+  update: (old, obj) =>
+    JSON.stringify((old as any).status ?? null) !==
+    JSON.stringify((obj as any).status ?? null),
+};
+
+export function registerStackController(
+  mgr: Manager,
+  options: StackControllerOptions,
+) {
+  const managed = { labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY}` };
+  const stacks = mgr.informers.informerFor<Stack>(Stacks);
+  const deployments = mgr.informers.informerFor(Deployments, managed);
+  const configMaps = mgr.informers.informerFor(ConfigMaps, {
+    labelSelector: `${CONFIG_MAP_LABEL}=true`,
+  });
+  // The optional objects, cached, so deciding to delete one costs no request when it does not exist.
+  const satelliteCaches = Object.fromEntries(
+    Object.entries(SATELLITE_TYPES).map(([kind, rt]) => [
+      kind,
+      mgr.informers.informerFor(rt, managed),
+    ]),
+  );
+  const applier = mgr.applier(STACKS_FIELD_MANAGER);
+  const events = mgr.eventRecorder(STACKS_FIELD_MANAGER);
+  const metrics = new StackMetrics(mgr.metrics.registry, () =>
+    stacks.store.list(),
+  );
+  const lookup = clusterLookup(mgr.client);
+  const recheck = options.recheckIntervalMs ?? 60_000;
+
+  const reconcile: Reconciler = async request => {
+    const key = keyOf(request);
+    const stack = stacks.store.get(key);
+    if (!stack || stack.metadata?.deletionTimestamp) return {}; // owned objects go with it (garbage collection)
+    const namespace = stack.metadata!.namespace!;
+    const name = stack.metadata!.name!;
+    const deployment = deployments.store.get(key);
+
+    const referenceIssues = (
+      await checkStackReferences(stack, lookup, namespace)
+    ).filter(i => i.severity === 'error');
+    let overrideConfig: { key: string; text: string } | undefined;
+    const overrideName = stack.spec.overrideConfig?.configMapName;
+    if (overrideName && referenceIssues.length === 0) {
+      const cm = await getConfigMap(mgr.client, namespace, overrideName);
+      const data = (cm?.data ?? {}) as Record<string, string>;
+      const found = CONFIG_MAP_CONFIG_KEYS.find(
+        k => typeof data[k] === 'string',
+      );
+      if (found) overrideConfig = { key: found, text: data[found] };
+    }
+
+    const started = process.hrtime.bigint();
+    const decision = decide({
+      stack,
+      registry: options.registry,
+      imageOverrides: options.imageOverrides,
+      referenceIssues,
+      secretCount: stackSecretReferences(stack.spec).length,
+      overrideConfig,
+      live: {
+        deployment,
+        service: satelliteCaches.Service.store.get(
+          `${namespace}/${serviceName(stack)}`,
+        ),
+        pvc: satelliteCaches.PersistentVolumeClaim.store.get(
+          `${namespace}/${pvcName(stack)}`,
+        ),
+      },
+      now: new Date().toISOString(),
+      objectOptions: options.objectOptions,
+    });
+    const generated = decision.status.conditions?.find(
+      c => c.type === 'ConfigGenerated',
+    );
+    metrics.configGeneration.observe(
+      {
+        result:
+          generated?.status === 'True' ? 'ok' : generated?.reason ?? 'unknown',
+      },
+      Number(process.hrtime.bigint() - started) / 1e9,
+    );
+
+    if (decision.writes) {
+      const { configMap, deployment: desired, satellites } = decision.writes;
+      // The ConfigMap first: the Deployment must never point at a config that does not exist yet.
+      if (
+        configMap &&
+        !configMaps.store.get(`${namespace}/${configMap.metadata!.name}`)
+      ) {
+        await applier.apply(configMap, { force: true });
+      }
+      const previousHash = (deployment as any)?.spec?.template?.metadata
+        ?.annotations;
+      await applier.apply(desired, { force: true });
+      if (
+        JSON.stringify(previousHash) !==
+        JSON.stringify((desired as any).spec.template.metadata.annotations)
+      ) {
+        metrics.configUpdates.inc({ namespace });
+      }
+      for (const [kind, object] of Object.entries(satellites)) {
+        const rt = SATELLITE_TYPES[kind];
+        if (object) await applier.apply(object, { force: true });
+        else {
+          const live = satelliteCaches[kind].store.get(
+            `${namespace}/${SATELLITE_NAMES[kind](stack)}`,
+          );
+          // Only what this stack owns; the PVC stays (removing a field must not lose data; it goes with the stack).
+          const owned = live?.metadata?.ownerReferences?.some(
+            o => o.uid === stack.metadata?.uid,
+          );
+          if (owned && rt !== PersistentVolumeClaims) {
+            await deleteIgnoringMissing(
+              mgr,
+              rt,
+              namespace,
+              live!.metadata!.name!,
+            );
+          }
+        }
+      }
+    }
+
+    if (!statusUpToDate(decision.status, stack.status)) {
+      await applier.applyStatus(
+        {
+          apiVersion: 'llamastack.io/v1alpha2',
+          kind: 'LlamaStackDistribution',
+          metadata: { name, namespace },
+          status: decision.status,
+        },
+        { force: true },
+      );
+    }
+    for (const e of decision.events)
+      events.event(stack, e.type, e.reason, e.message);
+
+    // Old generated ConfigMaps go once every replica runs the current one.
+    const rolloutDone =
+      decision.status.conditions?.some(
+        c => c.type === 'Available' && c.status === 'True',
+      ) ?? false;
+    const st = (deployment as any)?.status;
+    if (
+      decision.currentConfigMap &&
+      rolloutDone &&
+      st &&
+      st.updatedReplicas === st.replicas
+    ) {
+      const owned = configMaps.store
+        .list()
+        .filter(
+          cm =>
+            cm.metadata?.namespace === namespace &&
+            cm.metadata?.labels?.[INSTANCE_LABEL] === name,
+        )
+        .filter(cm =>
+          cm.metadata?.ownerReferences?.some(
+            o => o.uid === stack.metadata?.uid,
+          ),
+        );
+      for (const old of configMapsToDelete(
+        owned,
+        decision.currentConfigMap,
+        true,
+      )) {
+        await deleteIgnoringMissing(mgr, ConfigMaps, namespace, old);
+      }
+    }
+    return { requeueAfterMs: recheck };
+  };
+
+  const controller = mgr
+    .controller()
+    .named('llamastackdistribution')
+    .for<Stack>(Stacks, {
+      predicates: [or(generationChanged, annotationsChanged, labelsChanged)],
+    })
+    .owns(Deployments, { predicates: [deploymentStatusChanged] })
+    .owns(Services)
+    .owns(PersistentVolumeClaims)
+    .withOptions({
+      maxConcurrentReconciles: options.maxConcurrentReconciles ?? 8,
+    })
+    .complete(reconcile);
+  return { controller, stacks, deployments, configMaps, metrics };
+}
+
+async function deleteIgnoringMissing(
+  mgr: Manager,
+  rt: ResourceType,
+  namespace: string,
+  name: string,
+) {
+  try {
+    await mgr.client.delete(rt, { namespace, name });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}

@@ -1,0 +1,623 @@
+/**
+ * The stack operator on a real control plane (API server, controller-manager,
+ * scheduler, kwok nodes whose pods become Ready) with the generated CRD (both
+ * versions, conversion through this operator's webhook): v1alpha1 in,
+ * v1alpha2 out and back; Ready; no restart for an equivalent spec, a rollout
+ * for a changed config; a broken config leaves the running Deployment alone;
+ * a deleted Secret shows the seed's message; the validating webhook.
+ */
+import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  ConfigMaps,
+  Deployments,
+  Events,
+  KubeClient,
+  Namespaces,
+  PersistentVolumeClaims,
+  Pods,
+  Secrets,
+  createLogger,
+  ValidatingWebhookConfigurations,
+  type KubeObject,
+  type ResourceType,
+} from '@runway-portal/controller-runtime';
+import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
+import { KubeConfig } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
+import { STACKS_FIELD_MANAGER } from './decide';
+import {
+  buildStacks,
+  validatingConfiguration,
+  type StacksProcess,
+} from './main';
+import { parseOptions } from './options';
+import { NetworkPolicies, Stacks } from './reconciler';
+import { VALIDATE_PATH } from './webhooks';
+
+const START_TIMEOUT_MS = 30 * 60_000;
+const CRD = path.resolve(
+  __dirname,
+  '../../deploy/crds/llamastack.io_llamastackdistributions.yaml',
+);
+const DEPLOY = path.resolve(__dirname, '../../deploy/stacks');
+const SAMPLES = path.resolve(__dirname, '../../../../shared/upstream/samples');
+const StacksV1alpha1: ResourceType = { ...Stacks, version: 'v1alpha1' };
+const NS = 'team-a';
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${
+          last instanceof Error ? ` (last error: ${last.message})` : ''
+        }`,
+      );
+    }
+    await sleep(200);
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let cluster: TestCluster;
+let client: KubeClient;
+let stacks: StacksProcess;
+let running: Promise<void>;
+
+/** The admin kubeconfig acting as `user` (impersonation): RBAC decides as for that user. */
+function impersonating(kc: KubeConfig, user: string): KubeConfig {
+  const out = new KubeConfig();
+  out.loadFromOptions({
+    clusters: kc.clusters,
+    contexts: kc.contexts,
+    currentContext: kc.currentContext,
+    users: kc.users.map(u => ({ ...u, impersonateUser: user })),
+  });
+  return out;
+}
+
+/** Server-side applies every document of a manifest file as the installer would. */
+async function applyManifests(file: string) {
+  for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+    const obj = doc.toJSON() as KubeObject | null;
+    if (!obj) continue;
+    const rt = await client.resolve(obj.apiVersion!, obj.kind!);
+    await client.apply(rt, obj, { fieldManager: 'installer', force: true });
+  }
+}
+
+beforeAll(async () => {
+  cluster = await startCluster({ name: 'stacks-operator', crds: [CRD] });
+  client = new KubeClient(cluster.kubeConfig());
+  await client.create(Namespaces, { metadata: { name: NS } });
+  // The install's namespace, ServiceAccount and RBAC: the operator below acts as that ServiceAccount,
+  // so these tests prove the RBAC is enough.
+  await applyManifests(path.join(DEPLOY, 'namespace.yaml'));
+  await applyManifests(path.join(DEPLOY, 'rbac.yaml'));
+  const port = await freePort();
+  const parsed = parseOptions(
+    [
+      '--webhook-mode=url',
+      `--webhook-port=${port}`,
+      '--metrics-port=0',
+      '--health-port=0',
+      '--recheck-interval=1s',
+    ],
+    {},
+  );
+  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+  // A local process registers url-mode webhooks; the installer creates the configuration (the
+  // ServiceAccount may only patch it), here already in its url form.
+  await client.apply(
+    ValidatingWebhookConfigurations,
+    validatingConfiguration({
+      url: `https://127.0.0.1:${port}${VALIDATE_PATH}`,
+    }),
+    { fieldManager: STACKS_FIELD_MANAGER, force: true },
+  );
+  const kc = impersonating(
+    cluster.kubeConfig(),
+    'system:serviceaccount:airunway-system:airunway-stacks',
+  );
+  stacks = buildStacks(parsed.options, {
+    client: new KubeClient(kc),
+    // Warnings and errors to a file next to the cluster's logs (a forbidden call shows there).
+    logger: createLogger({
+      level: 'warn',
+      write: line =>
+        appendFileSync(
+          path.join(os.tmpdir(), 'stacks-operator-test.log'),
+          line,
+        ),
+    }),
+    handleSignals: false,
+  });
+  running = stacks.start();
+  running.catch(() => undefined);
+  await eventually(
+    'the operator to lead with synced caches and its certificate published',
+    () =>
+      stacks.manager.isLeader() &&
+      stacks.manager.informers.hasSynced() &&
+      stacks.manager.certManager?.isReady(),
+  );
+}, START_TIMEOUT_MS);
+
+afterAll(async () => {
+  await stacks?.manager.stop();
+  await running;
+  client?.close();
+  await cluster?.stop();
+}, 60_000);
+
+const getStack = (name: string) =>
+  client.get<KubeObject & { spec: any; status?: any }>(Stacks, {
+    namespace: NS,
+    name,
+  });
+const getDeployment = (name: string) =>
+  client.get<KubeObject & { spec: any; status?: any }>(Deployments, {
+    namespace: NS,
+    name,
+  });
+const condition = (stack: { status?: any }, type: string) =>
+  stack.status?.conditions?.find((c: any) => c.type === type);
+const podsOf = async (name: string) =>
+  (
+    await client.list(Pods, {
+      namespace: NS,
+      labelSelector: `app.kubernetes.io/instance=${name}`,
+    })
+  ).items
+    .filter(p => !p.metadata?.deletionTimestamp)
+    .map(p => p.metadata!.uid!)
+    .sort();
+
+function v2(name: string, spec: Record<string, unknown>) {
+  return {
+    apiVersion: 'llamastack.io/v1alpha2',
+    kind: 'LlamaStackDistribution',
+    metadata: { name, namespace: NS },
+    spec,
+  };
+}
+
+/** Replaces the spec, retrying when the operator's status write got in between (409). */
+async function put(name: string, spec: Record<string, unknown>) {
+  for (let attempt = 0; ; attempt++) {
+    const live = await getStack(name);
+    try {
+      return await client.replace(Stacks, { ...live, spec });
+    } catch (err) {
+      if (attempt > 10 || !/409/.test(String((err as Error).message)))
+        throw err;
+    }
+  }
+}
+
+async function ready(name: string) {
+  return eventually(`${name} Ready`, async () => {
+    const s = await getStack(name);
+    return (
+      s.status?.phase === 'Ready' &&
+      condition(s, 'Available')?.status === 'True' &&
+      s
+    );
+  });
+}
+
+/**
+ * A sample has its config and Deployment and is Ready; one with storage waits for a PVC this
+ * cluster cannot bind (no provisioner), which its status says.
+ */
+async function sampleSettled(ns: string, name: string) {
+  await eventually(`sample ${name} to settle`, async () => {
+    const got = await client.get<any>(Stacks, { namespace: ns, name });
+    if (condition(got, 'ConfigGenerated')?.status !== 'True') return false;
+    await client.get(Deployments, { namespace: ns, name });
+    if (got.spec.workload?.storage) {
+      return (
+        condition(got, 'StorageReady')?.reason === 'StoragePending' &&
+        got.status.phase === 'Initializing'
+      );
+    }
+    return got.status.phase === 'Ready';
+  });
+}
+
+describe('stack operator', () => {
+  it('ships manifests the API server accepts (Deployment, Service, webhook configuration; dry run)', async () => {
+    for (const file of ['deployment.yaml', 'webhooks.yaml']) {
+      for (const doc of parseAllDocuments(
+        readFileSync(path.join(DEPLOY, file), 'utf8'),
+      )) {
+        const obj = doc.toJSON() as KubeObject;
+        // This cluster's configuration is in its url form already: check the shipped one under another name.
+        if (obj.kind === 'ValidatingWebhookConfiguration')
+          obj.metadata!.name = `${obj.metadata!.name}-shipped`;
+        const rt = await client.resolve(obj.apiVersion!, obj.kind!);
+        const stored = await client.apply(rt, obj, {
+          fieldManager: 'installer',
+          force: true,
+          dryRun: true,
+        });
+        expect(stored.metadata?.name).toBe(obj.metadata?.name);
+      }
+    }
+  });
+
+  it('converts through its webhook: v1alpha1 in, read as v1alpha2 and back', async () => {
+    const v1 = {
+      apiVersion: 'llamastack.io/v1alpha1',
+      kind: 'LlamaStackDistribution',
+      metadata: { name: 'legacy', namespace: NS },
+      spec: {
+        replicas: 1,
+        server: {
+          distribution: { name: 'starter' },
+          containerSpec: {
+            name: 'llama-stack',
+            port: 8321,
+            env: [{ name: 'OLLAMA_URL', value: 'http://ollama:11434' }],
+          },
+          storage: { size: '1Gi', mountPath: '/home/lls/.lls' },
+        },
+        network: { exposeRoute: false, allowedFrom: { namespaces: ['nsA'] } },
+      },
+    };
+    await client.create(StacksV1alpha1, v1);
+    const asV2 = await client.get<any>(Stacks, {
+      namespace: NS,
+      name: 'legacy',
+    });
+    expect(asV2.apiVersion).toBe('llamastack.io/v1alpha2');
+    expect(asV2.spec).toMatchObject({
+      distribution: { name: 'starter' },
+      networking: { port: 8321, allowedFrom: { namespaces: ['nsA'] } },
+      workload: {
+        replicas: 1,
+        storage: { size: '1Gi', mountPath: '/home/lls/.lls' },
+        overrides: {
+          env: [{ name: 'OLLAMA_URL', value: 'http://ollama:11434' }],
+        },
+      },
+    });
+    const back = await client.get<any>(StacksV1alpha1, {
+      namespace: NS,
+      name: 'legacy',
+    });
+    expect(back.spec).toEqual(v1.spec);
+    // ... and the operator makes the released operator's objects for it: PVC, NetworkPolicy, env.
+    const d = await eventually('the Deployment', () => getDeployment('legacy'));
+    expect(d.spec.template.spec.containers[0].env).toContainEqual({
+      name: 'OLLAMA_URL',
+      value: 'http://ollama:11434',
+    });
+    expect(d.spec.template.spec.volumes[1]).toEqual({
+      name: 'lls-storage',
+      persistentVolumeClaim: { claimName: 'legacy-pvc' },
+    });
+    await eventually('the PVC', () =>
+      client.get(PersistentVolumeClaims, { namespace: NS, name: 'legacy-pvc' }),
+    );
+    await eventually('the NetworkPolicy', () =>
+      client.get(NetworkPolicies, {
+        namespace: NS,
+        name: 'legacy-network-policy',
+      }),
+    );
+    // This cluster has no storage provisioner: the claim stays Pending, and v1alpha1 readers see that in the status.
+    const s = await eventually('StorageReady=False', async () => {
+      const got = await client.get<any>(StacksV1alpha1, {
+        namespace: NS,
+        name: 'legacy',
+      });
+      return (
+        condition(got, 'StorageReady')?.status === 'False' &&
+        condition(got, 'ServiceReady')?.status === 'True' &&
+        got
+      );
+    });
+    expect(condition(s, 'StorageReady')).toMatchObject({
+      reason: 'StoragePending',
+      message: 'PVC is Pending',
+    });
+    expect(s.status.phase).toBe('Initializing');
+  }, 120_000);
+
+  it('reconciles every upstream sample, v1alpha1 and v1alpha2, with their ConfigMaps', async () => {
+    const ns = 'samples';
+    await client.create(Namespaces, { metadata: { name: ns } });
+    // What the samples reference and do not ship: a CA bundle, and the Secrets of the postgres sample.
+    await client.create(ConfigMaps, {
+      metadata: { name: 'custom-ca-bundle', namespace: ns },
+      data: { 'ca-bundle.crt': 'not checked' },
+    });
+    await client.create(Secrets, {
+      metadata: { name: 'vllm-creds', namespace: ns },
+      stringData: { token: 't' },
+    });
+    await client.create(Secrets, {
+      metadata: { name: 'pg-credentials', namespace: ns },
+      stringData: { host: 'h', dsn: 'd' },
+    });
+    const names: string[] = [];
+    for (const file of readdirSync(SAMPLES).filter(f =>
+      f.startsWith('llamastack-'),
+    )) {
+      for (const doc of parseAllDocuments(
+        readFileSync(path.join(SAMPLES, file), 'utf8'),
+      )) {
+        const obj = doc.toJSON() as KubeObject;
+        if (!obj) continue;
+        obj.metadata = { ...obj.metadata, namespace: ns };
+        const rt = await client.resolve(obj.apiVersion!, obj.kind!);
+        // The two configmap samples ship the same ConfigMap.
+        await client.apply(rt, obj, { fieldManager: 'samples', force: true });
+        if (obj.kind === 'LlamaStackDistribution')
+          names.push(obj.metadata.name!);
+      }
+    }
+    expect(names).toHaveLength(11);
+    await Promise.all(names.map(name => sampleSettled(ns, name)));
+  }, 180_000);
+
+  it('runs a v1alpha2 stack; an equivalent spec restarts nothing, a changed config rolls out; old ConfigMaps go', async () => {
+    await client.create(Secrets, {
+      metadata: { name: 'vllm-creds', namespace: NS },
+      stringData: { token: 't' },
+    });
+    const spec = {
+      distribution: { name: 'starter' },
+      providers: {
+        inference: [
+          {
+            id: 'vllm-primary',
+            provider: 'vllm',
+            endpoint: 'http://vllm:8000',
+            apiKey: { secretKeyRef: { name: 'vllm-creds', key: 'token' } },
+            settings: { a: 1, b: 2 },
+          },
+        ],
+      },
+    };
+    await client.create(Stacks, v2('demo', spec));
+    const first = await ready('demo');
+    expect(first.status).toMatchObject({
+      resolvedDistribution: {
+        image: 'docker.io/llamastack/distribution-starter:latest',
+        configSource: 'embedded',
+      },
+      configGeneration: {
+        providerCount: 1,
+        resourceCount: 0,
+        configVersion: 2,
+      },
+      availableReplicas: 1,
+    });
+    expect(condition(first, 'ConfigGenerated')).toMatchObject({
+      status: 'True',
+      message: 'Generated config.yaml with 1 providers and 0 models',
+    });
+    expect(condition(first, 'SecretsResolved')).toMatchObject({
+      status: 'True',
+      message: 'Resolved 1 secret references',
+    });
+    const cmName = first.status.configGeneration.configMapName;
+    const cm = await client.get<any>(ConfigMaps, {
+      namespace: NS,
+      name: cmName,
+    });
+    expect(cm.immutable).toBe(true);
+    expect(cm.data['config.yaml']).toContain(
+      'api_key: ${env.LLSD_VLLM_PRIMARY_API_KEY}',
+    );
+    const d1 = await getDeployment('demo');
+    expect(d1.spec.template.spec.containers[0].env).toContainEqual({
+      name: 'LLSD_VLLM_PRIMARY_API_KEY',
+      valueFrom: { secretKeyRef: { name: 'vllm-creds', key: 'token' } },
+    });
+    const pods1 = await podsOf('demo');
+    expect(pods1).toHaveLength(1);
+
+    // FR-096: a spec change whose generated config is byte-identical (`remote::vllm` is what `vllm`
+    // maps to): the generation moves, the ConfigMap and the pods stay.
+    await put('demo', {
+      ...spec,
+      providers: {
+        inference: [
+          { ...spec.providers.inference[0], provider: 'remote::vllm' },
+        ],
+      },
+    });
+    await eventually(
+      'the operator to see generation 2',
+      async () =>
+        condition(await getStack('demo'), 'ConfigGenerated')
+          ?.observedGeneration === 2,
+    );
+    await sleep(2000);
+    expect((await getDeployment('demo')).metadata!.generation).toBe(
+      d1.metadata!.generation,
+    );
+    expect(await podsOf('demo')).toEqual(pods1);
+    expect((await getStack('demo')).status.configGeneration.configMapName).toBe(
+      cmName,
+    );
+
+    // FR-095: a changed config is a new ConfigMap and a rollout (new pods).
+    await put('demo', {
+      ...spec,
+      resources: { models: [{ name: 'llama3.2-8b' }] },
+    });
+    const second = await eventually('the new config to roll out', async () => {
+      const s = await getStack('demo');
+      return (
+        s.status?.configGeneration?.configMapName !== cmName &&
+        condition(s, 'Available')?.status === 'True' &&
+        s
+      );
+    });
+    expect(condition(second, 'ConfigGenerated')?.message).toBe(
+      'Generated config.yaml with 1 providers and 1 models',
+    );
+    await eventually('new pods', async () => {
+      const pods = await podsOf('demo');
+      return pods.length === 1 && pods[0] !== pods1[0];
+    });
+
+    // A third config: the first ConfigMap is garbage-collected after the rollout (two are kept).
+    await put('demo', {
+      ...spec,
+      resources: {
+        models: [{ name: 'llama3.2-8b' }, { name: 'llama3.2-70b' }],
+      },
+    });
+    await eventually('the first ConfigMap to be deleted', async () => {
+      const names = (
+        await client.list(ConfigMaps, {
+          namespace: NS,
+          labelSelector: 'app.kubernetes.io/instance=demo',
+        })
+      ).items.map(c => c.metadata!.name);
+      return names.length === 2 && !names.includes(cmName);
+    });
+  }, 180_000);
+
+  it('a broken config keeps the running Deployment untouched, with ConfigGenerated=False and the reason', async () => {
+    const before = await getDeployment('demo');
+    const pods = await podsOf('demo');
+    // The webhook only warns about a direct image (it may carry config labels); generation needs a base config.
+    await put('demo', {
+      distribution: { image: 'registry.example.com/my-llama:1' },
+    });
+    const failed = await eventually('ConfigGenerated=False', async () => {
+      const s = await getStack('demo');
+      return condition(s, 'ConfigGenerated')?.status === 'False' && s;
+    });
+    expect(condition(failed, 'ConfigGenerated')).toMatchObject({
+      reason: 'BaseConfigRequired',
+      message:
+        'Direct image references require either overrideConfig.configMapName or OCI config labels on the image. See docs/configuration.md for details.',
+    });
+    expect(failed.status.phase).toBe('Failed');
+    // One Warning event for the transition.
+    await eventually('the BaseConfigRequired event', async () =>
+      (
+        await client.list(Events, { namespace: NS })
+      ).items.some(
+        (e: any) =>
+          e.involvedObject?.name === 'demo' &&
+          e.type === 'Warning' &&
+          e.reason === 'BaseConfigRequired',
+      ),
+    );
+    await sleep(2000);
+    const after = await getDeployment('demo');
+    expect(after.metadata!.generation).toBe(before.metadata!.generation);
+    expect(after.spec.template).toEqual(before.spec.template);
+    expect(await podsOf('demo')).toEqual(pods);
+    // What runs is still available.
+    expect(condition(await getStack('demo'), 'Available')?.status).toBe('True');
+  }, 60_000);
+
+  it('a deleted Secret shows "Secret not found: {name}" and leaves the Deployment alone', async () => {
+    await client.create(Secrets, {
+      metadata: { name: 'pg-creds', namespace: NS },
+      stringData: { url: 'postgres://x' },
+    });
+    await client.create(
+      Stacks,
+      v2('with-db', {
+        distribution: { name: 'starter' },
+        storage: {
+          sql: {
+            type: 'postgres',
+            connectionString: {
+              secretKeyRef: { name: 'pg-creds', key: 'url' },
+            },
+          },
+        },
+      }),
+    );
+    await ready('with-db');
+    const before = await getDeployment('with-db');
+    await client.delete(Secrets, { namespace: NS, name: 'pg-creds' });
+    const failed = await eventually('SecretNotFound', async () => {
+      const s = await getStack('with-db');
+      return condition(s, 'SecretsResolved')?.status === 'False' && s;
+    });
+    const message =
+      'Secret not found: pg-creds (spec.storage.sql.connectionString.secretKeyRef.name): create it in namespace "team-a" or change spec.storage.sql.connectionString.secretKeyRef.name';
+    expect(condition(failed, 'SecretsResolved')).toMatchObject({
+      reason: 'SecretNotFound',
+      message,
+    });
+    expect(condition(failed, 'ConfigGenerated')).toMatchObject({
+      status: 'False',
+      message,
+    });
+    expect((await getDeployment('with-db')).spec.template).toEqual(
+      before.spec.template,
+    );
+  }, 60_000);
+
+  it('the validating webhook denies what CEL cannot say, naming the field', async () => {
+    await expect(
+      client.create(
+        Stacks,
+        v2('bad', {
+          distribution: { name: 'starter' },
+          providers: { inference: [{ id: 'p', provider: 'vllm' }] },
+          resources: { models: [{ name: 'm', provider: 'nope' }] },
+        }),
+      ),
+    ).rejects.toThrow(
+      /spec\.resources\.models\[0\]\.provider "nope" is not the id of an inference provider; available inference provider ids: "p"/,
+    );
+    await expect(
+      client.create(
+        Stacks,
+        v2('bad', {
+          distribution: { name: 'starter' },
+          providers: {
+            inference: [
+              {
+                provider: 'vllm',
+                apiKey: { secretKeyRef: { name: 'missing', key: 'k' } },
+              },
+            ],
+          },
+        }),
+      ),
+    ).rejects.toThrow(
+      /Secret "missing" not found in namespace "team-a": create it or change spec\.providers\.inference\[0\]\.apiKey\.secretKeyRef\.name/,
+    );
+  }, 30_000);
+});
