@@ -168,6 +168,8 @@ export function buildCore(
   registerCoreController(manager, {
     maxConcurrentReconciles: options.maxConcurrentReconciles,
     checkSecrets: options.checkSecrets,
+    finalizerTimeoutMs: options.finalizerTimeoutMs,
+    providerHeartbeatTimeoutMs: options.providerHeartbeatTimeoutMs,
     explicitGateway:
       options.gatewayName && options.gatewayNamespace
         ? { name: options.gatewayName, namespace: options.gatewayNamespace }
