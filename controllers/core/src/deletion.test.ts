@@ -2,7 +2,8 @@ import type {
   InferenceProviderConfig,
   ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
-import { decideDeletion, formatDuration, providerLiveness } from './deletion';
+import { decideDeletion } from './deletion';
+import { formatDuration, providerLiveness } from './liveness';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();

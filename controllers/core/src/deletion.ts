@@ -22,74 +22,12 @@ import {
   type ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
 import type { CoreEvent } from './decide';
+import { formatDuration, providerLiveness } from './liveness';
 
 /** Every provider's finalizer is `airunway.ai/provider-<name>` (controllers/providers/shared). */
 export const PROVIDER_FINALIZER_PREFIX = `${DEPLOYMENTS_GROUP}/provider-`;
 /** The providers' own default: the core waits as long for a provider that is not running. */
 export const DEFAULT_FINALIZER_TIMEOUT_MS = 5 * 60_000;
-/** Providers renew their heartbeat every minute; three missed ones mean the controller is not running. */
-export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3 * 60_000;
-
-export interface Liveness {
-  live: boolean;
-  /** Why not, for messages ("reports status.ready=false", "last heartbeat 4m ago"). */
-  why?: string;
-  /** When live: in how long the heartbeat turns stale unless renewed. */
-  staleInMs?: number;
-}
-
-/** "5m", "90s", "1h2m": durations in messages. */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  const parts: string[] = [];
-  if (s >= 3600) parts.push(`${Math.floor(s / 3600)}h`);
-  if (s % 3600 >= 60) parts.push(`${Math.floor((s % 3600) / 60)}m`);
-  if (s % 60 || parts.length === 0) parts.push(`${s % 60}s`);
-  return parts.join('');
-}
-
-/**
- * Whether a provider's controller is running: registered, reporting
- * `status.ready: true`, and its heartbeat younger than `heartbeatTimeoutMs`
- * (a stopped controller cannot clear its own `ready`).
- */
-export function providerLiveness(
-  name: string,
-  providers: readonly InferenceProviderConfig[],
-  now: number,
-  heartbeatTimeoutMs: number,
-): Liveness {
-  const provider = providers.find(p => p.metadata?.name === name);
-  if (!provider)
-    return {
-      live: false,
-      why: `provider '${name}' is not registered (no InferenceProviderConfig named ${name})`,
-    };
-  const beat = Date.parse(provider.status?.lastHeartbeat ?? '');
-  if (Number.isNaN(beat))
-    return {
-      live: false,
-      why: `provider '${name}' has never reported a heartbeat (status.lastHeartbeat)`,
-    };
-  const age = now - beat;
-  if (age > heartbeatTimeoutMs) {
-    return {
-      live: false,
-      why: `provider '${name}' last reported ${formatDuration(
-        age,
-      )} ago (status.lastHeartbeat; its controller is not running)`,
-    };
-  }
-  if (provider.status?.ready !== true)
-    return {
-      live: false,
-      why: `provider '${name}' reports status.ready=${String(
-        provider.status?.ready ?? false,
-      )}`,
-    };
-  return { live: true, staleInMs: heartbeatTimeoutMs - age };
-}
-
 export interface DeletionInput {
   md: ModelDeployment;
   providers: readonly InferenceProviderConfig[];

@@ -14,10 +14,8 @@ import {
   parseProcessOptions,
   usage,
 } from '@runway-portal/controller-runtime';
-import {
-  DEFAULT_FINALIZER_TIMEOUT_MS,
-  DEFAULT_HEARTBEAT_TIMEOUT_MS,
-} from './deletion';
+import { DEFAULT_FINALIZER_TIMEOUT_MS } from './deletion';
+import { DEFAULT_HEARTBEAT_TIMEOUT_MS } from './liveness';
 
 export const CORE_PROGRAM = 'airunway-core';
 

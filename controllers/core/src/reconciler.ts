@@ -33,9 +33,13 @@ import {
 import {
   decideDeletion,
   DEFAULT_FINALIZER_TIMEOUT_MS,
-  DEFAULT_HEARTBEAT_TIMEOUT_MS,
   DeletionStep,
 } from './deletion';
+import {
+  DEFAULT_HEARTBEAT_TIMEOUT_MS,
+  heartbeatStale,
+  withStaleProvidersUnready,
+} from './liveness';
 import { GATEWAY_RECHECK_MS, GatewayStep } from './gateway';
 import { GatewayCrdCheck, GatewayList, secretExists } from './lookups';
 import { CoreMetrics } from './metrics';
@@ -158,13 +162,20 @@ const deleting: Predicate<ModelDeployment> = {
   update: (_old, obj) => Boolean(obj.metadata?.deletionTimestamp),
 };
 
-/** Provider changes that can alter a selection or validation: spec edits, readiness and the upstream CRD, not heartbeats. */
-const providerSelectionChanged: Predicate<InferenceProviderConfig> = {
+/**
+ * Provider changes that can alter a selection or validation: spec edits, readiness and the upstream CRD,
+ * and a heartbeat that resumes after it had turned stale; not ordinary heartbeats.
+ */
+const providerSelectionChanged = (
+  heartbeatTimeoutMs: number,
+): Predicate<InferenceProviderConfig> => ({
   update: (old, obj) =>
     old.metadata?.generation !== obj.metadata?.generation ||
     old.status?.ready !== obj.status?.ready ||
-    old.status?.upstreamCRDVersion !== obj.status?.upstreamCRDVersion,
-};
+    old.status?.upstreamCRDVersion !== obj.status?.upstreamCRDVersion ||
+    heartbeatStale(old, Date.now(), heartbeatTimeoutMs) !==
+      heartbeatStale(obj, Date.now(), heartbeatTimeoutMs),
+});
 
 export function registerCoreController(
   mgr: Manager,
@@ -194,6 +205,8 @@ export function registerCoreController(
     events,
     mgr.logger,
   );
+  const heartbeatTimeoutMs =
+    options.providerHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS;
   // What this process applied last per key: a status it released (phase) is written again only when needed.
   const lastApplied = new Map<string, string>();
 
@@ -221,8 +234,7 @@ export function registerCoreController(
         now: Date.now(),
         finalizerTimeoutMs:
           options.finalizerTimeoutMs ?? DEFAULT_FINALIZER_TIMEOUT_MS,
-        heartbeatTimeoutMs:
-          options.providerHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
+        heartbeatTimeoutMs,
       });
       if (deleted) {
         await deletion.run(md, deleted);
@@ -269,7 +281,12 @@ export function registerCoreController(
       }
       const decision = decide({
         md,
-        providers: registered,
+        // A provider whose controller stopped beating is not ready for selection.
+        providers: withStaleProvidersUnready(
+          registered,
+          Date.now(),
+          heartbeatTimeoutMs,
+        ),
         secretExists: secretName
           ? await secretExists(mgr.client, namespace, secretName)
           : undefined,
@@ -359,14 +376,12 @@ export function registerCoreController(
     .watches<InferenceProviderConfig>(
       InferenceProviderConfigs,
       () =>
-        deployments.store
-          .list()
-          .map(md => ({
-            namespace: md.metadata?.namespace,
-            name: md.metadata!.name!,
-          })),
+        deployments.store.list().map(md => ({
+          namespace: md.metadata?.namespace,
+          name: md.metadata!.name!,
+        })),
       {
-        predicates: [providerSelectionChanged],
+        predicates: [providerSelectionChanged(heartbeatTimeoutMs)],
       },
     )
     .withOptions({

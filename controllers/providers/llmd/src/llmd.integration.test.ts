@@ -94,7 +94,8 @@ describe('llm-d provider against a real cluster', () => {
     await until('registration', async () => {
       const ipc = await getProviderConfig(client, 'llmd');
       first ||= ipc.status?.lastHeartbeat ?? '';
-      return ipc.status?.ready === true && ipc.status.version === 'llmd-provider:v0.1.0' && !!ipc.spec?.documentation;
+      // Not ready yet: its upstream CRD is installed later in this file.
+      return ipc.status?.ready === false && ipc.status.version === 'llmd-provider:v0.1.0' && !!ipc.spec?.documentation;
     });
     await until('a newer heartbeat', async () => {
       const ipc = await getProviderConfig(client, 'llmd');

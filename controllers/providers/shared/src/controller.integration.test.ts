@@ -365,4 +365,56 @@ describe('the shared provider loop against a real cluster', () => {
       },
     );
   });
+
+  it('registers as not ready, saying why, while its upstream CRD is not installed at a supported version', async () => {
+    const missing: ProviderDefinition = {
+      ...definition,
+      name: 'nocrd',
+      registration: {
+        ...DYNAMO_PROVIDER,
+        metadata: { ...DYNAMO_PROVIDER.metadata, name: 'nocrd' },
+      },
+      // The cluster serves DGD v1alpha1 only; this provider supports only a version that does not exist.
+      upstream: { ...definition.upstream, versions: ['v9'] },
+    };
+    const noCrd = await startProviderForTest(client, missing, {
+      heartbeatIntervalMs: 1000,
+    });
+    try {
+      await waitFor(
+        'a registration with a heartbeat',
+        async () =>
+          Boolean(
+            (
+              await getProviderConfig(client, 'nocrd')
+            ).status?.lastHeartbeat,
+          ),
+        {
+          timeoutMs: 30_000,
+          intervalMs: 250,
+        },
+      );
+      const ipc = await getProviderConfig(client, 'nocrd');
+      expect(ipc.status.ready).toBe(false);
+      expect(ipc.status.upstreamCRDVersion).toBeUndefined();
+      expect(ipc.status.conditions).toEqual([
+        expect.objectContaining({
+          type: 'Ready',
+          status: 'False',
+          reason: 'CRDNotInstalled',
+          message:
+            'Upstream CRD dynamographdeployments.nvidia.com is not installed at a supported version (nvidia.com/v9): install its operator',
+        }),
+      ]);
+      // The provider with a supported version is ready.
+      expect((await getProviderConfig(client, PROVIDER)).status).toMatchObject({
+        ready: true,
+        conditions: [
+          expect.objectContaining({ type: 'Ready', status: 'True' }),
+        ],
+      });
+    } finally {
+      await noCrd.stop();
+    }
+  });
 });

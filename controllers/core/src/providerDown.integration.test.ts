@@ -1,5 +1,6 @@
 /**
- * Deletion always finishes: the core, running as its ServiceAccount with a
+ * Providers that are not running. Selection: a provider whose heartbeat is
+ * stale is not ready, and a deployment naming it says why. Deletion always finishes: the core, running as its ServiceAccount with a
  * short `--finalizer-timeout` and `--provider-heartbeat-timeout`, shows
  * `Terminating` while a deployment is being deleted and removes the
  * finalizer of a provider whose controller is not running once the timeout
@@ -10,6 +11,7 @@
 import { isNotFound } from '@runway-portal/controller-runtime';
 import { ModelDeployments } from './reconciler';
 import {
+  conditionOf,
   deployment,
   eventsOf,
   eventually,
@@ -23,12 +25,17 @@ import {
 jest.setTimeout(60_000);
 
 const NS = 'apps';
+const GPU = {
+  model: { id: 'meta-llama/Llama-3.1-8B-Instruct' },
+  engine: { type: 'vllm' },
+  resources: { gpu: { count: 1 } },
+};
 const CPU = {
   model: { id: 'Qwen/Qwen2.5-0.5B-Instruct-GGUF' },
   engine: { type: 'llamacpp' },
 };
 
-describe('deletion when a provider is not running', () => {
+describe('providers that are not running', () => {
   const env = useCoreCluster({
     name: 'core-deletion',
     namespaces: [NS],
@@ -131,6 +138,35 @@ describe('deletion when a provider is not running', () => {
       'the deployment gone once the provider stopped',
       () => gone('running'),
       15_000,
+    );
+  });
+
+  it('does not hand a deployment to a provider whose heartbeat is stale, says why, and does once it beats again', async () => {
+    await registerProvider(env.client, 'kuberay', true);
+    await sleep(2_500); // the heartbeat turns stale (--provider-heartbeat-timeout=2s)
+    await env.client.create(
+      ModelDeployments,
+      deployment(NS, 'named', { ...GPU, provider: { name: 'kuberay' } }),
+    );
+    const md = await eventually('Pending with the reason', async () => {
+      const live = await getDeployment(env.client, NS, 'named');
+      return live.status?.phase === 'Pending' && live;
+    });
+    expect(conditionOf(md, 'ProviderSelected')).toMatchObject({
+      status: 'False',
+      message: expect.stringMatching(
+        /^Provider 'kuberay' is not ready: its controller last reported \d+s ago \(status\.lastHeartbeat\) and is not running/,
+      ),
+    });
+    expect(md.status?.provider).toBeUndefined();
+    await setProviderReady(env.client, 'kuberay', true); // it beats again
+    await eventually(
+      'handed to kuberay',
+      async () =>
+        (
+          await getDeployment(env.client, NS, 'named')
+        ).status?.provider?.name === 'kuberay',
+      10_000,
     );
   });
 });
