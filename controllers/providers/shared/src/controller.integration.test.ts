@@ -301,6 +301,20 @@ describe('the shared provider loop against a real cluster', () => {
       before.configMap,
     );
 
+    const applyErrors = async () =>
+      (
+        await running.manager.metrics.registry.getSingleMetricAsString(
+          'airunway_reconciliation_errors_total',
+        )
+      )
+        .split('\n')
+        .find(line =>
+          line.startsWith(
+            `airunway_reconciliation_errors_total{provider="${PROVIDER}",error_type="ApplyFailed"}`,
+          ),
+        );
+    expect(await applyErrors()).toMatch(/ [1-9]\d*$/);
+
     await patchSpec('llama', { provider: null });
     await until('Running again', 'llama', d => d.status?.phase === 'Running');
     expect(conditionOf(await getMd('llama'), 'ResourceCreated')).toMatchObject({

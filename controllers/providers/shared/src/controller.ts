@@ -33,6 +33,7 @@ import {
   type ModelDeploymentStatus,
   RECONCILE_PAUSED_ANNOTATION,
 } from '@runway-portal/plugin-runway-common';
+import { Counter } from 'prom-client';
 import {
   crdName,
   crdNotInstalledMessage,
@@ -83,6 +84,9 @@ const MANAGED_SELECTOR = {
   labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`,
 };
 
+/** The same metric the core reports its failures in (seed 000 §9). */
+export const RECONCILIATION_ERRORS = 'airunway_reconciliation_errors_total';
+
 const FINALIZER_TIMEOUT_MESSAGE =
   'Finalizer removed after timeout, provider resource may be orphaned';
 
@@ -102,6 +106,8 @@ export class ProviderController {
   private apiVersion?: string;
   private schemaHash?: string;
   private upstream?: { informer: Informer<KubeObject>; rt: ResourceType };
+  /** Seed 000 §9's error counter, in the manager's registry (scraped with controller-runtime's). */
+  readonly errors: Counter<'provider' | 'error_type'>;
 
   constructor(
     private readonly mgr: Manager,
@@ -126,6 +132,17 @@ export class ProviderController {
         now: this.now,
       },
     );
+    const registry = mgr.metrics.registry;
+    this.errors =
+      (registry.getSingleMetric(RECONCILIATION_ERRORS) as
+        | Counter<'provider' | 'error_type'>
+        | undefined) ??
+      new Counter({
+        name: RECONCILIATION_ERRORS,
+        help: 'Failed provider reconciles, by provider and error type (ApplyFailed: the API server did not take an upstream object)',
+        labelNames: ['provider', 'error_type'] as const,
+        registers: [registry],
+      });
     this.mdInformer = mgr.informers.informerFor(ModelDeployments);
     this.crdInformer = mgr.informers.informerFor(CustomResourceDefinitions, {
       fieldSelector: `metadata.name=${crdName(definition.upstream)}`,
@@ -430,6 +447,11 @@ export class ProviderController {
           // Rejected, conflicting, server error or timeout: say so in the status, retry with backoff, delete nothing.
           const upstreamExists = (i === 0 ? live : primaryLive) !== undefined;
           const failure = applyFailure(label, err, upstreamExists);
+          // Handled (reported in the status and retried), so controller-runtime's error count never sees it.
+          this.errors.inc({
+            provider: this.definition.name,
+            error_type: 'ApplyFailed',
+          });
           logger.warn('apply failed', { object: label, error: err });
           if (md.status?.message !== failure.message)
             this.events.event(md, 'Warning', 'ProviderError', failure.message);
