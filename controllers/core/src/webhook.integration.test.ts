@@ -58,7 +58,12 @@ describe('core webhooks called by the API server (url mode)', () => {
 
   it('ships manifests the API server accepts (service mode: Deployment, Service, webhook configurations, RBAC)', async () => {
     const kinds: string[] = [];
-    for (const file of ['rbac.yaml', 'deployment.yaml', 'webhooks.yaml']) {
+    for (const file of [
+      'rbac.yaml',
+      'deployment.yaml',
+      'webhooks.yaml',
+      'admission-policy.yaml',
+    ]) {
       // Renamed: the url-mode configurations of this test already hold the real names.
       const applied = await applyManifests(
         env.client,
@@ -78,6 +83,8 @@ describe('core webhooks called by the API server (url mode)', () => {
         'Service/airunway-core-webhook',
         'ValidatingWebhookConfiguration/airunway-core-validating',
         'MutatingWebhookConfiguration/airunway-core-mutating',
+        'ValidatingAdmissionPolicy/airunway-core-writes',
+        'ValidatingAdmissionPolicyBinding/airunway-core-writes',
       ]),
     );
   });

@@ -38,6 +38,7 @@ import {
   isGone,
   modelDeploymentTestHelpers,
   type RunningProvider,
+  serviceAccountClient,
   startProviderForTest,
 } from './testing';
 
@@ -429,6 +430,68 @@ describe('the shared provider loop against a real cluster', () => {
       });
     } finally {
       await noCrd.stop();
+    }
+  });
+
+  it("lets llm-d's ServiceAccount write Deployments, ServiceAccounts, Roles and RoleBindings only as Runway's own objects, never in kube-system (its admission policy)", async () => {
+    const rbac = path.resolve(
+      __dirname,
+      '../../../deploy/provider-llmd/rbac.yaml',
+    );
+    const asLlmd = await serviceAccountClient(client, rbac, {
+      namespace: 'airunway-system',
+      name: 'llmd-provider',
+    });
+    const ServiceAccounts = {
+      group: '',
+      version: 'v1',
+      plural: 'serviceaccounts',
+      kind: 'ServiceAccount',
+      namespaced: true,
+    };
+    try {
+      await createMd('owner', spec());
+      const owner = await getMd('owner');
+      const labels = { 'airunway.ai/managed-by': 'airunway' };
+      const ownerReferences = [
+        {
+          apiVersion: 'airunway.ai/v1alpha1',
+          kind: 'ModelDeployment',
+          name: 'owner',
+          uid: owner.metadata!.uid!,
+          controller: true,
+        },
+      ];
+      const sa = (
+        namespace: string,
+        name: string,
+        metadata: Record<string, unknown>,
+      ) =>
+        asLlmd.create(ServiceAccounts, {
+          metadata: { name, namespace, ...metadata },
+        });
+      // The API server reads a new policy a moment after it is stored.
+      await waitFor(
+        'the policy in force',
+        () =>
+          sa('kube-system', 'escalate', { labels }).then(
+            () => false,
+            err =>
+              /may not write .* in kube-system/.test((err as Error).message),
+          ),
+        { timeoutMs: 30_000, intervalMs: 250 },
+      );
+      await expect(sa(NS, 'unlabelled', { ownerReferences })).rejects.toThrow(
+        /may write only objects labelled airunway\.ai\/managed-by=airunway/,
+      );
+      await expect(sa(NS, 'orphan', { labels })).rejects.toThrow(
+        /may write only objects controlled by a ModelDeployment/,
+      );
+      await expect(
+        sa(NS, 'owner-epp', { labels, ownerReferences }),
+      ).resolves.toBeDefined();
+    } finally {
+      asLlmd.close();
     }
   });
 });
