@@ -53,4 +53,4 @@ export {
 export type { ApplyFailure, StatusContext } from './status';
 export { PROVIDER_OPTIONS, parseProviderOptions } from './options';
 export type { ProviderProcessOptions } from './options';
-export { runProvider } from './run';
+export { providerLeaseName, runProvider } from './run';
