@@ -23,7 +23,12 @@ export {
   providerFinalizer,
 } from './controller';
 export type { ProviderControllerOptions } from './controller';
-export { crdName, crdNotInstalledMessage, detectApiVersion, schemaHash } from './crdVersion';
+export {
+  crdName,
+  crdNotInstalledMessage,
+  detectApiVersion,
+  schemaHash,
+} from './crdVersion';
 export {
   DESIRED_ANNOTATION,
   IDENTITY_ANNOTATION,
