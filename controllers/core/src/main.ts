@@ -22,22 +22,46 @@ import {
 } from '@runway-portal/controller-runtime';
 import type { InferenceProviderConfig } from '@runway-portal/plugin-runway-common';
 import { isIP } from 'node:net';
-import { admitModelDeployment, defaultModelDeployment, MUTATE_PATH, VALIDATE_PATH } from './admission';
+import {
+  admitModelDeployment,
+  defaultModelDeployment,
+  MUTATE_PATH,
+  VALIDATE_PATH,
+} from './admission';
 import { CORE_FIELD_MANAGER } from './decide';
-import { CORE_OPTIONS, CORE_PROGRAM, type CoreOptions, coreUsage, parseOptions } from './options';
+import {
+  CORE_OPTIONS,
+  CORE_PROGRAM,
+  type CoreOptions,
+  coreUsage,
+  parseOptions,
+} from './options';
 import { InferenceProviderConfigs, registerCoreController } from './reconciler';
 
 export const VALIDATING_CONFIG = 'airunway-core-validating';
 export const MUTATING_CONFIG = 'airunway-core-mutating';
 export const CERT_SECRET = 'airunway-core-webhook-cert';
 
+/**
+ * Calls the webhooks only for creates and spec changes: finalizer, label and
+ * annotation updates never wait on the core (a finalizer must come off while
+ * the core is down). Same expression as controllers/deploy/core/webhooks.yaml.
+ */
+export const SPEC_CHANGED_CONDITION = {
+  name: 'spec-changed',
+  expression:
+    "request.operation != 'UPDATE' || !has(object.spec) || !has(oldObject.spec) || object.spec != oldObject.spec",
+};
+
 /** The two webhook configurations for url mode (service mode ships them as YAML). */
 export function webhookConfigurations(baseUrl: string) {
   const common = {
     admissionReviewVersions: ['v1'],
     sideEffects: 'None',
-    failurePolicy: 'Fail',
-    timeoutSeconds: 10,
+    // The core down must not block the cluster: writes are then validated at reconcile time (seed 000 §8).
+    failurePolicy: 'Ignore',
+    timeoutSeconds: 5,
+    matchConditions: [SPEC_CHANGED_CONDITION],
     rules: [
       {
         apiGroups: ['airunway.ai'],
@@ -54,14 +78,25 @@ export function webhookConfigurations(baseUrl: string) {
       kind: 'MutatingWebhookConfiguration',
       metadata: { name: MUTATING_CONFIG },
       webhooks: [
-        { name: 'mmodeldeployment.airunway.ai', clientConfig: { url: `${baseUrl}${MUTATE_PATH}` }, reinvocationPolicy: 'Never', ...common },
+        {
+          name: 'mmodeldeployment.airunway.ai',
+          clientConfig: { url: `${baseUrl}${MUTATE_PATH}` },
+          reinvocationPolicy: 'Never',
+          ...common,
+        },
       ],
     },
     {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: VALIDATING_CONFIG },
-      webhooks: [{ name: 'vmodeldeployment.airunway.ai', clientConfig: { url: `${baseUrl}${VALIDATE_PATH}` }, ...common }],
+      webhooks: [
+        {
+          name: 'vmodeldeployment.airunway.ai',
+          clientConfig: { url: `${baseUrl}${VALIDATE_PATH}` },
+          ...common,
+        },
+      ],
     },
   ];
 }
@@ -88,20 +123,27 @@ export function buildCore(
     handleSignals: deps.handleSignals,
     metrics: { port: options.metricsPort },
     healthProbes: { port: options.healthPort },
-    leaderElection: options.leaderElect ? { namespace: options.namespace } : false,
+    leaderElection: options.leaderElect
+      ? { namespace: options.namespace }
+      : false,
     ...(webhooks
       ? {
           webhook: {
-            host: options.webhookMode === 'url' ? options.webhookHost : undefined,
+            host:
+              options.webhookMode === 'url' ? options.webhookHost : undefined,
             port: options.webhookPort,
             certificates: {
               secretName: CERT_SECRET,
               secretNamespace: options.namespace,
-              hosts: hostIsIp ? { ipAddresses: [options.webhookHost] } : { dnsNames: [options.webhookHost] },
+              hosts: hostIsIp
+                ? { ipAddresses: [options.webhookHost] }
+                : { dnsNames: [options.webhookHost] },
               validatingWebhookConfigurations: [VALIDATING_CONFIG],
               mutatingWebhookConfigurations: [MUTATING_CONFIG],
               // Local API servers read the new caBundle at once.
-              ...(options.webhookMode === 'url' ? { caPropagationDelayMs: 0 } : {}),
+              ...(options.webhookMode === 'url'
+                ? { caPropagationDelayMs: 0 }
+                : {}),
             },
           },
         }
@@ -109,14 +151,29 @@ export function buildCore(
   });
   if (manager.webhookServer) {
     // The controller's shared cache of registrations (caches run on every replica, leader or not).
-    const providers = manager.informers.informerFor<KubeObject & InferenceProviderConfig>(InferenceProviderConfigs);
-    manager.webhookServer.register(VALIDATE_PATH, validatingWebhook(request => admitModelDeployment(request, providers.store.list())));
-    manager.webhookServer.register(MUTATE_PATH, mutatingWebhook(defaultModelDeployment));
+    const providers = manager.informers.informerFor<
+      KubeObject & InferenceProviderConfig
+    >(InferenceProviderConfigs);
+    manager.webhookServer.register(
+      VALIDATE_PATH,
+      validatingWebhook(request =>
+        admitModelDeployment(request, providers.store.list()),
+      ),
+    );
+    manager.webhookServer.register(
+      MUTATE_PATH,
+      mutatingWebhook(defaultModelDeployment),
+    );
   }
   registerCoreController(manager, {
     maxConcurrentReconciles: options.maxConcurrentReconciles,
     checkSecrets: options.checkSecrets,
-    explicitGateway: options.gatewayName && options.gatewayNamespace ? { name: options.gatewayName, namespace: options.gatewayNamespace } : undefined,
+    finalizerTimeoutMs: options.finalizerTimeoutMs,
+    providerHeartbeatTimeoutMs: options.providerHeartbeatTimeoutMs,
+    explicitGateway:
+      options.gatewayName && options.gatewayNamespace
+        ? { name: options.gatewayName, namespace: options.gatewayNamespace }
+        : undefined,
   });
 
   return {
@@ -124,13 +181,20 @@ export function buildCore(
     async start() {
       if (options.webhookMode === 'url') {
         try {
-          await manager.client.create(Namespaces, { metadata: { name: options.namespace } });
+          await manager.client.create(Namespaces, {
+            metadata: { name: options.namespace },
+          });
         } catch (err) {
           if (!isAlreadyExists(err)) throw err;
         }
         const applier = manager.applier(CORE_FIELD_MANAGER);
-        const host = isIP(options.webhookHost) === 6 ? `[${options.webhookHost}]` : options.webhookHost;
-        for (const config of webhookConfigurations(`https://${host}:${options.webhookPort}`)) {
+        const host =
+          isIP(options.webhookHost) === 6
+            ? `[${options.webhookHost}]`
+            : options.webhookHost;
+        for (const config of webhookConfigurations(
+          `https://${host}:${options.webhookPort}`,
+        )) {
           await applier.apply(config, { force: true });
         }
       }
@@ -140,21 +204,28 @@ export function buildCore(
 }
 
 /** The process entry: parse settings, run, exit non-zero with a clear message on failure. */
-export async function main(argv = process.argv.slice(2), env = process.env): Promise<void> {
+export async function main(
+  argv = process.argv.slice(2),
+  env = process.env,
+): Promise<void> {
   if (helpRequested(argv)) {
     process.stdout.write(`${coreUsage()}\n`);
     return;
   }
   const parsed = parseOptions(argv, env);
   if (!parsed.ok) {
-    process.stderr.write(optionErrorsText(CORE_PROGRAM, CORE_OPTIONS, parsed.errors));
+    process.stderr.write(
+      optionErrorsText(CORE_PROGRAM, CORE_OPTIONS, parsed.errors),
+    );
     process.exitCode = 2;
     return;
   }
   try {
     await buildCore(parsed.options).start();
   } catch (err) {
-    process.stderr.write(`${CORE_PROGRAM}: ${(err as Error)?.message ?? String(err)}\n`);
+    process.stderr.write(
+      `${CORE_PROGRAM}: ${(err as Error)?.message ?? String(err)}\n`,
+    );
     process.exitCode = 1;
   }
 }

@@ -14,6 +14,8 @@ import {
   parseProcessOptions,
   usage,
 } from '@runway-portal/controller-runtime';
+import { DEFAULT_FINALIZER_TIMEOUT_MS } from './deletion';
+import { DEFAULT_HEARTBEAT_TIMEOUT_MS } from './liveness';
 
 export const CORE_PROGRAM = 'airunway-core';
 
@@ -34,7 +36,13 @@ export const CORE_OPTIONS = {
     default: 'service',
     parse: p.oneOf(['service', 'url', 'off']),
   },
-  webhookPort: { flag: 'webhook-port', env: 'WEBHOOK_PORT', help: 'port of the webhook server', default: '9443', parse: p.port },
+  webhookPort: {
+    flag: 'webhook-port',
+    env: 'WEBHOOK_PORT',
+    help: 'port of the webhook server',
+    default: '9443',
+    parse: p.port,
+  },
   /** `service`: the Service DNS name the certificate covers; `url`: the host the API server dials. Defaulted per mode below. */
   webhookHost: {
     flag: 'webhook-host',
@@ -42,7 +50,13 @@ export const CORE_OPTIONS = {
     help: 'Service DNS name (service mode, default airunway-core-webhook.<namespace>.svc) or IP/host (url mode, default 127.0.0.1)',
     parse: p.string,
   },
-  leaderElect: { flag: 'leader-elect', env: 'LEADER_ELECT', help: 'true to run with leader election', default: 'false', parse: p.boolean },
+  leaderElect: {
+    flag: 'leader-elect',
+    env: 'LEADER_ELECT',
+    help: 'true to run with leader election',
+    default: 'false',
+    parse: p.boolean,
+  },
   maxConcurrentReconciles: {
     flag: 'max-concurrent-reconciles',
     env: 'MAX_CONCURRENT_RECONCILES',
@@ -58,6 +72,22 @@ export const CORE_OPTIONS = {
     default: 'true',
     parse: p.boolean,
   },
+  /** How long a deletion waits for a provider that is not running before the core removes its finalizer. */
+  finalizerTimeoutMs: {
+    flag: 'finalizer-timeout',
+    env: 'FINALIZER_TIMEOUT',
+    help: "how long a deletion waits for a provider that is not running before the core removes the provider's finalizer, e.g. 5m",
+    default: `${DEFAULT_FINALIZER_TIMEOUT_MS / 60_000}m`,
+    parse: p.duration,
+  },
+  /** A provider whose heartbeat is older than this counts as not running. */
+  providerHeartbeatTimeoutMs: {
+    flag: 'provider-heartbeat-timeout',
+    env: 'PROVIDER_HEARTBEAT_TIMEOUT',
+    help: 'a provider whose status.lastHeartbeat is older than this is not running (providers beat every minute), e.g. 3m',
+    default: `${DEFAULT_HEARTBEAT_TIMEOUT_MS / 60_000}m`,
+    parse: p.duration,
+  },
   /** The Gateway to route through; unset: the labelled one, else the only one. Both or neither. */
   gatewayName: {
     flag: 'gateway-name',
@@ -65,11 +95,19 @@ export const CORE_OPTIONS = {
     help: 'Gateway to route models through (with --gateway-namespace)',
     parse: p.k8sName,
   },
-  gatewayNamespace: { flag: 'gateway-namespace', env: 'GATEWAY_NAMESPACE', help: 'namespace of --gateway-name', parse: p.namespaceName },
+  gatewayNamespace: {
+    flag: 'gateway-namespace',
+    env: 'GATEWAY_NAMESPACE',
+    help: 'namespace of --gateway-name',
+    parse: p.namespaceName,
+  },
 } satisfies OptionSpecs;
 
 /** After the per-flag parse, so it knows the webhook mode: `webhookHost` is always set. */
-export type CoreOptions = Omit<ParsedOptions<typeof CORE_OPTIONS>, 'webhookHost'> & { webhookHost: string };
+export type CoreOptions = Omit<
+  ParsedOptions<typeof CORE_OPTIONS>,
+  'webhookHost'
+> & { webhookHost: string };
 
 export type WebhookMode = CoreOptions['webhookMode'];
 
@@ -78,21 +116,36 @@ export function coreUsage(): string {
 }
 
 /** The cross-flag checks run once every flag is valid on its own. */
-export function parseOptions(argv: string[], env: Record<string, string | undefined>): OptionsResult<CoreOptions> {
+export function parseOptions(
+  argv: string[],
+  env: Record<string, string | undefined>,
+): OptionsResult<CoreOptions> {
   const parsed = parseProcessOptions(CORE_OPTIONS, argv, env);
   if (!parsed.ok) return parsed;
   const o = parsed.options;
   const errors: string[] = [];
   if (Boolean(o.gatewayName) !== Boolean(o.gatewayNamespace)) {
     errors.push(
-      `${optionLabel(CORE_OPTIONS.gatewayName)} and ${optionLabel(CORE_OPTIONS.gatewayNamespace)} go together: set both to pin the Gateway, or neither to use the labelled (or only) one`,
+      `${optionLabel(CORE_OPTIONS.gatewayName)} and ${optionLabel(
+        CORE_OPTIONS.gatewayNamespace,
+      )} go together: set both to pin the Gateway, or neither to use the labelled (or only) one`,
     );
   }
   if (o.webhookMode === 'url' && o.webhookPort === 0) {
     errors.push(
-      `${optionLabel(CORE_OPTIONS.webhookPort)} must be a fixed port in url mode: the API server is told https://<webhook-host>:<port>; set a port other than 0`,
+      `${optionLabel(
+        CORE_OPTIONS.webhookPort,
+      )} must be a fixed port in url mode: the API server is told https://<webhook-host>:<port>; set a port other than 0`,
     );
   }
-  const defaultHost = o.webhookMode === 'url' ? '127.0.0.1' : `airunway-core-webhook.${o.namespace}.svc`;
-  return errors.length ? { ok: false, errors } : { ok: true, options: { ...o, webhookHost: o.webhookHost ?? defaultHost } };
+  const defaultHost =
+    o.webhookMode === 'url'
+      ? '127.0.0.1'
+      : `airunway-core-webhook.${o.namespace}.svc`;
+  return errors.length
+    ? { ok: false, errors }
+    : {
+        ok: true,
+        options: { ...o, webhookHost: o.webhookHost ?? defaultHost },
+      };
 }

@@ -3,35 +3,78 @@
  * as a local process would (`--webhook-mode=url` on 127.0.0.1), registers
  * its webhook configurations, and keeps their caBundle with its own CA.
  */
-import { KubeApiError, MutatingWebhookConfigurations, ValidatingWebhookConfigurations } from '@runway-portal/controller-runtime';
+import {
+  isNotFound,
+  KubeApiError,
+  MutatingWebhookConfigurations,
+  ValidatingWebhookConfigurations,
+} from '@runway-portal/controller-runtime';
 import { MUTATING_CONFIG, VALIDATING_CONFIG } from './main';
 import { ModelDeployments } from './reconciler';
 import path from 'node:path';
-import { applyManifests, CORE_MANIFESTS, deployment, eventually, freePort, getDeployment, registerProvider, useCoreCluster } from './__testUtils__/cluster';
+import {
+  applyManifests,
+  conditionOf,
+  CORE_MANIFESTS,
+  deployment,
+  eventually,
+  freePort,
+  getDeployment,
+  registerProvider,
+  startCore,
+  useCoreCluster,
+} from './__testUtils__/cluster';
 
 jest.setTimeout(60_000);
 
-const GPU = { model: { id: 'meta-llama/Llama-3.1-8B-Instruct' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } };
+const GPU = {
+  model: { id: 'meta-llama/Llama-3.1-8B-Instruct' },
+  engine: { type: 'vllm' },
+  resources: { gpu: { count: 1 } },
+};
 
 describe('core webhooks called by the API server (url mode)', () => {
+  let flags: string[] = [];
   const env = useCoreCluster({
     name: 'core-webhooks',
     namespaces: ['apps'],
-    flags: async () => ['--webhook-mode=url', `--webhook-port=${await freePort()}`, '--namespace=airunway-system'],
+    flags: async () =>
+      (flags = [
+        '--webhook-mode=url',
+        `--webhook-port=${await freePort()}`,
+        '--namespace=airunway-system',
+      ]),
   });
 
   beforeAll(async () => {
     // Ready once the certificate is served and both caBundles are written.
-    await eventually('webhook certificate ready', () => env.core.manager.certManager?.isReady(), 30_000);
+    await eventually(
+      'webhook certificate ready',
+      () => env.core.manager.certManager?.isReady(),
+      30_000,
+    );
     await registerProvider(env.client, 'dynamo', true);
   }, 60_000);
 
   it('ships manifests the API server accepts (service mode: Deployment, Service, webhook configurations, RBAC)', async () => {
     const kinds: string[] = [];
-    for (const file of ['rbac.yaml', 'deployment.yaml', 'webhooks.yaml']) {
+    for (const file of [
+      'rbac.yaml',
+      'deployment.yaml',
+      'webhooks.yaml',
+      'admission-policy.yaml',
+    ]) {
       // Renamed: the url-mode configurations of this test already hold the real names.
-      const applied = await applyManifests(env.client, path.join(CORE_MANIFESTS, file), { dryRun: true, nameSuffix: '-dry' });
-      kinds.push(...applied.map(o => `${o.kind}/${o.metadata?.name?.replace(/-dry$/, '')}`));
+      const applied = await applyManifests(
+        env.client,
+        path.join(CORE_MANIFESTS, file),
+        { dryRun: true, nameSuffix: '-dry' },
+      );
+      kinds.push(
+        ...applied.map(
+          o => `${o.kind}/${o.metadata?.name?.replace(/-dry$/, '')}`,
+        ),
+      );
     }
     expect(kinds).toEqual(
       expect.arrayContaining([
@@ -40,6 +83,8 @@ describe('core webhooks called by the API server (url mode)', () => {
         'Service/airunway-core-webhook',
         'ValidatingWebhookConfiguration/airunway-core-validating',
         'MutatingWebhookConfiguration/airunway-core-mutating',
+        'ValidatingAdmissionPolicy/airunway-core-writes',
+        'ValidatingAdmissionPolicyBinding/airunway-core-writes',
       ]),
     );
   });
@@ -49,8 +94,12 @@ describe('core webhooks called by the API server (url mode)', () => {
       [ValidatingWebhookConfigurations, VALIDATING_CONFIG],
       [MutatingWebhookConfigurations, MUTATING_CONFIG],
     ] as const) {
-      const config = (await env.client.get(rt, { name })) as { webhooks: Array<{ clientConfig: { url: string; caBundle?: string } }> };
-      expect(config.webhooks[0].clientConfig.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\//);
+      const config = (await env.client.get(rt, { name })) as {
+        webhooks: Array<{ clientConfig: { url: string; caBundle?: string } }>;
+      };
+      expect(config.webhooks[0].clientConfig.url).toMatch(
+        /^https:\/\/127\.0\.0\.1:\d+\//,
+      );
       expect(config.webhooks[0].clientConfig.caBundle).toBeTruthy();
     }
   });
@@ -58,44 +107,155 @@ describe('core webhooks called by the API server (url mode)', () => {
   it('denies what the validator rejects and the CRD schema cannot express, naming the field', async () => {
     const err = await eventually('a denial from the webhook', async () => {
       try {
-        await env.client.create(ModelDeployments, deployment('apps', 'blocked', { ...GPU, provider: { name: 'dynamo', overrides: { hostNetwork: true } } }));
+        await env.client.create(
+          ModelDeployments,
+          deployment('apps', 'blocked', {
+            ...GPU,
+            provider: { name: 'dynamo', overrides: { hostNetwork: true } },
+          }),
+        );
         return undefined;
       } catch (e) {
-        return e instanceof KubeApiError && e.message.includes('admission webhook') ? e : undefined;
+        return e instanceof KubeApiError &&
+          e.message.includes('admission webhook')
+          ? e
+          : undefined;
       }
     });
     expect(err.message).toContain('vmodeldeployment.airunway.ai');
     expect(err.message).toContain('spec.provider.overrides');
-    await expect(getDeployment(env.client, 'apps', 'blocked')).rejects.toThrow(/not found/i);
+    await expect(getDeployment(env.client, 'apps', 'blocked')).rejects.toThrow(
+      /not found/i,
+    );
   });
 
   it("denies an explicit provider registered without its upstream CRD with seed 000 §8's message", async () => {
-    await registerProvider(env.client, 'kuberay', true, { crdInstalled: false });
-    const err = await eventually('a denial naming the missing CRD', async () => {
-      try {
-        await env.client.create(ModelDeployments, deployment('apps', 'no-crd', { ...GPU, provider: { name: 'kuberay' } }), { dryRun: true });
-        return undefined; // the core's cache has not seen the registration yet
-      } catch (e) {
-        return e instanceof KubeApiError && e.message.includes('CRD not installed') ? e : undefined;
-      }
+    await registerProvider(env.client, 'kuberay', true, {
+      crdInstalled: false,
     });
-    expect(err.message).toContain("spec.provider.name: Provider 'kuberay' CRD not installed in cluster");
-    await expect(getDeployment(env.client, 'apps', 'no-crd')).rejects.toThrow(/not found/i);
+    const err = await eventually(
+      'a denial naming the missing CRD',
+      async () => {
+        try {
+          await env.client.create(
+            ModelDeployments,
+            deployment('apps', 'no-crd', {
+              ...GPU,
+              provider: { name: 'kuberay' },
+            }),
+            { dryRun: true },
+          );
+          return undefined; // the core's cache has not seen the registration yet
+        } catch (e) {
+          return e instanceof KubeApiError &&
+            e.message.includes('CRD not installed')
+            ? e
+            : undefined;
+        }
+      },
+    );
+    expect(err.message).toContain(
+      "spec.provider.name: Provider 'kuberay' CRD not installed in cluster",
+    );
+    await expect(getDeployment(env.client, 'apps', 'no-crd')).rejects.toThrow(
+      /not found/i,
+    );
   });
 
   it('defaults what the user left out (mutating webhook) and the controller selects', async () => {
-    await env.client.create(ModelDeployments, deployment('apps', 'defaulted', GPU));
+    await env.client.create(
+      ModelDeployments,
+      deployment('apps', 'defaulted', GPU),
+    );
     const md = await getDeployment(env.client, 'apps', 'defaulted');
     expect(md.spec.serving?.mode).toBe('aggregated');
     expect(md.spec.scaling?.replicas).toBe(1);
-    await eventually('provider selected', async () => (await getDeployment(env.client, 'apps', 'defaulted')).status?.provider?.name === 'dynamo');
+    await eventually(
+      'provider selected',
+      async () =>
+        (
+          await getDeployment(env.client, 'apps', 'defaulted')
+        ).status?.provider?.name === 'dynamo',
+    );
   });
 
   it('lets the controller label an object whose spec it does not change', async () => {
-    const md = await eventually('label written through the webhooks', async () => {
-      const live = await getDeployment(env.client, 'apps', 'defaulted');
-      return live.metadata?.labels?.['airunway.ai/provider'] === 'dynamo' && live;
+    const md = await eventually(
+      'label written through the webhooks',
+      async () => {
+        const live = await getDeployment(env.client, 'apps', 'defaulted');
+        return (
+          live.metadata?.labels?.['airunway.ai/provider'] === 'dynamo' && live
+        );
+      },
+    );
+    expect(
+      md.metadata?.annotations?.['airunway.ai/observed-identity'],
+    ).toBeDefined();
+  });
+
+  // Last: it stops the core and starts a new one (seed 000 §8: accepted without the webhook, validated at reconcile time).
+  it('never blocks the cluster while the core is down: creates accepted and validated once it is back, finalizers removed, deletions finish', async () => {
+    await env.core.manager.stop();
+    const blocked = {
+      ...GPU,
+      provider: { name: 'dynamo', overrides: { hostNetwork: true } },
+    };
+    await env.client.create(ModelDeployments, {
+      ...deployment('apps', 'while-down', blocked),
+      metadata: {
+        name: 'while-down',
+        namespace: 'apps',
+        finalizers: ['example.com/hold'],
+      },
     });
-    expect(md.metadata?.annotations?.['airunway.ai/observed-identity']).toBeDefined();
+    await env.client.create(ModelDeployments, {
+      ...deployment('apps', 'held', GPU),
+      metadata: {
+        name: 'held',
+        namespace: 'apps',
+        finalizers: ['example.com/hold'],
+      },
+    });
+    // The seed's manual escape: delete, then take the finalizer off by patch (an update the webhooks must not see).
+    await env.client.delete(ModelDeployments, {
+      namespace: 'apps',
+      name: 'held',
+    });
+    await env.client.patch(
+      ModelDeployments,
+      { namespace: 'apps', name: 'held' },
+      [{ op: 'remove', path: '/metadata/finalizers' }],
+      'json',
+    );
+    const gone = (name: string) =>
+      getDeployment(env.client, 'apps', name).then(() => false, isNotFound);
+    await eventually('the held deployment gone', () => gone('held'));
+
+    ({ core: env.core } = await startCore(env.cluster, flags));
+    const md = await eventually(
+      'the deployment created while down validated at reconcile time',
+      async () => {
+        const live = await getDeployment(env.client, 'apps', 'while-down');
+        return conditionOf(live, 'Validated')?.status === 'False' && live;
+      },
+    );
+    expect(conditionOf(md, 'Validated')?.message).toContain(
+      'spec.provider.overrides',
+    );
+    expect(md.status?.phase).toBe('Pending');
+    expect(md.status?.provider).toBeUndefined();
+    // With the core back, a finalizer-only update of the invalid object still goes through, and it is deleted.
+    await env.client.delete(ModelDeployments, {
+      namespace: 'apps',
+      name: 'while-down',
+    });
+    await env.client.patch(
+      ModelDeployments,
+      { namespace: 'apps', name: 'while-down' },
+      [{ op: 'remove', path: '/metadata/finalizers' }],
+      'json',
+    );
+    await eventually('the invalid deployment gone', () => gone('while-down'));
   });
 });

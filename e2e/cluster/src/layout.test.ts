@@ -18,6 +18,10 @@ describe('component arguments', () => {
     expect(flag(args, 'service-account-signing-key-file')).toBe(
       '/tmp/c/pki/sa.key',
     );
+    // Hardened clusters' rule for blockOwnerDeletion: the shipped RBAC must hold `update` on finalizers.
+    expect(flag(args, 'enable-admission-plugins')).toBe(
+      'OwnerReferencesPermissionEnforcement',
+    );
   });
 
   it('gives etcd its own data folder and ports', () => {

@@ -90,6 +90,9 @@ export function componentArgs(
         `--service-account-signing-key-file=${pki('sa.key')}`,
         `--service-cluster-ip-range=${SERVICE_CIDR}`,
         '--authorization-mode=RBAC',
+        // As hardened distributions (OpenShift) run it: setting blockOwnerDeletion
+        // needs `update` on the owner's finalizers, so the shipped RBAC is tested for it.
+        '--enable-admission-plugins=OwnerReferencesPermissionEnforcement',
         '--allow-privileged=true',
         // No pod can reach the API server through the kubernetes Service
         // (pods are simulated), and loopback endpoints are invalid anyway.

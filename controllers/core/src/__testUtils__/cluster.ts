@@ -4,9 +4,19 @@ import path from 'node:path';
 import net from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
-import { Events, KubeClient, type KubeObject, Namespaces, silentLogger } from '@runway-portal/controller-runtime';
+import {
+  Events,
+  KubeClient,
+  type KubeObject,
+  Namespaces,
+  silentLogger,
+} from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
-import { BUILT_IN_PROVIDERS, type InferenceProviderConfig, type ModelDeployment } from '@runway-portal/plugin-runway-common';
+import {
+  BUILT_IN_PROVIDERS,
+  type InferenceProviderConfig,
+  type ModelDeployment,
+} from '@runway-portal/plugin-runway-common';
 import { buildCore, type CoreProcess } from '../main';
 import { parseOptions } from '../options';
 import { InferenceProviderConfigs, ModelDeployments } from '../reconciler';
@@ -19,10 +29,15 @@ export const DEPLOYMENT_CRDS = [
   path.join(CRDS, 'airunway.ai_inferenceproviderconfigs.yaml'),
 ];
 
-export const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+export const sleep = (ms: number) =>
+  new Promise(resolve => setTimeout(resolve, ms));
 
 /** Polls `check` until it returns something truthy; errors count as "not yet". */
-export async function eventually<T>(description: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  description: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -33,7 +48,11 @@ export async function eventually<T>(description: string, check: () => Promise<T 
       last = err;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}${last instanceof Error ? ` (last error: ${last.message})` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${description}${
+          last instanceof Error ? ` (last error: ${last.message})` : ''
+        }`,
+      );
     }
     await sleep(100);
   }
@@ -50,8 +69,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export const CORE_SERVICE_ACCOUNT = 'system:serviceaccount:airunway-system:airunway-core';
-export const CORE_RBAC = path.resolve(__dirname, '../../../deploy/core/rbac.yaml');
+export const CORE_SERVICE_ACCOUNT =
+  'system:serviceaccount:airunway-system:airunway-core';
+export const CORE_RBAC = path.resolve(
+  __dirname,
+  '../../../deploy/core/rbac.yaml',
+);
+/** What the core may write beyond its RBAC's say: Runway's own objects only, never in kube-system. */
+export const CORE_ADMISSION_POLICY = path.resolve(
+  __dirname,
+  '../../../deploy/core/admission-policy.yaml',
+);
 
 /** The admin kubeconfig, acting as `user` (impersonation): RBAC decides as for that user. */
 export function impersonating(kc: KubeConfig, user: string): KubeConfig {
@@ -77,9 +105,19 @@ export async function applyManifests(
   for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
     const obj = doc.toJSON() as KubeObject | null;
     if (!obj) continue;
-    if (options.nameSuffix) obj.metadata = { ...obj.metadata, name: `${obj.metadata?.name}${options.nameSuffix}` };
+    if (options.nameSuffix)
+      obj.metadata = {
+        ...obj.metadata,
+        name: `${obj.metadata?.name}${options.nameSuffix}`,
+      };
     const rt = await client.resolve(obj.apiVersion!, obj.kind!);
-    applied.push(await client.apply(rt, obj, { fieldManager: 'core-test', force: true, dryRun: options.dryRun }));
+    applied.push(
+      await client.apply(rt, obj, {
+        fieldManager: 'core-test',
+        force: true,
+        dryRun: options.dryRun,
+      }),
+    );
   }
   return applied;
 }
@@ -90,13 +128,26 @@ export async function startCore(
   flags: string[],
   options: { actAs?: string } = {},
 ): Promise<{ core: CoreProcess; running: Promise<void> }> {
-  const parsed = parseOptions(['--metrics-port=0', '--health-port=0', ...flags], {});
+  const parsed = parseOptions(
+    ['--metrics-port=0', '--health-port=0', ...flags],
+    {},
+  );
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  const kc = options.actAs ? impersonating(cluster.kubeConfig(), options.actAs) : cluster.kubeConfig();
-  const core = buildCore(parsed.options, { client: new KubeClient(kc), logger: silentLogger, handleSignals: false });
+  const kc = options.actAs
+    ? impersonating(cluster.kubeConfig(), options.actAs)
+    : cluster.kubeConfig();
+  const core = buildCore(parsed.options, {
+    client: new KubeClient(kc),
+    logger: silentLogger,
+    handleSignals: false,
+  });
   const running = core.start();
   running.catch(() => undefined);
-  await eventually('the core to lead with synced caches', () => core.manager.isLeader() && core.manager.informers.hasSynced(), 30_000);
+  await eventually(
+    'the core to lead with synced caches',
+    () => core.manager.isLeader() && core.manager.informers.hasSynced(),
+    30_000,
+  );
   return { core, running };
 }
 
@@ -127,14 +178,30 @@ export function useCoreCluster(options: {
   const env = {} as CoreCluster;
   let running: Promise<void> | undefined;
   beforeAll(async () => {
-    env.cluster = await startCluster({ name: options.name, crds: [...DEPLOYMENT_CRDS, ...(options.crds ?? [])] });
+    env.cluster = await startCluster({
+      name: options.name,
+      crds: [...DEPLOYMENT_CRDS, ...(options.crds ?? [])],
+    });
     env.client = new KubeClient(env.cluster.kubeConfig());
-    const namespaces = options.asCoreServiceAccount ? [...options.namespaces, 'airunway-system'] : options.namespaces;
+    const namespaces = options.asCoreServiceAccount
+      ? [...options.namespaces, 'airunway-system']
+      : options.namespaces;
     for (const ns of namespaces) await createNamespace(env.client, ns);
-    if (options.asCoreServiceAccount) await applyManifests(env.client, CORE_RBAC);
-    for (const provider of options.providers ?? []) await registerProvider(env.client, provider, true);
-    const flags = typeof options.flags === 'function' ? await options.flags() : options.flags;
-    ({ core: env.core, running } = await startCore(env.cluster, flags, options.asCoreServiceAccount ? { actAs: CORE_SERVICE_ACCOUNT } : {}));
+    if (options.asCoreServiceAccount) {
+      await applyManifests(env.client, CORE_RBAC);
+      await applyManifests(env.client, CORE_ADMISSION_POLICY);
+    }
+    for (const provider of options.providers ?? [])
+      await registerProvider(env.client, provider, true);
+    const flags =
+      typeof options.flags === 'function'
+        ? await options.flags()
+        : options.flags;
+    ({ core: env.core, running } = await startCore(
+      env.cluster,
+      flags,
+      options.asCoreServiceAccount ? { actAs: CORE_SERVICE_ACCOUNT } : {},
+    ));
   }, START_TIMEOUT_MS);
   afterAll(async () => {
     await env.core?.manager.stop();
@@ -145,14 +212,22 @@ export function useCoreCluster(options: {
   return env;
 }
 
-export async function createNamespace(client: KubeClient, name: string): Promise<void> {
+export async function createNamespace(
+  client: KubeClient,
+  name: string,
+): Promise<void> {
   await client.create(Namespaces, { metadata: { name } });
 }
 
 /** A ModelDeployment as the runtime's client takes it. */
 export type Deployment = ModelDeployment & KubeObject;
 
-export function deployment(namespace: string, name: string, spec: Record<string, unknown>, annotations?: Record<string, string>): Deployment {
+export function deployment(
+  namespace: string,
+  name: string,
+  spec: Record<string, unknown>,
+  annotations?: Record<string, string>,
+): Deployment {
   return {
     apiVersion: 'airunway.ai/v1alpha1',
     kind: 'ModelDeployment',
@@ -161,7 +236,11 @@ export function deployment(namespace: string, name: string, spec: Record<string,
   };
 }
 
-export function getDeployment(client: KubeClient, namespace: string, name: string): Promise<Deployment> {
+export function getDeployment(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<Deployment> {
   return client.get<Deployment>(ModelDeployments, { namespace, name });
 }
 
@@ -175,21 +254,46 @@ const UPSTREAM_VERSIONS: Record<string, string> = {
 };
 
 /** Registers a built-in provider as its controller would; `crdInstalled: false` reports no upstream CRD. */
-export async function registerProvider(client: KubeClient, name: string, ready: boolean, options: { crdInstalled?: boolean } = {}): Promise<void> {
+export async function registerProvider(
+  client: KubeClient,
+  name: string,
+  ready: boolean,
+  options: { crdInstalled?: boolean } = {},
+): Promise<void> {
   const config = BUILT_IN_PROVIDERS.find(p => p.metadata?.name === name)!;
-  await client.apply(InferenceProviderConfigs, config as never, { fieldManager: `airunway-provider-${name}`, force: true });
+  await client.apply(InferenceProviderConfigs, config as never, {
+    fieldManager: `airunway-provider-${name}`,
+    force: true,
+  });
   await setProviderReady(client, name, ready, options);
 }
 
-export async function setProviderReady(client: KubeClient, name: string, ready: boolean, options: { crdInstalled?: boolean } = {}): Promise<void> {
-  const upstream = options.crdInstalled === false ? {} : { upstreamCRDVersion: UPSTREAM_VERSIONS[name] };
+export async function setProviderReady(
+  client: KubeClient,
+  name: string,
+  ready: boolean,
+  options: { crdInstalled?: boolean } = {},
+): Promise<void> {
+  const upstream =
+    options.crdInstalled === false
+      ? {}
+      : { upstreamCRDVersion: UPSTREAM_VERSIONS[name] };
   const status: InferenceProviderConfig = {
     apiVersion: 'airunway.ai/v1alpha1',
     kind: 'InferenceProviderConfig',
     metadata: { name },
-    status: { ready, version: 'test', lastHeartbeat: new Date().toISOString(), ...upstream },
+    status: {
+      ready,
+      version: 'test',
+      lastHeartbeat: new Date().toISOString(),
+      ...upstream,
+    },
   } as InferenceProviderConfig;
-  await client.apply(InferenceProviderConfigs, status as never, { fieldManager: `airunway-provider-${name}`, force: true, subresource: 'status' });
+  await client.apply(InferenceProviderConfigs, status as never, {
+    fieldManager: `airunway-provider-${name}`,
+    force: true,
+    subresource: 'status',
+  });
 }
 
 export interface KubeEvent {
@@ -199,8 +303,15 @@ export interface KubeEvent {
   involvedObject: { name: string; kind: string };
 }
 
-export async function eventsOf(client: KubeClient, namespace: string, name: string): Promise<KubeEvent[]> {
-  const list = await client.list(Events, { namespace, fieldSelector: `involvedObject.name=${name}` });
+export async function eventsOf(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<KubeEvent[]> {
+  const list = await client.list(Events, {
+    namespace,
+    fieldSelector: `involvedObject.name=${name}`,
+  });
   return list.items as unknown as KubeEvent[];
 }
 

@@ -13,20 +13,52 @@
  *   here) is reported as retrying, not as a failed deployment.
  */
 import path from 'node:path';
-import { ConfigMaps, KubeClient, type KubeObject, Namespaces } from '@runway-portal/controller-runtime';
-import { startCluster, type TestCluster, waitFor } from '@runway-portal/e2e-cluster';
-import { DYNAMO_PROVIDER, type ModelDeployment } from '@runway-portal/plugin-runway-common';
+import {
+  ConfigMaps,
+  KubeClient,
+  type KubeObject,
+  Namespaces,
+} from '@runway-portal/controller-runtime';
+import {
+  startCluster,
+  type TestCluster,
+  waitFor,
+} from '@runway-portal/e2e-cluster';
+import {
+  DYNAMO_PROVIDER,
+  type ModelDeployment,
+  RECONCILE_PAUSED_ANNOTATION,
+} from '@runway-portal/plugin-runway-common';
 import type { ProviderDefinition } from './definition';
-import { conditionOf, createModelDeploymentAsCore, getProviderConfig, isGone, modelDeploymentTestHelpers, type RunningProvider, startProviderForTest } from './testing';
+import { ModelDeployments } from './resources';
+import {
+  conditionOf,
+  createModelDeploymentAsCore,
+  getProviderConfig,
+  isGone,
+  modelDeploymentTestHelpers,
+  type RunningProvider,
+  serviceAccountClient,
+  startProviderForTest,
+} from './testing';
 
 jest.setTimeout(120_000);
 
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
-const DGD_CRD_V130 = path.resolve(__dirname, '../../../../../shared/upstream/crds/dynamo-nvidia.com_dynamographdeployments.v1.3.0-era.yaml');
+const DGD_CRD_V130 = path.resolve(
+  __dirname,
+  '../../../../../shared/upstream/crds/dynamo-nvidia.com_dynamographdeployments.v1.3.0-era.yaml',
+);
 const NS = 'loop';
 const PROVIDER = 'looptest';
 
-const DGDs = (version: string) => ({ group: 'nvidia.com', version, kind: 'DynamoGraphDeployment', plural: 'dynamographdeployments', namespaced: true });
+const DGDs = (version: string) => ({
+  group: 'nvidia.com',
+  version,
+  kind: 'DynamoGraphDeployment',
+  plural: 'dynamographdeployments',
+  namespaced: true,
+});
 type Obj = KubeObject & { spec?: any; data?: Record<string, string> };
 
 /**
@@ -38,20 +70,46 @@ type Obj = KubeObject & { spec?: any; data?: Record<string, string> };
  */
 const definition: ProviderDefinition = {
   name: PROVIDER,
-  registration: { ...DYNAMO_PROVIDER, metadata: { ...DYNAMO_PROVIDER.metadata, name: PROVIDER } },
+  registration: {
+    ...DYNAMO_PROVIDER,
+    metadata: { ...DYNAMO_PROVIDER.metadata, name: PROVIDER },
+  },
   version: `${PROVIDER}:v0`,
-  upstream: { group: 'nvidia.com', kind: 'DynamoGraphDeployment', plural: 'dynamographdeployments', versions: ['v1beta1', 'v1alpha1'] },
+  upstream: {
+    group: 'nvidia.com',
+    kind: 'DynamoGraphDeployment',
+    plural: 'dynamographdeployments',
+    versions: ['v1beta1', 'v1alpha1'],
+  },
   extraKinds: [ConfigMaps],
   overrides: { frontendReplicas: 'integer', frontendReplicasText: 'string' },
   transform(md, { apiVersion }) {
-    if (apiVersion !== 'nvidia.com/v1alpha1') throw new Error(`test definition writes only v1alpha1, asked for ${apiVersion}`);
-    const overrides = md.spec.provider?.overrides as { frontendReplicas?: number; frontendReplicasText?: string } | undefined;
-    const replicas = overrides?.frontendReplicasText ?? overrides?.frontendReplicas ?? 1;
+    if (apiVersion !== 'nvidia.com/v1alpha1')
+      throw new Error(
+        `test definition writes only v1alpha1, asked for ${apiVersion}`,
+      );
+    const overrides = md.spec.provider?.overrides as
+      | { frontendReplicas?: number; frontendReplicasText?: string }
+      | undefined;
+    const replicas =
+      overrides?.frontendReplicasText ?? overrides?.frontendReplicas ?? 1;
     const name = md.metadata!.name!;
     return {
       objects: [
-        { apiVersion, kind: 'DynamoGraphDeployment', metadata: { name }, spec: { services: { Frontend: { componentType: 'frontend', replicas } } } },
-        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-config` }, data: { model: md.spec.model.id } },
+        {
+          apiVersion,
+          kind: 'DynamoGraphDeployment',
+          metadata: { name },
+          spec: {
+            services: { Frontend: { componentType: 'frontend', replicas } },
+          },
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `${name}-config` },
+          data: { model: md.spec.model.id },
+        },
       ],
     };
   },
@@ -62,7 +120,12 @@ const definition: ProviderDefinition = {
     reason: 'TestReady',
     endpoint: { service: md.metadata!.name!, port: 8000 },
     message: [upstream, ...extras]
-      .map(o => `${o.kind}/${o.metadata?.name} ${o.metadata?.resourceVersion ? 'live' : 'desired'}`)
+      .map(
+        o =>
+          `${o.kind}/${o.metadata?.name} ${
+            o.metadata?.resourceVersion ? 'live' : 'desired'
+          }`,
+      )
       .join(', '),
   }),
 };
@@ -72,14 +135,26 @@ const BETA_ONLY = 'loopbeta';
 const betaOnly: ProviderDefinition = {
   ...definition,
   name: BETA_ONLY,
-  registration: { ...DYNAMO_PROVIDER, metadata: { ...DYNAMO_PROVIDER.metadata, name: BETA_ONLY } },
+  registration: {
+    ...DYNAMO_PROVIDER,
+    metadata: { ...DYNAMO_PROVIDER.metadata, name: BETA_ONLY },
+  },
   upstream: { ...definition.upstream, versions: ['v1beta1'] },
   transform: (md, { apiVersion }) => ({
-    objects: [{ apiVersion, kind: 'DynamoGraphDeployment', metadata: { name: md.metadata!.name! }, spec: { components: [{ name: 'frontend', type: 'frontend' }] } }],
+    objects: [
+      {
+        apiVersion,
+        kind: 'DynamoGraphDeployment',
+        metadata: { name: md.metadata!.name! },
+        spec: { components: [{ name: 'frontend', type: 'frontend' }] },
+      },
+    ],
   }),
 };
 
-const spec = (overrides?: Record<string, unknown>): ModelDeployment['spec'] => ({
+const spec = (
+  overrides?: Record<string, unknown>,
+): ModelDeployment['spec'] => ({
   model: { id: 'Qwen/Qwen3-0.6B' },
   engine: { type: 'vllm' },
   resources: { gpu: { count: 1 } },
@@ -91,23 +166,43 @@ describe('the shared provider loop against a real cluster', () => {
   let client: KubeClient;
   let running: RunningProvider;
   let runningBeta: RunningProvider;
-  const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(() => client, PROVIDER, NS);
-  const getDgd = (name: string) => client.get<Obj>(DGDs('v1alpha1'), { namespace: NS, name });
-  const getConfigMap = (name: string) => client.get<Obj>(ConfigMaps, { namespace: NS, name });
+  const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(
+    () => client,
+    PROVIDER,
+    NS,
+  );
+  const getDgd = (name: string) =>
+    client.get<Obj>(DGDs('v1alpha1'), { namespace: NS, name });
+  const getConfigMap = (name: string) =>
+    client.get<Obj>(ConfigMaps, { namespace: NS, name });
   /** Waits for a deployment's condition; on timeout shows its status and events. */
-  const until = (what: string, name: string, check: (md: Awaited<ReturnType<typeof getMd>>) => boolean) =>
+  const until = (
+    what: string,
+    name: string,
+    check: (md: Awaited<ReturnType<typeof getMd>>) => boolean,
+  ) =>
     waitFor(what, async () => check(await getMd(name)), {
       timeoutMs: 60_000,
       intervalMs: 250,
-      explain: async () => `status: ${JSON.stringify((await getMd(name)).status)}\nevents: ${(await events(name)).join('\n')}`,
+      explain: async () =>
+        `status: ${JSON.stringify((await getMd(name)).status)}\nevents: ${(
+          await events(name)
+        ).join('\n')}`,
     });
 
   beforeAll(async () => {
-    cluster = await startCluster({ name: 'provider-shared-loop', crds: [RUNWAY_CRDS, DGD_CRD_V130] });
+    cluster = await startCluster({
+      name: 'provider-shared-loop',
+      crds: [RUNWAY_CRDS, DGD_CRD_V130],
+    });
     client = new KubeClient(cluster.kubeConfig());
     await client.create(Namespaces, { metadata: { name: NS } });
-    running = await startProviderForTest(client, definition, { heartbeatIntervalMs: 1000 });
-    runningBeta = await startProviderForTest(client, betaOnly, { heartbeatIntervalMs: 1000 });
+    running = await startProviderForTest(client, definition, {
+      heartbeatIntervalMs: 1000,
+    });
+    runningBeta = await startProviderForTest(client, betaOnly, {
+      heartbeatIntervalMs: 1000,
+    });
   });
 
   afterAll(async () => {
@@ -118,49 +213,114 @@ describe('the shared provider loop against a real cluster', () => {
   });
 
   it('writes the CRD storage version (v1alpha1) although it prefers v1beta1, which needs the absent conversion webhook', async () => {
-    await waitFor('registration reports the storage version', async () => {
-      const ipc = await getProviderConfig(client, PROVIDER);
-      return ipc.status?.upstreamCRDVersion === 'nvidia.com/v1alpha1';
-    }, { timeoutMs: 60_000, intervalMs: 250 });
-    // The other served version really needs Dynamo's webhook here.
-    await expect(client.create(DGDs('v1beta1'), { apiVersion: 'nvidia.com/v1beta1', kind: 'DynamoGraphDeployment', metadata: { name: 'direct', namespace: NS }, spec: {} })).rejects.toThrow(
-      /conversion webhook/,
+    await waitFor(
+      'registration reports the storage version',
+      async () => {
+        const ipc = await getProviderConfig(client, PROVIDER);
+        return ipc.status?.upstreamCRDVersion === 'nvidia.com/v1alpha1';
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
     );
+    // The other served version really needs Dynamo's webhook here.
+    await expect(
+      client.create(DGDs('v1beta1'), {
+        apiVersion: 'nvidia.com/v1beta1',
+        kind: 'DynamoGraphDeployment',
+        metadata: { name: 'direct', namespace: NS },
+        spec: {},
+      }),
+    ).rejects.toThrow(/conversion webhook/);
 
     await createMd('llama', spec());
     await until('Running', 'llama', md => md.status?.phase === 'Running');
     const dgd = await getDgd('llama');
-    expect(dgd.spec.services.Frontend).toEqual({ componentType: 'frontend', replicas: 1 });
-    const writes = (dgd.metadata!.managedFields ?? []) as Array<{ manager?: string; apiVersion?: string }>;
-    expect(writes.filter(w => w.manager === `airunway-provider-${PROVIDER}`).map(w => w.apiVersion)).toEqual(['nvidia.com/v1alpha1']);
+    expect(dgd.spec.services.Frontend).toEqual({
+      componentType: 'frontend',
+      replicas: 1,
+    });
+    const writes = (dgd.metadata!.managedFields ?? []) as Array<{
+      manager?: string;
+      apiVersion?: string;
+    }>;
+    expect(
+      writes
+        .filter(w => w.manager === `airunway-provider-${PROVIDER}`)
+        .map(w => w.apiVersion),
+    ).toEqual(['nvidia.com/v1alpha1']);
   });
 
   it('hands mapStatus the live helper objects', async () => {
     const md = await getMd('llama');
-    expect(md.status?.message).toBe("DynamoGraphDeployment/llama live, ConfigMap/llama-config live");
-    expect(conditionOf(md, 'ResourceCreated')).toMatchObject({ status: 'True', reason: 'ResourceCreated' });
+    expect(md.status?.message).toBe(
+      'DynamoGraphDeployment/llama live, ConfigMap/llama-config live',
+    );
+    expect(conditionOf(md, 'ResourceCreated')).toMatchObject({
+      status: 'True',
+      reason: 'ResourceCreated',
+    });
   });
 
   it('reports an apply the API server rejects (422) in the status, keeps what exists, and recovers once the spec is fixed', async () => {
-    const before = { dgd: (await getDgd('llama')).metadata!.uid, configMap: (await getConfigMap('llama-config')).metadata!.uid };
-    await patchSpec('llama', { provider: { overrides: { frontendReplicas: -1 } } });
-    await until('Failed with ApplyFailed', 'llama', md => md.status?.phase === 'Failed');
+    const before = {
+      dgd: (await getDgd('llama')).metadata!.uid,
+      configMap: (await getConfigMap('llama-config')).metadata!.uid,
+    };
+    await patchSpec('llama', {
+      provider: { overrides: { frontendReplicas: -1 } },
+    });
+    await until(
+      'Failed with ApplyFailed',
+      'llama',
+      md => md.status?.phase === 'Failed',
+    );
     const md = await getMd('llama');
-    expect(md.status!.message).toMatch(/^Applying DynamoGraphDeployment 'llama' failed: 422 Invalid: .*spec\.services\.Frontend\.replicas.*greater than or equal to 0/);
+    expect(md.status!.message).toMatch(
+      /^Applying DynamoGraphDeployment 'llama' failed: 422 Invalid: .*spec\.services\.Frontend\.replicas.*greater than or equal to 0/,
+    );
     for (const type of ['ResourceCreated', 'Ready']) {
-      expect(conditionOf(md, type)).toMatchObject({ status: 'False', reason: 'ApplyFailed', message: md.status!.message });
+      expect(conditionOf(md, type)).toMatchObject({
+        status: 'False',
+        reason: 'ApplyFailed',
+        message: md.status!.message,
+      });
     }
-    expect(await events('llama')).toContain(`Warning/ProviderError: ${md.status!.message}`);
+    expect(await events('llama')).toContain(
+      `Warning/ProviderError: ${md.status!.message}`,
+    );
     // What is true of the DGD that still runs stays in the status (the core's gateway routing reads the endpoint).
-    expect(md.status).toMatchObject({ endpoint: { service: 'llama', port: 8000 }, provider: { resourceName: 'llama', resourceKind: 'DynamoGraphDeployment' } });
+    expect(md.status).toMatchObject({
+      endpoint: { service: 'llama', port: 8000 },
+      provider: {
+        resourceName: 'llama',
+        resourceKind: 'DynamoGraphDeployment',
+      },
+    });
     // Nothing existing was deleted or replaced.
     expect((await getDgd('llama')).metadata!.uid).toBe(before.dgd);
     expect((await getDgd('llama')).spec.services.Frontend.replicas).toBe(1);
-    expect((await getConfigMap('llama-config')).metadata!.uid).toBe(before.configMap);
+    expect((await getConfigMap('llama-config')).metadata!.uid).toBe(
+      before.configMap,
+    );
+
+    const applyErrors = async () =>
+      (
+        await running.manager.metrics.registry.getSingleMetricAsString(
+          'airunway_reconciliation_errors_total',
+        )
+      )
+        .split('\n')
+        .find(line =>
+          line.startsWith(
+            `airunway_reconciliation_errors_total{provider="${PROVIDER}",error_type="ApplyFailed"}`,
+          ),
+        );
+    expect(await applyErrors()).toMatch(/ [1-9]\d*$/);
 
     await patchSpec('llama', { provider: null });
     await until('Running again', 'llama', d => d.status?.phase === 'Running');
-    expect(conditionOf(await getMd('llama'), 'ResourceCreated')).toMatchObject({ status: 'True' });
+    expect(conditionOf(await getMd('llama'), 'ResourceCreated')).toMatchObject({
+      status: 'True',
+    });
   });
 
   it('reports a first create rejected for a mistyped field as Failed with nothing created, and deletes nothing', async () => {
@@ -175,11 +335,163 @@ describe('the shared provider loop against a real cluster', () => {
   });
 
   it('reports a server error (500 from the missing conversion webhook) as retrying, not as a failed deployment', async () => {
-    await createModelDeploymentAsCore(client, { namespace: NS, name: 'beta' }, spec(), BETA_ONLY);
-    await until('Pending with the server error', 'beta', md => md.status?.phase === 'Pending' && md.status.message !== undefined && md.status.message !== '');
+    await createModelDeploymentAsCore(
+      client,
+      { namespace: NS, name: 'beta' },
+      spec(),
+      BETA_ONLY,
+    );
+    await until(
+      'Pending with the server error',
+      'beta',
+      md =>
+        md.status?.phase === 'Pending' &&
+        md.status.message !== undefined &&
+        md.status.message !== '',
+    );
     const md = await getMd('beta');
-    expect(md.status!.message).toMatch(/^Applying DynamoGraphDeployment 'beta' failed, retrying: 500: conversion webhook for nvidia.com\/v1beta1, Kind=DynamoGraphDeployment failed: .*not found$/);
-    expect(conditionOf(md, 'ResourceCreated')).toMatchObject({ status: 'False', reason: 'ApplyFailed' });
+    expect(md.status!.message).toMatch(
+      /^Applying DynamoGraphDeployment 'beta' failed, retrying: 500: conversion webhook for nvidia.com\/v1beta1, Kind=DynamoGraphDeployment failed: .*not found$/,
+    );
+    expect(conditionOf(md, 'ResourceCreated')).toMatchObject({
+      status: 'False',
+      reason: 'ApplyFailed',
+    });
     expect(await isGone(() => getDgd('beta'))).toBe(true);
+  });
+
+  it('cleans up a paused deployment that is deleted: deletion wins over the pause', async () => {
+    await createMd('paused', spec());
+    await until('Running', 'paused', md => md.status?.phase === 'Running');
+    await client.patch(
+      ModelDeployments,
+      { namespace: NS, name: 'paused' },
+      { metadata: { annotations: { [RECONCILE_PAUSED_ANNOTATION]: 'true' } } },
+      'merge',
+    );
+    await client.delete(ModelDeployments, { namespace: NS, name: 'paused' });
+    await waitFor(
+      'the paused deployment and its DynamoGraphDeployment gone',
+      async () =>
+        (await isGone(() => getMd('paused'))) && isGone(() => getDgd('paused')),
+      {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+      },
+    );
+  });
+
+  it('registers as not ready, saying why, while its upstream CRD is not installed at a supported version', async () => {
+    const missing: ProviderDefinition = {
+      ...definition,
+      name: 'nocrd',
+      registration: {
+        ...DYNAMO_PROVIDER,
+        metadata: { ...DYNAMO_PROVIDER.metadata, name: 'nocrd' },
+      },
+      // The cluster serves DGD v1alpha1 only; this provider supports only a version that does not exist.
+      upstream: { ...definition.upstream, versions: ['v9'] },
+    };
+    const noCrd = await startProviderForTest(client, missing, {
+      heartbeatIntervalMs: 1000,
+    });
+    try {
+      await waitFor(
+        'a registration with a heartbeat',
+        async () =>
+          Boolean(
+            (
+              await getProviderConfig(client, 'nocrd')
+            ).status?.lastHeartbeat,
+          ),
+        {
+          timeoutMs: 30_000,
+          intervalMs: 250,
+        },
+      );
+      const ipc = await getProviderConfig(client, 'nocrd');
+      expect(ipc.status.ready).toBe(false);
+      expect(ipc.status.upstreamCRDVersion).toBeUndefined();
+      expect(ipc.status.conditions).toEqual([
+        expect.objectContaining({
+          type: 'Ready',
+          status: 'False',
+          reason: 'CRDNotInstalled',
+          message:
+            'Upstream CRD dynamographdeployments.nvidia.com is not installed at a supported version (nvidia.com/v9): install its operator',
+        }),
+      ]);
+      // The provider with a supported version is ready.
+      expect((await getProviderConfig(client, PROVIDER)).status).toMatchObject({
+        ready: true,
+        conditions: [
+          expect.objectContaining({ type: 'Ready', status: 'True' }),
+        ],
+      });
+    } finally {
+      await noCrd.stop();
+    }
+  });
+
+  it("lets llm-d's ServiceAccount write Deployments, ServiceAccounts, Roles and RoleBindings only as Runway's own objects, never in kube-system (its admission policy)", async () => {
+    const rbac = path.resolve(
+      __dirname,
+      '../../../deploy/provider-llmd/rbac.yaml',
+    );
+    const asLlmd = await serviceAccountClient(client, rbac, {
+      namespace: 'airunway-system',
+      name: 'llmd-provider',
+    });
+    const ServiceAccounts = {
+      group: '',
+      version: 'v1',
+      plural: 'serviceaccounts',
+      kind: 'ServiceAccount',
+      namespaced: true,
+    };
+    try {
+      await createMd('owner', spec());
+      const owner = await getMd('owner');
+      const labels = { 'airunway.ai/managed-by': 'airunway' };
+      const ownerReferences = [
+        {
+          apiVersion: 'airunway.ai/v1alpha1',
+          kind: 'ModelDeployment',
+          name: 'owner',
+          uid: owner.metadata!.uid!,
+          controller: true,
+        },
+      ];
+      const sa = (
+        namespace: string,
+        name: string,
+        metadata: Record<string, unknown>,
+      ) =>
+        asLlmd.create(ServiceAccounts, {
+          metadata: { name, namespace, ...metadata },
+        });
+      // The API server reads a new policy a moment after it is stored.
+      await waitFor(
+        'the policy in force',
+        () =>
+          sa('kube-system', 'escalate', { labels }).then(
+            () => false,
+            err =>
+              /may not write .* in kube-system/.test((err as Error).message),
+          ),
+        { timeoutMs: 30_000, intervalMs: 250 },
+      );
+      await expect(sa(NS, 'unlabelled', { ownerReferences })).rejects.toThrow(
+        /may write only objects labelled airunway\.ai\/managed-by=airunway/,
+      );
+      await expect(sa(NS, 'orphan', { labels })).rejects.toThrow(
+        /may write only objects controlled by a ModelDeployment/,
+      );
+      await expect(
+        sa(NS, 'owner-epp', { labels, ownerReferences }),
+      ).resolves.toBeDefined();
+    } finally {
+      asLlmd.close();
+    }
   });
 });

@@ -33,7 +33,13 @@ import {
   type ModelDeploymentStatus,
   RECONCILE_PAUSED_ANNOTATION,
 } from '@runway-portal/plugin-runway-common';
-import { crdName, crdNotInstalledMessage, detectApiVersion, schemaHash } from './crdVersion';
+import { Counter } from 'prom-client';
+import {
+  crdName,
+  crdNotInstalledMessage,
+  detectApiVersion,
+  schemaHash,
+} from './crdVersion';
 import { type ProviderDefinition, TransformError } from './definition';
 import { desiredObjects, MANAGED_BY_VALUE, resolveDeployment } from './desired';
 import { applyDecision } from './drift';
@@ -74,9 +80,15 @@ export function providerFinalizer(name: string): string {
 }
 
 /** Extra kinds are watched only where they carry the managed-by label: never every ConfigMap of the cluster. */
-const MANAGED_SELECTOR = { labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}` };
+const MANAGED_SELECTOR = {
+  labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_VALUE}`,
+};
 
-const FINALIZER_TIMEOUT_MESSAGE = 'Finalizer removed after timeout, provider resource may be orphaned';
+/** The same metric the core reports its failures in (seed 000 §9). */
+export const RECONCILIATION_ERRORS = 'airunway_reconciliation_errors_total';
+
+const FINALIZER_TIMEOUT_MESSAGE =
+  'Finalizer removed after timeout, provider resource may be orphaned';
 
 /** Wires a provider into a Manager: call `setup()` before `mgr.start()`. */
 export class ProviderController {
@@ -95,6 +107,8 @@ export class ProviderController {
   private schemaHash?: string;
   private upstreamRelease?: string;
   private upstream?: { informer: Informer<KubeObject>; rt: ResourceType };
+  /** Seed 000 §9's error counter, in the manager's registry (scraped with controller-runtime's). */
+  readonly errors: Counter<'provider' | 'error_type'>;
 
   constructor(
     private readonly mgr: Manager,
@@ -108,10 +122,28 @@ export class ProviderController {
     this.logger = mgr.logger.child({ provider: definition.name });
     this.timeoutMs = options.finalizerTimeoutMs ?? DEFAULT_FINALIZER_TIMEOUT_MS;
     this.now = options.now ?? (() => new Date());
-    this.registration = new Registration(mgr.client, definition, this.fieldManager, this.logger, {
-      intervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
-      now: this.now,
-    });
+    this.registration = new Registration(
+      mgr.client,
+      definition,
+      this.fieldManager,
+      this.logger,
+      {
+        intervalMs:
+          options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+        now: this.now,
+      },
+    );
+    const registry = mgr.metrics.registry;
+    this.errors =
+      (registry.getSingleMetric(RECONCILIATION_ERRORS) as
+        | Counter<'provider' | 'error_type'>
+        | undefined) ??
+      new Counter({
+        name: RECONCILIATION_ERRORS,
+        help: 'Failed provider reconciles, by provider and error type (ApplyFailed: the API server did not take an upstream object)',
+        labelNames: ['provider', 'error_type'] as const,
+        registers: [registry],
+      });
     this.mdInformer = mgr.informers.informerFor(ModelDeployments);
     this.crdInformer = mgr.informers.informerFor(CustomResourceDefinitions, {
       fieldSelector: `metadata.name=${crdName(definition.upstream)}`,
@@ -124,21 +156,39 @@ export class ProviderController {
   }
 
   setup(): void {
-    const relevant = (obj: KubeObject) => this.isMine(obj) || this.hasFinalizer(obj);
+    const relevant = (obj: KubeObject) =>
+      this.isMine(obj) || this.hasFinalizer(obj);
     let builder = this.mgr
       .controller()
       .named(`${this.definition.name}-provider`)
       .for(ModelDeployments, {
-        predicates: [{ create: relevant, update: (old, obj) => relevant(old) || relevant(obj), delete: () => false }],
+        predicates: [
+          {
+            create: relevant,
+            update: (old, obj) => relevant(old) || relevant(obj),
+            delete: () => false,
+          },
+        ],
       })
-      .withOptions({ maxConcurrentReconciles: this.options.maxConcurrentReconciles ?? 4 });
-    for (const rt of this.definition.extraKinds ?? []) builder = builder.owns(rt, { selector: MANAGED_SELECTOR });
-    this.controller = builder.complete((req, ctx) => this.reconcile(req, ctx.logger));
+      .withOptions({
+        maxConcurrentReconciles: this.options.maxConcurrentReconciles ?? 4,
+      });
+    for (const rt of this.definition.extraKinds ?? [])
+      builder = builder.owns(rt, { selector: MANAGED_SELECTOR });
+    this.controller = builder.complete((req, ctx) =>
+      this.reconcile(req, ctx.logger),
+    );
 
     const onCrd = () => this.onCrdChange();
-    this.crdInformer.addEventHandler({ add: onCrd, update: onCrd, delete: onCrd });
+    this.crdInformer.addEventHandler({
+      add: onCrd,
+      update: onCrd,
+      delete: onCrd,
+    });
     void this.registration.start();
-    this.mgr.addReadyCheck('provider-registered', () => this.registration.registered());
+    this.mgr.addReadyCheck('provider-registered', () =>
+      this.registration.registered(),
+    );
   }
 
   /** Stops the heartbeat and the upstream informer (the manager stops everything else). */
@@ -153,36 +203,61 @@ export class ProviderController {
     const crd = this.crdInformer.store.list()[0];
     const detected = detectApiVersion(this.definition.upstream, crd);
     const hash = detected ? schemaHash(crd, detected) : undefined;
-    this.upstreamRelease = detected && crd ? this.definition.upstreamRelease?.(crd) : undefined;
+    this.upstreamRelease =
+      detected && crd ? this.definition.upstreamRelease?.(crd) : undefined;
     if (detected === this.apiVersion) {
       // Same version, maybe a new schema: report it.
-      if (hash !== this.schemaHash) this.registration.setUpstreamVersion(detected, hash);
+      if (hash !== this.schemaHash)
+        this.registration.setUpstreamVersion(detected, hash);
       this.schemaHash = hash;
       return;
     }
     this.schemaHash = hash;
-    this.logger.info('upstream CRD version changed', { from: this.apiVersion ?? 'none', to: detected ?? 'none' });
-    if (!detected) this.logger.warn(crdNotInstalledMessage(this.definition.name));
+    this.logger.info('upstream CRD version changed', {
+      from: this.apiVersion ?? 'none',
+      to: detected ?? 'none',
+    });
+    if (!detected)
+      this.logger.warn(crdNotInstalledMessage(this.definition.name));
     this.apiVersion = detected;
     void this.upstream?.informer.stop();
     this.upstream = undefined;
     if (detected) {
       const { group, version } = parseApiVersion(detected);
       const { kind, plural } = this.definition.upstream;
-      const rt: ResourceType = { group, version, kind, plural, namespaced: true };
-      const informer = new Informer<KubeObject>(this.mgr.client, rt, { logger: this.logger });
+      const rt: ResourceType = {
+        group,
+        version,
+        kind,
+        plural,
+        namespaced: true,
+      };
+      const informer = new Informer<KubeObject>(this.mgr.client, rt, {
+        logger: this.logger,
+      });
       informer.addIndexer(OWNER_INDEX, byOwnerIndexer);
       const enqueue = (obj: KubeObject) => {
-        for (const r of ownerRequests(obj, { group: DEPLOYMENTS_GROUP, kind: 'ModelDeployment' })) this.controller?.enqueue(r);
+        for (const r of ownerRequests(obj, {
+          group: DEPLOYMENTS_GROUP,
+          kind: 'ModelDeployment',
+        }))
+          this.controller?.enqueue(r);
       };
-      informer.addEventHandler({ add: enqueue, update: (_o, obj) => enqueue(obj), delete: enqueue });
+      informer.addEventHandler({
+        add: enqueue,
+        update: (_o, obj) => enqueue(obj),
+        delete: enqueue,
+      });
       informer.start();
       this.upstream = { informer, rt };
     }
     this.registration.setUpstreamVersion(detected, hash);
     for (const md of this.mdInformer.store.list()) {
       if (this.isMine(md) || this.hasFinalizer(md)) {
-        this.controller?.enqueue({ namespace: md.metadata?.namespace, name: md.metadata!.name! });
+        this.controller?.enqueue({
+          namespace: md.metadata?.namespace,
+          name: md.metadata!.name!,
+        });
       }
     }
   }
@@ -190,7 +265,10 @@ export class ProviderController {
   // ---- reconcile ----------------------------------------------------------------
 
   private isMine(obj: KubeObject): boolean {
-    return (obj as unknown as ModelDeployment).status?.provider?.name === this.definition.name;
+    return (
+      (obj as unknown as ModelDeployment).status?.provider?.name ===
+      this.definition.name
+    );
   }
 
   private hasFinalizer(obj: KubeObject): boolean {
@@ -200,37 +278,65 @@ export class ProviderController {
   /** Every object of this provider owned by the deployment, found through the owner indexes. */
   private owned(md: KubeObject): Array<{ obj: KubeObject; rt: ResourceType }> {
     const value = ownerIndexValue(
-      { apiVersion: DEPLOYMENTS_API_VERSION, kind: 'ModelDeployment', name: md.metadata!.name! },
+      {
+        apiVersion: DEPLOYMENTS_API_VERSION,
+        kind: 'ModelDeployment',
+        name: md.metadata!.name!,
+      },
       md.metadata?.namespace,
     );
     const found: Array<{ obj: KubeObject; rt: ResourceType }> = [];
     if (this.upstream) {
-      for (const obj of this.upstream.informer.store.byIndex(OWNER_INDEX, value)) found.push({ obj, rt: this.upstream.rt });
+      for (const obj of this.upstream.informer.store.byIndex(
+        OWNER_INDEX,
+        value,
+      ))
+        found.push({ obj, rt: this.upstream.rt });
     }
     for (const rt of this.definition.extraKinds ?? []) {
-      for (const obj of this.mgr.informers.informerFor(rt, MANAGED_SELECTOR).store.byIndex(OWNER_INDEX, value)) found.push({ obj, rt });
+      for (const obj of this.mgr.informers
+        .informerFor(rt, MANAGED_SELECTOR)
+        .store.byIndex(OWNER_INDEX, value))
+        found.push({ obj, rt });
     }
-    return found.filter(({ obj }) => obj.metadata?.ownerReferences?.some(r => r.uid === md.metadata?.uid));
+    return found.filter(({ obj }) =>
+      obj.metadata?.ownerReferences?.some(r => r.uid === md.metadata?.uid),
+    );
   }
 
   private liveOf(obj: KubeObject, primary: boolean): KubeObject | undefined {
-    const key = keyOf({ namespace: obj.metadata?.namespace, name: obj.metadata!.name! });
+    const key = keyOf({
+      namespace: obj.metadata?.namespace,
+      name: obj.metadata!.name!,
+    });
     if (primary) return this.upstream?.informer.store.get(key);
-    const rt = (this.definition.extraKinds ?? []).find(k => k.kind === obj.kind);
-    return rt ? this.mgr.informers.informerFor(rt, MANAGED_SELECTOR).store.get(key) : undefined;
+    const rt = (this.definition.extraKinds ?? []).find(
+      k => k.kind === obj.kind,
+    );
+    return rt
+      ? this.mgr.informers.informerFor(rt, MANAGED_SELECTOR).store.get(key)
+      : undefined;
   }
 
   async reconcile(req: Request, logger: Logger): Promise<Result | void> {
-    const cached = this.mdInformer.store.get(keyOf(req)) as unknown as ModelDeployment | undefined;
+    const cached = this.mdInformer.store.get(keyOf(req)) as unknown as
+      | ModelDeployment
+      | undefined;
     if (!cached) return undefined;
-    const md = { apiVersion: DEPLOYMENTS_API_VERSION, kind: 'ModelDeployment', ...cached } as ModelDeployment & KubeObject;
+    const md = {
+      apiVersion: DEPLOYMENTS_API_VERSION,
+      kind: 'ModelDeployment',
+      ...cached,
+    } as ModelDeployment & KubeObject;
     if (!this.isMine(md)) {
       // Switched to another provider (or never ours): let go of what we created.
       if (this.hasFinalizer(md)) return this.cleanUp(md, logger);
       return undefined;
     }
-    if (md.metadata?.annotations?.[RECONCILE_PAUSED_ANNOTATION] === 'true') return undefined;
+    // Deletion wins over the pause: a paused deployment that is deleted is still cleaned up.
     if (md.metadata?.deletionTimestamp) return this.cleanUp(md, logger);
+    if (md.metadata?.annotations?.[RECONCILE_PAUSED_ANNOTATION] === 'true')
+      return undefined;
     if (!this.hasFinalizer(md)) await this.setFinalizer(md, true);
 
     const ctx: StatusContext = {
@@ -239,20 +345,48 @@ export class ProviderController {
       generation: md.metadata?.generation,
     };
     const resolved = resolveDeployment(md);
-    const incompatible = checkProviderCompatibility(resolved.spec, this.definition.registration)
+    const incompatible = checkProviderCompatibility(
+      resolved.spec,
+      this.definition.registration,
+    )
       .filter(i => i.severity === 'error')
       .map(i => i.message);
-    if (incompatible.length > 0) return this.writeStatus(md, incompatibleStatus(ctx, incompatible));
+    if (incompatible.length > 0)
+      return this.writeStatus(md, incompatibleStatus(ctx, incompatible));
 
-    const overrides = checkOverrides(resolved.spec.provider?.overrides, this.definition.overrides);
+    const overrides = checkOverrides(
+      resolved.spec.provider?.overrides,
+      this.definition.overrides,
+    );
     for (const path of overrides.unknown) {
-      this.events.event(md, 'Warning', 'UnknownOverride', `Unknown override key ${path} is ignored by provider '${this.definition.name}'`);
+      this.events.event(
+        md,
+        'Warning',
+        'UnknownOverride',
+        `Unknown override key ${path} is ignored by provider '${this.definition.name}'`,
+      );
     }
     if (overrides.errors.length > 0) {
-      return this.writeStatus(md, notCreatedStatus(ctx, 'Failed', 'InvalidOverrides', overrides.errors.join('; ')));
+      return this.writeStatus(
+        md,
+        notCreatedStatus(
+          ctx,
+          'Failed',
+          'InvalidOverrides',
+          overrides.errors.join('; '),
+        ),
+      );
     }
     if (!this.apiVersion) {
-      return this.writeStatus(md, notCreatedStatus(ctx, 'Pending', 'CRDNotInstalled', crdNotInstalledMessage(this.definition.name)));
+      return this.writeStatus(
+        md,
+        notCreatedStatus(
+          ctx,
+          'Pending',
+          'CRDNotInstalled',
+          crdNotInstalledMessage(this.definition.name),
+        ),
+      );
     }
 
     // Until the upstream cache is filled, "not there" could mean "not listed yet".
@@ -260,14 +394,24 @@ export class ProviderController {
 
     let desired: KubeObject[];
     try {
-      const transformCtx = { apiVersion: this.apiVersion, upstreamRelease: this.upstreamRelease };
+      const transformCtx = {
+        apiVersion: this.apiVersion,
+        upstreamRelease: this.upstreamRelease,
+      };
       const inputs = await this.definition.prepare?.(resolved, transformCtx);
-      const result = desiredObjects(this.definition, md, { ...transformCtx, ...(inputs ? { inputs } : {}) });
+      const result = desiredObjects(this.definition, md, {
+        ...transformCtx,
+        ...(inputs ? { inputs } : {}),
+      });
       desired = result.objects;
-      for (const w of result.warnings) this.events.event(md, 'Warning', 'TransformWarning', w);
+      for (const w of result.warnings)
+        this.events.event(md, 'Warning', 'TransformWarning', w);
     } catch (err) {
       if (!(err instanceof TransformError)) throw err;
-      return this.writeStatus(md, notCreatedStatus(ctx, 'Failed', 'InvalidSpec', err.message));
+      return this.writeStatus(
+        md,
+        notCreatedStatus(ctx, 'Failed', 'InvalidSpec', err.message),
+      );
     }
 
     let primaryLive: KubeObject | undefined;
@@ -277,14 +421,32 @@ export class ProviderController {
       const decision = applyDecision(obj, live);
       const label = `${obj.kind} '${obj.metadata!.name}'`;
       if (decision === 'recreate' && i === 0) {
-        this.events.event(md, 'Warning', 'IdentityChanged', `Identity fields changed: deleting and recreating ${label}`);
+        this.events.event(
+          md,
+          'Warning',
+          'IdentityChanged',
+          `Identity fields changed: deleting and recreating ${label}`,
+        );
         await this.deleteObject(this.upstream!.rt, obj);
-        await this.writeStatus(md, notCreatedStatus(ctx, 'Deploying', 'Recreating', `Identity fields changed: recreating ${label}`));
+        await this.writeStatus(
+          md,
+          notCreatedStatus(
+            ctx,
+            'Deploying',
+            'Recreating',
+            `Identity fields changed: recreating ${label}`,
+          ),
+        );
         // The delete event of the old object brings us back; poll in case it lingers.
         return { requeueAfterMs: 2000 };
       }
       if (decision === 'drift') {
-        this.events.event(md, 'Warning', 'DriftDetected', `Provider resource was modified directly, reconciling ${label}`);
+        this.events.event(
+          md,
+          'Warning',
+          'DriftDetected',
+          `Provider resource was modified directly, reconciling ${label}`,
+        );
       }
       let current = live;
       if (decision !== 'none') {
@@ -294,12 +456,27 @@ export class ProviderController {
           // Rejected, conflicting, server error or timeout: say so in the status, retry with backoff, delete nothing.
           const upstreamExists = (i === 0 ? live : primaryLive) !== undefined;
           const failure = applyFailure(label, err, upstreamExists);
+          // Handled (reported in the status and retried), so controller-runtime's error count never sees it.
+          this.errors.inc({
+            provider: this.definition.name,
+            error_type: 'ApplyFailed',
+          });
           logger.warn('apply failed', { object: label, error: err });
-          if (md.status?.message !== failure.message) this.events.event(md, 'Warning', 'ProviderError', failure.message);
-          await this.writeStatus(md, applyFailedStatus(ctx, failure, md.status, upstreamExists));
+          if (md.status?.message !== failure.message)
+            this.events.event(md, 'Warning', 'ProviderError', failure.message);
+          await this.writeStatus(
+            md,
+            applyFailedStatus(ctx, failure, md.status, upstreamExists),
+          );
           return { requeue: true };
         }
-        if (decision === 'create') this.events.event(md, 'Normal', 'ResourceCreated', `Created ${label}`);
+        if (decision === 'create')
+          this.events.event(
+            md,
+            'Normal',
+            'ResourceCreated',
+            `Created ${label}`,
+          );
         logger.debug('applied', { object: label, decision });
       }
       if (i === 0) primaryLive = current;
@@ -309,19 +486,39 @@ export class ProviderController {
     // Helpers the deployment no longer needs (e.g. a ConfigMap once its flags are gone).
     const wanted = new Set(desired.map(o => `${o.kind}/${o.metadata!.name}`));
     for (const { obj, rt } of this.owned(md)) {
-      if (rt !== this.upstream?.rt && !wanted.has(`${rt.kind}/${obj.metadata!.name}`)) await this.deleteObject(rt, obj);
+      if (
+        rt !== this.upstream?.rt &&
+        !wanted.has(`${rt.kind}/${obj.metadata!.name}`)
+      )
+        await this.deleteObject(rt, obj);
     }
 
     const primary = desired[0];
-    const mapped = this.definition.mapStatus(resolved, primaryLive ?? primary, extrasLive);
-    const status = deployedStatus(ctx, { kind: primary.kind!, name: primary.metadata!.name! }, mapped);
+    const mapped = this.definition.mapStatus(
+      resolved,
+      primaryLive ?? primary,
+      extrasLive,
+    );
+    const status = deployedStatus(
+      ctx,
+      { kind: primary.kind!, name: primary.metadata!.name! },
+      mapped,
+    );
     if (mapped.phase === 'Failed' && md.status?.phase !== 'Failed') {
-      this.events.event(md, 'Warning', 'ProviderError', `Provider resource in error state: ${mapped.message}`);
+      this.events.event(
+        md,
+        'Warning',
+        'ProviderError',
+        `Provider resource in error state: ${mapped.message}`,
+      );
     }
     return this.writeStatus(md, status);
   }
 
-  private async writeStatus(md: ModelDeployment & KubeObject, status: ModelDeploymentStatus): Promise<void> {
+  private async writeStatus(
+    md: ModelDeployment & KubeObject,
+    status: ModelDeploymentStatus,
+  ): Promise<void> {
     if (statusUpToDate(status, md.status)) return;
     await this.applier.applyStatus({
       apiVersion: DEPLOYMENTS_API_VERSION,
@@ -335,16 +532,20 @@ export class ProviderController {
     try {
       // The client directly, not the Applier: the Applier strips the uid, which here
       // makes the apply fail instead of creating a new object when this one is gone.
-      await this.mgr.client.apply(ModelDeployments, {
-        apiVersion: DEPLOYMENTS_API_VERSION,
-        kind: 'ModelDeployment',
-        metadata: {
-          name: md.metadata!.name,
-          namespace: md.metadata!.namespace,
-          uid: md.metadata!.uid,
-          ...(present ? { finalizers: [this.finalizer] } : {}),
+      await this.mgr.client.apply(
+        ModelDeployments,
+        {
+          apiVersion: DEPLOYMENTS_API_VERSION,
+          kind: 'ModelDeployment',
+          metadata: {
+            name: md.metadata!.name,
+            namespace: md.metadata!.namespace,
+            uid: md.metadata!.uid,
+            ...(present ? { finalizers: [this.finalizer] } : {}),
+          },
         },
-      }, { fieldManager: this.fieldManager });
+        { fieldManager: this.fieldManager },
+      );
     } catch (err) {
       if (!isNotFound(err) && !isConflict(err)) throw err;
     }
@@ -352,7 +553,11 @@ export class ProviderController {
 
   private async deleteObject(rt: ResourceType, obj: KubeObject): Promise<void> {
     try {
-      await this.mgr.client.delete(rt, { namespace: obj.metadata?.namespace, name: obj.metadata!.name! }, { propagationPolicy: 'Background' });
+      await this.mgr.client.delete(
+        rt,
+        { namespace: obj.metadata?.namespace, name: obj.metadata!.name! },
+        { propagationPolicy: 'Background' },
+      );
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
@@ -362,7 +567,10 @@ export class ProviderController {
    * Deletion (or a switch to another provider): delete what we created and
    * drop the finalizer once it is gone, or after the timeout with a warning.
    */
-  private async cleanUp(md: ModelDeployment & KubeObject, logger: Logger): Promise<Result | void> {
+  private async cleanUp(
+    md: ModelDeployment & KubeObject,
+    logger: Logger,
+  ): Promise<Result | void> {
     const owned = this.owned(md);
     if (owned.length === 0) {
       await this.setFinalizer(md, false);
@@ -371,17 +579,25 @@ export class ProviderController {
     for (const { obj, rt } of owned) {
       if (!obj.metadata?.deletionTimestamp) await this.deleteObject(rt, obj);
     }
-    const since = Date.parse(md.metadata?.deletionTimestamp ?? '') || this.cleanupStart(md);
+    const since =
+      Date.parse(md.metadata?.deletionTimestamp ?? '') || this.cleanupStart(md);
     const elapsed = this.now().getTime() - since;
     if (elapsed >= this.timeoutMs) {
       logger.warn('finalizer timeout: provider resources may be orphaned', {
         resources: owned.map(o => `${o.obj.kind}/${o.obj.metadata?.name}`),
       });
-      this.events.event(md, 'Warning', 'FinalizerTimeout', FINALIZER_TIMEOUT_MESSAGE);
+      this.events.event(
+        md,
+        'Warning',
+        'FinalizerTimeout',
+        FINALIZER_TIMEOUT_MESSAGE,
+      );
       await this.setFinalizer(md, false);
       return undefined;
     }
-    return { requeueAfterMs: Math.max(100, Math.min(this.timeoutMs - elapsed, 5_000)) };
+    return {
+      requeueAfterMs: Math.max(100, Math.min(this.timeoutMs - elapsed, 5_000)),
+    };
   }
 
   private readonly cleanupStarts = new Map<string, number>();

@@ -23,7 +23,12 @@ export {
   providerFinalizer,
 } from './controller';
 export type { ProviderControllerOptions } from './controller';
-export { crdName, crdNotInstalledMessage, detectApiVersion, schemaHash } from './crdVersion';
+export {
+  crdName,
+  crdNotInstalledMessage,
+  detectApiVersion,
+  schemaHash,
+} from './crdVersion';
 export {
   DESIRED_ANNOTATION,
   IDENTITY_ANNOTATION,
@@ -53,4 +58,4 @@ export {
 export type { ApplyFailure, StatusContext } from './status';
 export { PROVIDER_OPTIONS, parseProviderOptions } from './options';
 export type { ProviderProcessOptions } from './options';
-export { runProvider } from './run';
+export { providerLeaseName, runProvider } from './run';

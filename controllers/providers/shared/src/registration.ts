@@ -5,7 +5,11 @@
  * upstream CRD version.
  */
 import type { KubeClient, Logger } from '@runway-portal/controller-runtime';
-import { DEPLOYMENTS_API_VERSION } from '@runway-portal/plugin-runway-common';
+import {
+  type Condition,
+  DEPLOYMENTS_API_VERSION,
+} from '@runway-portal/plugin-runway-common';
+import { crdName } from './crdVersion';
 import type { ProviderDefinition } from './definition';
 import { InferenceProviderConfigs } from './resources';
 
@@ -15,22 +19,53 @@ export interface RegistrationStatus {
   lastHeartbeat: string;
   upstreamCRDVersion?: string;
   upstreamSchemaHash?: string;
+  /** `Ready`, with the reason the portal and the core show for a provider that is not ready. */
+  conditions: Condition[];
 }
 
-/** The registration status a provider reports (pure). */
+/**
+ * The registration status a provider reports (pure). Ready means: the
+ * upstream CRD is installed at a version this provider supports. That the
+ * controller runs is what `lastHeartbeat` says; readers judge its age (the
+ * core). `readySince`: when `ready` last changed (kept as the condition's
+ * lastTransitionTime); defaults to now.
+ */
 export function registrationStatus(
-  definition: Pick<ProviderDefinition, 'version'>,
+  definition: Pick<ProviderDefinition, 'version' | 'upstream'>,
   now: Date,
   upstreamVersion: string | undefined,
   upstreamSchemaHash?: string,
+  readySince?: string,
 ): RegistrationStatus {
+  // Whole seconds: the CRD's date-time format, and what Go's metav1.Time writes.
+  const stamp = `${now.toISOString().slice(0, 19)}Z`;
+  const ready = Boolean(upstreamVersion);
+  const crd = crdName(definition.upstream);
+  const supported = definition.upstream.versions
+    .map(v => `${definition.upstream.group}/${v}`)
+    .join(', ');
+  const condition: Condition = ready
+    ? {
+        type: 'Ready',
+        status: 'True',
+        reason: 'UpstreamCRDInstalled',
+        message: `Upstream CRD ${crd} installed; writing ${upstreamVersion}`,
+        lastTransitionTime: readySince ?? stamp,
+      }
+    : {
+        type: 'Ready',
+        status: 'False',
+        reason: 'CRDNotInstalled',
+        message: `Upstream CRD ${crd} is not installed at a supported version (${supported}): install its operator`,
+        lastTransitionTime: readySince ?? stamp,
+      };
   return {
-    ready: true,
+    ready,
     version: definition.version,
-    // Whole seconds: the CRD's date-time format, and what Go's metav1.Time writes.
-    lastHeartbeat: `${now.toISOString().slice(0, 19)}Z`,
+    lastHeartbeat: stamp,
     ...(upstreamVersion ? { upstreamCRDVersion: upstreamVersion } : {}),
     ...(upstreamVersion && upstreamSchemaHash ? { upstreamSchemaHash } : {}),
+    conditions: [condition],
   };
 }
 
@@ -41,6 +76,8 @@ export class Registration {
   private specApplied = false;
   private heartbeatWritten = false;
   private writing: Promise<void> = Promise.resolve();
+  /** The last ready value written and since when (the Ready condition's lastTransitionTime). */
+  private lastReady?: { ready: boolean; since: string };
 
   constructor(
     private readonly client: KubeClient,
@@ -72,9 +109,14 @@ export class Registration {
 
   /** One heartbeat; writes run one after another so an older one never lands last. */
   beat(): Promise<void> {
-    this.writing = this.writing.then(() => this.write()).catch(err => {
-      this.logger.error('could not update the provider registration; retrying at the next heartbeat', { error: err });
-    });
+    this.writing = this.writing
+      .then(() => this.write())
+      .catch(err => {
+        this.logger.error(
+          'could not update the provider registration; retrying at the next heartbeat',
+          { error: err },
+        );
+      });
     return this.writing;
   }
 
@@ -84,21 +126,47 @@ export class Registration {
     if (!this.specApplied) {
       await this.client.apply(
         InferenceProviderConfigs,
-        { apiVersion: DEPLOYMENTS_API_VERSION, kind: 'InferenceProviderConfig', metadata: { ...metadata, name }, spec },
+        {
+          apiVersion: DEPLOYMENTS_API_VERSION,
+          kind: 'InferenceProviderConfig',
+          metadata: { ...metadata, name },
+          spec,
+        },
         { fieldManager: this.fieldManager, force: true },
       );
       this.specApplied = true;
     }
+    const computed = registrationStatus(
+      this.definition,
+      this.options.now(),
+      this.upstreamVersion,
+      this.upstreamSchemaHash,
+    );
+    const keep =
+      this.lastReady?.ready === computed.ready
+        ? this.lastReady.since
+        : undefined;
+    const status = keep
+      ? registrationStatus(
+          this.definition,
+          this.options.now(),
+          this.upstreamVersion,
+          this.upstreamSchemaHash,
+          keep,
+        )
+      : computed;
     await this.client.apply(
       InferenceProviderConfigs,
       {
         apiVersion: DEPLOYMENTS_API_VERSION,
         kind: 'InferenceProviderConfig',
         metadata: { name },
-        status: registrationStatus(this.definition, this.options.now(), this.upstreamVersion, this.upstreamSchemaHash),
+        status,
       },
       { fieldManager: this.fieldManager, force: true, subresource: 'status' },
     );
+    if (this.lastReady?.ready !== status.ready)
+      this.lastReady = { ready: status.ready, since: status.lastHeartbeat };
     this.heartbeatWritten = true;
   }
 }

@@ -2,12 +2,23 @@
  * The whole life of a provider process: parse flags and environment, start
  * a Manager with the provider's controller, run until SIGTERM.
  */
-import { createLogger, helpRequested, Manager, optionErrorsText, usage } from '@runway-portal/controller-runtime';
+import {
+  createLogger,
+  helpRequested,
+  Manager,
+  optionErrorsText,
+  usage,
+} from '@runway-portal/controller-runtime';
 import { ProviderController } from './controller';
 import type { ProviderDefinition } from './definition';
 import { PROVIDER_OPTIONS, parseProviderOptions } from './options';
 
 /** Runs a provider until it is told to stop; resolves with the process exit code. */
+/** The provider's leader-election Lease; its Role in controllers/deploy/provider-<name>/rbac.yaml names it. */
+export function providerLeaseName(name: string): string {
+  return `${name}-provider-leader`;
+}
+
 export async function runProvider(
   definition: ProviderDefinition,
   argv: string[] = process.argv.slice(2),
@@ -20,7 +31,9 @@ export async function runProvider(
   }
   const parsed = parseProviderOptions(argv, env);
   if (!parsed.ok) {
-    process.stderr.write(optionErrorsText(program, PROVIDER_OPTIONS, parsed.errors));
+    process.stderr.write(
+      optionErrorsText(program, PROVIDER_OPTIONS, parsed.errors),
+    );
     return 2;
   }
   const options = parsed.options;
@@ -33,10 +46,18 @@ export async function runProvider(
       logger,
       metrics: { port: options.metricsPort },
       healthProbes: { port: options.healthPort },
-      leaderElection: options.leaderElectionNamespace ? { namespace: options.leaderElectionNamespace } : false,
+      leaderElection: options.leaderElectionNamespace
+        ? {
+            namespace: options.leaderElectionNamespace,
+            leaseName: providerLeaseName(definition.name),
+          }
+        : false,
     });
   } catch (err) {
-    logger.error('cannot load the cluster configuration: set --kubeconfig or KUBECONFIG, or run in a cluster', { error: err });
+    logger.error(
+      'cannot load the cluster configuration: set --kubeconfig or KUBECONFIG, or run in a cluster',
+      { error: err },
+    );
     return 1;
   }
   const provider = new ProviderController(mgr, definition, {

@@ -4,6 +4,7 @@
  * events. No cluster or mock in here: the caller brings a KubeClient.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
   Events,
@@ -16,8 +17,14 @@ import {
   silentLogger,
 } from '@runway-portal/controller-runtime';
 import { parseAllDocuments } from 'yaml';
-import { DEPLOYMENTS_API_VERSION, type ModelDeployment } from '@runway-portal/plugin-runway-common';
-import { ProviderController, type ProviderControllerOptions } from './controller';
+import {
+  DEPLOYMENTS_API_VERSION,
+  type ModelDeployment,
+} from '@runway-portal/plugin-runway-common';
+import {
+  ProviderController,
+  type ProviderControllerOptions,
+} from './controller';
 import type { ProviderDefinition } from './definition';
 import { InferenceProviderConfigs, ModelDeployments } from './resources';
 
@@ -77,8 +84,16 @@ export async function loadWithoutStarting<T>(load: () => T): Promise<T> {
   try {
     const lib = load();
     await new Promise(resolve => setImmediate(resolve));
-    if (exitCodes.length > 0) throw new Error(`loading the library called process.exit(${exitCodes.join(', ')}): it must not start the provider (keep that in main.ts)`);
-    if (process.listenerCount('SIGTERM') !== sigtermHandlers) throw new Error('loading the library installed a SIGTERM handler: it must not start the provider (keep that in main.ts)');
+    if (exitCodes.length > 0)
+      throw new Error(
+        `loading the library called process.exit(${exitCodes.join(
+          ', ',
+        )}): it must not start the provider (keep that in main.ts)`,
+      );
+    if (process.listenerCount('SIGTERM') !== sigtermHandlers)
+      throw new Error(
+        'loading the library installed a SIGTERM handler: it must not start the provider (keep that in main.ts)',
+      );
     return lib;
   } finally {
     process.exit = exit;
@@ -100,7 +115,11 @@ export async function selectProviderAsCore(
       metadata: key,
       status: { provider: { name: provider, selectedReason: reason } },
     },
-    { fieldManager: TEST_CORE_FIELD_MANAGER, subresource: 'status', force: true },
+    {
+      fieldManager: TEST_CORE_FIELD_MANAGER,
+      subresource: 'status',
+      force: true,
+    },
   );
 }
 
@@ -114,8 +133,17 @@ export async function createModelDeploymentAsCore(
   spec: ModelDeployment['spec'],
   provider: string,
 ): Promise<void> {
-  await client.create(ModelDeployments, { apiVersion: DEPLOYMENTS_API_VERSION, kind: 'ModelDeployment', metadata: key, spec } as ModelDeploymentObject);
-  await selectProviderAsCore(client, { namespace: key.namespace, name: key.name }, provider);
+  await client.create(ModelDeployments, {
+    apiVersion: DEPLOYMENTS_API_VERSION,
+    kind: 'ModelDeployment',
+    metadata: key,
+    spec,
+  } as ModelDeploymentObject);
+  await selectProviderAsCore(
+    client,
+    { namespace: key.namespace, name: key.name },
+    provider,
+  );
 }
 
 /**
@@ -123,12 +151,31 @@ export async function createModelDeploymentAsCore(
  * its namespace and provider. `client` is a getter because tests create their
  * client in `beforeAll`, after the helpers are declared.
  */
-export function modelDeploymentTestHelpers(client: () => KubeClient, provider: string, namespace: string) {
+export function modelDeploymentTestHelpers(
+  client: () => KubeClient,
+  provider: string,
+  namespace: string,
+) {
   return {
-    getMd: (name: string, ns = namespace) => client().get<ModelDeploymentObject>(ModelDeployments, { namespace: ns, name }),
-    createMd: (name: string, spec: ModelDeployment['spec'], labels?: Record<string, string>, ns = namespace) =>
-      createModelDeploymentAsCore(client(), { namespace: ns, name, labels }, spec, provider),
-    patchSpec: (name: string, spec: object) => client().patch(ModelDeployments, { namespace, name }, { spec }, 'merge'),
+    getMd: (name: string, ns = namespace) =>
+      client().get<ModelDeploymentObject>(ModelDeployments, {
+        namespace: ns,
+        name,
+      }),
+    createMd: (
+      name: string,
+      spec: ModelDeployment['spec'],
+      labels?: Record<string, string>,
+      ns = namespace,
+    ) =>
+      createModelDeploymentAsCore(
+        client(),
+        { namespace: ns, name, labels },
+        spec,
+        provider,
+      ),
+    patchSpec: (name: string, spec: object) =>
+      client().patch(ModelDeployments, { namespace, name }, { spec }, 'merge'),
     events: (name: string, ns = namespace) => eventsAbout(client(), ns, name),
   };
 }
@@ -150,7 +197,10 @@ export async function isGone(get: () => Promise<unknown>): Promise<boolean> {
 }
 
 /** A provider's InferenceProviderConfig (cluster-scoped, named after the provider). */
-export function getProviderConfig(client: KubeClient, provider: string): Promise<KubeObject & { spec?: any; status?: any }> {
+export function getProviderConfig(
+  client: KubeClient,
+  provider: string,
+): Promise<KubeObject & { spec?: any; status?: any }> {
   return client.get(InferenceProviderConfigs, { name: provider });
 }
 
@@ -165,14 +215,32 @@ export async function startProviderAsServiceAccount(
   rbacManifest: string,
   options: ProviderControllerOptions = {},
 ): Promise<{ providerClient: KubeClient; running: RunningProvider }> {
-  const providerClient = await serviceAccountClient(admin, rbacManifest, { namespace: 'airunway-system', name: `${definition.name}-provider` });
-  const running = await startProviderForTest(providerClient, definition, options);
+  const providerClient = await serviceAccountClient(admin, rbacManifest, {
+    namespace: 'airunway-system',
+    name: `${definition.name}-provider`,
+  });
+  const running = await startProviderForTest(
+    providerClient,
+    definition,
+    options,
+  );
   return { providerClient, running };
 }
 
 /** Events about an object, as `Type/Reason: message`. */
-export async function eventsAbout(client: KubeClient, namespace: string, name: string): Promise<string[]> {
-  const list = await client.list<KubeObject & { type?: string; reason?: string; message?: string; involvedObject?: { name?: string } }>(Events, {
+export async function eventsAbout(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<string[]> {
+  const list = await client.list<
+    KubeObject & {
+      type?: string;
+      reason?: string;
+      message?: string;
+      involvedObject?: { name?: string };
+    }
+  >(Events, {
     namespace,
     fieldSelector: `involvedObject.name=${name}`,
   });
@@ -182,8 +250,12 @@ export async function eventsAbout(client: KubeClient, namespace: string, name: s
 /** Which field manager owns a top-level status field (or a condition type) of an object. */
 export function statusOwners(obj: KubeObject): Record<string, string[]> {
   const owners: Record<string, string[]> = {};
-  const add = (field: string, manager: string) => (owners[field] ??= []).push(manager);
-  for (const entry of (obj.metadata?.managedFields ?? []) as Array<{ manager?: string; fieldsV1?: Record<string, any> }>) {
+  const add = (field: string, manager: string) =>
+    (owners[field] ??= []).push(manager);
+  for (const entry of (obj.metadata?.managedFields ?? []) as Array<{
+    manager?: string;
+    fieldsV1?: Record<string, any>;
+  }>) {
     const status = entry.fieldsV1?.['f:status'];
     if (!status || !entry.manager) continue;
     for (const [key, value] of Object.entries(status)) {
@@ -193,7 +265,8 @@ export function statusOwners(obj: KubeObject): Record<string, string[]> {
           if (m) add(`conditions[${m[1]}]`, entry.manager);
         }
       } else if (key === 'f:provider') {
-        for (const k of Object.keys(value as object)) if (k.startsWith('f:')) add(`provider.${k.slice(2)}`, entry.manager);
+        for (const k of Object.keys(value as object))
+          if (k.startsWith('f:')) add(`provider.${k.slice(2)}`, entry.manager);
       } else if (key.startsWith('f:')) {
         add(key.slice(2), entry.manager);
       }
@@ -205,7 +278,7 @@ export function statusOwners(obj: KubeObject): Record<string, string[]> {
 /**
  * A client authenticated as a ServiceAccount bound by a provider's RBAC
  * manifest (`controllers/deploy/<provider>/rbac.yaml`): creates the
- * manifest's objects with `admin`, then requests a token. Running the
+ * manifest's objects (and the admission-policy.yaml next to it, if any) with `admin`, then requests a token. Running the
  * provider with it proves the RBAC is sufficient.
  */
 export async function serviceAccountClient(
@@ -214,26 +287,40 @@ export async function serviceAccountClient(
   serviceAccount: { namespace: string; name: string },
 ): Promise<KubeClient> {
   try {
-    await admin.create(Namespaces, { metadata: { name: serviceAccount.namespace } });
+    await admin.create(Namespaces, {
+      metadata: { name: serviceAccount.namespace },
+    });
   } catch (err) {
     if (!isAlreadyExists(err)) throw err;
   }
-  for (const doc of parseAllDocuments(fs.readFileSync(rbacManifest, 'utf8'))) {
-    const obj = doc.toJS() as KubeObject | null;
-    if (!obj?.kind) continue;
-    await admin.create(await admin.resolve(obj.apiVersion!, obj.kind), obj);
+  // The provider's admission policy next to its RBAC (llm-d's), if any, narrows what that RBAC allows.
+  const policy = path.join(path.dirname(rbacManifest), 'admission-policy.yaml');
+  for (const file of fs.existsSync(policy)
+    ? [rbacManifest, policy]
+    : [rbacManifest]) {
+    for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
+      const obj = doc.toJS() as KubeObject | null;
+      if (!obj?.kind) continue;
+      await admin.create(await admin.resolve(obj.apiVersion!, obj.kind), obj);
+    }
   }
   const review = await admin.request<{ status: { token: string } }>({
     method: 'POST',
     path: `/api/v1/namespaces/${serviceAccount.namespace}/serviceaccounts/${serviceAccount.name}/token`,
-    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
+    body: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: 3600 },
+    },
   });
   const cluster = admin.kubeConfig.getCurrentCluster()!;
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [cluster],
     users: [{ name: serviceAccount.name, token: review.status.token }],
-    contexts: [{ name: 'sa', cluster: cluster.name, user: serviceAccount.name }],
+    contexts: [
+      { name: 'sa', cluster: cluster.name, user: serviceAccount.name },
+    ],
     currentContext: 'sa',
   });
   return new KubeClient(kc);

@@ -1,5 +1,5 @@
 import { KubeClient } from '../kube/client';
-import { isGone, KubeApiError } from '../kube/errors';
+import { isGone, KubeApiError, KubeConnectionError } from '../kube/errors';
 import {
   apiVersionOf,
   keyOfObject,
@@ -174,6 +174,11 @@ export class Informer<T extends KubeObject> {
           continue;
         }
         const reason = err instanceof WatchSilentError ? 'silent' : 'error';
+        const { connectivity } = this.client;
+        // Unreachable a moment ago but answering already: no reason to wait long.
+        if (err instanceof KubeConnectionError && !connectivity.isDown()) {
+          backoff.reset();
+        }
         const delay = backoff.next();
         logger.warn('list/watch failed, restarting', {
           reason,
@@ -181,7 +186,10 @@ export class Informer<T extends KubeObject> {
           retryInMs: delay,
         });
         this.options.metrics?.restarted(this.id, reason);
-        await sleep(delay, stopped);
+        // The backoff grows to 30 s during an outage; the server's return ends the wait at once.
+        const reconnected = connectivity.reconnectSignal();
+        await sleep(delay, AbortSignal.any([stopped, reconnected]));
+        if (reconnected.aborted) backoff.reset();
       }
     }
   }
@@ -272,6 +280,8 @@ export class Informer<T extends KubeObject> {
           allowWatchBookmarks: true,
           timeoutSeconds: this.options.watchTimeoutSeconds(),
           signal,
+          // The first successful request ends the backoff (client-go's reflector does the same).
+          onConnected: () => backoff.reset(),
         },
         event => {
           events += 1;

@@ -2,6 +2,7 @@ import type {
   InformerSelector,
   SharedInformerFactory,
 } from '../cache/sharedInformers';
+import type { ReconnectSource } from '../kube/connectivity';
 import type { ResourceType } from '../kube/resource';
 import type { KubeObject } from '../kube/types';
 import type { ControllerMetrics } from '../metrics/metrics';
@@ -20,6 +21,8 @@ export interface ControllerHost {
   informers: SharedInformerFactory;
   metrics?: ControllerMetrics;
   logger?: Logger;
+  /** The API server's reconnects after an outage (the manager's client). */
+  reconnects?: ReconnectSource;
   /** Takes ownership of the controller (starts it when leading). */
   register(controller: Controller): void;
 }
@@ -159,6 +162,7 @@ export class ControllerBuilder {
         ...this.options,
         logger: this.host.logger,
         metrics: this.host.metrics,
+        reconnects: this.host.reconnects,
       },
     );
     this.host.register(controller);

@@ -1,5 +1,6 @@
 import type { EventHandler } from '../cache/informer';
 import { keyOf, parseKey } from '../kube/resource';
+import type { ReconnectSource } from '../kube/connectivity';
 import type { KubeObject } from '../kube/types';
 import type {
   ControllerMetrics,
@@ -52,6 +53,8 @@ export interface ControllerOptions {
   rateLimiter?: RateLimiter<string>;
   logger?: Logger;
   metrics?: ControllerMetrics;
+  /** Keys that failed while the API server was unreachable are retried as soon as it answers again. */
+  reconnects?: ReconnectSource;
 }
 
 /**
@@ -64,6 +67,7 @@ export class Controller {
   private readonly logger: Logger;
   private readonly metrics?: ControllerMetrics;
   private readonly unsubscribes: Array<() => void> = [];
+  private readonly reconnects?: ReconnectSource;
   private workers: Promise<void>[] = [];
   private readonly abort = new AbortController();
   private started = false;
@@ -83,6 +87,7 @@ export class Controller {
     this.concurrency = concurrency;
     this.metrics = options.metrics;
     this.logger = (options.logger ?? silentLogger).child({ controller: name });
+    this.reconnects = options.reconnects;
     this.queue = new WorkQueue<string>({
       rateLimiter: options.rateLimiter,
       metrics: options.metrics?.queueMetrics(name),
@@ -111,6 +116,20 @@ export class Controller {
       this.concurrency,
     );
     this.metrics?.activeWorkers.set({ controller: this.name }, 0);
+    if (this.reconnects) {
+      this.unsubscribes.push(
+        this.reconnects.onReconnect(() => {
+          // The requeue that unblocks them: their per-key backoff may have grown to minutes.
+          const retried = this.queue.retryBackedOffNow();
+          if (retried > 0) {
+            this.logger.info(
+              'API server answers again: retrying failed keys now',
+              { retried },
+            );
+          }
+        }),
+      );
+    }
     for (const source of this.sources) {
       this.unsubscribes.push(
         source.informer.addEventHandler({

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
+import { Connectivity, type ConnectivityOptions } from './connectivity';
 import { errorFromStatus, KubeApiError, KubeConnectionError } from './errors';
 import { LineDecoder } from './lineDecoder';
 import {
@@ -49,6 +50,8 @@ export interface WatchOptions {
   /** The server closes the stream cleanly after this many seconds. */
   timeoutSeconds?: number;
   signal?: AbortSignal;
+  /** Called once the server accepted the watch (the first successful request: informers reset their backoff). */
+  onConnected?: () => void;
 }
 
 export interface ApplyOptions {
@@ -74,6 +77,8 @@ export interface KubeClientOptions {
   /** Timeout of every non-watch request; default 30 s. */
   requestTimeoutMs?: number;
   userAgent?: string;
+  /** How the client probes the API server after an outage. */
+  connectivity?: ConnectivityOptions;
 }
 
 type TlsMaterial = Pick<
@@ -105,6 +110,8 @@ export class KubeClient {
   private agent?: http.Agent;
   private agentTls?: TlsMaterial;
   private readonly discovered = new Map<string, Promise<ResourceType[]>>();
+  /** Whether the API server answers; informers and controllers wait on its reconnects after an outage. */
+  readonly connectivity: Connectivity;
 
   constructor(
     readonly kubeConfig: KubeConfig,
@@ -120,6 +127,17 @@ export class KubeClient {
     this.isHttps = this.server.startsWith('https:');
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.userAgent = options.userAgent ?? 'runway-controller-runtime';
+    this.connectivity = new Connectivity(async () => {
+      const res = await this.send({
+        method: 'GET',
+        path: '/readyz',
+        timeoutMs: 2000,
+      });
+      res.resume();
+      if ((res.statusCode ?? 0) >= 500) {
+        throw new Error(`/readyz answered ${res.statusCode}`);
+      }
+    }, options.connectivity);
   }
 
   /** From a kubeconfig file, or in-cluster / $KUBECONFIG / ~/.kube/config when omitted. */
@@ -135,6 +153,7 @@ export class KubeClient {
 
   /** Stops reusing connections (lets the process exit). */
   close(): void {
+    this.connectivity.close();
     this.agent?.destroy();
     this.agent = undefined;
   }
@@ -182,6 +201,7 @@ export class KubeClient {
       timeoutMs: 0,
     };
     const res = await this.send(requestOpts);
+    if ((res.statusCode ?? 0) < 400) opts.onConnected?.();
     if ((res.statusCode ?? 0) >= 400) {
       const text = await readBody(res, requestOpts);
       throw errorFromStatus(
@@ -475,11 +495,19 @@ export class KubeClient {
       const req = transport.request(
         url,
         { method: opts.method, headers, agent: this.agentFor(auth), signal },
-        resolve,
+        res => {
+          if ((res.statusCode ?? 0) < 500) this.connectivity.answered();
+          resolve(res);
+        },
       );
       req.on('error', err => {
-        if (opts.signal?.aborted) reject(opts.signal.reason);
-        else if (signal?.aborted) {
+        if (opts.signal?.aborted) {
+          reject(opts.signal.reason);
+          return;
+        }
+        // No HTTP answer at all: the server is unreachable (or too slow) until a probe says otherwise.
+        this.connectivity.failed();
+        if (signal?.aborted) {
           reject(
             new KubeConnectionError(
               opts.method,

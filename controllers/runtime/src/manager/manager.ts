@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { ReconnectSource } from '../kube/connectivity';
 import { Applier } from '../apply/applier';
 import { SharedInformerFactory } from '../cache/sharedInformers';
 import { ControllerBuilder, ControllerHost } from '../controller/builder';
@@ -79,6 +80,10 @@ export class Manager implements ControllerHost {
   readonly metrics: ControllerMetrics;
   readonly informers: SharedInformerFactory;
   readonly webhookServer?: WebhookServer;
+  /** The client's reconnects: controllers retry their failed keys when the API server answers again. */
+  get reconnects(): ReconnectSource {
+    return this.client.connectivity;
+  }
   readonly certManager?: CertManager;
   private readonly controllers: Controller[] = [];
   private readonly recorders: EventRecorder[] = [];

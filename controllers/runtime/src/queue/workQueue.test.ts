@@ -146,4 +146,22 @@ describe('WorkQueue', () => {
     }
     expect(out).toEqual(Array.from({ length: 5000 }, (_, i) => i));
   });
+
+  it('retries items waiting out a failure backoff at once, history cleared, and leaves requested delays alone', async () => {
+    const q = new WorkQueue<string>({
+      rateLimiter: new ItemExponentialRateLimiter(60_000, 600_000),
+    });
+    q.addRateLimited('failed');
+    q.addRateLimited('failed'); // a second failure: its backoff doubles
+    q.addAfter('polling', 60_000);
+    expect(q.len()).toBe(0);
+    expect(q.numRequeues('failed')).toBe(2);
+    expect(q.retryBackedOffNow()).toBe(1);
+    expect(q.len()).toBe(1);
+    expect(await q.get()).toBe('failed');
+    expect(q.numRequeues('failed')).toBe(0);
+    expect(q.retryBackedOffNow()).toBe(0); // nothing left backing off; 'polling' still waits
+    expect(q.len()).toBe(0);
+    q.shutDown();
+  });
 });

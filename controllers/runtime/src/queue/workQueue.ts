@@ -46,6 +46,8 @@ export class WorkQueue<T> {
     T,
     { readyAt: number; timer: NodeJS.Timeout }
   >();
+  /** Items waiting out a rate-limited backoff (a failure), not a requested delay. */
+  private readonly backingOff = new Set<T>();
   private readonly waiters: Array<(item: T | undefined) => void> = [];
   private drainWaiters: Array<() => void> = [];
   private shuttingDown = false;
@@ -94,6 +96,7 @@ export class WorkQueue<T> {
     if (pending) clearTimeout(pending.timer);
     const timer = setTimeout(() => {
       this.delayed.delete(item);
+      this.backingOff.delete(item);
       this.add(item);
     }, delayMs);
     timer.unref?.();
@@ -104,11 +107,34 @@ export class WorkQueue<T> {
   addRateLimited(item: T): void {
     this.metrics.retried();
     this.addAfter(item, this.rateLimiter.when(item));
+    if (this.delayed.has(item)) this.backingOff.add(item);
   }
 
   /** Clears `item`'s backoff history (after a successful reconcile). */
   forget(item: T): void {
     this.rateLimiter.forget(item);
+    this.backingOff.delete(item);
+  }
+
+  /**
+   * Adds now every item waiting out a rate-limited backoff, with its history
+   * cleared: what made them fail (the API server gone) has ended, and their
+   * backoff may have grown to minutes. Requested delays (`addAfter`) stay.
+   * Returns how many were added.
+   */
+  retryBackedOffNow(): number {
+    let added = 0;
+    for (const item of [...this.backingOff]) {
+      this.backingOff.delete(item);
+      const pending = this.delayed.get(item);
+      if (!pending) continue;
+      clearTimeout(pending.timer);
+      this.delayed.delete(item);
+      this.rateLimiter.forget(item);
+      this.add(item);
+      added += 1;
+    }
+    return added;
   }
 
   numRequeues(item: T): number {
@@ -151,6 +177,7 @@ export class WorkQueue<T> {
     this.shuttingDown = true;
     for (const { timer } of this.delayed.values()) clearTimeout(timer);
     this.delayed.clear();
+    this.backingOff.clear();
     this.queue.length = 0;
     this.head = 0;
     this.dirty.clear();

@@ -13,17 +13,25 @@ import type { InferenceProviderConfig, ModelDeploymentSpec } from './types';
 
 export const NO_HEALTHY_PROVIDERS = 'No healthy providers available';
 export const EXPLICIT_PROVIDER_REASON = 'explicit provider selection';
-export const EXPLICIT_ENGINE_REASON = 'explicit engine selection (spec.engine.type)';
+export const EXPLICIT_ENGINE_REASON =
+  'explicit engine selection (spec.engine.type)';
 
 export type EngineSelection =
   | { ok: true; engine: EngineType; reason: string; auto: boolean }
   | { ok: false; reason: string };
 
-function servingMode(spec: ModelDeploymentSpec): 'aggregated' | 'disaggregated' {
-  return spec.serving?.mode === 'disaggregated' ? 'disaggregated' : 'aggregated';
+function servingMode(
+  spec: ModelDeploymentSpec,
+): 'aggregated' | 'disaggregated' {
+  return spec.serving?.mode === 'disaggregated'
+    ? 'disaggregated'
+    : 'aggregated';
 }
 
-function byName(a: InferenceProviderConfig, b: InferenceProviderConfig): number {
+function byName(
+  a: InferenceProviderConfig,
+  b: InferenceProviderConfig,
+): number {
   const x = a.metadata?.name ?? '';
   const y = b.metadata?.name ?? '';
   if (x < y) return -1;
@@ -41,14 +49,24 @@ export function selectEngine(
   providers: InferenceProviderConfig[],
 ): EngineSelection {
   const explicit = spec.engine?.type;
-  if (explicit) return { ok: true, engine: explicit, reason: EXPLICIT_ENGINE_REASON, auto: false };
+  if (explicit)
+    return {
+      ok: true,
+      engine: explicit,
+      reason: EXPLICIT_ENGINE_REASON,
+      auto: false,
+    };
 
   const wanted = spec.provider?.name;
   const candidates = [...providers]
     .sort(byName)
-    .filter(p => isProviderReady(p) && (!wanted || p.metadata?.name === wanted));
+    .filter(
+      p => isProviderReady(p) && (!wanted || p.metadata?.name === wanted),
+    );
   if (candidates.length === 0) {
-    const detail = wanted ? `provider ${wanted} is not registered or not ready` : NO_HEALTHY_PROVIDERS;
+    const detail = wanted
+      ? `provider ${wanted} is not registered or not ready`
+      : NO_HEALTHY_PROVIDERS;
     return { ok: false, reason: `engine.type is required: ${detail}` };
   }
 
@@ -58,24 +76,37 @@ export function selectEngine(
   const offeredBy = new Map<EngineType, string[]>();
   for (const provider of candidates) {
     for (const capability of engineCapabilities(provider)) {
-      const modes = capability.servingModes?.length ? capability.servingModes : ['aggregated'];
-      const fits = modes.includes(mode) && (gpu ? capability.gpuSupport === true : capability.cpuSupport === true);
+      const modes = capability.servingModes?.length
+        ? capability.servingModes
+        : ['aggregated'];
+      const fits =
+        modes.includes(mode) &&
+        (gpu ? capability.gpuSupport === true : capability.cpuSupport === true);
       if (!fits || !ENGINE_TYPES.includes(capability.name)) continue;
-      offeredBy.set(capability.name, [...(offeredBy.get(capability.name) ?? []), provider.metadata?.name ?? '']);
+      offeredBy.set(capability.name, [
+        ...(offeredBy.get(capability.name) ?? []),
+        provider.metadata?.name ?? '',
+      ]);
     }
   }
   const engine = ENGINE_TYPES.find(e => offeredBy.has(e));
   if (!engine) {
     const names = candidates.map(p => p.metadata?.name).join(', ');
-    return { ok: false, reason: `engine.type is required: no ready provider (${names}) offers an engine for ${need}` };
+    return {
+      ok: false,
+      reason: `engine.type is required: no ready provider (${names}) offers an engine for ${need}`,
+    };
   }
   const offered = ENGINE_TYPES.filter(e => offeredBy.has(e));
-  const alternatives = offered.length > 1 ? `preferred over ${offered.slice(1).join(', ')}; ` : '';
+  const alternatives =
+    offered.length > 1 ? `preferred over ${offered.slice(1).join(', ')}; ` : '';
   return {
     ok: true,
     engine,
     auto: true,
-    reason: `${engine} for ${need} (${alternatives}offered by ${offeredBy.get(engine)!.join(', ')})`,
+    reason: `${engine} for ${need} (${alternatives}offered by ${offeredBy
+      .get(engine)!
+      .join(', ')})`,
   };
 }
 
@@ -94,7 +125,14 @@ export interface ProviderOutcome {
 }
 
 export type ProviderSelection =
-  | { ok: true; provider: string; reason: string; auto: boolean; priority?: number; considered: ProviderOutcome[] }
+  | {
+      ok: true;
+      provider: string;
+      reason: string;
+      auto: boolean;
+      priority?: number;
+      considered: ProviderOutcome[];
+    }
   | { ok: false; reason: string; considered: ProviderOutcome[] };
 
 interface Match {
@@ -115,7 +153,14 @@ export function selectProvider(
   providers: InferenceProviderConfig[],
 ): ProviderSelection {
   const explicit = spec.provider?.name;
-  if (explicit) return { ok: true, provider: explicit, reason: EXPLICIT_PROVIDER_REASON, auto: false, considered: [] };
+  if (explicit)
+    return {
+      ok: true,
+      provider: explicit,
+      reason: EXPLICIT_PROVIDER_REASON,
+      auto: false,
+      considered: [],
+    };
 
   const sorted = [...providers].sort(byName);
   const considered: ProviderOutcome[] = [];
@@ -124,7 +169,11 @@ export function selectProvider(
   const ties: string[] = [];
   for (const provider of sorted) {
     const name = provider.metadata?.name ?? '';
-    const outcome: ProviderOutcome = { name, ready: isProviderReady(provider), rules: [] };
+    const outcome: ProviderOutcome = {
+      name,
+      ready: isProviderReady(provider),
+      rules: [],
+    };
     considered.push(outcome);
     if (!outcome.ready) continue;
     let providerBest: Match | undefined;
@@ -134,11 +183,22 @@ export function selectProvider(
       outcome.rules.push(
         result.ok
           ? { condition: rule.condition, priority, matched: result.value }
-          : { condition: rule.condition, priority, matched: false, error: result.error },
+          : {
+              condition: rule.condition,
+              priority,
+              matched: false,
+              error: result.error,
+            },
       );
       if (!result.ok || !result.value) continue;
       if (!providerBest || priority > providerBest.priority) {
-        providerBest = { provider: name, priority, reason: rule.reason ?? `rule "${rule.condition}" (priority ${priority}) → ${name}` };
+        providerBest = {
+          provider: name,
+          priority,
+          reason:
+            rule.reason ??
+            `rule "${rule.condition}" (priority ${priority}) → ${name}`,
+        };
       }
     }
     if (!providerBest) continue;
@@ -150,17 +210,32 @@ export function selectProvider(
     }
   }
 
-  if (!considered.some(p => p.ready)) return { ok: false, reason: NO_HEALTHY_PROVIDERS, considered };
+  if (!considered.some(p => p.ready))
+    return { ok: false, reason: NO_HEALTHY_PROVIDERS, considered };
   if (!best) {
-    const ready = considered.filter(p => p.ready).map(p => p.name).join(', ');
+    const ready = considered
+      .filter(p => p.ready)
+      .map(p => p.name)
+      .join(', ');
     return {
       ok: false,
       reason: `No provider's selection rules match this deployment (ready providers: ${ready}); set spec.provider.name`,
       considered,
     };
   }
-  const tieNote = ties.length ? ` (tied at priority ${best.priority} with ${ties.join(', ')}; chosen by name)` : '';
-  return { ok: true, provider: best.provider, reason: `${best.reason}${tieNote}`, auto: true, priority: best.priority, considered };
+  const tieNote = ties.length
+    ? ` (tied at priority ${best.priority} with ${ties.join(
+        ', ',
+      )}; chosen by name)`
+    : '';
+  return {
+    ok: true,
+    provider: best.provider,
+    reason: `${best.reason}${tieNote}`,
+    auto: true,
+    priority: best.priority,
+    considered,
+  };
 }
 
 /**
@@ -177,7 +252,11 @@ export function chooseProvider(
   if (!explicit) return selectProvider(spec, providers);
   const registered = providers.find(p => p.metadata?.name === explicit);
   if (!registered) {
-    const known = providers.map(p => p.metadata?.name).filter(Boolean).join(', ') || 'none';
+    const known =
+      providers
+        .map(p => p.metadata?.name)
+        .filter(Boolean)
+        .join(', ') || 'none';
     return {
       ok: false,
       reason: `Provider '${explicit}' is not registered (no InferenceProviderConfig named ${explicit}; registered: ${known}); install its provider controller or change spec.provider.name`,
@@ -185,9 +264,17 @@ export function chooseProvider(
     };
   }
   if (!isProviderReady(registered)) {
+    // The provider's Ready condition says why (upstream CRD missing, heartbeat stale), when it has one.
+    const why = registered.status?.conditions?.find(
+      c => c.type === 'Ready' && c.status !== 'True',
+    )?.message;
     return {
       ok: false,
-      reason: `Provider '${explicit}' is not ready (its InferenceProviderConfig reports status.ready=${String(registered.status?.ready ?? false)}); waiting for its controller`,
+      reason: why
+        ? `Provider '${explicit}' is not ready: ${why}`
+        : `Provider '${explicit}' is not ready (its InferenceProviderConfig reports status.ready=${String(
+            registered.status?.ready ?? false,
+          )}); waiting for its controller`,
       considered: [],
     };
   }
@@ -213,6 +300,13 @@ export function resolveDeployment(
   const defaulted = applySpecDefaults(spec, deploymentName);
   const engine = selectEngine(defaulted, providers);
   if (!engine.ok) return { spec: defaulted, engine };
-  const resolved: ModelDeploymentSpec = { ...defaulted, engine: { ...defaulted.engine, type: engine.engine } };
-  return { spec: resolved, engine, provider: chooseProvider(resolved, providers) };
+  const resolved: ModelDeploymentSpec = {
+    ...defaulted,
+    engine: { ...defaulted.engine, type: engine.engine },
+  };
+  return {
+    spec: resolved,
+    engine,
+    provider: chooseProvider(resolved, providers),
+  };
 }

@@ -12,16 +12,33 @@
  */
 import { celSyntaxError } from '../cel/cel';
 import { celRuleIssues } from '../schema/celRules';
-import { error, joinPath, mergeResults, toResult, type ValidationIssue, type ValidationResult, warning } from '../schema/issues';
+import {
+  error,
+  joinPath,
+  mergeResults,
+  toResult,
+  type ValidationIssue,
+  type ValidationResult,
+  warning,
+} from '../schema/issues';
 import { compareQuantities, isQuantity } from '../schema/quantity';
 import { structuralIssues } from '../schema/structural';
 import { checkProviderCompatibility } from './compatibility';
 import { BLOCKED_OVERRIDE_KEYS, LIMITS, SYSTEM_PATHS } from './constants';
 import { applySpecDefaults } from './defaults';
 import { normaliseProviderConfig } from './normalise';
-import { InferenceProviderConfigSchema, ModelDeploymentSchema, ModelDeploymentSpecSchema } from './schema';
+import {
+  InferenceProviderConfigSchema,
+  ModelDeploymentSchema,
+  ModelDeploymentSpecSchema,
+} from './schema';
 import { selectEngine } from './selection';
-import type { InferenceProviderConfig, ModelDeployment, ModelDeploymentSpec, StorageVolume } from './types';
+import type {
+  InferenceProviderConfig,
+  ModelDeployment,
+  ModelDeploymentSpec,
+  StorageVolume,
+} from './types';
 
 type Json = Record<string, any>;
 
@@ -44,25 +61,34 @@ export interface ModelDeploymentValidationOptions {
 
 // ---- metadata ----
 
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_SUBDOMAIN =
+  /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** A DNS subdomain name; ModelDeployment names also may not contain dots (upstream rule). */
 function nameIssues(metadata: unknown, allowDots = false): ValidationIssue[] {
   if (!isRecord(metadata)) return [];
   const { name, generateName } = metadata;
   if (name === undefined || name === '') {
-    return generateName ? [] : [error('metadata.name', 'metadata.name is required')];
+    return generateName
+      ? []
+      : [error('metadata.name', 'metadata.name is required')];
   }
   if (typeof name !== 'string') return [];
   const issues: ValidationIssue[] = [];
   if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) {
     issues.push(
-      error('metadata.name', `metadata.name "${name}" must consist of lower case letters, digits and '-', start and end with a letter or digit, at most 253 characters`),
+      error(
+        'metadata.name',
+        `metadata.name "${name}" must consist of lower case letters, digits and '-', start and end with a letter or digit, at most 253 characters`,
+      ),
     );
   }
   if (!allowDots && name.includes('.')) {
     issues.push(
-      error('metadata.name', 'name must not contain dots (dots are invalid in derived Kubernetes volume and service names)'),
+      error(
+        'metadata.name',
+        'name must not contain dots (dots are invalid in derived Kubernetes volume and service names)',
+      ),
     );
   }
   return issues;
@@ -70,47 +96,103 @@ function nameIssues(metadata: unknown, allowDots = false): ValidationIssue[] {
 
 // ---- ceilings and quantities ----
 
-function quantityIssues(value: unknown, path: string, max: string, example: string): ValidationIssue[] {
+function quantityIssues(
+  value: unknown,
+  path: string,
+  max: string,
+  example: string,
+): ValidationIssue[] {
   if (value === undefined || value === '') return [];
   if (!isQuantity(value)) {
-    return [error(path, `${path} must be a Kubernetes quantity such as ${example} (got ${JSON.stringify(value)})`)];
+    return [
+      error(
+        path,
+        `${path} must be a Kubernetes quantity such as ${example} (got ${JSON.stringify(
+          value,
+        )})`,
+      ),
+    ];
   }
-  if (compareQuantities(value, max) > 0) return [error(path, `${path} exceeds maximum allowed (${max})`)];
+  if (compareQuantities(value, max) > 0)
+    return [error(path, `${path} exceeds maximum allowed (${max})`)];
   return [];
 }
 
-function countIssue(value: unknown, path: string, max: number): ValidationIssue[] {
-  return typeof value === 'number' && value > max ? [error(path, `${path} exceeds maximum allowed (${max})`)] : [];
+function countIssue(
+  value: unknown,
+  path: string,
+  max: number,
+): ValidationIssue[] {
+  return typeof value === 'number' && value > max
+    ? [error(path, `${path} exceeds maximum allowed (${max})`)]
+    : [];
 }
 
 function ceilingIssues(spec: Json): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const resources = isRecord(spec.resources) ? spec.resources : {};
-  issues.push(...countIssue(resources.gpu?.count, 'spec.resources.gpu.count', LIMITS.gpuCount));
-  issues.push(...quantityIssues(resources.cpu, 'spec.resources.cpu', LIMITS.cpu, '4 or 500m'));
-  issues.push(...quantityIssues(resources.memory, 'spec.resources.memory', LIMITS.memory, '32Gi'));
+  issues.push(
+    ...countIssue(
+      resources.gpu?.count,
+      'spec.resources.gpu.count',
+      LIMITS.gpuCount,
+    ),
+  );
+  issues.push(
+    ...quantityIssues(
+      resources.cpu,
+      'spec.resources.cpu',
+      LIMITS.cpu,
+      '4 or 500m',
+    ),
+  );
+  issues.push(
+    ...quantityIssues(
+      resources.memory,
+      'spec.resources.memory',
+      LIMITS.memory,
+      '32Gi',
+    ),
+  );
   const scaling = isRecord(spec.scaling) ? spec.scaling : {};
-  issues.push(...countIssue(scaling.replicas, 'spec.scaling.replicas', LIMITS.replicas));
+  issues.push(
+    ...countIssue(scaling.replicas, 'spec.scaling.replicas', LIMITS.replicas),
+  );
   for (const component of ['prefill', 'decode'] as const) {
     const c = scaling[component];
     if (!isRecord(c)) continue;
     const base = `spec.scaling.${component}`;
     issues.push(...countIssue(c.replicas, `${base}.replicas`, LIMITS.replicas));
-    issues.push(...countIssue(c.gpu?.count, `${base}.gpu.count`, LIMITS.gpuCount));
-    issues.push(...quantityIssues(c.memory, `${base}.memory`, LIMITS.memory, '64Gi'));
+    issues.push(
+      ...countIssue(c.gpu?.count, `${base}.gpu.count`, LIMITS.gpuCount),
+    );
+    issues.push(
+      ...quantityIssues(c.memory, `${base}.memory`, LIMITS.memory, '64Gi'),
+    );
   }
   return issues;
 }
 
 // ---- overrides ----
 
-function blockedOverrideIssues(value: unknown, path: string): ValidationIssue[] {
-  if (Array.isArray(value)) return value.flatMap((item, i) => blockedOverrideIssues(item, joinPath(path, i)));
+function blockedOverrideIssues(
+  value: unknown,
+  path: string,
+): ValidationIssue[] {
+  if (Array.isArray(value))
+    return value.flatMap((item, i) =>
+      blockedOverrideIssues(item, joinPath(path, i)),
+    );
   if (!isRecord(value)) return [];
   return Object.entries(value).flatMap(([key, item]) => {
     const where = joinPath(path, key);
     if ((BLOCKED_OVERRIDE_KEYS as readonly string[]).includes(key)) {
-      return [error(where, `overriding "${key}" is not allowed for security reasons; remove ${where}`)];
+      return [
+        error(
+          where,
+          `overriding "${key}" is not allowed for security reasons; remove ${where}`,
+        ),
+      ];
     }
     return blockedOverrideIssues(item, where);
   });
@@ -118,11 +200,18 @@ function blockedOverrideIssues(value: unknown, path: string): ValidationIssue[] 
 
 // ---- storage volumes ----
 
-function storageIssues(spec: Json, deploymentName: string | undefined): ValidationIssue[] {
+function storageIssues(
+  spec: Json,
+  deploymentName: string | undefined,
+): ValidationIssue[] {
   const volumes = spec.model?.storage?.volumes;
   if (!Array.isArray(volumes)) return [];
   const issues: ValidationIssue[] = [];
-  const seen = { name: new Set<string>(), mountPath: new Set<string>(), claimName: new Set<string>() };
+  const seen = {
+    name: new Set<string>(),
+    mountPath: new Set<string>(),
+    claimName: new Set<string>(),
+  };
   const purposes = { modelCache: 0, compilationCache: 0 };
   volumes.forEach((volume: unknown, i: number) => {
     if (!isRecord(volume)) return;
@@ -130,50 +219,134 @@ function storageIssues(spec: Json, deploymentName: string | undefined): Validati
     const at = (field: string) => `spec.model.storage.volumes[${i}].${field}`;
     const managed = v.size !== undefined;
     if (!managed && !v.claimName) {
-      issues.push(error(at('claimName'), `${at('claimName')} is required when size is not set (it must name an existing PVC)`));
+      issues.push(
+        error(
+          at('claimName'),
+          `${at(
+            'claimName',
+          )} is required when size is not set (it must name an existing PVC)`,
+        ),
+      );
     }
     if (managed && v.readOnly) {
-      issues.push(error(at('readOnly'), `${at('readOnly')} must not be true when size is set (controller-created PVCs need write access)`));
-    }
-    if (managed && v.claimName && deploymentName && v.claimName !== `${deploymentName}-${v.name}`) {
       issues.push(
-        error(at('claimName'), `${at('claimName')} must not be set when size is set (it is generated as "${deploymentName}-${v.name}")`),
+        error(
+          at('readOnly'),
+          `${at(
+            'readOnly',
+          )} must not be true when size is set (controller-created PVCs need write access)`,
+        ),
+      );
+    }
+    if (
+      managed &&
+      v.claimName &&
+      deploymentName &&
+      v.claimName !== `${deploymentName}-${v.name}`
+    ) {
+      issues.push(
+        error(
+          at('claimName'),
+          `${at(
+            'claimName',
+          )} must not be set when size is set (it is generated as "${deploymentName}-${
+            v.name
+          }")`,
+        ),
       );
     }
     if (!managed && v.accessMode) {
-      issues.push(error(at('accessMode'), `${at('accessMode')} only applies when size is set (controller-created PVCs)`));
+      issues.push(
+        error(
+          at('accessMode'),
+          `${at(
+            'accessMode',
+          )} only applies when size is set (controller-created PVCs)`,
+        ),
+      );
     }
     if (!managed && v.storageClassName) {
-      issues.push(error(at('storageClassName'), `${at('storageClassName')} only applies when size is set (controller-created PVCs)`));
+      issues.push(
+        error(
+          at('storageClassName'),
+          `${at(
+            'storageClassName',
+          )} only applies when size is set (controller-created PVCs)`,
+        ),
+      );
     }
     for (const field of ['name', 'mountPath', 'claimName'] as const) {
       const value = v[field];
       if (typeof value !== 'string' || !value) continue;
-      if (seen[field].has(value)) issues.push(error(at(field), `${at(field)} "${value}" is used by another volume; use a unique ${field}`));
+      if (seen[field].has(value))
+        issues.push(
+          error(
+            at(field),
+            `${at(
+              field,
+            )} "${value}" is used by another volume; use a unique ${field}`,
+          ),
+        );
       seen[field].add(value);
     }
     if (typeof v.mountPath === 'string' && v.mountPath) {
       if (!v.mountPath.startsWith('/')) {
-        issues.push(error(at('mountPath'), `${at('mountPath')} must be an absolute path (start with /)`));
+        issues.push(
+          error(
+            at('mountPath'),
+            `${at('mountPath')} must be an absolute path (start with /)`,
+          ),
+        );
       }
-      const system = SYSTEM_PATHS.find(p => v.mountPath === p || v.mountPath!.startsWith(`${p}/`));
-      if (system) issues.push(error(at('mountPath'), `${at('mountPath')} must not overlap with system path ${system}`));
+      const system = SYSTEM_PATHS.find(
+        p => v.mountPath === p || v.mountPath!.startsWith(`${p}/`),
+      );
+      if (system)
+        issues.push(
+          error(
+            at('mountPath'),
+            `${at('mountPath')} must not overlap with system path ${system}`,
+          ),
+        );
     } else if ((v.purpose ?? 'custom') === 'custom') {
-      issues.push(error(at('mountPath'), `${at('mountPath')} is required when purpose is custom`));
-    }
-    if (v.purpose === 'modelCache' || v.purpose === 'compilationCache') purposes[v.purpose]++;
-    if (v.purpose === 'compilationCache' && v.readOnly) {
-      issues.push(warning(at('readOnly'), `storage volume "${v.name}" has purpose=compilationCache with readOnly=true; compilation cache requires write access`));
-    }
-    if (v.purpose === 'modelCache' && v.readOnly && (spec.model?.source ?? 'huggingface') === 'huggingface') {
       issues.push(
-        warning(at('readOnly'), `storage volume "${v.name}" has purpose=modelCache with readOnly=true; model download will be skipped (ensure the PVC already contains the model data)`),
+        error(
+          at('mountPath'),
+          `${at('mountPath')} is required when purpose is custom`,
+        ),
+      );
+    }
+    if (v.purpose === 'modelCache' || v.purpose === 'compilationCache')
+      purposes[v.purpose]++;
+    if (v.purpose === 'compilationCache' && v.readOnly) {
+      issues.push(
+        warning(
+          at('readOnly'),
+          `storage volume "${v.name}" has purpose=compilationCache with readOnly=true; compilation cache requires write access`,
+        ),
+      );
+    }
+    if (
+      v.purpose === 'modelCache' &&
+      v.readOnly &&
+      (spec.model?.source ?? 'huggingface') === 'huggingface'
+    ) {
+      issues.push(
+        warning(
+          at('readOnly'),
+          `storage volume "${v.name}" has purpose=modelCache with readOnly=true; model download will be skipped (ensure the PVC already contains the model data)`,
+        ),
       );
     }
   });
   for (const purpose of ['modelCache', 'compilationCache'] as const) {
     if (purposes[purpose] > 1) {
-      issues.push(error('spec.model.storage.volumes', `at most one volume with purpose=${purpose} is allowed (found ${purposes[purpose]})`));
+      issues.push(
+        error(
+          'spec.model.storage.volumes',
+          `at most one volume with purpose=${purpose} is allowed (found ${purposes[purpose]})`,
+        ),
+      );
     }
   }
   return issues;
@@ -184,23 +357,61 @@ function storageIssues(spec: Json, deploymentName: string | undefined): Validati
 function specRuleIssues(spec: Json): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (spec.model?.source === 'custom' && spec.model?.servedName) {
-    issues.push(warning('spec.model.servedName', 'servedName is ignored for custom source'));
+    issues.push(
+      warning(
+        'spec.model.servedName',
+        'servedName is ignored for custom source',
+      ),
+    );
   }
   if (spec.engine?.trustRemoteCode === true) {
-    issues.push(warning('spec.engine.trustRemoteCode', 'trustRemoteCode=true allows execution of arbitrary code from HuggingFace'));
-  }
-  if (spec.engine?.type === 'trtllm' && spec.engine?.contextLength !== undefined) {
     issues.push(
-      warning('spec.engine.contextLength', 'contextLength is ignored for TensorRT-LLM (must be configured at engine build time)'),
+      warning(
+        'spec.engine.trustRemoteCode',
+        'trustRemoteCode=true allows execution of arbitrary code from HuggingFace',
+      ),
+    );
+  }
+  if (
+    spec.engine?.type === 'trtllm' &&
+    spec.engine?.contextLength !== undefined
+  ) {
+    issues.push(
+      warning(
+        'spec.engine.contextLength',
+        'contextLength is ignored for TensorRT-LLM (must be configured at engine build time)',
+      ),
+    );
+  }
+  const route = spec.gateway?.httpRouteRef;
+  // The form checked this alone before: the API and the webhook must refuse what no HTTPRoute can be named.
+  if (
+    typeof route === 'string' &&
+    route !== '' &&
+    (route.length > 253 || !DNS_SUBDOMAIN.test(route))
+  ) {
+    issues.push(
+      error(
+        'spec.gateway.httpRouteRef',
+        `spec.gateway.httpRouteRef "${route}" is not a valid HTTPRoute name: use at most 253 lowercase letters, digits, '-' and '.', starting and ending with a letter or digit`,
+      ),
     );
   }
   if (spec.image && spec.engine?.image && spec.image !== spec.engine.image) {
     issues.push(
-      error('spec.engine.image', 'spec.image and spec.engine.image name different images; set only one of them (spec.engine.image is the engine-specific override)'),
+      error(
+        'spec.engine.image',
+        'spec.image and spec.engine.image name different images; set only one of them (spec.engine.image is the engine-specific override)',
+      ),
     );
   }
   if (spec.provider?.overrides !== undefined) {
-    issues.push(...blockedOverrideIssues(spec.provider.overrides, 'spec.provider.overrides'));
+    issues.push(
+      ...blockedOverrideIssues(
+        spec.provider.overrides,
+        'spec.provider.overrides',
+      ),
+    );
   }
   return issues;
 }
@@ -209,9 +420,15 @@ function specRuleIssues(spec: Json): ValidationIssue[] {
  * Whether a provider needs an upstream CRD: yes unless every engine it lists
  * declares `requiresCRD: false` (omitted means true, as upstream reads it).
  */
-export function providerRequiresCRD(provider: InferenceProviderConfig): boolean {
+export function providerRequiresCRD(
+  provider: InferenceProviderConfig,
+): boolean {
   const engines = provider.spec?.capabilities?.engines;
-  return !Array.isArray(engines) || engines.length === 0 || engines.some(e => e?.requiresCRD !== false);
+  return (
+    !Array.isArray(engines) ||
+    engines.length === 0 ||
+    engines.some(e => e?.requiresCRD !== false)
+  );
 }
 
 /**
@@ -222,7 +439,9 @@ export function providerRequiresCRD(provider: InferenceProviderConfig): boolean 
  * (not known) when it is not registered or has not reported, so other
  * checks decide.
  */
-export function providerInstalledFrom(providers: readonly InferenceProviderConfig[]): (name: string) => boolean | undefined {
+export function providerInstalledFrom(
+  providers: readonly InferenceProviderConfig[],
+): (name: string) => boolean | undefined {
   return name => {
     const provider = providers.find(p => p.metadata?.name === name);
     const status = provider?.status;
@@ -231,11 +450,19 @@ export function providerInstalledFrom(providers: readonly InferenceProviderConfi
   };
 }
 
-function providerIssues(spec: ModelDeploymentSpec, options: ModelDeploymentValidationOptions): ValidationIssue[] {
+function providerIssues(
+  spec: ModelDeploymentSpec,
+  options: ModelDeploymentValidationOptions,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const name = spec.provider?.name;
   if (name && options.providerInstalled?.(name) === false) {
-    issues.push(error('spec.provider.name', `Provider '${name}' CRD not installed in cluster`));
+    issues.push(
+      error(
+        'spec.provider.name',
+        `Provider '${name}' CRD not installed in cluster`,
+      ),
+    );
   }
   if (!spec.engine?.type) {
     if (options.providers) {
@@ -248,8 +475,17 @@ function providerIssues(spec: ModelDeploymentSpec, options: ModelDeploymentValid
   if (name && options.providers) {
     const provider = options.providers.find(p => p.metadata?.name === name);
     if (!provider) {
-      const known = options.providers.map(p => p.metadata?.name).filter(Boolean).join(', ') || 'none';
-      issues.push(error('spec.provider.name', `provider "${name}" is not registered (no InferenceProviderConfig named ${name}; registered: ${known})`));
+      const known =
+        options.providers
+          .map(p => p.metadata?.name)
+          .filter(Boolean)
+          .join(', ') || 'none';
+      issues.push(
+        error(
+          'spec.provider.name',
+          `provider "${name}" is not registered (no InferenceProviderConfig named ${name}; registered: ${known})`,
+        ),
+      );
     } else if (spec.engine?.type) {
       issues.push(...checkProviderCompatibility(spec, provider));
     }
@@ -263,15 +499,25 @@ function providerIssues(spec: ModelDeploymentSpec, options: ModelDeploymentValid
  */
 export function validateModelDeploymentSpec(
   spec: unknown,
-  options: ModelDeploymentValidationOptions & { name?: string; oldSpec?: unknown } = {},
+  options: ModelDeploymentValidationOptions & {
+    name?: string;
+    oldSpec?: unknown;
+  } = {},
 ): ValidationResult {
   const structural = structuralIssues(ModelDeploymentSpecSchema, spec, 'spec');
   if (!isRecord(spec)) return toResult(structural);
-  const defaulted = applySpecDefaults(spec as ModelDeploymentSpec, options.name) as Json;
-  const oldSpec = isRecord(options.oldSpec) ? applySpecDefaults(options.oldSpec as ModelDeploymentSpec, options.name) : undefined;
+  const defaulted = applySpecDefaults(
+    spec as ModelDeploymentSpec,
+    options.name,
+  ) as Json;
+  const oldSpec = isRecord(options.oldSpec)
+    ? applySpecDefaults(options.oldSpec as ModelDeploymentSpec, options.name)
+    : undefined;
   return toResult([
     ...structural,
-    ...celRuleIssues(ModelDeploymentSpecSchema, defaulted, 'spec', { oldValue: oldSpec }),
+    ...celRuleIssues(ModelDeploymentSpecSchema, defaulted, 'spec', {
+      oldValue: oldSpec,
+    }),
     ...ceilingIssues(defaulted),
     ...storageIssues(defaulted, options.name),
     ...specRuleIssues(defaulted),
@@ -284,22 +530,35 @@ export function validateModelDeployment(
   md: unknown,
   options: ModelDeploymentValidationOptions = {},
 ): ValidationResult {
-  if (!isRecord(md)) return toResult(structuralIssues(ModelDeploymentSchema, md));
+  if (!isRecord(md))
+    return toResult(structuralIssues(ModelDeploymentSchema, md));
   const withoutSpec = { ...md };
   delete withoutSpec.spec;
-  const envelope = structuralIssues(ModelDeploymentSchema, withoutSpec).filter(i => i.path !== 'spec');
+  const envelope = structuralIssues(ModelDeploymentSchema, withoutSpec).filter(
+    i => i.path !== 'spec',
+  );
   if (md.spec === undefined) envelope.push(error('spec', 'spec is required'));
-  const name = isRecord(md.metadata) ? (md.metadata.name as string | undefined) : undefined;
+  const name = isRecord(md.metadata)
+    ? (md.metadata.name as string | undefined)
+    : undefined;
   return mergeResults(
     toResult([...envelope, ...nameIssues(md.metadata)]),
-    md.spec === undefined ? toResult([]) : validateModelDeploymentSpec(md.spec, { ...options, name }),
+    md.spec === undefined
+      ? toResult([])
+      : validateModelDeploymentSpec(md.spec, { ...options, name }),
   );
 }
 
 // ---- updates ----
 
 /** The identity fields of seed 000 4.11: changing one deletes and recreates the provider resource. */
-export const IDENTITY_FIELDS = ['model.id', 'model.source', 'engine.type', 'provider.name', 'serving.mode'] as const;
+export const IDENTITY_FIELDS = [
+  'model.id',
+  'model.source',
+  'engine.type',
+  'provider.name',
+  'serving.mode',
+] as const;
 
 export interface IdentityChange {
   field: (typeof IDENTITY_FIELDS)[number];
@@ -313,10 +572,16 @@ export interface IdentityChange {
  * status (an auto-selection is pinned once made), so switching away from an
  * auto-selected provider is a change, never silently ignored.
  */
-export function identityChanges(oldMd: ModelDeployment, newMd: ModelDeployment): IdentityChange[] {
+export function identityChanges(
+  oldMd: ModelDeployment,
+  newMd: ModelDeployment,
+): IdentityChange[] {
   const before = applySpecDefaults(oldMd.spec ?? ({} as ModelDeploymentSpec));
   const after = applySpecDefaults(newMd.spec ?? ({} as ModelDeploymentSpec));
-  const values = (spec: ModelDeploymentSpec, status?: ModelDeployment['status']) => ({
+  const values = (
+    spec: ModelDeploymentSpec,
+    status?: ModelDeployment['status'],
+  ) => ({
     'model.id': spec.model?.id,
     'model.source': spec.model?.source,
     'engine.type': spec.engine?.type ?? status?.engine?.type,
@@ -325,11 +590,17 @@ export function identityChanges(oldMd: ModelDeployment, newMd: ModelDeployment):
   });
   const a = values(before, oldMd.status);
   const b = values(after, oldMd.status);
-  return IDENTITY_FIELDS.filter(f => a[f] !== b[f]).map(field => ({ field, from: a[field], to: b[field] }));
+  return IDENTITY_FIELDS.filter(f => a[f] !== b[f]).map(field => ({
+    field,
+    from: a[field],
+    to: b[field],
+  }));
 }
 
 function managedVolumeIssues(oldSpec: Json, newSpec: Json): ValidationIssue[] {
-  const managedBefore = ((oldSpec.model?.storage?.volumes ?? []) as StorageVolume[]).filter(v => isRecord(v) && v.size !== undefined);
+  const managedBefore = (
+    (oldSpec.model?.storage?.volumes ?? []) as StorageVolume[]
+  ).filter(v => isRecord(v) && v.size !== undefined);
   if (managedBefore.length === 0) return [];
   const after = (newSpec.model?.storage?.volumes ?? []) as StorageVolume[];
   const issues: ValidationIssue[] = [];
@@ -337,22 +608,33 @@ function managedVolumeIssues(oldSpec: Json, newSpec: Json): ValidationIssue[] {
     const index = after.findIndex(v => isRecord(v) && v.name === volume.name);
     if (index < 0) {
       issues.push(
-        error('spec.model.storage.volumes', `managed storage volume "${volume.name}" cannot be removed (it has an associated PVC; delete the ModelDeployment to clean up managed storage)`),
+        error(
+          'spec.model.storage.volumes',
+          `managed storage volume "${volume.name}" cannot be removed (it has an associated PVC; delete the ModelDeployment to clean up managed storage)`,
+        ),
       );
       continue;
     }
     const next = after[index];
     const same =
-      ['claimName', 'mountPath', 'purpose', 'readOnly', 'accessMode', 'storageClassName'].every(
-        k => (volume as Json)[k] === (next as Json)[k],
-      ) &&
+      [
+        'claimName',
+        'mountPath',
+        'purpose',
+        'readOnly',
+        'accessMode',
+        'storageClassName',
+      ].every(k => (volume as Json)[k] === (next as Json)[k]) &&
       next.size !== undefined &&
       isQuantity(next.size) &&
       isQuantity(volume.size) &&
       compareQuantities(volume.size!, next.size) === 0;
     if (!same) {
       issues.push(
-        error(`spec.model.storage.volumes[${index}]`, `managed storage volume "${volume.name}" is immutable once created (delete the ModelDeployment to change managed storage configuration)`),
+        error(
+          `spec.model.storage.volumes[${index}]`,
+          `managed storage volume "${volume.name}" is immutable once created (delete the ModelDeployment to change managed storage configuration)`,
+        ),
       );
     }
   }
@@ -374,23 +656,48 @@ export function validateModelDeploymentUpdate(
     return validateModelDeployment(newMd, options);
   }
   const name = newMd.metadata?.name as string | undefined;
-  const envelope = validateModelDeployment({ ...newMd, spec: undefined }, options).issues.filter(i => i.path !== 'spec');
-  const spec = validateModelDeploymentSpec(newMd.spec, { ...options, name, oldSpec: oldMd.spec });
+  const envelope = validateModelDeployment(
+    { ...newMd, spec: undefined },
+    options,
+  ).issues.filter(i => i.path !== 'spec');
+  const spec = validateModelDeploymentSpec(newMd.spec, {
+    ...options,
+    name,
+    oldSpec: oldMd.spec,
+  });
   const issues: ValidationIssue[] = [];
-  const newSpec = applySpecDefaults(newMd.spec as ModelDeploymentSpec, name) as Json;
+  const newSpec = applySpecDefaults(
+    newMd.spec as ModelDeploymentSpec,
+    name,
+  ) as Json;
   const resolvedEngine = oldMd.status?.engine?.type;
-  if (!oldMd.spec.engine?.type && resolvedEngine && newSpec.engine?.type && newSpec.engine.type !== resolvedEngine) {
+  if (
+    !oldMd.spec.engine?.type &&
+    resolvedEngine &&
+    newSpec.engine?.type &&
+    newSpec.engine.type !== resolvedEngine
+  ) {
     issues.push(
-      error('spec.engine.type', `engine.type is immutable once set; this deployment runs the auto-selected engine ${resolvedEngine}: delete and recreate the ModelDeployment to change the engine`),
+      error(
+        'spec.engine.type',
+        `engine.type is immutable once set; this deployment runs the auto-selected engine ${resolvedEngine}: delete and recreate the ModelDeployment to change the engine`,
+      ),
     );
   }
-  issues.push(...managedVolumeIssues(applySpecDefaults(oldMd.spec, name) as Json, newSpec));
+  issues.push(
+    ...managedVolumeIssues(
+      applySpecDefaults(oldMd.spec, name) as Json,
+      newSpec,
+    ),
+  );
   for (const change of identityChanges(oldMd, newMd as ModelDeployment)) {
     if (change.field === 'engine.type') continue;
     issues.push(
       warning(
         `spec.${change.field}`,
-        `changing spec.${change.field} from ${change.from ?? '(unset)'} to ${change.to ?? '(unset)'} deletes and recreates the provider resource (brief downtime)`,
+        `changing spec.${change.field} from ${change.from ?? '(unset)'} to ${
+          change.to ?? '(unset)'
+        } deletes and recreates the provider resource (brief downtime)`,
       ),
     );
   }
@@ -416,7 +723,12 @@ export function validateProviderConfig(config: unknown): ValidationResult {
       const name = isRecord(engine) ? engine.name : undefined;
       if (typeof name !== 'string') return;
       if (seen.has(name)) {
-        issues.push(error(`spec.capabilities.engines[${i}].name`, `spec.capabilities.engines[${i}].name: engine ${name} is listed twice; list each engine once`));
+        issues.push(
+          error(
+            `spec.capabilities.engines[${i}].name`,
+            `spec.capabilities.engines[${i}].name: engine ${name} is listed twice; list each engine once`,
+          ),
+        );
       }
       seen.add(name);
     });
@@ -432,7 +744,16 @@ export function validateProviderConfig(config: unknown): ValidationResult {
       if (!isRecord(rule) || typeof rule[field] !== 'string') return;
       const problem = celSyntaxError(rule[field]);
       const path = `spec.${list}[${i}].${field}`;
-      if (problem) issues.push(error(path, `${path} is not a valid CEL expression (${problem.replace(/^invalid CEL expression: /, '')})`));
+      if (problem)
+        issues.push(
+          error(
+            path,
+            `${path} is not a valid CEL expression (${problem.replace(
+              /^invalid CEL expression: /,
+              '',
+            )})`,
+          ),
+        );
     });
   }
   return toResult(issues);

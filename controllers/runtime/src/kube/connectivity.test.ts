@@ -1,0 +1,56 @@
+import { Connectivity } from './connectivity';
+
+const tick = () => new Promise(resolve => setImmediate(resolve));
+
+describe('Connectivity', () => {
+  it('probes while the server is down and wakes waiters and listeners once it answers', async () => {
+    let up = false;
+    const probes: number[] = [];
+    const c = new Connectivity(
+      async () => {
+        probes.push(Date.now());
+        if (!up) throw new Error('connection refused');
+      },
+      { probeIntervalMs: 10, random: () => 0 },
+    );
+    const heard = jest.fn();
+    c.onReconnect(heard);
+    const signal = c.reconnectSignal();
+    c.failed();
+    c.failed(); // one probe loop, however many requests fail
+    expect(c.isDown()).toBe(true);
+    await new Promise(resolve => setTimeout(resolve, 50));
+    expect(probes.length).toBeGreaterThan(1);
+    expect(signal.aborted).toBe(false);
+    up = true;
+    await new Promise(resolve => setTimeout(resolve, 30));
+    expect(c.isDown()).toBe(false);
+    expect(signal.aborted).toBe(true);
+    expect(heard).toHaveBeenCalledTimes(1);
+    // A fresh signal for the next outage.
+    expect(c.reconnectSignal().aborted).toBe(false);
+    const count = probes.length;
+    await new Promise(resolve => setTimeout(resolve, 30));
+    expect(probes.length).toBe(count);
+    c.close();
+  });
+
+  it('takes any ordinary answer as the return, and ignores answers while up', async () => {
+    const c = new Connectivity(() => new Promise(() => undefined), {
+      probeIntervalMs: 60_000,
+    });
+    const heard = jest.fn();
+    const unsubscribe = c.onReconnect(heard);
+    c.answered();
+    expect(heard).not.toHaveBeenCalled();
+    c.failed();
+    c.answered();
+    await tick();
+    expect(heard).toHaveBeenCalledTimes(1);
+    unsubscribe();
+    c.failed();
+    c.answered();
+    expect(heard).toHaveBeenCalledTimes(1);
+    c.close();
+  });
+});
