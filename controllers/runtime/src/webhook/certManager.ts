@@ -26,6 +26,26 @@ import {
 } from './certs';
 
 const DAY = 86_400_000;
+const MAX_RETRY_MS = 30_000;
+
+/**
+ * How long until the next certificate check: the check interval while all
+ * is published; after a failure a short backoff (`retryMs` doubling to 30 s)
+ * so that readiness, which waits for every caBundle, follows within seconds.
+ */
+export function nextCheckDelay(
+  healthy: boolean,
+  failures: number,
+  intervalMs: number,
+  retryMs = 1000,
+): number {
+  if (healthy) return intervalMs;
+  return Math.min(
+    intervalMs,
+    MAX_RETRY_MS,
+    retryMs * 2 ** Math.min(failures, 15),
+  );
+}
 
 export interface CertManagerOptions {
   /** The Secret holding CA and serving certificate, shared by all replicas. */
@@ -46,6 +66,12 @@ export interface CertManagerOptions {
   lookaheadMs?: number;
   /** How often the Secret and caBundles are checked; default 10 minutes. */
   checkIntervalMs?: number;
+  /**
+   * While a check failed or a caBundle could not be written (for example a
+   * webhook configuration an installer creates after the controller started),
+   * retry after this long, doubling up to 30 s; default 1 s.
+   */
+  retryIntervalMs?: number;
   /**
    * After a new CA is published, wait this long before serving a certificate
    * signed by it, so API servers have reloaded the caBundle; default 10 s.
@@ -177,22 +203,34 @@ export class CertManager {
     return this.ensure(options.ca ? 'all' : 'serving');
   }
 
-  /** Runs `ensure` now and then every check interval until `stop`. */
+  /**
+   * Runs `ensure` now and then every check interval until `stop`; sooner
+   * (`nextCheckDelay`) while a check or a caBundle write has failed.
+   */
   async start(): Promise<void> {
     await this.ensure();
     const interval = this.options.checkIntervalMs ?? 10 * 60_000;
     this.loop = (async () => {
+      let failures = 0;
       while (!this.stopController.signal.aborted) {
-        await sleep(interval, this.stopController.signal);
+        await sleep(
+          nextCheckDelay(
+            this.isReady(),
+            failures,
+            interval,
+            this.options.retryIntervalMs,
+          ),
+          this.stopController.signal,
+        );
         if (this.stopController.signal.aborted) return;
         try {
           await this.ensure();
         } catch (err) {
-          this.logger.warn(
-            'certificate check failed; retrying at the next interval',
-            { error: err },
-          );
+          this.logger.warn('certificate check failed; retrying', {
+            error: err,
+          });
         }
+        failures = this.isReady() ? 0 : failures + 1;
       }
     })();
   }
@@ -312,7 +350,7 @@ export class CertManager {
       } catch (err) {
         ok = false;
         this.logger.warn(
-          'could not publish caBundle; will retry at the next check',
+          'could not publish caBundle; retrying within seconds',
           { kind: rt.kind, name, error: err },
         );
       }

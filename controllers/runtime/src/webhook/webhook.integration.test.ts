@@ -359,4 +359,42 @@ describe('webhook server with its own certificates', () => {
     expect(bundle.cert).toBe(stored.cert);
     expect((await storedBundle()).cert).toBe(stored.cert);
   });
+
+  it('trusts a webhook configuration created after it started within seconds, and only then reports ready', async () => {
+    const late = new CertManager(client, {
+      secretName: CERT_SECRET.name,
+      secretNamespace: CERT_SECRET.namespace,
+      hosts: { ipAddresses: ['127.0.0.1'] },
+      validatingWebhookConfigurations: ['runtime-late'],
+      retryIntervalMs: 200,
+    });
+    await late.start();
+    try {
+      // The configuration does not exist yet (an installer applies webhooks last).
+      expect(late.isReady()).toBe(false);
+      await client.create(ValidatingWebhookConfigurations, {
+        metadata: { name: 'runtime-late' },
+        webhooks: [
+          webhookEntry(
+            'late.runtime.test',
+            `https://127.0.0.1:${port}/validate`,
+          ),
+        ],
+      });
+      const started = Date.now();
+      while (!late.isReady() && Date.now() - started < 10_000) {
+        await new Promise(resolve => setTimeout(resolve, 100));
+      }
+      expect(late.isReady()).toBe(true);
+      const published = await client.get<any>(ValidatingWebhookConfigurations, {
+        name: 'runtime-late',
+      });
+      expect(published.webhooks[0].clientConfig.caBundle).toBeTruthy();
+    } finally {
+      await late.stop();
+      await client.delete(ValidatingWebhookConfigurations, {
+        name: 'runtime-late',
+      });
+    }
+  });
 });
