@@ -18,6 +18,13 @@ export interface HubStandInOptions {
   pageSize?: number;
   host?: string;
   port?: number;
+  /**
+   * Cut the connection after this many bytes of every file download that
+   * starts at byte 0 (no `Range`, or `bytes=0-`): a dropped connection, so a
+   * downloader's resume (`Range: bytes=N-`) can be tested. Ranged requests
+   * from a later offset are served whole.
+   */
+  cutDownloadsAfterBytes?: number;
 }
 
 export interface HubStandIn {
@@ -216,7 +223,15 @@ export async function startHubStandIn(
         : {}),
     });
     if (req.method === 'HEAD') res.end();
-    else res.end(content.subarray(start, end + 1));
+    else if (
+      options.cutDownloadsAfterBytes !== undefined &&
+      start === 0 &&
+      end - start + 1 > options.cutDownloadsAfterBytes
+    ) {
+      res.write(content.subarray(0, options.cutDownloadsAfterBytes), () =>
+        res.destroy(),
+      );
+    } else res.end(content.subarray(start, end + 1));
   }
 
   const server = createServer(handle);
