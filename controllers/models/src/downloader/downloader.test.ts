@@ -132,7 +132,9 @@ describe('the downloader process', () => {
       const first = await runDownloader(hf(d, { HF_ENDPOINT: cuttingHub.url }));
       expect(first.code).toBe(1);
       expect(first.error).toMatch(
-        new RegExp(`^model\\.safetensors: the connection dropped after ${MB} bytes.*; retrying resumes from there$`),
+        new RegExp(
+          `^model\\.safetensors: the connection dropped after ${MB} bytes.*; retrying resumes from there$`,
+        ),
       );
       expect(
         fs.statSync(path.join(d, '.partial', 'model.safetensors')).size,
