@@ -29,6 +29,7 @@ import {
   parseOptions,
 } from './options';
 import {
+  fileLogReader,
   Models,
   type PodLogReader,
   registerModelController,
@@ -144,7 +145,9 @@ export function buildModels(
   registerModelController(manager, {
     downloaderImage: options.downloaderImage,
     maxConcurrentReconciles: options.maxConcurrentReconciles,
-    readLog: deps.readLog,
+    readLog:
+      deps.readLog ??
+      (options.podLogDir ? fileLogReader(options.podLogDir) : undefined),
   });
   return {
     manager,

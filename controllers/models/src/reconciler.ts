@@ -10,6 +10,8 @@
  * deleting a Model always finishes, whatever state they are in.
  */
 import { CoreV1Api } from '@kubernetes/client-node';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import {
   isAlreadyExists,
   isNotFound,
@@ -83,6 +85,29 @@ export function apiServerLogReader(client: KubeClient): PodLogReader {
       tailLines: 50,
       limitBytes: 65536,
     });
+}
+
+/**
+ * Reads logs from files `<dir>/<namespace>/<pod>/<container>.log`: what a
+ * local system's download simulator writes, standing in for the kubelet's
+ * log endpoint where the nodes are kwok's (which serve none here).
+ */
+export function fileLogReader(dir: string): PodLogReader {
+  return async (namespace, pod, container) => {
+    const handle = await fs.open(
+      path.join(dir, namespace, pod, `${container}.log`),
+      'r',
+    );
+    try {
+      const { size } = await handle.stat();
+      const length = Math.min(size, 65536);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, size - length);
+      return buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  };
 }
 
 export interface ModelControllerOptions {

@@ -25,6 +25,30 @@ export interface HubStandInOptions {
    * from a later offset are served whole.
    */
   cutDownloadsAfterBytes?: number;
+  /** Serve file downloads at about this many bytes per second (so progress can be watched). */
+  throttleBytesPerSecond?: number;
+}
+
+/** Writes `body` in chunks paced to `bytesPerSecond`, then ends the response. */
+function sendThrottled(
+  res: ServerResponse,
+  body: Buffer,
+  bytesPerSecond: number,
+) {
+  const tick = 100;
+  const chunk = Math.max(1, Math.round((bytesPerSecond * tick) / 1000));
+  let offset = 0;
+  const next = () => {
+    if (res.destroyed) return;
+    if (offset >= body.length) {
+      res.end();
+      return;
+    }
+    res.write(body.subarray(offset, offset + chunk));
+    offset += chunk;
+    setTimeout(next, tick);
+  };
+  next();
 }
 
 export interface HubStandIn {
@@ -230,6 +254,12 @@ export async function startHubStandIn(
     ) {
       res.write(content.subarray(0, options.cutDownloadsAfterBytes), () =>
         res.destroy(),
+      );
+    } else if (options.throttleBytesPerSecond) {
+      sendThrottled(
+        res,
+        content.subarray(start, end + 1),
+        options.throttleBytesPerSecond,
       );
     } else res.end(content.subarray(start, end + 1));
   }

@@ -10,11 +10,21 @@ import {
   registerSimulators,
   SIMULATOR_NAMES,
 } from './simulator';
+import { startHubStandIn } from './hubStandIn';
+import {
+  DEMO_HUB_BYTES_PER_SECOND,
+  DEMO_MODEL_REPO,
+  demoModelRepo,
+  MODEL_DOWNLOADS_SIMULATOR,
+  registerModelDownloads,
+} from './modelDownloads';
 
 export interface SimulatorArgs {
   kubeconfig?: string;
   stepDelayMs: number;
   only?: string[];
+  /** Run the model download simulator (and a hub stand-in with a demo model) with this folder. */
+  modelsDir?: string;
 }
 
 /** Flags (then environment) to options; throws a message naming the bad flag. */
@@ -28,6 +38,7 @@ export function parseSimulatorArgs(
       kubeconfig: { type: 'string' },
       'step-delay-ms': { type: 'string' },
       only: { type: 'string' },
+      'models-dir': { type: 'string' },
     },
   });
   const delayText =
@@ -46,13 +57,16 @@ export function parseSimulatorArgs(
   const unknown = (only ?? []).filter(n => !SIMULATOR_NAMES.includes(n));
   if (unknown.length > 0) {
     throw new Error(
-      `--only names unknown simulator(s) ${unknown.join(', ')}: choose from ${SIMULATOR_NAMES.join(', ')}`,
+      `--only names unknown simulator(s) ${unknown.join(
+        ', ',
+      )}: choose from ${SIMULATOR_NAMES.join(', ')}`,
     );
   }
   return {
     kubeconfig: values.kubeconfig ?? env.KUBECONFIG,
     stepDelayMs,
     only,
+    modelsDir: values['models-dir'] ?? env.RUNWAY_MODELS_DIR,
   };
 }
 
@@ -73,6 +87,17 @@ async function main(): Promise<void> {
     healthProbes: false,
   });
   const { started, skipped } = await registerSimulators(mgr, args);
+  if (args.modelsDir) {
+    // Download pods run the real downloader against a local hub stand-in with a demo model.
+    const hub = await startHubStandIn({
+      repos: { [DEMO_MODEL_REPO]: demoModelRepo() },
+      throttleBytesPerSecond: DEMO_HUB_BYTES_PER_SECOND,
+    });
+    registerModelDownloads(mgr, { dir: args.modelsDir, hfEndpoint: hub.url });
+    started.push(
+      `${MODEL_DOWNLOADS_SIMULATOR} (hub stand-in ${hub.url} with ${DEMO_MODEL_REPO}, volumes in ${args.modelsDir})`,
+    );
+  }
   for (const line of skipped) logger.warn(`simulator not started: ${line}`);
   logger.info('operator test doubles running', {
     simulators: started,

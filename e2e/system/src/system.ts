@@ -375,8 +375,9 @@ async function startClusterServices(
   missing: string[],
   log: (line: string) => void,
 ): Promise<void> {
-  const webhookPort = await freePort();
   const specs: ControllerSpec[] = [...CONTROLLERS, SIMULATORS];
+  // The model PVCs' stand-in folders and the download pods' logs (model operator and simulator).
+  const modelsDir = join(logDir, '..', 'models', cluster.name);
   for (const spec of specs) {
     const dir = join(REPO_ROOT, spec.packageDir);
     if (!existsSync(join(dir, 'package.json'))) {
@@ -402,6 +403,7 @@ async function startClusterServices(
       continue;
     }
     const healthPort = spec.probes ? await freePort() : undefined;
+    const webhookPort = await freePort(); // one per process: the core and the model operator both serve webhooks
     const logPath = join(logDir, `${cluster.name}-${spec.name}.log`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -415,7 +417,7 @@ async function startClusterServices(
       process.execPath,
       [
         ...command.nodeArgs,
-        ...spec.args({ webhookPort, healthPort: healthPort ?? 0 }),
+        ...spec.args({ webhookPort, healthPort: healthPort ?? 0, modelsDir }),
       ],
       { cwd: dir, env, logPath },
     );
