@@ -57,7 +57,7 @@ export const MODELS_OPTIONS = {
     flag: 'max-concurrent-reconciles',
     env: 'MAX_CONCURRENT_RECONCILES',
     help: 'parallel reconciles',
-    default: '8',
+    default: '16',
     parse: p.wholeNumber(1),
   },
   downloaderImage: {

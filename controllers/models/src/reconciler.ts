@@ -13,6 +13,7 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
+  generationChanged,
   isAlreadyExists,
   isNotFound,
   type KubeClient,
@@ -112,7 +113,7 @@ export function fileLogReader(dir: string): PodLogReader {
 
 export interface ModelControllerOptions {
   downloaderImage?: string;
-  /** Parallel reconciles; default 8 (each mostly waits on the API server). */
+  /** Parallel reconciles; default 16 (each mostly waits on the API server). */
   maxConcurrentReconciles?: number;
   /** Default: through the API server. */
   readLog?: PodLogReader;
@@ -170,14 +171,27 @@ function errorText(err: unknown): string {
   return (err as Error)?.message ?? String(err);
 }
 
-function sameStatus(a: ModelStatus, b: ModelStatus | undefined): boolean {
-  const strip = (s: ModelStatus | undefined) =>
-    JSON.stringify({
-      ...s,
-      conditions: s?.conditions?.map(c => ({ ...c })) ?? [],
-    });
-  return strip(a) === strip(b);
+/** JSON with object keys sorted: the server's key order differs from ours. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v).sort(([a], [b]) => a.localeCompare(b)),
+        )
+      : v,
+  );
 }
+
+/** Whether the live status already is what the controller would write (then nothing is written). */
+export function sameStatus(
+  desired: ModelStatus,
+  live: ModelStatus | undefined,
+): boolean {
+  return canonical(desired) === canonical(live ?? {});
+}
+
+/** How long a read download log is reused by reconciles triggered by events. */
+export const LOG_MAX_AGE_MS = 3000;
 
 export function registerModelController(
   mgr: Manager,
@@ -196,6 +210,26 @@ export function registerModelController(
   );
   const readLog = options.readLog ?? apiServerLogReader(mgr.client);
   const client = mgr.client;
+
+  /**
+   * Logs read recently, per Job uid: reconciles triggered by events in
+   * between reuse them (progress is then at most LOG_MAX_AGE_MS older).
+   */
+  const logCache = new Map<
+    string,
+    { at: number; log: LogSummary | undefined }
+  >();
+  async function recentDownloadLog(
+    namespace: string,
+    jobName: string,
+    jobUid: string,
+  ): Promise<LogSummary | undefined> {
+    const cached = logCache.get(jobUid);
+    if (cached && Date.now() - cached.at < LOG_MAX_AGE_MS) return cached.log;
+    const log = await downloadLog(namespace, jobName);
+    logCache.set(jobUid, { at: Date.now(), log });
+    return log;
+  }
 
   /** The newest download pod's log, summarized; undefined when there is no pod or no log (yet). */
   async function downloadLog(
@@ -233,6 +267,7 @@ export function registerModelController(
     const key = keyOf(request);
     const model = models.store.get(key);
     if (!model || model.metadata?.deletionTimestamp) return {};
+    if (logCache.size > 10_000) logCache.clear(); // uids of finished Jobs: bounded, not tracked one by one
     const namespace = model.metadata!.namespace!;
     const name = model.metadata!.name!;
     const pvcKey = `${namespace}/${modelPvcName(name)}`;
@@ -246,7 +281,11 @@ export function registerModelController(
     // Logs are read only while they can change the status: during a download and when it ends.
     const log =
       phase === 'Downloading' && observedJob
-        ? await downloadLog(namespace, modelDownloadJobName(name))
+        ? await recentDownloadLog(
+            namespace,
+            modelDownloadJobName(name),
+            observedJob.uid,
+          )
         : undefined;
     const input = {
       model,
@@ -366,11 +405,12 @@ export function registerModelController(
   const controller = mgr
     .controller()
     .named('model')
-    .for<ModelObject>(Models)
+    // Spec changes and creates; the status is ours (its changes need no reconcile), and PVC/Job events come through owns().
+    .for<ModelObject>(Models, { predicates: [generationChanged] })
     .owns(PersistentVolumeClaims, { selector: OWNED_SELECTOR })
     .owns(Jobs, { selector: OWNED_SELECTOR })
     .withOptions({
-      maxConcurrentReconciles: options.maxConcurrentReconciles ?? 8,
+      maxConcurrentReconciles: options.maxConcurrentReconciles ?? 16,
     })
     .complete(reconcile);
   return { controller, models, pvcs, jobs, metrics };

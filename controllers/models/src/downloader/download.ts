@@ -148,9 +148,10 @@ function writeBody(
   return new Promise((resolve, reject) => {
     let written = offset;
     let failure: Error | undefined;
+    // A large buffer keeps the socket read while earlier chunks are written to disk.
     const out = fs.createWriteStream(file, {
       flags: offset > 0 ? 'a' : 'w',
-      highWaterMark: 1 << 20,
+      highWaterMark: 8 << 20,
     });
     const fail = (err: Error) => {
       if (failure) return;
