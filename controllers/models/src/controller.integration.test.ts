@@ -130,6 +130,17 @@ describe('the Model controller', () => {
     expect(await eventReasons(env.client, NS, 'qwen')).toEqual(
       expect.arrayContaining(['DownloadStarted', 'DownloadSucceeded']),
     );
+    const metrics = await env.models.manager.metrics.registry.metrics();
+    expect(metrics).toMatch(
+      /airunway_model_downloads_started_total\{source="huggingface"\} 1/,
+    );
+    expect(metrics).toMatch(
+      /airunway_model_downloads_succeeded_total\{source="huggingface"\} 1/,
+    );
+    expect(metrics).toMatch(
+      /airunway_model_download_duration_seconds_count\{source="huggingface",result="succeeded"\} 1/,
+    );
+    expect(metrics).toMatch(/airunway_models\{phase="Ready"\} 1/);
   }, 120_000);
 
   it('Ready, PVC deleted → Pending → a new PVC and a new Job (the old Job deleted) → Downloading', async () => {
