@@ -435,7 +435,7 @@ export async function runDownload(
     event: 'done',
     bytesTotal: bytes,
     files: files.length,
-    seconds: Math.round(seconds * 10) / 10,
+    seconds: Math.round(seconds * 1000) / 1000,
   });
   return { files: files.length, bytes, seconds, alreadyComplete: false };
 }
