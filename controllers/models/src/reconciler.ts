@@ -158,6 +158,15 @@ function observeJob(job: Job | undefined): ObservedJob | undefined {
   };
 }
 
+function jobEnded(job: ObservedJob): boolean {
+  return (
+    job.complete ||
+    job.succeeded > 0 ||
+    job.failed > 0 ||
+    job.failedCondition !== undefined
+  );
+}
+
 function observePvc(pvc: KubeObject | undefined): ObservedPvc | undefined {
   return pvc
     ? {
@@ -223,9 +232,11 @@ export function registerModelController(
     namespace: string,
     jobName: string,
     jobUid: string,
+    fresh: boolean,
   ): Promise<LogSummary | undefined> {
     const cached = logCache.get(jobUid);
-    if (cached && Date.now() - cached.at < LOG_MAX_AGE_MS) return cached.log;
+    if (!fresh && cached && Date.now() - cached.at < LOG_MAX_AGE_MS)
+      return cached.log;
     const log = await downloadLog(namespace, jobName);
     logCache.set(jobUid, { at: Date.now(), log });
     return log;
@@ -285,6 +296,8 @@ export function registerModelController(
             namespace,
             modelDownloadJobName(name),
             observedJob.uid,
+            // A Job that just ended: its pod's last lines (done or error) are what the status must show.
+            jobEnded(observedJob),
           )
         : undefined;
     const input = {

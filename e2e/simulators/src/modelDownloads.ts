@@ -4,9 +4,9 @@
  * real downloader entry point (controllers/models/src/downloader/main.ts) as
  * a local process, with the pod's environment (Secret keys resolved as the
  * kubelet would, `optional` honoured), into a folder standing for the PVC,
- * writes its output where the operator's `--pod-log-dir` reads pod logs, and
- * reports the exit as the pod's phase and exit code, so the Job completes or
- * fails as in a cluster.
+ * writes its output where the operator's `--pod-log-dir` reads pod logs,
+ * reports the pod Running while it runs and its exit as the pod's phase and
+ * exit code, so the Job completes or fails as in a cluster.
  *
  * Layout under `dir`: `volumes/<namespace>/<claimName>/` (the PVC's files),
  * `logs/<namespace>/<pod>/<container>.log` (the pod's log).
@@ -178,6 +178,42 @@ export function registerModelDownloads(
     }
   }
 
+  /** The pod as a kubelet reports a started container: Running. */
+  async function started(pod: DownloadPod, container: string) {
+    const now = new Date().toISOString();
+    try {
+      await mgr.client.patch(
+        Pods,
+        { namespace: pod.metadata!.namespace, name: pod.metadata!.name! },
+        {
+          status: {
+            phase: 'Running',
+            startTime: now,
+            containerStatuses: [
+              {
+                name: container,
+                image: 'model-downloader',
+                imageID: '',
+                ready: true,
+                started: true,
+                restartCount: 0,
+                state: { running: { startedAt: now } },
+              },
+            ],
+          },
+        },
+        'merge',
+        { subresource: 'status' },
+      );
+    } catch (err) {
+      if (!isNotFound(err))
+        mgr.logger.warn('could not report the download pod running', {
+          pod: pod.metadata?.name,
+          error: (err as Error).message,
+        });
+    }
+  }
+
   mgr
     .controller()
     .named(MODEL_DOWNLOADS_SIMULATOR)
@@ -243,6 +279,7 @@ export function registerModelDownloads(
       fs.closeSync(log);
       running.set(key, child);
       mgr.logger.info('download pod started', { pod: key, volume });
+      await started(pod, container.name);
       child.on('close', code => {
         running.delete(key);
         mgr.logger.info('download pod ended', { pod: key, exitCode: code });
