@@ -247,6 +247,31 @@ describe('the Model controller', () => {
     expect(await eventReasons(env.client, NS, 'qwen')).toContain('Retrying');
   }, 120_000);
 
+  it('Downloading → Failed after 3 failed attempts (seed: failed >= backoffLimit), retried pods in between', async () => {
+    await env.client.create(Models, modelObject(NS, 'flaky', hfSpec()));
+    await phaseOf(NS, 'flaky', 'Downloading');
+    // Exit code 1 (a retry may help): the real job controller makes a new pod after its backoff (10 s, 20 s).
+    const phases: Array<string | undefined> = [];
+    for (const attempt of [1, 2]) {
+      await finishJobPod(env.client, NS, 'model-download-flaky', 1);
+      await eventually(
+        `attempt ${attempt} counted`,
+        async () =>
+          ((await get(Jobs, NS, 'model-download-flaky')) as any)?.status
+            ?.failed === attempt,
+        30_000,
+      );
+      phases.push((await getModel(env.client, NS, 'flaky')).status?.phase);
+    }
+    expect(phases).toEqual(['Downloading', 'Downloading']);
+    await finishJobPod(env.client, NS, 'model-download-flaky', 1);
+    const failed = await phaseOf(NS, 'flaky', 'Failed');
+    expect(failed.status!.message).toMatch(
+      /^Download failed: .*\. Fix the cause, then delete Job model-download-flaky to retry$/,
+    );
+    await env.client.delete(Models, { namespace: NS, name: 'flaky' });
+  }, 180_000);
+
   it('a PVC the API server refuses: the status names the PVC and the reason, and it is retried', async () => {
     await env.client.create(ResourceQuotas, {
       metadata: { name: 'no-pvcs', namespace: 'quota' },
