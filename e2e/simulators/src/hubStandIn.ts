@@ -18,6 +18,37 @@ export interface HubStandInOptions {
   pageSize?: number;
   host?: string;
   port?: number;
+  /**
+   * Cut the connection after this many bytes of every file download that
+   * starts at byte 0 (no `Range`, or `bytes=0-`): a dropped connection, so a
+   * downloader's resume (`Range: bytes=N-`) can be tested. Ranged requests
+   * from a later offset are served whole.
+   */
+  cutDownloadsAfterBytes?: number;
+  /** Serve file downloads at about this many bytes per second (so progress can be watched). */
+  throttleBytesPerSecond?: number;
+}
+
+/** Writes `body` in chunks paced to `bytesPerSecond`, then ends the response. */
+function sendThrottled(
+  res: ServerResponse,
+  body: Buffer,
+  bytesPerSecond: number,
+) {
+  const tick = 100;
+  const chunk = Math.max(1, Math.round((bytesPerSecond * tick) / 1000));
+  let offset = 0;
+  const next = () => {
+    if (res.destroyed) return;
+    if (offset >= body.length) {
+      res.end();
+      return;
+    }
+    res.write(body.subarray(offset, offset + chunk));
+    offset += chunk;
+    setTimeout(next, tick);
+  };
+  next();
 }
 
 export interface HubStandIn {
@@ -216,7 +247,21 @@ export async function startHubStandIn(
         : {}),
     });
     if (req.method === 'HEAD') res.end();
-    else res.end(content.subarray(start, end + 1));
+    else if (
+      options.cutDownloadsAfterBytes !== undefined &&
+      start === 0 &&
+      end - start + 1 > options.cutDownloadsAfterBytes
+    ) {
+      res.write(content.subarray(0, options.cutDownloadsAfterBytes), () =>
+        res.destroy(),
+      );
+    } else if (options.throttleBytesPerSecond) {
+      sendThrottled(
+        res,
+        content.subarray(start, end + 1),
+        options.throttleBytesPerSecond,
+      );
+    } else res.end(content.subarray(start, end + 1));
   }
 
   const server = createServer(handle);

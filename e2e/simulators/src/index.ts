@@ -44,3 +44,14 @@ export { GATEWAY_API_CRDS_DIR, UPSTREAM_CRDS_DIR, gatewayApiCrdFiles, upstreamCr
 export { GATEWAY_KIND, SIMULATED_GATEWAY_CLASS, gatewayStatus, simulatedGatewayAddress } from './gateway';
 export { startHubStandIn } from './hubStandIn';
 export type { HubStandIn, HubStandInOptions, StandInRepo } from './hubStandIn';
+export {
+  DEMO_MODEL_REPO,
+  LOCAL_GGUF_REPO,
+  demoModelRepo,
+  startLocalHub,
+  MODEL_DOWNLOADS_SIMULATOR,
+  podLogPath,
+  registerModelDownloads,
+  volumePath,
+} from './modelDownloads';
+export type { ModelDownloadsOptions } from './modelDownloads';

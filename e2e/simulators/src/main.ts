@@ -10,11 +10,19 @@ import {
   registerSimulators,
   SIMULATOR_NAMES,
 } from './simulator';
+import {
+  DEMO_MODEL_REPO,
+  startLocalHub,
+  MODEL_DOWNLOADS_SIMULATOR,
+  registerModelDownloads,
+} from './modelDownloads';
 
 export interface SimulatorArgs {
   kubeconfig?: string;
   stepDelayMs: number;
   only?: string[];
+  /** Run the model download simulator (and a hub stand-in with a demo model) with this folder. */
+  modelsDir?: string;
 }
 
 /** Flags (then environment) to options; throws a message naming the bad flag. */
@@ -28,6 +36,7 @@ export function parseSimulatorArgs(
       kubeconfig: { type: 'string' },
       'step-delay-ms': { type: 'string' },
       only: { type: 'string' },
+      'models-dir': { type: 'string' },
     },
   });
   const delayText =
@@ -46,13 +55,16 @@ export function parseSimulatorArgs(
   const unknown = (only ?? []).filter(n => !SIMULATOR_NAMES.includes(n));
   if (unknown.length > 0) {
     throw new Error(
-      `--only names unknown simulator(s) ${unknown.join(', ')}: choose from ${SIMULATOR_NAMES.join(', ')}`,
+      `--only names unknown simulator(s) ${unknown.join(
+        ', ',
+      )}: choose from ${SIMULATOR_NAMES.join(', ')}`,
     );
   }
   return {
     kubeconfig: values.kubeconfig ?? env.KUBECONFIG,
     stepDelayMs,
     only,
+    modelsDir: values['models-dir'] ?? env.RUNWAY_MODELS_DIR,
   };
 }
 
@@ -73,6 +85,15 @@ async function main(): Promise<void> {
     healthProbes: false,
   });
   const { started, skipped } = await registerSimulators(mgr, args);
+  if (args.modelsDir) {
+    // Download pods run the real downloader against the local hub stand-in with a demo
+    // model: the one the local system started (HF_ENDPOINT), else one of our own.
+    const hubUrl = process.env.HF_ENDPOINT || (await startLocalHub()).url;
+    registerModelDownloads(mgr, { dir: args.modelsDir, hfEndpoint: hubUrl });
+    started.push(
+      `${MODEL_DOWNLOADS_SIMULATOR} (hub stand-in ${hubUrl} with ${DEMO_MODEL_REPO}, volumes in ${args.modelsDir})`,
+    );
+  }
   for (const line of skipped) logger.warn(`simulator not started: ${line}`);
   logger.info('operator test doubles running', {
     simulators: started,

@@ -35,7 +35,9 @@ describe('entryCommand', () => {
 describe('the controllers of the local system', () => {
   it('run the core with url-mode webhooks on the chosen port and every controller with its health port', () => {
     const core = CONTROLLERS.find(c => c.name === 'core')!;
-    expect(core.args({ webhookPort: 9555, healthPort: 9556 })).toEqual([
+    expect(
+      core.args({ webhookPort: 9555, healthPort: 9556, modelsDir: '/m' }),
+    ).toEqual([
       '--webhook-mode=url',
       '--webhook-host=127.0.0.1',
       '--webhook-port=9555',
@@ -43,10 +45,20 @@ describe('the controllers of the local system', () => {
       '--health-port=9556',
     ]);
     for (const c of CONTROLLERS) {
-      expect(c.args({ webhookPort: 1, healthPort: 2 })).toContain(
-        '--health-port=2',
-      );
+      expect(
+        c.args({ webhookPort: 1, healthPort: 2, modelsDir: '/m' }),
+      ).toContain('--health-port=2');
     }
+  });
+
+  it('run the model operator reading download logs from the folder its simulator writes', () => {
+    const models = CONTROLLERS.find(c => c.name === 'models')!;
+    expect(
+      models.args({ webhookPort: 1, healthPort: 2, modelsDir: '/m' }),
+    ).toContain('--pod-log-dir=/m/logs');
+    expect(
+      SIMULATORS.args({ webhookPort: 1, healthPort: 2, modelsDir: '/m' }),
+    ).toEqual(['--models-dir=/m']);
   });
 
   it('name packages of this repository whose start script is a node command', () => {

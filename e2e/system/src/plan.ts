@@ -13,8 +13,16 @@ export interface ControllerSpec {
   name: string;
   /** Package folder, relative to the repository root. */
   packageDir: string;
-  /** Flags for a local process; `webhookPort` is a free port chosen per cluster. */
-  args(ports: { webhookPort: number; healthPort: number }): string[];
+  /**
+   * Flags for a local process; `webhookPort` is a free port chosen per
+   * process; `modelsDir` is the cluster's folder standing for the model
+   * PVCs and the download pods' logs (the model operator and its simulator).
+   */
+  args(ports: {
+    webhookPort: number;
+    healthPort: number;
+    modelsDir: string;
+  }): string[];
   /** Whether it serves /readyz on `healthPort` (waited for before Backstage starts). */
   probes: boolean;
 }
@@ -35,6 +43,20 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--webhook-port=${p.webhookPort}`,
       '--metrics-port=0',
       `--health-port=${p.healthPort}`,
+    ],
+    probes: true,
+  },
+  {
+    name: 'models',
+    packageDir: 'controllers/models',
+    // kwok serves no pod logs: the operator reads the download simulator's log files instead.
+    args: p => [
+      '--webhook-mode=url',
+      '--webhook-host=127.0.0.1',
+      `--webhook-port=${p.webhookPort}`,
+      '--metrics-port=0',
+      `--health-port=${p.healthPort}`,
+      `--pod-log-dir=${p.modelsDir}/logs`,
     ],
     probes: true,
   },
@@ -81,7 +103,8 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
 export const SIMULATORS: ControllerSpec = {
   name: 'simulators',
   packageDir: 'e2e/simulators',
-  args: () => [],
+  // Download pods run the real downloader into modelsDir (see @runway-portal/e2e-simulators).
+  args: p => [`--models-dir=${p.modelsDir}`],
   probes: false,
 };
 
@@ -142,7 +165,12 @@ export const LOCAL_GATEWAY: KubeObject = {
   spec: {
     gatewayClassName: SIMULATED_GATEWAY_CLASS,
     listeners: [
-      { name: 'http', port: 80, protocol: 'HTTP', allowedRoutes: { namespaces: { from: 'All' } } },
+      {
+        name: 'http',
+        port: 80,
+        protocol: 'HTTP',
+        allowedRoutes: { namespaces: { from: 'All' } },
+      },
     ],
   },
 };

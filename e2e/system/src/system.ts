@@ -12,7 +12,12 @@ import {
   type StartClusterOptions,
   type TestCluster,
 } from '@runway-portal/e2e-cluster';
-import { gatewayApiCrdFiles, upstreamCrdFiles } from '@runway-portal/e2e-simulators';
+import {
+  gatewayApiCrdFiles,
+  startLocalHub,
+  upstreamCrdFiles,
+  type HubStandIn,
+} from '@runway-portal/e2e-simulators';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -79,6 +84,8 @@ export interface RunningSystem {
   appConfigPath?: string;
   /** How Backstage reaches each local cluster. */
   portalClusters?: PortalCluster[];
+  /** The local Hugging Face Hub stand-in every local process gets as `HF_ENDPOINT`. */
+  hubUrl?: string;
   stateDir: string;
   /** Stops everything started, in reverse order. Safe to call twice. */
   stop(): Promise<void>;
@@ -204,6 +211,7 @@ export async function startSystem(
   const clusters: TestCluster[] = [];
   const services: SystemService[] = [];
   const missing: string[] = [];
+  let hub: HubStandIn | undefined;
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -215,6 +223,7 @@ export async function startSystem(
       await Promise.all(portal.map(s => s.service.stop(10_000)));
       await Promise.all(rest.map(s => s.service.stop()));
       await Promise.all(clusters.map(c => c.stop()));
+      await hub?.close();
     })());
 
   const system: RunningSystem = {
@@ -258,13 +267,18 @@ export async function startSystem(
       for (const c of clusters)
         log(`  cluster ${c.name}: ${c.server}  KUBECONFIG=${c.kubeconfigPath}`);
 
+      // One hub stand-in for every cluster: the demo model the Models download, and the
+      // GGUF repository KAITO's llama.cpp deployments list (no hub is reachable from here).
+      hub = await startLocalHub();
+      system.hubUrl = hub.url;
+      log(`  hub stand-in: ${hub.url} (HF_ENDPOINT of every local process)`);
       const portalClusters: PortalCluster[] = [];
       for (const cluster of clusters) {
         portalClusters.push(await preparePortalAccess(cluster));
         await createLocalGateway(cluster);
         await startClusterServices(
           cluster,
-          options,
+          { ...options, hubUrl: hub.url },
           logDir,
           services,
           missing,
@@ -369,16 +383,16 @@ async function createLocalGateway(cluster: TestCluster): Promise<void> {
 /** Starts the controllers that exist, and the simulators, against one cluster. */
 async function startClusterServices(
   cluster: TestCluster,
-  options: SystemOptions,
+  options: SystemOptions & { hubUrl: string },
   logDir: string,
   services: SystemService[],
   missing: string[],
   log: (line: string) => void,
 ): Promise<void> {
   const specs: ControllerSpec[] = [...CONTROLLERS, SIMULATORS];
+  // The model PVCs' stand-in folders and the download pods' logs (model operator and simulator).
+  const modelsDir = join(logDir, '..', 'models', cluster.name);
   for (const spec of specs) {
-    // One port per controller: several serve webhooks (core, stacks).
-    const webhookPort = await freePort();
     const dir = join(REPO_ROOT, spec.packageDir);
     if (!existsSync(join(dir, 'package.json'))) {
       missing.push(
@@ -403,10 +417,12 @@ async function startClusterServices(
       continue;
     }
     const healthPort = spec.probes ? await freePort() : undefined;
+    const webhookPort = await freePort(); // one per process: the core, the model and the stack operators serve webhooks
     const logPath = join(logDir, `${cluster.name}-${spec.name}.log`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       KUBECONFIG: cluster.kubeconfigPath,
+      HF_ENDPOINT: options.hubUrl,
     };
     if (options.stepDelayMs !== undefined) {
       env.RUNWAY_SIMULATOR_STEP_DELAY_MS = String(options.stepDelayMs);
@@ -416,7 +432,7 @@ async function startClusterServices(
       process.execPath,
       [
         ...command.nodeArgs,
-        ...spec.args({ webhookPort, healthPort: healthPort ?? 0 }),
+        ...spec.args({ webhookPort, healthPort: healthPort ?? 0, modelsDir }),
       ],
       { cwd: dir, env, logPath },
     );

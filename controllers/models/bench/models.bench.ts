@@ -1,0 +1,277 @@
+/**
+ * The model operator's numbers, each next to a baseline measured in the same run:
+ *
+ * 1. downloader throughput from a local HTTP server vs `curl` on the same file
+ *    (transfer time: the downloader's own `done` seconds, curl's time_total;
+ *    RUNS each, alternating; median and best), as a ratio;
+ * 2. COUNT Models reconciled to Downloading (PVC + Job each) vs COUNT raw
+ *    PVC + Job creates (32 in flight);
+ * 3. idle RSS of the operator process next to the core's.
+ *
+ *   yarn bench          (in controllers/models; COUNT=200 MB=256 RUNS=7 by default; ONLY=throughput skips the cluster)
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  Jobs,
+  KubeClient,
+  Namespaces,
+  PersistentVolumeClaims,
+} from '@runway-portal/controller-runtime';
+import { startCluster } from '@runway-portal/e2e-cluster';
+import {
+  inParallel,
+  memoryOf,
+  pollUntil,
+  ratio,
+  runBenchmark,
+  stopProcesses,
+  timed,
+} from '@runway-portal/provider-shared/testing';
+import { Models } from '../src/reconciler';
+import { buildJob, buildPvc, type ModelObject } from '../src/resources';
+
+const COUNT = Number(process.env.COUNT ?? 200);
+const MB = Number(process.env.MB ?? 256);
+const RUNS = Number(process.env.RUNS ?? 7);
+const CONCURRENCY = 32;
+const PACKAGE = path.resolve(__dirname, '..');
+const CRD = path.resolve(
+  PACKAGE,
+  '../deploy/crds/models.airunway.ai_models.yaml',
+);
+const run = promisify(execFile);
+const median = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** A file server streaming from disk (Content-Length and Range, as a static server would). */
+async function serveFile(file: string) {
+  const size = fs.statSync(file).size;
+  const server = createServer((req, res) => {
+    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    const start = range ? Number(range[1]) : 0;
+    const end = range && range[2] ? Number(range[2]) : size - 1;
+    res.writeHead(range ? 206 : 200, {
+      'content-length': String(end - start + 1),
+      'accept-ranges': 'bytes',
+      ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
+    });
+    fs.createReadStream(file, { start, end, highWaterMark: 1 << 20 }).pipe(res);
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/model.bin`,
+    close: () => server.close(),
+  };
+}
+
+async function throughput(tmp: string) {
+  const file = path.join(tmp, 'model.bin');
+  const chunk = Buffer.alloc(1 << 20, 0x5a);
+  const fd = fs.openSync(file, 'w');
+  for (let i = 0; i < MB; i++) fs.writeSync(fd, chunk);
+  fs.closeSync(fd);
+  const server = await serveFile(file);
+  const ours: number[] = [];
+  const curls: number[] = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const dest = path.join(tmp, `ours-${i}`);
+      const { stdout } = await run(
+        process.execPath,
+        [
+          '--require',
+          require.resolve('@backstage/cli/config/nodeTransform.cjs'),
+          path.join(PACKAGE, 'src/downloader/main.ts'),
+        ],
+        {
+          env: {
+            PATH: process.env.PATH ?? '',
+            MODEL_SOURCE: 'url',
+            MODEL_URL: server.url,
+            MODEL_DEST: dest,
+            MODEL_STORAGE_SIZE: '100Gi',
+          },
+          maxBuffer: 1 << 24,
+        },
+      );
+      const done = stdout
+        .split('\n')
+        .filter(l => l.startsWith('{'))
+        .map(l => JSON.parse(l))
+        .find(l => l.event === 'done');
+      ours.push(done.seconds);
+      fs.rmSync(dest, { recursive: true, force: true });
+      const out = path.join(tmp, `curl-${i}.bin`);
+      const curl = await run('curl', [
+        '-s',
+        '-o',
+        out,
+        '-w',
+        '%{time_total}',
+        server.url,
+      ]);
+      curls.push(Number(curl.stdout));
+      fs.rmSync(out, { force: true });
+    }
+  } finally {
+    server.close();
+  }
+  // On a shared machine single runs swing widely: the median and the best run of each are printed.
+  const oursS = median(ours);
+  const curlS = median(curls);
+  const oursBest = Math.min(...ours);
+  const curlBest = Math.min(...curls);
+  const mibs = (s: number) => `${(MB / s).toFixed(0)} MiB/s`;
+  return [
+    `file                                                   ${MB} MiB on loopback, ${RUNS} runs each, alternating`,
+    `baseline: curl                                         median ${curlS.toFixed(
+      3,
+    )} s (${mibs(curlS)}), best ${curlBest.toFixed(3)} s`,
+    `downloader (transfer, sizes checked, atomic rename)    median ${oursS.toFixed(
+      3,
+    )} s (${mibs(oursS)}), best ${oursBest.toFixed(3)} s`,
+    `downloader throughput / curl throughput                ${ratio(
+      curlS,
+      oursS,
+    )} (medians), ${ratio(curlBest, oursBest)} (best runs)`,
+  ];
+}
+
+function model(namespace: string, i: number): ModelObject {
+  return {
+    apiVersion: 'models.airunway.ai/v1alpha1',
+    kind: 'Model',
+    metadata: { name: `m-${i}`, namespace },
+    spec: {
+      source: { huggingFace: { repoId: 'acme/tiny' } },
+      storage: { storageClass: 'bench', size: '1Gi' },
+    },
+  } as ModelObject;
+}
+
+runBenchmark(async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'models-bench-'));
+  const lines = await throughput(tmp);
+  if (process.env.ONLY === 'throughput') {
+    process.stdout.write(`${lines.join('\n')}\n`);
+    fs.rmSync(tmp, { recursive: true, force: true });
+    return;
+  }
+
+  const cluster = await startCluster({
+    name: 'models-bench',
+    crds: [
+      CRD,
+      path.resolve(PACKAGE, '../deploy/crds/airunway.ai_modeldeployments.yaml'),
+      path.resolve(
+        PACKAGE,
+        '../deploy/crds/airunway.ai_inferenceproviderconfigs.yaml',
+      ),
+    ],
+  });
+  const client = new KubeClient(cluster.kubeConfig());
+  const started: ChildProcess[] = [];
+  const startProcess = (dir: string, entry: string) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--require',
+        require.resolve('@backstage/cli/config/nodeTransform.cjs'),
+        entry,
+        '--webhook-mode=off',
+        '--metrics-port=0',
+        '--health-port=0',
+        '--log-level=error',
+      ],
+      {
+        cwd: dir,
+        env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
+    started.push(child);
+    return child;
+  };
+  try {
+    for (const ns of ['raw', 'bench'])
+      await client.create(Namespaces, { metadata: { name: ns } });
+    // Baseline: the same objects written directly (no owner: there is no Model).
+    const raw = await timed(() =>
+      inParallel(COUNT, CONCURRENCY, async i => {
+        const m = {
+          ...model('raw', i),
+          metadata: {
+            name: `m-${i}`,
+            namespace: 'raw',
+            uid: '00000000-0000-0000-0000-000000000000',
+          },
+        } as ModelObject;
+        const strip = <T extends { metadata?: { ownerReferences?: unknown } }>(
+          o: T,
+        ) => ({
+          ...o,
+          metadata: { ...o.metadata, ownerReferences: undefined },
+        });
+        await client.create(PersistentVolumeClaims, strip(buildPvc(m)));
+        await client.create(Jobs, strip(buildJob(m)));
+      }),
+    );
+
+    const operator = startProcess(PACKAGE, 'src/main.ts');
+    await new Promise(r => setTimeout(r, 5000)); // started and caches synced (nothing to do yet)
+    const downloading = await timed(async () => {
+      await inParallel(COUNT, CONCURRENCY, i =>
+        client.create(Models, model('bench', i)),
+      );
+      await pollUntil(
+        async () => {
+          const list = await client.list<ModelObject>(Models, {
+            namespace: 'bench',
+          });
+          return (
+            list.items.filter(m => m.status?.phase === 'Downloading').length >=
+            COUNT
+          );
+        },
+        10 * 60_000,
+        `${COUNT} Models Downloading`,
+      );
+    });
+    const jobs = (await client.list(Jobs, { namespace: 'bench' })).items.length;
+    const pvcs = (
+      await client.list(PersistentVolumeClaims, { namespace: 'bench' })
+    ).items.length;
+
+    // Idle memory: the operator with COUNT Models cached, and the core with nothing to do, both idle 15 s.
+    const core = startProcess(path.resolve(PACKAGE, '../core'), 'src/index.ts');
+    await new Promise(r => setTimeout(r, 15_000));
+    const opMem = memoryOf(operator.pid!);
+    const coreMem = memoryOf(core.pid!);
+    lines.push(
+      `baseline: ${COUNT} raw PVC + Job creates (${CONCURRENCY} in flight)    ${raw.toFixed(
+        2,
+      )} s`,
+      `${COUNT} Models created until all Downloading             ${downloading.toFixed(
+        2,
+      )} s (${ratio(downloading, raw)} x raw; ${pvcs} PVCs, ${jobs} Jobs)`,
+      `idle RSS: model operator (${COUNT} Models cached)       ${opMem.rss.toFixed(
+        0,
+      )} MiB (peak ${opMem.peak.toFixed(0)})`,
+      `idle RSS: core controller (baseline)                 ${coreMem.rss.toFixed(
+        0,
+      )} MiB (peak ${coreMem.peak.toFixed(0)})`,
+    );
+  } finally {
+    await stopProcesses(started);
+    client.close();
+    await cluster.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+});
