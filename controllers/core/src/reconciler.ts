@@ -17,7 +17,12 @@ import {
   type Reconciler,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
-import type { InferenceProviderConfig as ProviderConfig, ModelDeployment as Deployment } from '@runway-portal/plugin-runway-common';
+import {
+  type InferenceProviderConfig as ProviderConfig,
+  MODEL_DEPLOYMENTS_RESOURCE,
+  type ModelDeployment as Deployment,
+  PROVIDER_CONFIGS_RESOURCE,
+} from '@runway-portal/plugin-runway-common';
 import { CORE_FIELD_MANAGER, type CoreStatus, decide, type GatewayResult, isPaused, OBSERVED_IDENTITY_ANNOTATION, PROVIDER_LABEL } from './decide';
 import { GATEWAY_RECHECK_MS, GatewayStep } from './gateway';
 import { GatewayCrdCheck, GatewayList, secretExists } from './lookups';
@@ -27,21 +32,9 @@ import { CoreMetrics } from './metrics';
 type ModelDeployment = Deployment & KubeObject;
 type InferenceProviderConfig = ProviderConfig & KubeObject;
 
-export const ModelDeployments: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  plural: 'modeldeployments',
-  kind: 'ModelDeployment',
-  namespaced: true,
-};
-
-export const InferenceProviderConfigs: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  plural: 'inferenceproviderconfigs',
-  kind: 'InferenceProviderConfig',
-  namespaced: false,
-};
+// Where the kinds are served: runway-common's, from the CRD definitions.
+export const ModelDeployments: ResourceType = MODEL_DEPLOYMENTS_RESOURCE;
+export const InferenceProviderConfigs: ResourceType = PROVIDER_CONFIGS_RESOURCE;
 
 export interface CoreControllerOptions {
   /** Parallel reconciles; default 16 (each mostly waits on the API server). */

@@ -75,6 +75,7 @@ import {
   UPSTREAM_KINDS,
 } from './kinds';
 import { hasErrors, updateIssuesOf, validateResourceBody } from './validation';
+import { isRecord } from '@runway-portal/plugin-runway-common';
 
 /** The field manager of every write the portal makes. */
 export const PORTAL_FIELD_MANAGER = 'runway-portal';
@@ -176,9 +177,6 @@ export interface ClusterClientOptions {
   /** How long a cluster's GPU capacity is reused; default 10 s. */
   gpuCacheTtlMs?: number;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function eventTime(e: KubeObject): string {
   const x = e as {

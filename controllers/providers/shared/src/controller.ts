@@ -25,7 +25,6 @@ import {
   type Result,
 } from '@runway-portal/controller-runtime';
 import {
-  checkProviderCompatibility,
   DEPLOYMENTS_API_VERSION,
   DEPLOYMENTS_GROUP,
   MANAGED_BY_LABEL,
@@ -35,9 +34,9 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import { crdName, crdNotInstalledMessage, detectApiVersion, schemaHash } from './crdVersion';
 import { type ProviderDefinition, TransformError } from './definition';
-import { desiredObjects, MANAGED_BY_VALUE, resolveDeployment } from './desired';
+import { desiredObjects, MANAGED_BY_VALUE } from './desired';
 import { applyDecision } from './drift';
-import { checkOverrides } from './overrides';
+import { checkProviderInput } from './plan';
 import { Registration } from './registration';
 import { ModelDeployments } from './resources';
 import {
@@ -236,29 +235,19 @@ export class ProviderController {
       now: this.now().toISOString(),
       generation: md.metadata?.generation,
     };
-    const resolved = resolveDeployment(md);
-    const incompatible = checkProviderCompatibility(resolved.spec, this.definition.registration)
-      .filter(i => i.severity === 'error')
-      .map(i => i.message);
-    if (incompatible.length > 0) return this.writeStatus(md, incompatibleStatus(ctx, incompatible));
-
-    const overrides = checkOverrides(resolved.spec.provider?.overrides, this.definition.overrides);
-    for (const path of overrides.unknown) {
-      this.events.event(md, 'Warning', 'UnknownOverride', `Unknown override key ${path} is ignored by provider '${this.definition.name}'`);
-    }
-    if (overrides.errors.length > 0) {
-      return this.writeStatus(md, notCreatedStatus(ctx, 'Failed', 'InvalidOverrides', overrides.errors.join('; ')));
-    }
-    if (!this.apiVersion) {
-      return this.writeStatus(md, notCreatedStatus(ctx, 'Pending', 'CRDNotInstalled', crdNotInstalledMessage(this.definition.name)));
-    }
+    // The checks the portal's preview runs too (plan.ts): one implementation, the loop's order.
+    const check = checkProviderInput(this.definition, md, this.apiVersion);
+    const { resolved, problem } = check;
+    if (problem?.reason === 'Incompatible') return this.writeStatus(md, incompatibleStatus(ctx, problem.messages));
+    for (const note of check.unknownOverrides) this.events.event(md, 'Warning', 'UnknownOverride', note);
+    if (problem) return this.writeStatus(md, notCreatedStatus(ctx, problem.phase, problem.reason, problem.message));
 
     // Until the upstream cache is filled, "not there" could mean "not listed yet".
     if (!this.upstream?.informer.hasSynced()) return { requeueAfterMs: 200 };
 
     let desired: KubeObject[];
     try {
-      const result = desiredObjects(this.definition, md, { apiVersion: this.apiVersion });
+      const result = desiredObjects(this.definition, md, { apiVersion: check.apiVersion });
       desired = result.objects;
       for (const w of result.warnings) this.events.event(md, 'Warning', 'TransformWarning', w);
     } catch (err) {

@@ -596,11 +596,11 @@ describe('runway REST API against real clusters', () => {
         .filter(a => a.meta.name === name)
         .map(a => [a.eventId, a.outcome, a.meta.kind, a.meta.dryRun]);
       expect(recorded).toEqual([
-        ['resource-create', 'success', kind, true],
-        ['resource-create', 'success', kind, false],
-        ['resource-create', 'fail', kind, false],
-        ['resource-update', 'success', kind, false],
-        ['resource-delete', 'success', kind, undefined],
+        ['runway-resource-create', 'success', kind, true],
+        ['runway-resource-create', 'success', kind, false],
+        ['runway-resource-create', 'fail', kind, false],
+        ['runway-resource-update', 'success', kind, false],
+        ['runway-resource-delete', 'success', kind, undefined],
       ]);
     });
 

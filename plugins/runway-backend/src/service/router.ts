@@ -18,6 +18,8 @@ import {
   type ClusterClient,
   FieldConflictError,
   ResourceInvalidError,
+  type RunwayAuditAction,
+  runwayAuditEventId,
 } from '@runway-portal/plugin-runway-node';
 import {
   type ClustersAnswer,
@@ -109,12 +111,12 @@ export async function createRouter(options: RouterOptions) {
   /** Runs a change and records it with the auditor, success or failure. */
   async function audited<T>(
     req: AuditedRequest,
-    eventId: 'resource-create' | 'resource-update' | 'resource-delete',
+    action: RunwayAuditAction,
     meta: JsonObject,
     work: () => Promise<T>,
   ): Promise<T> {
     const event = await auditor.createEvent({
-      eventId,
+      eventId: runwayAuditEventId(action),
       severityLevel: 'medium',
       request: req,
       meta,
@@ -200,18 +202,16 @@ export async function createRouter(options: RouterOptions) {
     });
     const result = await audited(
       req,
-      'resource-create',
+      'create',
       { kind, cluster, ...target, dryRun },
       () => clusterClient.create(kind, cluster, body, { dryRun }),
     );
-    res
-      .status(201)
-      .json({
-        cluster,
-        object: result.object,
-        warnings: result.warnings,
-        dryRun,
-      } satisfies WriteAnswer);
+    res.status(201).json({
+      cluster,
+      object: result.object,
+      warnings: result.warnings,
+      dryRun,
+    } satisfies WriteAnswer);
   });
 
   router.post('/:kind/:cluster/preview', async (req, res) => {
@@ -253,7 +253,7 @@ export async function createRouter(options: RouterOptions) {
     });
     const result = await audited(
       req,
-      'resource-update',
+      'update',
       { kind, cluster, namespace, name, dryRun, force },
       () =>
         clusterClient.update(kind, { cluster, namespace, name }, body, {
@@ -277,11 +277,8 @@ export async function createRouter(options: RouterOptions) {
       cluster,
       namespace,
     });
-    await audited(
-      req,
-      'resource-delete',
-      { kind, cluster, namespace, name },
-      () => clusterClient.delete(kind, { cluster, namespace, name }),
+    await audited(req, 'delete', { kind, cluster, namespace, name }, () =>
+      clusterClient.delete(kind, { cluster, namespace, name }),
     );
     res.status(204).end();
   });

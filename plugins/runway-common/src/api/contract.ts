@@ -22,6 +22,8 @@ import { Value } from '@sinclair/typebox/value';
 import { StringEnum } from '../schema/kinds';
 import { ObjectMetaSchema } from '../schema/meta';
 import type { ValidationIssue } from '../schema/issues';
+import { InferenceProviderConfigSpecSchema } from '../deployments/schema';
+import type { InferenceProviderConfigSpec } from '../deployments/types';
 
 const Str = Type.String;
 const Bool = Type.Boolean;
@@ -162,6 +164,11 @@ export const ProviderSummarySchema = Type.Object(
     version: Opt(Str()),
     lastHeartbeat: Opt(Str()),
     engines: Type.Array(ProviderEngineSchema),
+    spec: Type.Unsafe<InferenceProviderConfigSpec>({
+      ...InferenceProviderConfigSpecSchema,
+      description:
+        "The provider's registration as the cluster holds it (its InferenceProviderConfig's spec, engines in the per-engine form): capabilities, selection and compatibility rules, so the form selects against the cluster's own rules.",
+    }),
   },
   closed,
 );

@@ -10,3 +10,4 @@ export * from './validate';
 export * from './conditions';
 export * from './gateway';
 export * from './storage';
+export * from './pipeline';

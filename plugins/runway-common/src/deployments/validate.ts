@@ -22,12 +22,8 @@ import { normaliseProviderConfig } from './normalise';
 import { InferenceProviderConfigSchema, ModelDeploymentSchema, ModelDeploymentSpecSchema } from './schema';
 import { selectEngine } from './selection';
 import type { InferenceProviderConfig, ModelDeployment, ModelDeploymentSpec, StorageVolume } from './types';
-
-type Json = Record<string, any>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, type Json } from '../schema/json';
+import { isDnsSubdomain } from '../schema/names';
 
 export interface ModelDeploymentValidationOptions {
   /**
@@ -44,18 +40,17 @@ export interface ModelDeploymentValidationOptions {
 
 // ---- metadata ----
 
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** A DNS subdomain name; ModelDeployment names also may not contain dots (upstream rule). */
 function nameIssues(metadata: unknown, allowDots = false): ValidationIssue[] {
-  if (!isRecord(metadata)) return [];
+  if (!isRecord<Json>(metadata)) return [];
   const { name, generateName } = metadata;
   if (name === undefined || name === '') {
     return generateName ? [] : [error('metadata.name', 'metadata.name is required')];
   }
   if (typeof name !== 'string') return [];
   const issues: ValidationIssue[] = [];
-  if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) {
+  if (!isDnsSubdomain(name)) {
     issues.push(
       error('metadata.name', `metadata.name "${name}" must consist of lower case letters, digits and '-', start and end with a letter or digit, at most 253 characters`),
     );
@@ -85,15 +80,15 @@ function countIssue(value: unknown, path: string, max: number): ValidationIssue[
 
 function ceilingIssues(spec: Json): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const resources = isRecord(spec.resources) ? spec.resources : {};
+  const resources = isRecord<Json>(spec.resources) ? spec.resources : {};
   issues.push(...countIssue(resources.gpu?.count, 'spec.resources.gpu.count', LIMITS.gpuCount));
   issues.push(...quantityIssues(resources.cpu, 'spec.resources.cpu', LIMITS.cpu, '4 or 500m'));
   issues.push(...quantityIssues(resources.memory, 'spec.resources.memory', LIMITS.memory, '32Gi'));
-  const scaling = isRecord(spec.scaling) ? spec.scaling : {};
+  const scaling = isRecord<Json>(spec.scaling) ? spec.scaling : {};
   issues.push(...countIssue(scaling.replicas, 'spec.scaling.replicas', LIMITS.replicas));
   for (const component of ['prefill', 'decode'] as const) {
     const c = scaling[component];
-    if (!isRecord(c)) continue;
+    if (!isRecord<Json>(c)) continue;
     const base = `spec.scaling.${component}`;
     issues.push(...countIssue(c.replicas, `${base}.replicas`, LIMITS.replicas));
     issues.push(...countIssue(c.gpu?.count, `${base}.gpu.count`, LIMITS.gpuCount));
@@ -106,7 +101,7 @@ function ceilingIssues(spec: Json): ValidationIssue[] {
 
 function blockedOverrideIssues(value: unknown, path: string): ValidationIssue[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => blockedOverrideIssues(item, joinPath(path, i)));
-  if (!isRecord(value)) return [];
+  if (!isRecord<Json>(value)) return [];
   return Object.entries(value).flatMap(([key, item]) => {
     const where = joinPath(path, key);
     if ((BLOCKED_OVERRIDE_KEYS as readonly string[]).includes(key)) {
@@ -125,7 +120,7 @@ function storageIssues(spec: Json, deploymentName: string | undefined): Validati
   const seen = { name: new Set<string>(), mountPath: new Set<string>(), claimName: new Set<string>() };
   const purposes = { modelCache: 0, compilationCache: 0 };
   volumes.forEach((volume: unknown, i: number) => {
-    if (!isRecord(volume)) return;
+    if (!isRecord<Json>(volume)) return;
     const v = volume as StorageVolume;
     const at = (field: string) => `spec.model.storage.volumes[${i}].${field}`;
     const managed = v.size !== undefined;
@@ -214,6 +209,11 @@ export function providerRequiresCRD(provider: InferenceProviderConfig): boolean 
   return !Array.isArray(engines) || engines.length === 0 || engines.some(e => e?.requiresCRD !== false);
 }
 
+/** Seed 000 §8's message for a provider whose upstream CRD is missing: the webhook's, the core's and the provider's. */
+export function crdNotInstalledMessage(providerName: string): string {
+  return `Provider '${providerName}' CRD not installed in cluster`;
+}
+
 /**
  * The `providerInstalled` check from the registered providers (seed 000 §8,
  * "Provider CRD not installed"): false when the named provider's controller
@@ -235,7 +235,7 @@ function providerIssues(spec: ModelDeploymentSpec, options: ModelDeploymentValid
   const issues: ValidationIssue[] = [];
   const name = spec.provider?.name;
   if (name && options.providerInstalled?.(name) === false) {
-    issues.push(error('spec.provider.name', `Provider '${name}' CRD not installed in cluster`));
+    issues.push(error('spec.provider.name', crdNotInstalledMessage(name)));
   }
   if (!spec.engine?.type) {
     if (options.providers) {
@@ -266,9 +266,9 @@ export function validateModelDeploymentSpec(
   options: ModelDeploymentValidationOptions & { name?: string; oldSpec?: unknown } = {},
 ): ValidationResult {
   const structural = structuralIssues(ModelDeploymentSpecSchema, spec, 'spec');
-  if (!isRecord(spec)) return toResult(structural);
+  if (!isRecord<Json>(spec)) return toResult(structural);
   const defaulted = applySpecDefaults(spec as ModelDeploymentSpec, options.name) as Json;
-  const oldSpec = isRecord(options.oldSpec) ? applySpecDefaults(options.oldSpec as ModelDeploymentSpec, options.name) : undefined;
+  const oldSpec = isRecord<Json>(options.oldSpec) ? applySpecDefaults(options.oldSpec as ModelDeploymentSpec, options.name) : undefined;
   return toResult([
     ...structural,
     ...celRuleIssues(ModelDeploymentSpecSchema, defaulted, 'spec', { oldValue: oldSpec }),
@@ -284,12 +284,12 @@ export function validateModelDeployment(
   md: unknown,
   options: ModelDeploymentValidationOptions = {},
 ): ValidationResult {
-  if (!isRecord(md)) return toResult(structuralIssues(ModelDeploymentSchema, md));
+  if (!isRecord<Json>(md)) return toResult(structuralIssues(ModelDeploymentSchema, md));
   const withoutSpec = { ...md };
   delete withoutSpec.spec;
   const envelope = structuralIssues(ModelDeploymentSchema, withoutSpec).filter(i => i.path !== 'spec');
   if (md.spec === undefined) envelope.push(error('spec', 'spec is required'));
-  const name = isRecord(md.metadata) ? (md.metadata.name as string | undefined) : undefined;
+  const name = isRecord<Json>(md.metadata) ? (md.metadata.name as string | undefined) : undefined;
   return mergeResults(
     toResult([...envelope, ...nameIssues(md.metadata)]),
     md.spec === undefined ? toResult([]) : validateModelDeploymentSpec(md.spec, { ...options, name }),
@@ -329,12 +329,12 @@ export function identityChanges(oldMd: ModelDeployment, newMd: ModelDeployment):
 }
 
 function managedVolumeIssues(oldSpec: Json, newSpec: Json): ValidationIssue[] {
-  const managedBefore = ((oldSpec.model?.storage?.volumes ?? []) as StorageVolume[]).filter(v => isRecord(v) && v.size !== undefined);
+  const managedBefore = ((oldSpec.model?.storage?.volumes ?? []) as StorageVolume[]).filter(v => isRecord<Json>(v) && v.size !== undefined);
   if (managedBefore.length === 0) return [];
   const after = (newSpec.model?.storage?.volumes ?? []) as StorageVolume[];
   const issues: ValidationIssue[] = [];
   for (const volume of managedBefore) {
-    const index = after.findIndex(v => isRecord(v) && v.name === volume.name);
+    const index = after.findIndex(v => isRecord<Json>(v) && v.name === volume.name);
     if (index < 0) {
       issues.push(
         error('spec.model.storage.volumes', `managed storage volume "${volume.name}" cannot be removed (it has an associated PVC; delete the ModelDeployment to clean up managed storage)`),
@@ -370,7 +370,7 @@ export function validateModelDeploymentUpdate(
   newMd: unknown,
   options: ModelDeploymentValidationOptions = {},
 ): ValidationResult {
-  if (!isRecord(newMd) || !isRecord(newMd.spec) || !isRecord(oldMd?.spec)) {
+  if (!isRecord<Json>(newMd) || !isRecord<Json>(newMd.spec) || !isRecord<Json>(oldMd?.spec)) {
     return validateModelDeployment(newMd, options);
   }
   const name = newMd.metadata?.name as string | undefined;
@@ -406,14 +406,14 @@ export function validateModelDeploymentUpdate(
 export function validateProviderConfig(config: unknown): ValidationResult {
   const normalised = normaliseProviderConfig(config);
   const issues = structuralIssues(InferenceProviderConfigSchema, normalised);
-  if (!isRecord(normalised)) return toResult(issues);
+  if (!isRecord<Json>(normalised)) return toResult(issues);
   issues.push(...nameIssues(normalised.metadata, true));
-  const spec = isRecord(normalised.spec) ? normalised.spec : {};
+  const spec = isRecord<Json>(normalised.spec) ? normalised.spec : {};
   const engines = spec.capabilities?.engines;
   if (Array.isArray(engines)) {
     const seen = new Set<string>();
     engines.forEach((engine: unknown, i: number) => {
-      const name = isRecord(engine) ? engine.name : undefined;
+      const name = isRecord<Json>(engine) ? engine.name : undefined;
       if (typeof name !== 'string') return;
       if (seen.has(name)) {
         issues.push(error(`spec.capabilities.engines[${i}].name`, `spec.capabilities.engines[${i}].name: engine ${name} is listed twice; list each engine once`));
@@ -429,7 +429,7 @@ export function validateProviderConfig(config: unknown): ValidationResult {
     const rules = spec[list];
     if (!Array.isArray(rules)) continue;
     rules.forEach((rule: unknown, i: number) => {
-      if (!isRecord(rule) || typeof rule[field] !== 'string') return;
+      if (!isRecord<Json>(rule) || typeof rule[field] !== 'string') return;
       const problem = celSyntaxError(rule[field]);
       const path = `spec.${list}[${i}].${field}`;
       if (problem) issues.push(error(path, `${path} is not a valid CEL expression (${problem.replace(/^invalid CEL expression: /, '')})`));

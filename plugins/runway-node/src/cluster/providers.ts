@@ -7,6 +7,7 @@ import {
   engineCapabilities,
   type InferenceProviderConfig,
   isProviderReady,
+  normaliseProviderConfig,
   type ProviderEngine,
   type ProviderSummary,
 } from '@runway-portal/plugin-runway-common';
@@ -57,6 +58,7 @@ export function summarizeProvider(
     version: status?.version,
     lastHeartbeat: status?.lastHeartbeat,
     engines: providerEngines(config),
+    spec: normaliseProviderConfig(config).spec ?? {},
   };
 }
 
