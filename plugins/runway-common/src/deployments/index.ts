@@ -11,3 +11,4 @@ export * from './conditions';
 export * from './gateway';
 export * from './storage';
 export * from './pipeline';
+export * from './form';

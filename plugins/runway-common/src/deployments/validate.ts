@@ -197,6 +197,16 @@ function specRuleIssues(spec: Json): ValidationIssue[] {
   if (spec.provider?.overrides !== undefined) {
     issues.push(...blockedOverrideIssues(spec.provider.overrides, 'spec.provider.overrides'));
   }
+  const route = spec.gateway?.httpRouteRef;
+  if (typeof route === 'string' && route !== '' && !isDnsSubdomain(route)) {
+    // The CRD (as upstream's) takes any string; the core would then wait for a route that cannot exist ('' means unset).
+    issues.push(
+      error(
+        'spec.gateway.httpRouteRef',
+        `spec.gateway.httpRouteRef "${route}" must be the name of an HTTPRoute in the deployment's namespace: lower case letters, digits, '-' and '.', starting and ending with a letter or digit`,
+      ),
+    );
+  }
   return issues;
 }
 
