@@ -75,7 +75,7 @@ import {
   UPSTREAM_KINDS,
 } from './kinds';
 import { hasErrors, updateIssuesOf, validateResourceBody } from './validation';
-import { isRecord } from '@runway-portal/plugin-runway-common';
+import { dedupeIssues, isRecord } from '@runway-portal/plugin-runway-common';
 
 /** The field manager of every write the portal makes. */
 export const PORTAL_FIELD_MANAGER = 'runway-portal';
@@ -219,16 +219,6 @@ function throwIfInvalid(kind: string, issues: ValidationIssue[]): void {
       .join('; ')}`,
     issues,
   );
-}
-
-function dedupeIssues(issues: ValidationIssue[]): ValidationIssue[] {
-  const seen = new Set<string>();
-  return issues.filter(i => {
-    const key = `${i.severity}|${i.path}|${i.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 export class DefaultClusterClient implements ClusterClient {

@@ -7,6 +7,7 @@
  * Pure: validation is runway-common's, the same the webhook runs.
  */
 import {
+  dedupeIssues,
   DEPLOYMENT_FORM_EDITORS,
   DEPLOYMENT_FORM_FIELDS,
   DEFAULT_GPU_RESOURCE,
@@ -501,18 +502,8 @@ export function validateWizard(
       });
     }
   }
-  return dedupe(issues).map(issue => ({
+  return dedupeIssues(issues).map(issue => ({
     ...issue,
     field: fieldForIssue(issue.path, SPEC_FIELDS),
   }));
-}
-
-function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
-  const seen = new Set<string>();
-  return issues.filter(i => {
-    const key = `${i.severity}|${i.path}|${i.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
