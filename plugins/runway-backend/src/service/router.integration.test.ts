@@ -21,6 +21,7 @@ import { startClusters, type TestCluster } from '@runway-portal/e2e-cluster';
 import {
   buildEndpointPicker,
   type InferenceProviderConfig,
+  KAITO_PROVIDER,
   type RunwayKind,
   runwayOpenApiDocument,
 } from '@runway-portal/plugin-runway-common';
@@ -421,6 +422,11 @@ describe('runway REST API against real clusters', () => {
       ['dynamo', false],
       ['kaito', true],
     ]);
+    // Each provider's registration as the cluster holds it: the wizard selects against these rules.
+    const kaito = byName.east.providers.find((p: any) => p.name === 'kaito');
+    expect(kaito.spec.selectionRules).toEqual(KAITO_PROVIDER.spec?.selectionRules);
+    // (the API server adds the CRD's defaults, e.g. severity: error)
+    expect(kaito.spec.compatibilityRules).toMatchObject(KAITO_PROVIDER.spec?.compatibilityRules ?? []);
     expect(byName.east.gpus).toEqual([
       {
         resource: 'nvidia.com/gpu',
