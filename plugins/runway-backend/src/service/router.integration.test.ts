@@ -424,9 +424,13 @@ describe('runway REST API against real clusters', () => {
     ]);
     // Each provider's registration as the cluster holds it: the wizard selects against these rules.
     const kaito = byName.east.providers.find((p: any) => p.name === 'kaito');
-    expect(kaito.spec.selectionRules).toEqual(KAITO_PROVIDER.spec?.selectionRules);
+    expect(kaito.spec.selectionRules).toEqual(
+      KAITO_PROVIDER.spec?.selectionRules,
+    );
     // (the API server adds the CRD's defaults, e.g. severity: error)
-    expect(kaito.spec.compatibilityRules).toMatchObject(KAITO_PROVIDER.spec?.compatibilityRules ?? []);
+    expect(kaito.spec.compatibilityRules).toMatchObject(
+      KAITO_PROVIDER.spec?.compatibilityRules ?? [],
+    );
     expect(byName.east.gpus).toEqual([
       {
         resource: 'nvidia.com/gpu',
