@@ -42,7 +42,7 @@ describe('admitModelDeployment', () => {
     });
     expect(result.allowed).toBe(false);
     expect((result as { message: string }).message).toContain(
-      'spec.gateway.httpRouteRef "Not A Valid Name!" is not a valid HTTPRoute name',
+      `spec.gateway.httpRouteRef "Not A Valid Name!" must be the name of an HTTPRoute in the deployment's namespace`,
     );
   });
 

@@ -7,42 +7,37 @@
  * and the events to emit. The reconciler only reads, calls this, and writes.
  */
 import {
-  applySpecDefaults,
-  chooseProvider,
   CONDITION_TYPES,
   type Condition,
   DEPLOYMENTS_GROUP,
-  type EngineSelection,
   type EngineType,
   engineSelectedCondition,
   type GatewayOutcome,
   type GatewayReadyReason,
   gatewayReadyCondition,
   type GatewayStatus,
+  type Identity,
   IDENTITY_FIELDS,
+  type IdentityField,
+  OBSERVED_IDENTITY_ANNOTATION,
   type InferenceProviderConfig,
   type ModelDeployment,
-  type ModelDeploymentSpec,
-  providerInstalledFrom,
-  type ProviderSelection,
   providerSelectedCondition,
   RECONCILE_PAUSED_ANNOTATION,
-  resolveDeployment,
+  selectDeployment,
   validatedCondition,
-  validateModelDeployment,
 } from '@runway-portal/plugin-runway-common';
+
+// The identity bookkeeping is part of runway-common's selection pipeline (the preview runs it too).
+export { OBSERVED_IDENTITY_ANNOTATION, parseIdentity, type Identity, type IdentityField } from '@runway-portal/plugin-runway-common';
 
 /** The core's field manager (seed 001: "Core controller" rows). */
 export const CORE_FIELD_MANAGER = 'airunway-core';
-/** Where the core records the identity fields it last acted on (seed 000 §4.11 needs the old values). */
-export const OBSERVED_IDENTITY_ANNOTATION = `${DEPLOYMENTS_GROUP}/observed-identity`;
 /** The selected provider, as a label: providers can watch only their deployments with a label selector. */
 export const PROVIDER_LABEL = `${DEPLOYMENTS_GROUP}/provider`;
 /** How often a missing Secret is looked for again (Secrets are not watched: the core may not list them). */
 export const SECRET_RECHECK_MS = 30_000;
 
-export type IdentityField = (typeof IDENTITY_FIELDS)[number];
-export type Identity = Partial<Record<IdentityField, string>>;
 
 /** What the gateway step came to (the reconciler plans it with `planGateway` and applies it). */
 export interface GatewayResult {
@@ -96,41 +91,6 @@ export type CoreDecision =
 /** GatewayReady reasons that mean something is wrong (a warning event), not just "not yet". */
 export const GATEWAY_FAILURES: ReadonlySet<string> = new Set<GatewayReadyReason>(['NoGateway', 'InferencePoolFailed', 'EPPFailed', 'HTTPRouteFailed']);
 
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Reads the identity annotation; anything unreadable counts as "none recorded". */
-export function parseIdentity(text: string | undefined): Identity | undefined {
-  if (!text) return undefined;
-  try {
-    const parsed = JSON.parse(text);
-    if (!isRecord(parsed)) return undefined;
-    const identity: Identity = {};
-    for (const field of IDENTITY_FIELDS) {
-      if (typeof parsed[field] === 'string') identity[field] = parsed[field];
-    }
-    return identity;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The identity fields as the user wrote them (defaults applied), before any selection. */
-function specIdentity(spec: ModelDeploymentSpec): Identity {
-  return {
-    'model.id': spec.model?.id,
-    'model.source': spec.model?.source,
-    'engine.type': spec.engine?.type,
-    'provider.name': spec.provider?.name || undefined,
-    'serving.mode': spec.serving?.mode,
-  };
-}
-
-function sameIdentity(a: Identity, b: Identity): boolean {
-  return IDENTITY_FIELDS.every(f => (a[f] ?? '') === (b[f] ?? ''));
-}
-
 /** Keeps a condition's lastTransitionTime when its status did not change. */
 function keepTransitionTime(next: Condition, previous: Condition[] | undefined): Condition {
   const old = previous?.find(c => c.type === next.type);
@@ -172,24 +132,11 @@ export function decide(input: CoreInput): CoreDecision {
   const conditions: Condition[] = [];
   const add = (c: Condition | undefined) => c && conditions.push(keepTransitionTime(c, previous));
 
-  // Seed 000 §8 at reconcile time too (no webhook): an explicit provider without its CRD holds the deployment Pending.
-  const validation = validateModelDeployment(md, { providerInstalled: providerInstalledFrom(providers) });
+  // Defaults, engine and provider: runway-common's pipeline, the same one the portal's preview shows.
+  const selection = selectDeployment(md, providers);
+  const { validation, engine, provider, identity: currentIdentity, recordedIdentity: recorded, identityMoved } = selection;
   add(validatedCondition(validation, context));
 
-  const spec = (isRecord(md.spec) ? md.spec : {}) as ModelDeploymentSpec;
-  const resolution = resolveDeployment(spec, providers, md.metadata?.name);
-  const currentIdentity = specIdentity(applySpecDefaults(spec, md.metadata?.name));
-  const recorded = parseIdentity(md.metadata?.annotations?.[OBSERVED_IDENTITY_ANNOTATION]);
-  const identityMoved = recorded !== undefined && !sameIdentity(recorded, currentIdentity);
-
-  // Pinned values: what the core selected before, kept while the identity stands.
-  const pinnedEngine = identityMoved ? undefined : md.status?.engine;
-  const pinnedProvider = identityMoved ? undefined : md.status?.provider;
-
-  const engine: EngineSelection =
-    !spec.engine?.type && pinnedEngine?.type
-      ? { ok: true, engine: pinnedEngine.type, reason: pinnedEngine.selectedReason ?? 'auto-selected earlier', auto: true }
-      : resolution.engine;
   const status: CoreStatus = { conditions, ...(generation === undefined ? {} : { observedGeneration: generation }) };
   const blockers: string[] = [];
   if (!validation.valid) blockers.push(`Validation failed: ${conditions[0].message}`);
@@ -197,28 +144,16 @@ export function decide(input: CoreInput): CoreDecision {
   if (engine.ok) status.engine = { type: engine.engine, selectedReason: engine.reason };
   else blockers.push(engine.reason);
 
-  let provider: ProviderSelection | undefined;
-  if (engine.ok) {
-    const resolvedSpec: ModelDeploymentSpec = { ...resolution.spec, engine: { ...resolution.spec.engine, type: engine.engine } };
-    provider =
-      // Once handed over, a deployment stays with its provider even while that provider is unready or
-      // re-registering: taking it away would strand its resource and finalizer.
-      pinnedProvider?.name && (!spec.provider?.name || spec.provider.name === pinnedProvider.name)
-        ? { ok: true, provider: pinnedProvider.name, reason: pinnedProvider.selectedReason ?? 'selected earlier', auto: !spec.provider?.name, considered: [] }
-        : chooseProvider(resolvedSpec, providers);
-  }
-  const pinnedName = pinnedProvider?.name;
   if (!provider) {
     add(falseCondition(CONDITION_TYPES.ProviderSelected, 'EngineNotSelected', 'No provider selected: the engine could not be resolved (see EngineSelected)', context));
   } else if (!provider.ok) {
     add(providerSelectedCondition(provider, context));
     blockers.push(provider.reason);
-  } else if (!validation.valid && provider.provider !== pinnedName) {
-    // An invalid spec is never handed to a new provider.
+  } else if (selection.heldBack === 'ValidationFailed') {
     add(falseCondition(CONDITION_TYPES.ProviderSelected, 'ValidationFailed', 'No provider selected: the spec is not valid (see Validated)', context));
   } else {
     add(providerSelectedCondition(provider, context));
-    status.provider = { name: provider.provider, selectedReason: provider.reason };
+    status.provider = selection.handedTo;
   }
   if (input.gateway.outcome) add(gatewayReadyCondition(input.gateway.outcome, context));
   if (input.gateway.status) status.gateway = input.gateway.status;
@@ -265,7 +200,7 @@ export function decide(input: CoreInput): CoreDecision {
   }
 
   let requeueAfterMs: number | undefined;
-  const secret = spec.secrets?.huggingFaceToken;
+  const secret = selection.spec.secrets?.huggingFaceToken;
   if (secret && input.secretExists === false) {
     events.push({
       type: 'Warning',

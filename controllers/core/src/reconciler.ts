@@ -17,9 +17,11 @@ import {
   type Reconciler,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
-import type {
-  InferenceProviderConfig as ProviderConfig,
-  ModelDeployment as Deployment,
+import {
+  type InferenceProviderConfig as ProviderConfig,
+  MODEL_DEPLOYMENTS_RESOURCE,
+  type ModelDeployment as Deployment,
+  PROVIDER_CONFIGS_RESOURCE,
 } from '@runway-portal/plugin-runway-common';
 import {
   CORE_FIELD_MANAGER,
@@ -48,21 +50,9 @@ import { CoreMetrics } from './metrics';
 type ModelDeployment = Deployment & KubeObject;
 type InferenceProviderConfig = ProviderConfig & KubeObject;
 
-export const ModelDeployments: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  plural: 'modeldeployments',
-  kind: 'ModelDeployment',
-  namespaced: true,
-};
-
-export const InferenceProviderConfigs: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  plural: 'inferenceproviderconfigs',
-  kind: 'InferenceProviderConfig',
-  namespaced: false,
-};
+// Where the kinds are served: runway-common's, from the CRD definitions.
+export const ModelDeployments: ResourceType = MODEL_DEPLOYMENTS_RESOURCE;
+export const InferenceProviderConfigs: ResourceType = PROVIDER_CONFIGS_RESOURCE;
 
 export interface CoreControllerOptions {
   /** Parallel reconciles; default 16 (each mostly waits on the API server). */

@@ -118,7 +118,7 @@ beforeAll(async () => {
   await client.create(Namespaces, { metadata: { name: NS } });
   // The install's namespace, ServiceAccount and RBAC: the operator below acts as that ServiceAccount,
   // so these tests prove the RBAC is enough.
-  await applyManifests(path.join(DEPLOY, 'namespace.yaml'));
+  await applyManifests(path.join(DEPLOY, '../namespace/namespace.yaml'));
   await applyManifests(path.join(DEPLOY, 'rbac.yaml'));
   const port = await freePort();
   const parsed = parseOptions(

@@ -14,4 +14,4 @@ export * from './models';
 export * from './stacks';
 export * from './permissions';
 export * from './signals';
-export * from './preview';
+export * from './api';

@@ -12,11 +12,43 @@
  * namespace allow-list.
  */
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import { ConflictError, NotAllowedError, NotFoundError } from '@backstage/errors';
-import { type KubeObject, type ResourceType, resourcePath } from '@runway-portal/controller-runtime';
-import type { InferenceProviderConfig, ValidationIssue } from '@runway-portal/plugin-runway-common';
-import { ClusterCache, INVOLVED_UID_INDEX, OWNER_UID, type CacheChange, type UpstreamType } from './cluster/ClusterCache';
-import { type GpuCapacity, gpuCapacity, isGpuResource, type NodeLike, type PodLike } from './cluster/gpu';
+import {
+  ConflictError,
+  NotAllowedError,
+  NotFoundError,
+} from '@backstage/errors';
+import {
+  type KubeObject,
+  type ResourceType,
+  resourcePath,
+} from '@runway-portal/controller-runtime';
+import type {
+  ApiCondition,
+  ClusterAnswer,
+  ClusterDescription,
+  ClusterOverview,
+  ClustersAnswer,
+  DetailAnswer,
+  GpuCapacity,
+  InferenceProviderConfig,
+  ListAnswer,
+  ListedObject as ContractListedObject,
+  ValidationIssue,
+  WriteAnswer,
+} from '@runway-portal/plugin-runway-common';
+import {
+  ClusterCache,
+  INVOLVED_UID_INDEX,
+  OWNER_UID,
+  type CacheChange,
+  type UpstreamType,
+} from './cluster/ClusterCache';
+import {
+  gpuCapacity,
+  isGpuResource,
+  type NodeLike,
+  type PodLike,
+} from './cluster/gpu';
 import {
   type ClusterError,
   type ClusterFreshness,
@@ -24,10 +56,14 @@ import {
   withTimeout,
 } from './cluster/health';
 import { runtimeLogger } from './cluster/logger';
-import { type ProviderSummary, summarizeProviders } from './cluster/providers';
+import { summarizeProviders } from './cluster/providers';
 import { kubeConfigFor } from './config/kubeConfigFor';
 import type { ClusterConfigProblem, ClusterSpec } from './config/readClusters';
-import { ClusterUnavailableError, ResourceInvalidError, toPortalError } from './errors';
+import {
+  ClusterUnavailableError,
+  ResourceInvalidError,
+  toPortalError,
+} from './errors';
 import {
   EVENTS,
   KIND_INFO,
@@ -39,6 +75,7 @@ import {
   UPSTREAM_KINDS,
 } from './kinds';
 import { hasErrors, updateIssuesOf, validateResourceBody } from './validation';
+import { dedupeIssues, isRecord } from '@runway-portal/plugin-runway-common';
 
 /** The field manager of every write the portal makes. */
 export const PORTAL_FIELD_MANAGER = 'runway-portal';
@@ -49,22 +86,19 @@ export interface ResourceRef {
   name: string;
 }
 
+// The answers are the REST contract's (runway-common), with this side's object type: the backend
+// sends them as they are, so a change to the contract that this client does not follow fails `tsc`.
+
 /** What every multi-cluster answer carries besides its data. */
-export interface ClusterAnswer {
-  /** Data age per cluster that was asked. */
-  clusters: ClusterFreshness[];
-  /** Clusters that failed (fully or partly), with why. */
-  errors: ClusterError[];
-}
+export type {
+  ClusterAnswer,
+  ClusterDescription,
+} from '@runway-portal/plugin-runway-common';
 
-export interface ListedObject {
-  cluster: string;
-  object: KubeObject;
-}
+/** A resource and the cluster it is in. */
+export type ListedObject = ContractListedObject<KubeObject>;
 
-export interface ListResult extends ClusterAnswer {
-  items: ListedObject[];
-}
+export type ListResult = ListAnswer<KubeObject>;
 
 export interface ListOptions {
   /** Only these clusters (default all). */
@@ -72,43 +106,15 @@ export interface ListOptions {
   namespace?: string;
 }
 
-export interface ResourceDetail extends ClusterAnswer {
-  cluster: string;
-  object: KubeObject;
-  /** `status.conditions`, as the controllers wrote them. */
-  conditions: Array<Record<string, unknown>>;
-  /** Events of the resource and of the upstream objects it owns, newest first. */
-  events: KubeObject[];
-  /** Upstream objects the resource owns (owner reference), e.g. a KAITO Workspace or a download Job. */
-  owned: KubeObject[];
-}
+/** A resource with its conditions, its events and those of what it owns, and the objects it owns. */
+export type ResourceDetail = DetailAnswer<KubeObject>;
 
-export interface ClusterDescription {
-  name: string;
-  title: string;
-  /** The namespace allow-list, when configured. */
-  namespaces?: string[];
-}
+export type { ClusterOverview } from '@runway-portal/plugin-runway-common';
 
-export interface ClusterOverview extends ClusterDescription {
-  /** True when the API server answered. */
-  reachable: boolean;
-  /** Kubernetes version (`/version` gitVersion) when reachable. */
-  version?: string;
-  providers: ProviderSummary[];
-  gpus: GpuCapacity[];
-}
+export type OverviewResult = ClustersAnswer;
 
-export interface OverviewResult extends ClusterAnswer {
-  items: ClusterOverview[];
-}
-
-/** What a write returns: the object as the API server stored it (or would, in a dry run), and advice. */
-export interface WriteResult {
-  object: KubeObject;
-  /** Validation warnings (never blocking), e.g. that changing an identity field recreates the provider resource. */
-  warnings: ValidationIssue[];
-}
+/** What a write returns: the object as the API server stored it (or would, in a dry run), and advice (the contract's write answer without what the route adds). */
+export type WriteResult = Pick<WriteAnswer<KubeObject>, 'object' | 'warnings'>;
 
 export interface WriteOptions {
   /** Server-side dry run: everything is checked, nothing is stored. */
@@ -139,9 +145,23 @@ export interface ClusterClient {
   list(kind: RunwayKind, options?: ListOptions): Promise<ListResult>;
   get(kind: RunwayKind, ref: ResourceRef): Promise<ResourceDetail>;
   /** Checks a body with runway-common; returns every issue (errors block writes). */
-  validate(kind: RunwayKind, body: unknown, target?: { namespace?: string; name?: string }): ValidationIssue[];
-  create(kind: RunwayKind, cluster: string, body: unknown, options?: WriteOptions): Promise<WriteResult>;
-  update(kind: RunwayKind, ref: ResourceRef, body: unknown, options?: UpdateOptions): Promise<WriteResult>;
+  validate(
+    kind: RunwayKind,
+    body: unknown,
+    target?: { namespace?: string; name?: string },
+  ): ValidationIssue[];
+  create(
+    kind: RunwayKind,
+    cluster: string,
+    body: unknown,
+    options?: WriteOptions,
+  ): Promise<WriteResult>;
+  update(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    body: unknown,
+    options?: UpdateOptions,
+  ): Promise<WriteResult>;
   delete(kind: RunwayKind, ref: ResourceRef): Promise<void>;
   /** Provider registrations of one cluster, from the cache. */
   providerConfigs(cluster: string): Promise<KubeObject[]>;
@@ -158,19 +178,33 @@ export interface ClusterClientOptions {
   gpuCacheTtlMs?: number;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function eventTime(e: KubeObject): string {
-  const x = e as { lastTimestamp?: string; eventTime?: string; firstTimestamp?: string };
-  return x.lastTimestamp ?? x.eventTime ?? x.firstTimestamp ?? e.metadata?.creationTimestamp ?? '';
+  const x = e as {
+    lastTimestamp?: string;
+    eventTime?: string;
+    firstTimestamp?: string;
+  };
+  return (
+    x.lastTimestamp ??
+    x.eventTime ??
+    x.firstTimestamp ??
+    e.metadata?.creationTimestamp ??
+    ''
+  );
 }
 
 /** What the portal sends: the user's object without fields the API server owns. */
 export function toApplyBody(body: Record<string, unknown>): KubeObject {
   const { status: _status, ...rest } = body;
   const metadata = isRecord(rest.metadata) ? { ...rest.metadata } : {};
-  for (const key of ['uid', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp']) {
+  for (const key of [
+    'uid',
+    'creationTimestamp',
+    'generation',
+    'managedFields',
+    'selfLink',
+    'deletionTimestamp',
+  ]) {
     delete metadata[key];
   }
   return { ...rest, metadata } as KubeObject;
@@ -180,19 +214,11 @@ function throwIfInvalid(kind: string, issues: ValidationIssue[]): void {
   if (!hasErrors(issues)) return;
   const errors = issues.filter(i => i.severity === 'error');
   throw new ResourceInvalidError(
-    `the ${kind} is not valid: ${errors.map(i => `${i.path}: ${i.message}`).join('; ')}`,
+    `the ${kind} is not valid: ${errors
+      .map(i => `${i.path}: ${i.message}`)
+      .join('; ')}`,
     issues,
   );
-}
-
-function dedupeIssues(issues: ValidationIssue[]): ValidationIssue[] {
-  const seen = new Set<string>();
-  return issues.filter(i => {
-    const key = `${i.severity}|${i.path}|${i.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 export class DefaultClusterClient implements ClusterClient {
@@ -200,7 +226,10 @@ export class DefaultClusterClient implements ClusterClient {
   private readonly caches = new Map<string, ClusterCache>();
   private readonly broken = new Map<string, string>();
   private readonly listeners = new Set<(change: ResourceChange) => void>();
-  private readonly gpuCache = new Map<string, { at: number; value: Promise<GpuCapacity[]> }>();
+  private readonly gpuCache = new Map<
+    string,
+    { at: number; value: Promise<GpuCapacity[]> }
+  >();
   private readonly requestTimeoutMs: number;
   private readonly gpuCacheTtlMs: number;
   private readonly logger: LoggerService;
@@ -210,8 +239,13 @@ export class DefaultClusterClient implements ClusterClient {
     this.gpuCacheTtlMs = options.gpuCacheTtlMs ?? 10_000;
     this.logger = options.logger;
     for (const problem of options.problems) {
-      this.logger.warn(`runway cluster configuration: ${problem.path}: ${problem.message}`);
-      if (problem.cluster && !options.clusters.some(c => c.name === problem.cluster)) {
+      this.logger.warn(
+        `runway cluster configuration: ${problem.path}: ${problem.message}`,
+      );
+      if (
+        problem.cluster &&
+        !options.clusters.some(c => c.name === problem.cluster)
+      ) {
         this.broken.set(problem.cluster, `${problem.path}: ${problem.message}`);
       }
     }
@@ -228,7 +262,9 @@ export class DefaultClusterClient implements ClusterClient {
         this.specs.set(spec.name, spec);
         this.caches.set(spec.name, cache);
       } catch (err) {
-        const message = `${spec.configPath}: ${err instanceof Error ? err.message : String(err)}`;
+        const message = `${spec.configPath}: ${
+          err instanceof Error ? err.message : String(err)
+        }`;
         this.logger.warn(`runway cluster configuration: ${message}`);
         this.broken.set(spec.name, message);
       }
@@ -260,7 +296,10 @@ export class DefaultClusterClient implements ClusterClient {
       targets.map(async cache => {
         const informer = cache.informer(rt);
         await cache.waitForSync(informer);
-        const health = cache.health(informer, `${info.kind} (${rt.group}/${rt.version})`);
+        const health = cache.health(
+          informer,
+          `${info.kind} (${rt.group}/${rt.version})`,
+        );
         clusters.push(health.freshness);
         if (health.error) errors.push(health.error);
         if (!informer.hasSynced()) return;
@@ -286,17 +325,25 @@ export class DefaultClusterClient implements ClusterClient {
     const what = `${info.kind} ${ref.namespace}/${ref.name}`;
     const informer = cache.informer(rt);
     await cache.waitForSync(informer, left());
-    const health = cache.health(informer, `${info.kind} (${rt.group}/${rt.version})`);
+    const health = cache.health(
+      informer,
+      `${info.kind} (${rt.group}/${rt.version})`,
+    );
     const errors: ClusterError[] = health.error ? [health.error] : [];
 
-    let object = informer.hasSynced() ? informer.store.get(`${ref.namespace}/${ref.name}`) : undefined;
+    let object = informer.hasSynced()
+      ? informer.store.get(`${ref.namespace}/${ref.name}`)
+      : undefined;
     if (!informer.hasSynced()) {
       // No cache yet: one bounded read, so a detail page works while the list is still loading.
       try {
         object = await withTimeout(ref.cluster, left(), what, signal =>
           cache.client.request<KubeObject>({
             method: 'GET',
-            path: resourcePath(rt, { namespace: ref.namespace, name: ref.name }),
+            path: resourcePath(rt, {
+              namespace: ref.namespace,
+              name: ref.name,
+            }),
             signal,
           }),
         );
@@ -304,20 +351,31 @@ export class DefaultClusterClient implements ClusterClient {
         throw toPortalError(err, { cluster: ref.cluster, what });
       }
     }
-    if (!object) throw new NotFoundError(`${what} not found in cluster "${ref.cluster}"`);
+    if (!object)
+      throw new NotFoundError(`${what} not found in cluster "${ref.cluster}"`);
 
     const uid = object.metadata?.uid ?? '';
     const [ownEvents, owned] = await Promise.all([
       this.cachedEvents(cache, info.kind, uid, errors, left),
       this.ownedObjects(cache, kind, uid, errors, left),
     ]);
-    const ownedEvents = await this.liveEvents(cache, ref.namespace, owned, errors, left);
-    const events = [...ownEvents, ...ownedEvents].sort((a, b) => eventTime(b).localeCompare(eventTime(a)));
+    const ownedEvents = await this.liveEvents(
+      cache,
+      ref.namespace,
+      owned,
+      errors,
+      left,
+    );
+    const events = [...ownEvents, ...ownedEvents].sort((a, b) =>
+      eventTime(b).localeCompare(eventTime(a)),
+    );
     const status = isRecord(object.status) ? object.status : {};
     return {
       cluster: ref.cluster,
       object,
-      conditions: Array.isArray(status.conditions) ? status.conditions.filter(isRecord) : [],
+      conditions: Array.isArray(status.conditions)
+        ? (status.conditions.filter(isRecord) as ApiCondition[])
+        : [],
       events,
       owned,
       clusters: [health.freshness],
@@ -329,14 +387,23 @@ export class DefaultClusterClient implements ClusterClient {
     const cache = this.cacheFor(cluster);
     const informer = cache.informer(PROVIDER_CONFIGS);
     await cache.waitForSync(informer);
-    const health = cache.health(informer, 'InferenceProviderConfig (airunway.ai/v1alpha1)');
+    const health = cache.health(
+      informer,
+      'InferenceProviderConfig (airunway.ai/v1alpha1)',
+    );
     if (!informer.hasSynced()) {
-      throw new ClusterUnavailableError(health.error?.message ?? `cluster "${cluster}" is not synced`, cluster, health.error?.reason ?? 'Syncing');
+      throw new ClusterUnavailableError(
+        health.error?.message ?? `cluster "${cluster}" is not synced`,
+        cluster,
+        health.error?.reason ?? 'Syncing',
+      );
     }
     return informer.store.list();
   }
 
-  async overview(options: { clusters?: string[] } = {}): Promise<OverviewResult> {
+  async overview(
+    options: { clusters?: string[] } = {},
+  ): Promise<OverviewResult> {
     const { targets, errors } = this.targets(options.clusters);
     const clusters: ClusterFreshness[] = [];
     const items = await Promise.all(
@@ -344,12 +411,23 @@ export class DefaultClusterClient implements ClusterClient {
         const spec = this.specs.get(cache.name)!;
         const [version, providers, gpus] = await Promise.all([
           this.serverVersion(cache).catch(err => {
-            errors.push(classifyClusterError(err, { cluster: cache.name, what: 'its version' }));
+            errors.push(
+              classifyClusterError(err, {
+                cluster: cache.name,
+                what: 'its version',
+              }),
+            );
             return undefined;
           }),
           this.providerSummaries(cache, clusters, errors),
           this.gpus(cache).catch(err => {
-            errors.push(classifyClusterError(err, { cluster: cache.name, what: 'nodes and pods', collection: true }));
+            errors.push(
+              classifyClusterError(err, {
+                cluster: cache.name,
+                what: 'nodes and pods',
+                collection: true,
+              }),
+            );
             return [] as GpuCapacity[];
           }),
         ]);
@@ -369,33 +447,72 @@ export class DefaultClusterClient implements ClusterClient {
 
   // ---- writes ----------------------------------------------------------------
 
-  validate(kind: RunwayKind, body: unknown, target: { namespace?: string; name?: string } = {}): ValidationIssue[] {
+  validate(
+    kind: RunwayKind,
+    body: unknown,
+    target: { namespace?: string; name?: string } = {},
+  ): ValidationIssue[] {
     return validateResourceBody(kind, body, target);
   }
 
-  async create(kind: RunwayKind, cluster: string, body: unknown, options: WriteOptions = {}): Promise<WriteResult> {
-    const { cache, object, rt, what, ref, warnings } = this.prepareWrite(kind, cluster, body, {});
+  async create(
+    kind: RunwayKind,
+    cluster: string,
+    body: unknown,
+    options: WriteOptions = {},
+  ): Promise<WriteResult> {
+    const { cache, object, rt, what, ref, warnings } = this.prepareWrite(
+      kind,
+      cluster,
+      body,
+      {},
+    );
     const existing = await this.readLive(cache, rt, ref, what);
     if (existing) {
-      throw new ConflictError(`${what} already exists in cluster "${cluster}": update it instead, or choose another name`);
+      throw new ConflictError(
+        `${what} already exists in cluster "${cluster}": update it instead, or choose another name`,
+      );
     }
-    return { object: await this.apply(cache, rt, object, what, { dryRun: options.dryRun }), warnings };
+    return {
+      object: await this.apply(cache, rt, object, what, {
+        dryRun: options.dryRun,
+      }),
+      warnings,
+    };
   }
 
-  async update(kind: RunwayKind, ref: ResourceRef, body: unknown, options: UpdateOptions = {}): Promise<WriteResult> {
-    const { cache, object, rt, what, warnings } = this.prepareWrite(kind, ref.cluster, body, {
-      namespace: ref.namespace,
-      name: ref.name,
-    });
+  async update(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    body: unknown,
+    options: UpdateOptions = {},
+  ): Promise<WriteResult> {
+    const { cache, object, rt, what, warnings } = this.prepareWrite(
+      kind,
+      ref.cluster,
+      body,
+      {
+        namespace: ref.namespace,
+        name: ref.name,
+      },
+    );
     const existing = await this.readLive(cache, rt, ref, what);
     if (!existing) {
-      throw new NotFoundError(`${what} not found in cluster "${ref.cluster}": create it instead`);
+      throw new NotFoundError(
+        `${what} not found in cluster "${ref.cluster}": create it instead`,
+      );
     }
     // Rules that compare with what exists (immutable fields, identity changes) need the stored object.
     const updateIssues = updateIssuesOf(kind, existing, body);
     throwIfInvalid(KIND_INFO[kind].kind, updateIssues);
-    const allWarnings = [...warnings, ...updateIssues.filter(i => i.severity === 'warning')];
-    return { object: await this.apply(cache, rt, object, what, options), warnings: dedupeIssues(allWarnings) };
+    const allWarnings = [
+      ...warnings,
+      ...updateIssues.filter(i => i.severity === 'warning'),
+    ];
+    return {
+      object: await this.apply(cache, rt, object, what, options),
+      warnings: dedupeIssues(allWarnings),
+    };
   }
 
   async delete(kind: RunwayKind, ref: ResourceRef): Promise<void> {
@@ -404,7 +521,9 @@ export class DefaultClusterClient implements ClusterClient {
     this.assertNamespaceAllowed(ref.cluster, ref.namespace);
     const what = `${info.kind} ${ref.namespace}/${ref.name}`;
     try {
-      await cache.client.delete(resourceTypeOf(info), ref, { propagationPolicy: 'Background' });
+      await cache.client.delete(resourceTypeOf(info), ref, {
+        propagationPolicy: 'Background',
+      });
     } catch (err) {
       throw toPortalError(err, { cluster: ref.cluster, what });
     }
@@ -416,7 +535,12 @@ export class DefaultClusterClient implements ClusterClient {
 
   // ---- helpers ---------------------------------------------------------------
 
-  private prepareWrite(kind: RunwayKind, cluster: string, body: unknown, target: { namespace?: string; name?: string }) {
+  private prepareWrite(
+    kind: RunwayKind,
+    cluster: string,
+    body: unknown,
+    target: { namespace?: string; name?: string },
+  ) {
     const info = KIND_INFO[kind];
     // Validation first: nothing reaches a cluster (not even a lookup) for an invalid body.
     const issues = validateResourceBody(kind, body, target);
@@ -438,7 +562,12 @@ export class DefaultClusterClient implements ClusterClient {
     };
   }
 
-  private async readLive(cache: ClusterCache, rt: ResourceType, ref: ResourceRef, what: string) {
+  private async readLive(
+    cache: ClusterCache,
+    rt: ResourceType,
+    ref: ResourceRef,
+    what: string,
+  ) {
     try {
       return await cache.client.get<KubeObject>(rt, ref);
     } catch (err) {
@@ -464,13 +593,16 @@ export class DefaultClusterClient implements ClusterClient {
       if ((err as { code?: number }).code === 404) {
         // Applying to a collection that exists answers 404 only for a missing namespace.
         const ns = object.metadata?.namespace;
-        throw new ResourceInvalidError(`namespace "${ns}" does not exist in cluster "${cache.name}"`, [
-          {
-            path: 'metadata.namespace',
-            message: `namespace "${ns}" does not exist in cluster "${cache.name}": create it first or choose another namespace`,
-            severity: 'error',
-          },
-        ]);
+        throw new ResourceInvalidError(
+          `namespace "${ns}" does not exist in cluster "${cache.name}"`,
+          [
+            {
+              path: 'metadata.namespace',
+              message: `namespace "${ns}" does not exist in cluster "${cache.name}": create it first or choose another namespace`,
+              severity: 'error',
+            },
+          ],
+        );
       }
       throw toPortalError(err, { cluster: cache.name, what });
     }
@@ -481,15 +613,27 @@ export class DefaultClusterClient implements ClusterClient {
     if (cache) return cache;
     const broken = this.broken.get(cluster);
     if (broken) {
-      throw new ClusterUnavailableError(`cluster "${cluster}" is misconfigured: ${broken}`, cluster, 'Misconfigured');
+      throw new ClusterUnavailableError(
+        `cluster "${cluster}" is misconfigured: ${broken}`,
+        cluster,
+        'Misconfigured',
+      );
     }
     const known = [...this.caches.keys()].join(', ') || 'none';
-    throw new NotFoundError(`cluster "${cluster}" is not configured (configured clusters: ${known})`);
+    throw new NotFoundError(
+      `cluster "${cluster}" is not configured (configured clusters: ${known})`,
+    );
   }
 
   /** The caches to ask, and errors for clusters that cannot be asked. */
-  private targets(names?: string[]): { targets: ClusterCache[]; errors: ClusterError[] } {
-    const wanted = names && names.length > 0 ? names : [...this.caches.keys(), ...this.broken.keys()];
+  private targets(names?: string[]): {
+    targets: ClusterCache[];
+    errors: ClusterError[];
+  } {
+    const wanted =
+      names && names.length > 0
+        ? names
+        : [...this.caches.keys(), ...this.broken.keys()];
     const targets: ClusterCache[] = [];
     const errors: ClusterError[] = [];
     for (const name of new Set(wanted)) {
@@ -497,19 +641,34 @@ export class DefaultClusterClient implements ClusterClient {
       if (cache) {
         targets.push(cache);
       } else if (this.broken.has(name)) {
-        errors.push({ cluster: name, reason: 'Misconfigured', message: `cluster "${name}" is misconfigured: ${this.broken.get(name)}` });
+        errors.push({
+          cluster: name,
+          reason: 'Misconfigured',
+          message: `cluster "${name}" is misconfigured: ${this.broken.get(
+            name,
+          )}`,
+        });
       } else {
         const known = [...this.caches.keys()].join(', ') || 'none';
-        throw new NotFoundError(`cluster "${name}" is not configured (configured clusters: ${known})`);
+        throw new NotFoundError(
+          `cluster "${name}" is not configured (configured clusters: ${known})`,
+        );
       }
     }
     return { targets, errors };
   }
 
   /** Sorts per-cluster parts by cluster name so answers are stable. */
-  private ordered(clusters: ClusterFreshness[], errors: ClusterError[]): ClusterAnswer {
-    const byName = <T extends { cluster: string }>(a: T, b: T) => a.cluster.localeCompare(b.cluster);
-    return { clusters: [...clusters].sort(byName), errors: [...errors].sort(byName) };
+  private ordered(
+    clusters: ClusterFreshness[],
+    errors: ClusterError[],
+  ): ClusterAnswer {
+    const byName = <T extends { cluster: string }>(a: T, b: T) =>
+      a.cluster.localeCompare(b.cluster);
+    return {
+      clusters: [...clusters].sort(byName),
+      errors: [...errors].sort(byName),
+    };
   }
 
   private namespaceAllowed(cluster: string, namespace: string): boolean {
@@ -521,12 +680,20 @@ export class DefaultClusterClient implements ClusterClient {
     if (!this.namespaceAllowed(cluster, namespace)) {
       const allowed = this.specs.get(cluster)?.namespaces ?? [];
       throw new NotAllowedError(
-        `namespace "${namespace}" of cluster "${cluster}" is not open to the portal (allowed: ${allowed.join(', ') || 'none'}); an administrator can add it under runway.clusters`,
+        `namespace "${namespace}" of cluster "${cluster}" is not open to the portal (allowed: ${
+          allowed.join(', ') || 'none'
+        }); an administrator can add it under runway.clusters`,
       );
     }
   }
 
-  private async cachedEvents(cache: ClusterCache, kind: string, uid: string, errors: ClusterError[], left: () => number) {
+  private async cachedEvents(
+    cache: ClusterCache,
+    kind: string,
+    uid: string,
+    errors: ClusterError[],
+    left: () => number,
+  ) {
     const informer = cache.eventsInformer(kind);
     await cache.waitForSync(informer, left());
     if (!informer.hasSynced()) {
@@ -546,23 +713,37 @@ export class DefaultClusterClient implements ClusterClient {
   ) {
     let types: UpstreamType[];
     try {
-      types = await withTimeout(cache.name, left(), 'API discovery', () => cache.upstreamTypes(kind, UPSTREAM_KINDS[kind]));
+      types = await withTimeout(cache.name, left(), 'API discovery', () =>
+        cache.upstreamTypes(kind, UPSTREAM_KINDS[kind]),
+      );
     } catch (err) {
-      errors.push(classifyClusterError(err, { cluster: cache.name, what: 'API discovery' }));
+      errors.push(
+        classifyClusterError(err, {
+          cluster: cache.name,
+          what: 'API discovery',
+        }),
+      );
       return [];
     }
     const lists = await Promise.all(
       types.map(async upstream => {
         const rt = upstream.type;
         const informers = cache.upstreamInformers(upstream);
-        await Promise.all(informers.map(informer => cache.waitForSync(informer, left())));
+        await Promise.all(
+          informers.map(informer => cache.waitForSync(informer, left())),
+        );
         // One error per kind, however many selectors it is watched with.
         const unsynced = informers.find(informer => !informer.hasSynced());
         if (unsynced) {
-          const health = cache.health(unsynced, `${rt.kind} (${rt.group || 'core'}/${rt.version})`);
+          const health = cache.health(
+            unsynced,
+            `${rt.kind} (${rt.group || 'core'}/${rt.version})`,
+          );
           if (health.error) errors.push(health.error);
         }
-        return informers.filter(informer => informer.hasSynced()).flatMap(informer => informer.store.byIndex(OWNER_UID, uid));
+        return informers
+          .filter(informer => informer.hasSynced())
+          .flatMap(informer => informer.store.byIndex(OWNER_UID, uid));
       }),
     );
     return lists.flat();
@@ -588,7 +769,12 @@ export class DefaultClusterClient implements ClusterClient {
           );
           return list.items;
         } catch (err) {
-          errors.push(classifyClusterError(err, { cluster: cache.name, what: `events of ${obj.kind} ${obj.metadata?.name}` }));
+          errors.push(
+            classifyClusterError(err, {
+              cluster: cache.name,
+              what: `events of ${obj.kind} ${obj.metadata?.name}`,
+            }),
+          );
           return [];
         }
       }),
@@ -596,38 +782,75 @@ export class DefaultClusterClient implements ClusterClient {
     return lists.flat();
   }
 
-  private async serverVersion(cache: ClusterCache): Promise<string | undefined> {
-    const info = await withTimeout(cache.name, this.requestTimeoutMs, 'its version', signal =>
-      cache.client.request<{ gitVersion?: string }>({ method: 'GET', path: '/version', signal }),
+  private async serverVersion(
+    cache: ClusterCache,
+  ): Promise<string | undefined> {
+    const info = await withTimeout(
+      cache.name,
+      this.requestTimeoutMs,
+      'its version',
+      signal =>
+        cache.client.request<{ gitVersion?: string }>({
+          method: 'GET',
+          path: '/version',
+          signal,
+        }),
     );
     return info.gitVersion;
   }
 
-  private async providerSummaries(cache: ClusterCache, clusters: ClusterFreshness[], errors: ClusterError[]) {
+  private async providerSummaries(
+    cache: ClusterCache,
+    clusters: ClusterFreshness[],
+    errors: ClusterError[],
+  ) {
     const informer = cache.informer(PROVIDER_CONFIGS);
     await cache.waitForSync(informer);
-    const health = cache.health(informer, 'InferenceProviderConfig (airunway.ai/v1alpha1)');
+    const health = cache.health(
+      informer,
+      'InferenceProviderConfig (airunway.ai/v1alpha1)',
+    );
     clusters.push(health.freshness);
     if (health.error) errors.push(health.error);
-    return informer.hasSynced() ? summarizeProviders(informer.store.list() as InferenceProviderConfig[]) : [];
+    return informer.hasSynced()
+      ? summarizeProviders(informer.store.list() as InferenceProviderConfig[])
+      : [];
   }
 
   /** GPU capacity, read live (nodes, then pods of GPU nodes and pending pods), reused for a few seconds. */
   private gpus(cache: ClusterCache): Promise<GpuCapacity[]> {
     const cached = this.gpuCache.get(cache.name);
-    if (cached && Date.now() - cached.at < this.gpuCacheTtlMs) return cached.value;
-    const value = withTimeout(cache.name, this.requestTimeoutMs, 'nodes and pods', async signal => {
-      const nodes = (await cache.client.list<KubeObject>(NODES, { signal })).items as NodeLike[];
-      const gpuNodes = nodes.filter(n => Object.keys(n.status?.allocatable ?? {}).some(isGpuResource));
-      const active = 'status.phase!=Succeeded,status.phase!=Failed';
-      const podLists = await Promise.all([
-        ...gpuNodes.map(n =>
-          cache.client.list<KubeObject>(PODS, { fieldSelector: `spec.nodeName=${n.metadata?.name},${active}`, signal }),
-        ),
-        cache.client.list<KubeObject>(PODS, { fieldSelector: `spec.nodeName=,${active}`, signal }),
-      ]);
-      return gpuCapacity(nodes, podLists.flatMap(l => l.items as PodLike[]));
-    });
+    if (cached && Date.now() - cached.at < this.gpuCacheTtlMs)
+      return cached.value;
+    const value = withTimeout(
+      cache.name,
+      this.requestTimeoutMs,
+      'nodes and pods',
+      async signal => {
+        const nodes = (await cache.client.list<KubeObject>(NODES, { signal }))
+          .items as NodeLike[];
+        const gpuNodes = nodes.filter(n =>
+          Object.keys(n.status?.allocatable ?? {}).some(isGpuResource),
+        );
+        const active = 'status.phase!=Succeeded,status.phase!=Failed';
+        const podLists = await Promise.all([
+          ...gpuNodes.map(n =>
+            cache.client.list<KubeObject>(PODS, {
+              fieldSelector: `spec.nodeName=${n.metadata?.name},${active}`,
+              signal,
+            }),
+          ),
+          cache.client.list<KubeObject>(PODS, {
+            fieldSelector: `spec.nodeName=,${active}`,
+            signal,
+          }),
+        ]);
+        return gpuCapacity(
+          nodes,
+          podLists.flatMap(l => l.items as PodLike[]),
+        );
+      },
+    );
     this.gpuCache.set(cache.name, { at: Date.now(), value });
     value.catch(() => this.gpuCache.delete(cache.name));
     return value;
@@ -636,7 +859,13 @@ export class DefaultClusterClient implements ClusterClient {
   /** Every kind's answers about `cluster` change with its reachability, so each kind hears of it. */
   private forwardHealth(cluster: string): void {
     for (const kind of Object.keys(KIND_INFO) as RunwayKind[]) {
-      this.notify({ cluster, kind, namespace: '', type: 'health', event: false });
+      this.notify({
+        cluster,
+        kind,
+        namespace: '',
+        type: 'health',
+        event: false,
+      });
     }
   }
 
@@ -645,16 +874,27 @@ export class DefaultClusterClient implements ClusterClient {
     let kind: RunwayKind | undefined;
     let event = false;
     if (rt.kind === EVENTS.kind) {
-      const involved = (change.object as { involvedObject?: { kind?: string } }).involvedObject?.kind;
-      kind = (Object.keys(KIND_INFO) as RunwayKind[]).find(k => KIND_INFO[k].kind === involved);
+      const involved = (change.object as { involvedObject?: { kind?: string } })
+        .involvedObject?.kind;
+      kind = (Object.keys(KIND_INFO) as RunwayKind[]).find(
+        k => KIND_INFO[k].kind === involved,
+      );
       event = true;
     } else {
-      kind = (Object.keys(KIND_INFO) as RunwayKind[]).find(k => KIND_INFO[k].kind === rt.kind && KIND_INFO[k].group === rt.group);
+      kind = (Object.keys(KIND_INFO) as RunwayKind[]).find(
+        k => KIND_INFO[k].kind === rt.kind && KIND_INFO[k].group === rt.group,
+      );
     }
     if (!kind) return;
     const namespace = change.object.metadata?.namespace ?? '';
     if (!this.namespaceAllowed(change.cluster, namespace)) return;
-    this.notify({ cluster: change.cluster, kind, namespace, type: change.type, event });
+    this.notify({
+      cluster: change.cluster,
+      kind,
+      namespace,
+      type: change.type,
+      event,
+    });
   }
 
   private notify(change: ResourceChange): void {
@@ -662,7 +902,11 @@ export class DefaultClusterClient implements ClusterClient {
       try {
         listener(change);
       } catch (err) {
-        this.logger.error(`runway change listener failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.logger.error(
+          `runway change listener failed: ${
+            err instanceof Error ? err.message : String(err)
+          }`,
+        );
       }
     }
   }

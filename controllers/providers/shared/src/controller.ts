@@ -25,7 +25,6 @@ import {
   type Result,
 } from '@runway-portal/controller-runtime';
 import {
-  checkProviderCompatibility,
   DEPLOYMENTS_API_VERSION,
   DEPLOYMENTS_GROUP,
   MANAGED_BY_LABEL,
@@ -41,9 +40,9 @@ import {
   schemaHash,
 } from './crdVersion';
 import { type ProviderDefinition, TransformError } from './definition';
-import { desiredObjects, MANAGED_BY_VALUE, resolveDeployment } from './desired';
+import { desiredObjects, MANAGED_BY_VALUE } from './desired';
 import { applyDecision } from './drift';
-import { checkOverrides } from './overrides';
+import { checkProviderInput } from './plan';
 import { Registration } from './registration';
 import { ModelDeployments } from './resources';
 import {
@@ -344,50 +343,18 @@ export class ProviderController {
       now: this.now().toISOString(),
       generation: md.metadata?.generation,
     };
-    const resolved = resolveDeployment(md);
-    const incompatible = checkProviderCompatibility(
-      resolved.spec,
-      this.definition.registration,
-    )
-      .filter(i => i.severity === 'error')
-      .map(i => i.message);
-    if (incompatible.length > 0)
-      return this.writeStatus(md, incompatibleStatus(ctx, incompatible));
-
-    const overrides = checkOverrides(
-      resolved.spec.provider?.overrides,
-      this.definition.overrides,
-    );
-    for (const path of overrides.unknown) {
-      this.events.event(
-        md,
-        'Warning',
-        'UnknownOverride',
-        `Unknown override key ${path} is ignored by provider '${this.definition.name}'`,
-      );
-    }
-    if (overrides.errors.length > 0) {
+    // The checks the portal's preview runs too (plan.ts): one implementation, the loop's order.
+    const check = checkProviderInput(this.definition, md, this.apiVersion);
+    const { resolved, problem } = check;
+    if (problem?.reason === 'Incompatible')
+      return this.writeStatus(md, incompatibleStatus(ctx, problem.messages));
+    for (const note of check.unknownOverrides)
+      this.events.event(md, 'Warning', 'UnknownOverride', note);
+    if (problem)
       return this.writeStatus(
         md,
-        notCreatedStatus(
-          ctx,
-          'Failed',
-          'InvalidOverrides',
-          overrides.errors.join('; '),
-        ),
+        notCreatedStatus(ctx, problem.phase, problem.reason, problem.message),
       );
-    }
-    if (!this.apiVersion) {
-      return this.writeStatus(
-        md,
-        notCreatedStatus(
-          ctx,
-          'Pending',
-          'CRDNotInstalled',
-          crdNotInstalledMessage(this.definition.name),
-        ),
-      );
-    }
 
     // Until the upstream cache is filled, "not there" could mean "not listed yet".
     if (!this.upstream?.informer.hasSynced()) return { requeueAfterMs: 200 };
@@ -395,7 +362,7 @@ export class ProviderController {
     let desired: KubeObject[];
     try {
       const transformCtx = {
-        apiVersion: this.apiVersion,
+        apiVersion: check.apiVersion,
         upstreamRelease: this.upstreamRelease,
       };
       const inputs = await this.definition.prepare?.(resolved, transformCtx);

@@ -38,10 +38,8 @@ export function detectApiVersion(upstream: UpstreamKind, crd: KubeObject | undef
   return version ? `${upstream.group}/${version}` : undefined;
 }
 
-/** The status message of a deployment whose provider's CRD is missing (seed 000 section 8). */
-export function crdNotInstalledMessage(providerName: string): string {
-  return `Provider '${providerName}' CRD not installed in cluster`;
-}
+/** The status message of a deployment whose provider's CRD is missing (seed 000 section 8): runway-common's, one text. */
+export { crdNotInstalledMessage } from '@runway-portal/plugin-runway-common';
 
 /** A short hash of the schema the CRD serves for `apiVersion` (status.upstreamSchemaHash): it changes when upstream changes the schema without a new version. */
 export function schemaHash(crd: KubeObject | undefined, apiVersion: string): string | undefined {

@@ -1,3 +1,4 @@
+import { isRecord } from '@runway-portal/plugin-runway-common';
 /**
  * `spec.provider.overrides` is untyped in the API (seed 000 section 4.15):
  * each provider documents its keys. Unknown keys at any depth are reported
@@ -20,10 +21,6 @@ export interface OverrideCheck {
 }
 
 const ROOT = 'spec.provider.overrides';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list';

@@ -1,18 +1,10 @@
 import type { ResourceType } from '@runway-portal/controller-runtime';
-import { DEPLOYMENTS_GROUP, DEPLOYMENTS_VERSION } from '@runway-portal/plugin-runway-common';
+import {
+  MODEL_DEPLOYMENTS_RESOURCE,
+  PROVIDER_CONFIGS_RESOURCE,
+} from '@runway-portal/plugin-runway-common';
 
-export const ModelDeployments: ResourceType = {
-  group: DEPLOYMENTS_GROUP,
-  version: DEPLOYMENTS_VERSION,
-  plural: 'modeldeployments',
-  kind: 'ModelDeployment',
-  namespaced: true,
-};
+/** runway-common's, from the CRD definitions: one description of where each kind is served. */
+export const ModelDeployments: ResourceType = MODEL_DEPLOYMENTS_RESOURCE;
 
-export const InferenceProviderConfigs: ResourceType = {
-  group: DEPLOYMENTS_GROUP,
-  version: DEPLOYMENTS_VERSION,
-  plural: 'inferenceproviderconfigs',
-  kind: 'InferenceProviderConfig',
-  namespaced: false,
-};
+export const InferenceProviderConfigs: ResourceType = PROVIDER_CONFIGS_RESOURCE;

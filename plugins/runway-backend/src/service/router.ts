@@ -18,11 +18,19 @@ import {
   type ClusterClient,
   FieldConflictError,
   ResourceInvalidError,
+  type RunwayAuditAction,
+  runwayAuditEventId,
 } from '@runway-portal/plugin-runway-node';
 import {
+  type ClustersAnswer,
+  type DetailAnswer,
+  type ErrorBody,
+  type ListAnswer,
+  type PreviewAnswer,
   runwayClustersReadPermission,
   runwayPermissions,
   type RunwayKind,
+  type WriteAnswer,
 } from '@runway-portal/plugin-runway-common';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import type { PermissionsService } from '@backstage/backend-plugin-api';
@@ -30,9 +38,11 @@ import { NotAllowedError } from '@backstage/errors';
 import type { ErrorRequestHandler } from 'express';
 import { matchesFilter, parseListFilter, sortListed } from './filters';
 import { previewWrite } from './preview';
-import { spec } from './openapi';
+import { type RunwayRouterDoc, spec } from './openapi';
 
-type AuditedRequest = NonNullable<Parameters<AuditorService['createEvent']>[0]['request']>;
+type AuditedRequest = NonNullable<
+  Parameters<AuditorService['createEvent']>[0]['request']
+>;
 
 export interface RouterOptions {
   clusterClient: ClusterClient;
@@ -52,7 +62,10 @@ function asList(value: string | string[] | undefined): string[] | undefined {
 }
 
 function bodyTarget(body: KubeObject): { namespace: string; name: string } {
-  return { namespace: body.metadata?.namespace ?? '', name: body.metadata?.name ?? '' };
+  return {
+    namespace: body.metadata?.namespace ?? '',
+    name: body.metadata?.name ?? '',
+  };
 }
 
 /**
@@ -61,7 +74,7 @@ function bodyTarget(body: KubeObject): { namespace: string; name: string } {
  */
 const detailedErrors: ErrorRequestHandler = (err, req, res, next) => {
   let status: number;
-  let extra: Record<string, unknown>;
+  let extra: Pick<ErrorBody, 'issues' | 'conflicts'>;
   if (err instanceof ResourceInvalidError) {
     status = 400;
     extra = { issues: err.issues };
@@ -72,17 +85,25 @@ const detailedErrors: ErrorRequestHandler = (err, req, res, next) => {
     next(err);
     return;
   }
-  res.status(status).json({
+  const body: ErrorBody = {
     error: { name: err.name, message: err.message },
     ...extra,
     request: { method: req.method, url: req.originalUrl },
     response: { statusCode: status },
-  });
+  };
+  res.status(status).json(body);
 };
 
 export async function createRouter(options: RouterOptions) {
-  const { clusterClient, httpAuth, permissions, authorizer, auditor, builtInProviders } = options;
-  const router = createValidatedOpenApiRouter<typeof spec>(spec, {
+  const {
+    clusterClient,
+    httpAuth,
+    permissions,
+    authorizer,
+    auditor,
+    builtInProviders,
+  } = options;
+  const router = createValidatedOpenApiRouter<RunwayRouterDoc>(spec, {
     // `/openapi.json` would otherwise match the `/{kind}` template.
     validatorOptions: { ignorePaths: /\/openapi\.json$/ },
   });
@@ -90,36 +111,53 @@ export async function createRouter(options: RouterOptions) {
   /** Runs a change and records it with the auditor, success or failure. */
   async function audited<T>(
     req: AuditedRequest,
-    eventId: 'resource-create' | 'resource-update' | 'resource-delete',
+    action: RunwayAuditAction,
     meta: JsonObject,
     work: () => Promise<T>,
   ): Promise<T> {
-    const event = await auditor.createEvent({ eventId, severityLevel: 'medium', request: req, meta });
+    const event = await auditor.createEvent({
+      eventId: runwayAuditEventId(action),
+      severityLevel: 'medium',
+      request: req,
+      meta,
+    });
     try {
       const result = await work();
       await event.success();
       return result;
     } catch (err) {
-      await event.fail({ error: err instanceof Error ? err : new Error(String(err)) });
+      await event.fail({
+        error: err instanceof Error ? err : new Error(String(err)),
+      });
       throw err;
     }
   }
 
   router.get('/clusters', async (req, res) => {
     const credentials = await httpAuth.credentials(req);
-    const [decision] = await permissions.authorize([{ permission: runwayClustersReadPermission }], { credentials });
+    const [decision] = await permissions.authorize(
+      [{ permission: runwayClustersReadPermission }],
+      { credentials },
+    );
     if (decision.result !== AuthorizeResult.ALLOW) {
-      throw new NotAllowedError(`you do not have permission ${runwayClustersReadPermission.name}`);
+      throw new NotAllowedError(
+        `you do not have permission ${runwayClustersReadPermission.name}`,
+      );
     }
-    const result = await clusterClient.overview({ clusters: asList(req.query.cluster) });
-    res.json(result);
+    const result = await clusterClient.overview({
+      clusters: asList(req.query.cluster),
+    });
+    res.json(result satisfies ClustersAnswer);
   });
 
   router.get('/:kind', async (req, res) => {
     const kind = req.params.kind as RunwayKind;
     const credentials = await httpAuth.credentials(req);
     const filter = parseListFilter(req.query);
-    const allowed = await authorizer.scope(runwayPermissions[kind].read, credentials);
+    const allowed = await authorizer.scope(
+      runwayPermissions[kind].read,
+      credentials,
+    );
     const result = await clusterClient.list(kind, {
       clusters: asList(req.query.cluster),
       namespace: filter.namespace,
@@ -127,18 +165,28 @@ export async function createRouter(options: RouterOptions) {
     const items = result.items.filter(
       item =>
         matchesFilter(item.object, filter) &&
-        allowed({ cluster: item.cluster, namespace: item.object.metadata?.namespace ?? '' }),
+        allowed({
+          cluster: item.cluster,
+          namespace: item.object.metadata?.namespace ?? '',
+        }),
     );
-    res.json({ items: sortListed(items), clusters: result.clusters, errors: result.errors });
+    res.json({
+      items: sortListed(items),
+      clusters: result.clusters,
+      errors: result.errors,
+    } satisfies ListAnswer);
   });
 
   router.get('/:kind/:cluster/:namespace/:name', async (req, res) => {
     const kind = req.params.kind as RunwayKind;
     const { cluster, namespace, name } = req.params;
     const credentials = await httpAuth.credentials(req);
-    await authorizer.check(runwayPermissions[kind].read, credentials, { cluster, namespace });
+    await authorizer.check(runwayPermissions[kind].read, credentials, {
+      cluster,
+      namespace,
+    });
     const detail = await clusterClient.get(kind, { cluster, namespace, name });
-    res.json(detail);
+    res.json(detail satisfies DetailAnswer);
   });
 
   router.post('/:kind/:cluster', async (req, res) => {
@@ -148,11 +196,22 @@ export async function createRouter(options: RouterOptions) {
     const dryRun = req.query.dryRun === true;
     const credentials = await httpAuth.credentials(req);
     const target = bodyTarget(body);
-    await authorizer.check(runwayPermissions[kind].create, credentials, { cluster, namespace: target.namespace });
-    const result = await audited(req, 'resource-create', { kind, cluster, ...target, dryRun }, () =>
-      clusterClient.create(kind, cluster, body, { dryRun }),
+    await authorizer.check(runwayPermissions[kind].create, credentials, {
+      cluster,
+      namespace: target.namespace,
+    });
+    const result = await audited(
+      req,
+      'create',
+      { kind, cluster, ...target, dryRun },
+      () => clusterClient.create(kind, cluster, body, { dryRun }),
     );
-    res.status(201).json({ cluster, object: result.object, warnings: result.warnings, dryRun });
+    res.status(201).json({
+      cluster,
+      object: result.object,
+      warnings: result.warnings,
+      dryRun,
+    } satisfies WriteAnswer);
   });
 
   router.post('/:kind/:cluster/preview', async (req, res) => {
@@ -161,9 +220,24 @@ export async function createRouter(options: RouterOptions) {
     const body = req.body as KubeObject;
     const mode = req.query.mode ?? 'create';
     const credentials = await httpAuth.credentials(req);
-    const permission = mode === 'create' ? runwayPermissions[kind].create : runwayPermissions[kind].update;
-    await authorizer.check(permission, credentials, { cluster, namespace: bodyTarget(body).namespace });
-    res.json(await previewWrite({ clusterClient, kind, cluster, mode, body, builtInProviders }));
+    const permission =
+      mode === 'create'
+        ? runwayPermissions[kind].create
+        : runwayPermissions[kind].update;
+    await authorizer.check(permission, credentials, {
+      cluster,
+      namespace: bodyTarget(body).namespace,
+    });
+    res.json(
+      (await previewWrite({
+        clusterClient,
+        kind,
+        cluster,
+        mode,
+        body,
+        builtInProviders,
+      })) satisfies PreviewAnswer,
+    );
   });
 
   router.put('/:kind/:cluster/:namespace/:name', async (req, res) => {
@@ -173,19 +247,37 @@ export async function createRouter(options: RouterOptions) {
     const dryRun = req.query.dryRun === true;
     const force = req.query.force === true;
     const credentials = await httpAuth.credentials(req);
-    await authorizer.check(runwayPermissions[kind].update, credentials, { cluster, namespace });
-    const result = await audited(req, 'resource-update', { kind, cluster, namespace, name, dryRun, force }, () =>
-      clusterClient.update(kind, { cluster, namespace, name }, body, { dryRun, force }),
+    await authorizer.check(runwayPermissions[kind].update, credentials, {
+      cluster,
+      namespace,
+    });
+    const result = await audited(
+      req,
+      'update',
+      { kind, cluster, namespace, name, dryRun, force },
+      () =>
+        clusterClient.update(kind, { cluster, namespace, name }, body, {
+          dryRun,
+          force,
+        }),
     );
-    res.json({ cluster, object: result.object, warnings: result.warnings, dryRun });
+    res.json({
+      cluster,
+      object: result.object,
+      warnings: result.warnings,
+      dryRun,
+    } satisfies WriteAnswer);
   });
 
   router.delete('/:kind/:cluster/:namespace/:name', async (req, res) => {
     const kind = req.params.kind as RunwayKind;
     const { cluster, namespace, name } = req.params;
     const credentials = await httpAuth.credentials(req);
-    await authorizer.check(runwayPermissions[kind].delete, credentials, { cluster, namespace });
-    await audited(req, 'resource-delete', { kind, cluster, namespace, name }, () =>
+    await authorizer.check(runwayPermissions[kind].delete, credentials, {
+      cluster,
+      namespace,
+    });
+    await audited(req, 'delete', { kind, cluster, namespace, name }, () =>
       clusterClient.delete(kind, { cluster, namespace, name }),
     );
     res.status(204).end();

@@ -7,6 +7,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import type { CrdDefinition } from './definition';
+import { type Json } from '../schema/json';
 
 /** Keywords of Kubernetes' JSONSchemaProps that a generated CRD may carry. */
 const KEPT_KEYWORDS = new Set([
@@ -52,8 +53,6 @@ export class CrdSchemaError extends Error {
     this.name = 'CrdSchemaError';
   }
 }
-
-type Json = Record<string, any>;
 
 function isIntOrString(s: Json): boolean {
   return s['x-kubernetes-int-or-string'] === true;

@@ -58,3 +58,30 @@ export const inferenceProviderConfigCrd: CrdDefinition = {
     },
   ],
 };
+
+/** Where a kind is served, in the shape of controller-runtime's `ResourceType` (this package has no runtime dependency). */
+export interface ServedResource {
+  group: string;
+  version: string;
+  plural: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+/** ModelDeployments, as every controller and the portal's tests read and write them: from the CRD definition. */
+export const MODEL_DEPLOYMENTS_RESOURCE: ServedResource = {
+  group: modelDeploymentCrd.group,
+  version: DEPLOYMENTS_VERSION,
+  plural: modelDeploymentCrd.names.plural,
+  kind: modelDeploymentCrd.names.kind,
+  namespaced: true,
+};
+
+/** InferenceProviderConfigs (cluster-scoped), from the CRD definition. */
+export const PROVIDER_CONFIGS_RESOURCE: ServedResource = {
+  group: inferenceProviderConfigCrd.group,
+  version: DEPLOYMENTS_VERSION,
+  plural: inferenceProviderConfigCrd.names.plural,
+  kind: inferenceProviderConfigCrd.names.kind,
+  namespaced: false,
+};

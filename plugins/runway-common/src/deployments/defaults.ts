@@ -16,12 +16,7 @@ import { applySchemaDefaults } from '../schema/defaults';
 import { DEFAULT_GPU_RESOURCE } from './constants';
 import { ModelDeploymentSpecSchema } from './schema';
 import type { ModelDeployment, ModelDeploymentSpec } from './types';
-
-type Json = Record<string, any>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, type Json } from '../schema/json';
 
 const DEFAULT_MOUNT_PATHS: Record<string, string> = {
   modelCache: '/model-cache',
@@ -31,7 +26,7 @@ const DEFAULT_MOUNT_PATHS: Record<string, string> = {
 /** Seed defaults that create missing parents; runs before the schema defaults fill them in. */
 function createParents(spec: Json): void {
   if (spec.serving === undefined) spec.serving = {};
-  if (isRecord(spec.serving) && spec.serving.mode === undefined) spec.serving.mode = 'aggregated';
+  if (isRecord<Json>(spec.serving) && spec.serving.mode === undefined) spec.serving.mode = 'aggregated';
   if (spec.serving?.mode === 'aggregated' && spec.scaling === undefined) spec.scaling = {};
 }
 
@@ -39,7 +34,7 @@ function createParents(spec: Json): void {
 function quantitiesAsStrings(spec: Json): void {
   const holders = [spec.resources, spec.scaling?.prefill, spec.scaling?.decode];
   for (const holder of holders) {
-    if (!isRecord(holder)) continue;
+    if (!isRecord<Json>(holder)) continue;
     for (const key of ['cpu', 'memory']) {
       if (typeof holder[key] === 'number') holder[key] = String(holder[key]);
     }
@@ -50,7 +45,7 @@ function storageDefaults(spec: Json, deploymentName: string | undefined): void {
   const volumes = spec.model?.storage?.volumes;
   if (!Array.isArray(volumes)) return;
   for (const volume of volumes) {
-    if (!isRecord(volume)) continue;
+    if (!isRecord<Json>(volume)) continue;
     if (volume.mountPath === undefined && DEFAULT_MOUNT_PATHS[volume.purpose]) {
       volume.mountPath = DEFAULT_MOUNT_PATHS[volume.purpose];
     }
@@ -70,10 +65,10 @@ function storageDefaults(spec: Json, deploymentName: string | undefined): void {
  * validator to report on.
  */
 export function applySpecDefaults(spec: ModelDeploymentSpec, deploymentName?: string): ModelDeploymentSpec {
-  if (!isRecord(spec)) return spec;
+  if (!isRecord<Json>(spec)) return spec;
   // The schema walk copies every object it passes, so the caller's spec is never modified.
   const copy = { ...spec } as Json;
-  if (isRecord(copy.serving)) copy.serving = { ...copy.serving };
+  if (isRecord<Json>(copy.serving)) copy.serving = { ...copy.serving };
   createParents(copy);
   const defaulted = applySchemaDefaults(ModelDeploymentSpecSchema, copy) as Json;
   quantitiesAsStrings(defaulted);
@@ -83,7 +78,7 @@ export function applySpecDefaults(spec: ModelDeploymentSpec, deploymentName?: st
 
 /** Returns a defaulted copy of a ModelDeployment (spec only; status is never defaulted). */
 export function applyModelDeploymentDefaults(md: ModelDeployment): ModelDeployment {
-  if (!isRecord(md) || !isRecord(md.spec)) return md;
+  if (!isRecord<Json>(md) || !isRecord<Json>(md.spec)) return md;
   return { ...md, spec: applySpecDefaults(md.spec, md.metadata?.name) };
 }
 

@@ -11,3 +11,5 @@ export * from './conditions';
 export * from './gateway';
 export * from './images';
 export * from './storage';
+export * from './pipeline';
+export * from './form';

@@ -6,12 +6,7 @@
  * on the per-engine form; `normaliseProviderConfig` turns the flat form into it.
  */
 import type { EngineCapability, InferenceProviderConfig } from './types';
-
-type Json = Record<string, any>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, type Json } from '../schema/json';
 
 const FLAT_FIELDS = ['servingModes', 'cpuSupport', 'gpuSupport'] as const;
 

@@ -196,7 +196,7 @@ describe('seed 000 section 8 / seed 002 rules (exact messages)', () => {
       {
         path: 'spec.gateway.httpRouteRef',
         message:
-          "spec.gateway.httpRouteRef \"Not A Valid Name!\" is not a valid HTTPRoute name: use at most 253 lowercase letters, digits, '-' and '.', starting and ending with a letter or digit",
+          "spec.gateway.httpRouteRef \"Not A Valid Name!\" must be the name of an HTTPRoute in the deployment's namespace: lower case letters, digits, '-' and '.', starting and ending with a letter or digit",
         severity: 'error',
       },
     ]);
@@ -463,6 +463,13 @@ describe("upstream's admission rules", () => {
           },
         },
       },
+    ],
+    [
+      'httpRouteRef is an object name',
+      { gateway: { httpRouteRef: 'Shared Route' } },
+      'spec.gateway.httpRouteRef',
+      `spec.gateway.httpRouteRef "Shared Route" must be the name of an HTTPRoute in the deployment's namespace: lower case letters, digits, '-' and '.', starting and ending with a letter or digit`,
+      { gateway: { httpRouteRef: 'shared-route' } },
     ],
     [
       'one image',

@@ -39,12 +39,8 @@ import type {
   ModelDeploymentSpec,
   StorageVolume,
 } from './types';
-
-type Json = Record<string, any>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, type Json } from '../schema/json';
+import { isDnsSubdomain } from '../schema/names';
 
 export interface ModelDeploymentValidationOptions {
   /**
@@ -61,12 +57,9 @@ export interface ModelDeploymentValidationOptions {
 
 // ---- metadata ----
 
-const DNS_SUBDOMAIN =
-  /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
 /** A DNS subdomain name; ModelDeployment names also may not contain dots (upstream rule). */
 function nameIssues(metadata: unknown, allowDots = false): ValidationIssue[] {
-  if (!isRecord(metadata)) return [];
+  if (!isRecord<Json>(metadata)) return [];
   const { name, generateName } = metadata;
   if (name === undefined || name === '') {
     return generateName
@@ -75,7 +68,7 @@ function nameIssues(metadata: unknown, allowDots = false): ValidationIssue[] {
   }
   if (typeof name !== 'string') return [];
   const issues: ValidationIssue[] = [];
-  if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) {
+  if (!isDnsSubdomain(name)) {
     issues.push(
       error(
         'metadata.name',
@@ -130,7 +123,7 @@ function countIssue(
 
 function ceilingIssues(spec: Json): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const resources = isRecord(spec.resources) ? spec.resources : {};
+  const resources = isRecord<Json>(spec.resources) ? spec.resources : {};
   issues.push(
     ...countIssue(
       resources.gpu?.count,
@@ -154,13 +147,13 @@ function ceilingIssues(spec: Json): ValidationIssue[] {
       '32Gi',
     ),
   );
-  const scaling = isRecord(spec.scaling) ? spec.scaling : {};
+  const scaling = isRecord<Json>(spec.scaling) ? spec.scaling : {};
   issues.push(
     ...countIssue(scaling.replicas, 'spec.scaling.replicas', LIMITS.replicas),
   );
   for (const component of ['prefill', 'decode'] as const) {
     const c = scaling[component];
-    if (!isRecord(c)) continue;
+    if (!isRecord<Json>(c)) continue;
     const base = `spec.scaling.${component}`;
     issues.push(...countIssue(c.replicas, `${base}.replicas`, LIMITS.replicas));
     issues.push(
@@ -183,7 +176,7 @@ function blockedOverrideIssues(
     return value.flatMap((item, i) =>
       blockedOverrideIssues(item, joinPath(path, i)),
     );
-  if (!isRecord(value)) return [];
+  if (!isRecord<Json>(value)) return [];
   return Object.entries(value).flatMap(([key, item]) => {
     const where = joinPath(path, key);
     if ((BLOCKED_OVERRIDE_KEYS as readonly string[]).includes(key)) {
@@ -214,7 +207,7 @@ function storageIssues(
   };
   const purposes = { modelCache: 0, compilationCache: 0 };
   volumes.forEach((volume: unknown, i: number) => {
-    if (!isRecord(volume)) return;
+    if (!isRecord<Json>(volume)) return;
     const v = volume as StorageVolume;
     const at = (field: string) => `spec.model.storage.volumes[${i}].${field}`;
     const managed = v.size !== undefined;
@@ -383,20 +376,6 @@ function specRuleIssues(spec: Json): ValidationIssue[] {
       ),
     );
   }
-  const route = spec.gateway?.httpRouteRef;
-  // The form checked this alone before: the API and the webhook must refuse what no HTTPRoute can be named.
-  if (
-    typeof route === 'string' &&
-    route !== '' &&
-    (route.length > 253 || !DNS_SUBDOMAIN.test(route))
-  ) {
-    issues.push(
-      error(
-        'spec.gateway.httpRouteRef',
-        `spec.gateway.httpRouteRef "${route}" is not a valid HTTPRoute name: use at most 253 lowercase letters, digits, '-' and '.', starting and ending with a letter or digit`,
-      ),
-    );
-  }
   if (spec.image && spec.engine?.image && spec.image !== spec.engine.image) {
     issues.push(
       error(
@@ -410,6 +389,16 @@ function specRuleIssues(spec: Json): ValidationIssue[] {
       ...blockedOverrideIssues(
         spec.provider.overrides,
         'spec.provider.overrides',
+      ),
+    );
+  }
+  const route = spec.gateway?.httpRouteRef;
+  if (typeof route === 'string' && route !== '' && !isDnsSubdomain(route)) {
+    // The CRD (as upstream's) takes any string; the core would then wait for a route that cannot exist ('' means unset).
+    issues.push(
+      error(
+        'spec.gateway.httpRouteRef',
+        `spec.gateway.httpRouteRef "${route}" must be the name of an HTTPRoute in the deployment's namespace: lower case letters, digits, '-' and '.', starting and ending with a letter or digit`,
       ),
     );
   }
@@ -429,6 +418,11 @@ export function providerRequiresCRD(
     engines.length === 0 ||
     engines.some(e => e?.requiresCRD !== false)
   );
+}
+
+/** Seed 000 §8's message for a provider whose upstream CRD is missing: the webhook's, the core's and the provider's. */
+export function crdNotInstalledMessage(providerName: string): string {
+  return `Provider '${providerName}' CRD not installed in cluster`;
 }
 
 /**
@@ -457,12 +451,7 @@ function providerIssues(
   const issues: ValidationIssue[] = [];
   const name = spec.provider?.name;
   if (name && options.providerInstalled?.(name) === false) {
-    issues.push(
-      error(
-        'spec.provider.name',
-        `Provider '${name}' CRD not installed in cluster`,
-      ),
-    );
+    issues.push(error('spec.provider.name', crdNotInstalledMessage(name)));
   }
   if (!spec.engine?.type) {
     if (options.providers) {
@@ -505,12 +494,12 @@ export function validateModelDeploymentSpec(
   } = {},
 ): ValidationResult {
   const structural = structuralIssues(ModelDeploymentSpecSchema, spec, 'spec');
-  if (!isRecord(spec)) return toResult(structural);
+  if (!isRecord<Json>(spec)) return toResult(structural);
   const defaulted = applySpecDefaults(
     spec as ModelDeploymentSpec,
     options.name,
   ) as Json;
-  const oldSpec = isRecord(options.oldSpec)
+  const oldSpec = isRecord<Json>(options.oldSpec)
     ? applySpecDefaults(options.oldSpec as ModelDeploymentSpec, options.name)
     : undefined;
   return toResult([
@@ -530,7 +519,7 @@ export function validateModelDeployment(
   md: unknown,
   options: ModelDeploymentValidationOptions = {},
 ): ValidationResult {
-  if (!isRecord(md))
+  if (!isRecord<Json>(md))
     return toResult(structuralIssues(ModelDeploymentSchema, md));
   const withoutSpec = { ...md };
   delete withoutSpec.spec;
@@ -538,7 +527,7 @@ export function validateModelDeployment(
     i => i.path !== 'spec',
   );
   if (md.spec === undefined) envelope.push(error('spec', 'spec is required'));
-  const name = isRecord(md.metadata)
+  const name = isRecord<Json>(md.metadata)
     ? (md.metadata.name as string | undefined)
     : undefined;
   return mergeResults(
@@ -600,12 +589,14 @@ export function identityChanges(
 function managedVolumeIssues(oldSpec: Json, newSpec: Json): ValidationIssue[] {
   const managedBefore = (
     (oldSpec.model?.storage?.volumes ?? []) as StorageVolume[]
-  ).filter(v => isRecord(v) && v.size !== undefined);
+  ).filter(v => isRecord<Json>(v) && v.size !== undefined);
   if (managedBefore.length === 0) return [];
   const after = (newSpec.model?.storage?.volumes ?? []) as StorageVolume[];
   const issues: ValidationIssue[] = [];
   for (const volume of managedBefore) {
-    const index = after.findIndex(v => isRecord(v) && v.name === volume.name);
+    const index = after.findIndex(
+      v => isRecord<Json>(v) && v.name === volume.name,
+    );
     if (index < 0) {
       issues.push(
         error(
@@ -652,7 +643,11 @@ export function validateModelDeploymentUpdate(
   newMd: unknown,
   options: ModelDeploymentValidationOptions = {},
 ): ValidationResult {
-  if (!isRecord(newMd) || !isRecord(newMd.spec) || !isRecord(oldMd?.spec)) {
+  if (
+    !isRecord<Json>(newMd) ||
+    !isRecord<Json>(newMd.spec) ||
+    !isRecord<Json>(oldMd?.spec)
+  ) {
     return validateModelDeployment(newMd, options);
   }
   const name = newMd.metadata?.name as string | undefined;
@@ -713,14 +708,14 @@ export function validateModelDeploymentUpdate(
 export function validateProviderConfig(config: unknown): ValidationResult {
   const normalised = normaliseProviderConfig(config);
   const issues = structuralIssues(InferenceProviderConfigSchema, normalised);
-  if (!isRecord(normalised)) return toResult(issues);
+  if (!isRecord<Json>(normalised)) return toResult(issues);
   issues.push(...nameIssues(normalised.metadata, true));
-  const spec = isRecord(normalised.spec) ? normalised.spec : {};
+  const spec = isRecord<Json>(normalised.spec) ? normalised.spec : {};
   const engines = spec.capabilities?.engines;
   if (Array.isArray(engines)) {
     const seen = new Set<string>();
     engines.forEach((engine: unknown, i: number) => {
-      const name = isRecord(engine) ? engine.name : undefined;
+      const name = isRecord<Json>(engine) ? engine.name : undefined;
       if (typeof name !== 'string') return;
       if (seen.has(name)) {
         issues.push(
@@ -741,7 +736,7 @@ export function validateProviderConfig(config: unknown): ValidationResult {
     const rules = spec[list];
     if (!Array.isArray(rules)) continue;
     rules.forEach((rule: unknown, i: number) => {
-      if (!isRecord(rule) || typeof rule[field] !== 'string') return;
+      if (!isRecord<Json>(rule) || typeof rule[field] !== 'string') return;
       const problem = celSyntaxError(rule[field]);
       const path = `spec.${list}[${i}].${field}`;
       if (problem)

@@ -5,6 +5,8 @@
  * structural checks all derive from it.
  */
 import { Type } from '@sinclair/typebox';
+// DNS-1123 subdomain (a Secret name) and label (a Model name: it becomes part of a volume name).
+import { DNS_LABEL_PATTERN, DNS_SUBDOMAIN_PATTERN } from '../schema/names';
 import {
   ConditionList,
   Int64,
@@ -23,11 +25,6 @@ export const MODEL_KIND = 'Model';
 export const HUGGINGFACE_REPO_ID_PATTERN = '^[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+$';
 export const HTTP_URL_PATTERN = '^https?://';
 export const STORAGE_SIZE_PATTERN = '^[0-9]+[KMGTPE]i?$';
-/** DNS-1123 subdomain: what a Secret name may be. */
-export const DNS_SUBDOMAIN_PATTERN =
-  '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
-/** DNS-1123 label: what a Model name must be (it becomes part of a volume name). */
-export const DNS_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 
 /**
  * The longest Model name: the download Job is `model-download-<name>` and a

@@ -17,10 +17,7 @@ import {
 import { defaultModel } from './defaults';
 import type { Model } from '../generated/model';
 import { MODEL_API_VERSION, MODEL_KIND, MODEL_NAME_RULE, ModelSchema } from './schema';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../schema/json';
 
 function typeMetaIssues(model: Model): ValidationIssue[] {
   const issues: ValidationIssue[] = [];

@@ -9,6 +9,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { evaluateCel, evaluateCondition, toCel } from '../cel/cel';
 import type { CelRule } from './kinds';
 import { error, joinPath, type ValidationIssue } from './issues';
+import { isRecord, type Json } from './json';
 
 export interface CelRuleOptions {
   /** The previous version of the value (on update); enables transition rules (`oldSelf`). */
@@ -19,8 +20,6 @@ export interface CelRuleOptions {
    */
   onError?: (path: string, rule: CelRule, error: string) => void;
 }
-
-type Json = Record<string, any>;
 
 /** A step from a schema node to a child: a property name, every list item, or every map value. */
 type Step = { property: string } | { items: true; mapKeys?: string[] } | { values: true };
@@ -34,10 +33,6 @@ interface RuleSite {
 
 const OLD_SELF = /\boldSelf\b/;
 const sitesCache = new WeakMap<TSchema, RuleSite[]>();
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function findSites(schema: Json, steps: Step[], display: string, out: RuleSite[]): void {
   const rules = schema['x-kubernetes-validations'] as CelRule[] | undefined;

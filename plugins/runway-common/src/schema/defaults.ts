@@ -5,12 +5,7 @@
  * input is never modified: objects and lists on the walked path are copied.
  */
 import type { TSchema } from '@sinclair/typebox';
-
-type Json = Record<string, any>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, type Json } from './json';
 
 function copyDefault(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? structuredClone(value) : value;

@@ -6,3 +6,5 @@ export * from './structural';
 export * from './kube';
 export * from './celRules';
 export * from './defaults';
+export * from './json';
+export * from './names';

@@ -53,3 +53,14 @@ export function joinPath(parent: string, key: string | number): string {
   if (!plain) return `${parent}[${JSON.stringify(key)}]`;
   return parent ? `${parent}.${key}` : key;
 }
+
+/** The issues without repeats (two checks may report the same thing), in their first order. */
+export function dedupeIssues(issues: ValidationIssue[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  return issues.filter(i => {
+    const key = `${i.severity}|${i.path}|${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

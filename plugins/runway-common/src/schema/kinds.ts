@@ -16,16 +16,13 @@ import {
   TypeRegistry,
 } from '@sinclair/typebox';
 import { QUANTITY_PATTERN } from './quantity';
+import { isRecord } from './json';
 
 export const STRING_ENUM_KIND = 'RunwayStringEnum';
 export const INT_OR_STRING_KIND = 'RunwayIntOrString';
 export const FREE_FORM_KIND = 'RunwayFreeForm';
 
 const quantityRe = new RegExp(QUANTITY_PATTERN);
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function registerOnce(kind: string, check: (schema: any, value: unknown) => boolean) {
   if (!TypeRegistry.Has(kind)) TypeRegistry.Set(kind, check);
@@ -42,7 +39,7 @@ registerOnce(INT_OR_STRING_KIND, (schema: { pattern?: string }, value) => {
   if (schema.pattern === QUANTITY_PATTERN) return quantityRe.test(value);
   return schema.pattern ? new RegExp(schema.pattern).test(value) : true;
 });
-registerOnce(FREE_FORM_KIND, (_schema, value) => isPlainObject(value));
+registerOnce(FREE_FORM_KIND, (_schema, value) => isRecord(value));
 
 // RFC 3339 date-time, as metav1.Time serialises it.
 if (!FormatRegistry.Has('date-time')) {

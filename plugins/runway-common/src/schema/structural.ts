@@ -11,6 +11,7 @@ import { Value } from '@sinclair/typebox/value';
 import { FREE_FORM_KIND, INT_OR_STRING_KIND, STRING_ENUM_KIND } from './kinds';
 import { error, joinPath, type ValidationIssue, warning } from './issues';
 import { QUANTITY_PATTERN } from './quantity';
+import { isRecord } from './json';
 
 interface Checker {
   Check(value: unknown): boolean;
@@ -169,10 +170,6 @@ export function structuralIssues(
   }
   unknownFields(schema, value, basePath, issues);
   return issues;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Walks the value along the schema and warns about fields the schema does not declare. */

@@ -12,6 +12,7 @@ import type {
 } from '../generated/llamaStackDistribution';
 import { STACK_KIND, STACK_V1ALPHA1, STACK_V1ALPHA2 } from './v1alpha1';
 import { cloneJson } from './json';
+import { isRecord, type Json } from '../schema/json';
 
 /** On a v1alpha2 object: the v1alpha1 fields v1alpha2 cannot hold (JSON). */
 export const V1ALPHA1_FIELDS_ANNOTATION = 'llamastack.io/v1alpha1-fields';
@@ -52,16 +53,10 @@ export const FIELD_MAP: ReadonlyArray<readonly [v1alpha1: string, v1alpha2: stri
 const EXPOSE_ROUTE = 'spec.network.exposeRoute';
 const EXPOSE = 'spec.networking.expose';
 
-type Json = Record<string, any>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function get(obj: unknown, path: string): unknown {
   let node = obj;
   for (const key of path.split('.')) {
-    if (!isRecord(node)) return undefined;
+    if (!isRecord<Json>(node)) return undefined;
     node = node[key];
   }
   return node;
@@ -71,14 +66,14 @@ function set(obj: Json, path: string, value: unknown): void {
   const keys = path.split('.');
   let node = obj;
   for (const key of keys.slice(0, -1)) {
-    if (!isRecord(node[key])) node[key] = {};
+    if (!isRecord<Json>(node[key])) node[key] = {};
     node = node[key];
   }
   node[keys[keys.length - 1]] = cloneJson(value);
 }
 
 function isEmptyObject(value: unknown): boolean {
-  return isRecord(value) && Object.keys(value).length === 0;
+  return isRecord<Json>(value) && Object.keys(value).length === 0;
 }
 
 /** Maps spec and status along FIELD_MAP (`from` is the column index of the source version). */
@@ -90,19 +85,19 @@ function mapFields(source: Json, from: 0 | 1): Json {
     if (value !== undefined) set(out, pair[to], value);
   }
   if (from === 0 && get(source, EXPOSE_ROUTE) === true) set(out, EXPOSE, {});
-  if (from === 1 && isRecord(get(source, EXPOSE))) set(out, EXPOSE_ROUTE, true);
+  if (from === 1 && isRecord<Json>(get(source, EXPOSE))) set(out, EXPOSE_ROUTE, true);
   return out;
 }
 
 /** The parts of `original` (recursively) that `rebuilt` lacks: what a mapping lost. */
 function lostParts(original: unknown, rebuilt: unknown): Json | undefined {
-  if (!isRecord(original)) return undefined;
+  if (!isRecord<Json>(original)) return undefined;
   const lost: Json = {};
   for (const [key, value] of Object.entries(original)) {
-    const other = isRecord(rebuilt) ? rebuilt[key] : undefined;
+    const other = isRecord<Json>(rebuilt) ? rebuilt[key] : undefined;
     if (other === undefined) {
       lost[key] = cloneJson(value);
-    } else if (isRecord(value) && isRecord(other)) {
+    } else if (isRecord<Json>(value) && isRecord<Json>(other)) {
       const inner = lostParts(value, other);
       if (inner) lost[key] = inner;
     }
@@ -114,7 +109,7 @@ function lostParts(original: unknown, rebuilt: unknown): Json | undefined {
 function fillAbsent(target: Json, extra: Json): void {
   for (const [key, value] of Object.entries(extra)) {
     if (target[key] === undefined) target[key] = cloneJson(value);
-    else if (isRecord(target[key]) && isRecord(value)) fillAbsent(target[key], value);
+    else if (isRecord<Json>(target[key]) && isRecord<Json>(value)) fillAbsent(target[key], value);
   }
 }
 
@@ -122,7 +117,7 @@ function fillAbsent(target: Json, extra: Json): void {
 function sortedJson(value: unknown): string {
   const sortKeys = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sortKeys);
-    if (!isRecord(v)) return v;
+    if (!isRecord<Json>(v)) return v;
     const out: Json = {};
     for (const key of Object.keys(v).sort()) out[key] = sortKeys(v[key]);
     return out;
@@ -135,15 +130,15 @@ function readFieldsAnnotation(metadata: Json, key: string): Json | undefined {
   if (typeof raw !== 'string') return undefined;
   try {
     const parsed = JSON.parse(raw);
-    return isRecord(parsed) ? parsed : undefined;
+    return isRecord<Json>(parsed) ? parsed : undefined;
   } catch {
     return undefined; // a hand-edited, broken annotation is ignored, never fatal
   }
 }
 
 function withoutAnnotations(metadata: unknown): Json {
-  const copy: Json = isRecord(metadata) ? cloneJson(metadata) : {};
-  if (isRecord(copy.annotations)) {
+  const copy: Json = isRecord<Json>(metadata) ? cloneJson(metadata) : {};
+  if (isRecord<Json>(copy.annotations)) {
     delete copy.annotations[V1ALPHA1_FIELDS_ANNOTATION];
     delete copy.annotations[V1ALPHA2_FIELDS_ANNOTATION];
     if (isEmptyObject(copy.annotations)) delete copy.annotations;
@@ -158,16 +153,16 @@ function convert(obj: Json, from: 0 | 1): Json {
   if (obj.status !== undefined) source.status = obj.status;
   const body = mapFields(source, from);
   // Whole sections present in the source stay present (an empty spec is still a spec).
-  if (isRecord(source.spec) && body.spec === undefined) body.spec = {};
-  if (isRecord(source.status) && body.status === undefined) body.status = {};
+  if (isRecord<Json>(source.spec) && body.spec === undefined) body.spec = {};
+  if (isRecord<Json>(source.status) && body.status === undefined) body.status = {};
 
   const metadata = withoutAnnotations(obj.metadata);
   // Restore what an earlier conversion into the source version set aside.
   const ownKey = from === 0 ? V1ALPHA2_FIELDS_ANNOTATION : V1ALPHA1_FIELDS_ANNOTATION;
-  const restored = isRecord(obj.metadata) ? readFieldsAnnotation(obj.metadata, ownKey) : undefined;
+  const restored = isRecord<Json>(obj.metadata) ? readFieldsAnnotation(obj.metadata, ownKey) : undefined;
   if (restored) {
     // An exposure switched off in the other version stays off.
-    if (to === 1 && get(body, EXPOSE) === undefined && isRecord(restored.spec?.networking)) {
+    if (to === 1 && get(body, EXPOSE) === undefined && isRecord<Json>(restored.spec?.networking)) {
       delete restored.spec.networking.expose;
     }
     fillAbsent(body, restored);
@@ -202,7 +197,7 @@ export function convertStackToV1alpha1(obj: StackV1alpha2): StackV1alpha1 {
  * Throws (with a message the webhook returns) for versions it does not know.
  */
 export function convertStack(obj: unknown, desiredApiVersion: string): Json {
-  if (!isRecord(obj)) throw new Error('the object to convert must be a LlamaStackDistribution object');
+  if (!isRecord<Json>(obj)) throw new Error('the object to convert must be a LlamaStackDistribution object');
   const known = [STACK_V1ALPHA1, STACK_V1ALPHA2];
   if (!known.includes(obj.apiVersion)) {
     throw new Error(`cannot convert from apiVersion "${obj.apiVersion}": expected one of ${known.join(', ')}`);

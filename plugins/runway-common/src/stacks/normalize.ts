@@ -9,16 +9,13 @@
  */
 import { PROVIDER_APIS } from './v1alpha2';
 import { cloneJson } from './json';
+import { isRecord } from '../schema/json';
 
 export interface NormalizedStack {
   /** The object in wire form (a deep copy; the input is not changed). */
   object: unknown;
   /** Maps a path in `object` to the path of the same field in the input. */
   inputPath(path: string): string;
-}
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Rewrites `{name, key}` into `{secretKeyRef: {name, key}}` in place; returns true when it did. */

@@ -28,6 +28,7 @@ import type {
   LlamaStackDistributionV1alpha2,
   StackProvider,
 } from '../generated/llamaStackDistribution';
+import { isRecord, type Json } from '../schema/json';
 
 type StackSpecV1alpha2 = LlamaStackDistributionV1alpha2['spec'];
 
@@ -40,12 +41,6 @@ export interface StackValidationOptions {
    * provider the CR does not configure are checked (FR-043, FR-044).
    */
   baseConfigProviders?: Partial<Record<ProviderApi, readonly string[]>>;
-}
-
-type Json = Record<string, any>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** One configured provider, with the ID it will have in config.yaml. */
@@ -65,7 +60,7 @@ export function providerEntries(spec: Pick<StackSpecV1alpha2, 'providers'>): Pro
     const list = spec.providers?.[api];
     if (!Array.isArray(list)) continue;
     list.forEach((provider, index) => {
-      if (!isRecord(provider)) return;
+      if (!isRecord<Json>(provider)) return;
       entries.push({
         api,
         index,
@@ -88,8 +83,8 @@ export interface SecretReference {
 
 /** A secret reference in either accepted form, or undefined when it is not one. */
 function secretRefAt(ref: unknown): { name: unknown; key: unknown; nested: boolean } | undefined {
-  if (!isRecord(ref)) return undefined;
-  if (isRecord(ref.secretKeyRef)) return { name: ref.secretKeyRef.name, key: ref.secretKeyRef.key, nested: true };
+  if (!isRecord<Json>(ref)) return undefined;
+  if (isRecord<Json>(ref.secretKeyRef)) return { name: ref.secretKeyRef.name, key: ref.secretKeyRef.key, nested: true };
   if ('name' in ref || 'key' in ref) return { name: ref.name, key: ref.key, nested: false };
   return undefined;
 }
@@ -114,14 +109,14 @@ export function stackSecretReferences(spec: StackSpecV1alpha2): SecretReference[
   for (const entry of providerEntries(spec)) {
     const p = entry.provider as Json;
     add(`${entry.path}.apiKey`, p.apiKey);
-    if (isRecord(p.secretRefs)) {
+    if (isRecord<Json>(p.secretRefs)) {
       for (const [field, ref] of Object.entries(p.secretRefs)) {
-        if (isRecord(ref)) add(`${entry.path}.secretRefs.${field}`, ref);
+        if (isRecord<Json>(ref)) add(`${entry.path}.secretRefs.${field}`, ref);
       }
     }
-    if (isRecord(p.settings)) {
+    if (isRecord<Json>(p.settings)) {
       for (const [field, value] of Object.entries(p.settings)) {
-        if (isRecord(value) && 'secretKeyRef' in value) add(`${entry.path}.settings.${field}`, value);
+        if (isRecord<Json>(value) && 'secretKeyRef' in value) add(`${entry.path}.settings.${field}`, value);
       }
     }
   }
@@ -139,12 +134,12 @@ function settingsSecretIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const e of providerEntries(spec)) {
     const settings = e.provider.settings;
-    if (!isRecord(settings)) continue;
+    if (!isRecord<Json>(settings)) continue;
     for (const [field, value] of Object.entries(settings)) {
-      if (!isRecord(value) || !('secretKeyRef' in value)) continue;
+      if (!isRecord<Json>(value) || !('secretKeyRef' in value)) continue;
       const ref = value.secretKeyRef;
       const path = `${e.path}.settings.${field}.secretKeyRef`;
-      if (!isRecord(ref) || typeof ref.name !== 'string' || !ref.name || typeof ref.key !== 'string' || !ref.key) {
+      if (!isRecord<Json>(ref) || typeof ref.name !== 'string' || !ref.name || typeof ref.key !== 'string' || !ref.key) {
         issues.push(error(path, `${path} must be {name: <secret>, key: <key>} with both set`));
       }
     }
@@ -156,7 +151,7 @@ function settingsSecretIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
 function ignoredFieldIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const kv = spec.storage?.kv;
-  if (isRecord(kv) && kv.type !== 'redis') {
+  if (isRecord<Json>(kv) && kv.type !== 'redis') {
     for (const field of ['endpoint', 'password'] as const) {
       if (kv[field] !== undefined) {
         issues.push(warning(`spec.storage.kv.${field}`, `spec.storage.kv.${field} is ignored because spec.storage.kv.type is ${kv.type}`));
@@ -164,7 +159,7 @@ function ignoredFieldIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
     }
   }
   const sql = spec.storage?.sql;
-  if (isRecord(sql) && sql.type !== 'postgres' && sql.connectionString !== undefined) {
+  if (isRecord<Json>(sql) && sql.type !== 'postgres' && sql.connectionString !== undefined) {
     issues.push(
       warning('spec.storage.sql.connectionString', `spec.storage.sql.connectionString is ignored because spec.storage.sql.type is ${sql.type}`),
     );
@@ -202,7 +197,7 @@ function idsOf(spec: StackSpecV1alpha2, api: ProviderApi, options: StackValidati
 function resourceIssues(spec: StackSpecV1alpha2, options: StackValidationOptions): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const resources = spec.resources;
-  if (!isRecord(resources)) return issues;
+  if (!isRecord<Json>(resources)) return issues;
   const baseKnown = options.baseConfigProviders !== undefined;
   const disabled = new Set<string>(Array.isArray(spec.disabled) ? spec.disabled : []);
 
@@ -226,7 +221,7 @@ function resourceIssues(spec: StackSpecV1alpha2, options: StackValidationOptions
   const canCheckRefs = baseKnown || providerEntries(spec).some(e => e.api === 'inference');
   if (Array.isArray(resources.models) && canCheckRefs) {
     resources.models.forEach((model, i) => {
-      if (!isRecord(model) || typeof model.provider !== 'string' || inferenceIds.includes(model.provider)) return;
+      if (!isRecord<Json>(model) || typeof model.provider !== 'string' || inferenceIds.includes(model.provider)) return;
       const available = inferenceIds.length ? inferenceIds.map(id => `"${id}"`).join(', ') : 'none';
       issues.push(
         error(
@@ -254,7 +249,7 @@ function disabledIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
 function distributionChoiceIssues(spec: StackSpecV1alpha2, options: StackValidationOptions): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const d = spec.distribution;
-  if (!isRecord(d)) return issues;
+  if (!isRecord<Json>(d)) return issues;
   const known = options.knownDistributions;
   if (known && typeof d.name === 'string' && !known.includes(d.name)) {
     issues.push(
@@ -283,7 +278,7 @@ function externalProviderIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
     const list = (spec.externalProviders as Json | undefined)?.[api];
     if (!Array.isArray(list)) continue;
     list.forEach((ext: unknown, i: number) => {
-      if (isRecord(ext) && inline.has(ext.providerId)) {
+      if (isRecord<Json>(ext) && inline.has(ext.providerId)) {
         issues.push(
           warning(
             `spec.externalProviders.${api}[${i}].providerId`,
@@ -335,7 +330,7 @@ function toInputPaths(issue: ValidationIssue, inputPath: (p: string) => string):
  * the seed's shorthand forms. Issue paths refer to the input as written.
  */
 export function validateStackV1alpha2(input: unknown, options: StackValidationOptions = {}): ValidationResult {
-  if (!isRecord(input)) {
+  if (!isRecord<Json>(input)) {
     return toResult([error('(root)', 'a LlamaStackDistribution must be an object with apiVersion, kind, metadata and spec')]);
   }
   const { object, inputPath } = normalizeStackV1alpha2(input);
@@ -345,13 +340,13 @@ export function validateStackV1alpha2(input: unknown, options: StackValidationOp
     ...structuralIssues(StackV1alpha2Schema, stack),
     ...celRuleIssues(StackV1alpha2Schema, stack),
   ];
-  if (isRecord(stack.spec)) issues.push(...stackSpecIssues(stack.spec, options));
+  if (isRecord<Json>(stack.spec)) issues.push(...stackSpecIssues(stack.spec, options));
   return toResult(issues.map(i => toInputPaths(i, inputPath)));
 }
 
 /** Validates a LlamaStackDistribution v1alpha1 object against the released upstream schema. */
 export function validateStackV1alpha1(input: unknown): ValidationResult {
-  if (!isRecord(input)) {
+  if (!isRecord<Json>(input)) {
     return toResult([error('(root)', 'a LlamaStackDistribution must be an object with apiVersion, kind, metadata and spec')]);
   }
   const stack = defaultStackV1alpha1(input as unknown as LlamaStackDistributionV1alpha1);
@@ -364,6 +359,6 @@ export function validateStackV1alpha1(input: unknown): ValidationResult {
 
 /** Validates either version, by its apiVersion. */
 export function validateStack(input: unknown, options: StackValidationOptions = {}): ValidationResult {
-  if (isRecord(input) && input.apiVersion === STACK_V1ALPHA1) return validateStackV1alpha1(input);
+  if (isRecord<Json>(input) && input.apiVersion === STACK_V1ALPHA1) return validateStackV1alpha1(input);
   return validateStackV1alpha2(input, options);
 }

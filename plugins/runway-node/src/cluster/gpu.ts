@@ -3,7 +3,10 @@
  * (allocatable), what running pods hold (requested) and what unscheduled pods
  * wait for (pending). Pure functions of Node and Pod objects.
  */
-import { parseQuantity } from '@runway-portal/plugin-runway-common';
+import {
+  type GpuCapacity,
+  parseQuantity,
+} from '@runway-portal/plugin-runway-common';
 
 /** Extended resources that are accelerators, as device plugins name them. */
 const GPU_RESOURCE = new RegExp(
@@ -21,18 +24,8 @@ export function isGpuResource(name: string): boolean {
   return GPU_RESOURCE.test(name);
 }
 
-export interface GpuCapacity {
-  /** The resource name, e.g. `nvidia.com/gpu`. */
-  resource: string;
-  /** Sum of `status.allocatable` over schedulable nodes. */
-  allocatable: number;
-  /** Requested by pods bound to a node that are not finished. */
-  requested: number;
-  /** Requested by pods not yet bound to a node (waiting for capacity). */
-  pending: number;
-  /** Nodes offering this resource. */
-  nodes: number;
-}
+/** The REST contract's shape (runway-common). */
+export type { GpuCapacity } from '@runway-portal/plugin-runway-common';
 
 type ResourceList = Record<string, string | number | undefined>;
 
@@ -62,7 +55,8 @@ export interface PodLike {
  * Kubernetes requires requests == limits, and a limit alone implies the request.
  */
 function containerRequest(c: ContainerLike, resource: string): number {
-  const value = c.resources?.requests?.[resource] ?? c.resources?.limits?.[resource];
+  const value =
+    c.resources?.requests?.[resource] ?? c.resources?.limits?.[resource];
   return parseQuantity(value) ?? 0;
 }
 
@@ -77,8 +71,11 @@ export function podRequest(pod: PodLike, resource: string): number {
   const sidecars = inits.filter(c => c.restartPolicy === 'Always');
   const regularInits = inits.filter(c => c.restartPolicy !== 'Always');
   const sidecarSum = sum(sidecars.map(c => containerRequest(c, resource)));
-  const appSum = sum(containers.map(c => containerRequest(c, resource))) + sidecarSum;
-  const initMax = Math.max(0, ...regularInits.map(c => containerRequest(c, resource))) + sidecarSum;
+  const appSum =
+    sum(containers.map(c => containerRequest(c, resource))) + sidecarSum;
+  const initMax =
+    Math.max(0, ...regularInits.map(c => containerRequest(c, resource))) +
+    sidecarSum;
   const overhead = parseQuantity(pod.spec?.overhead?.[resource]) ?? 0;
   return Math.max(appSum, initMax) + overhead;
 }
@@ -93,10 +90,16 @@ function gpuResourcesOf(list: ResourceList | undefined): string[] {
 }
 
 function podGpuResources(pod: PodLike): string[] {
-  const all = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
+  const all = [
+    ...(pod.spec?.containers ?? []),
+    ...(pod.spec?.initContainers ?? []),
+  ];
   const names = new Set<string>();
   for (const c of all) {
-    for (const r of [...gpuResourcesOf(c.resources?.requests), ...gpuResourcesOf(c.resources?.limits)]) {
+    for (const r of [
+      ...gpuResourcesOf(c.resources?.requests),
+      ...gpuResourcesOf(c.resources?.limits),
+    ]) {
       names.add(r);
     }
   }
@@ -134,7 +137,9 @@ export function gpuCapacity(nodes: NodeLike[], pods: PodLike[]): GpuCapacity[] {
       else e.pending += amount;
     }
   }
-  return [...byResource.values()].sort((a, b) => a.resource.localeCompare(b.resource));
+  return [...byResource.values()].sort((a, b) =>
+    a.resource.localeCompare(b.resource),
+  );
 }
 
 function sum(values: number[]): number {

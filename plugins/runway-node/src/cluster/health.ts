@@ -4,41 +4,14 @@
  * a message that says what to fix. Pure functions.
  */
 
-export type ClusterErrorReason =
-  /** Connection refused, DNS, TLS or a connection that broke. */
-  | 'Unreachable'
-  /** The cluster did not answer within the configured bound. */
-  | 'Timeout'
-  /** 401: the portal's credentials for the cluster are wrong or expired. */
-  | 'Unauthorized'
-  /** 403: the portal's service account lacks RBAC for what it tried. */
-  | 'Forbidden'
-  /** 404 on a collection: the cluster does not serve the kind (CRD missing). */
-  | 'NotInstalled'
-  /** The cluster's configuration entry is broken. */
-  | 'Misconfigured'
-  /** The first list is still running, with no error so far. */
-  | 'Syncing'
-  | 'Error';
+// The shapes are the REST contract's (runway-common): the answers carry them unchanged.
+import type { ClusterError } from '@runway-portal/plugin-runway-common';
 
-export interface ClusterError {
-  cluster: string;
-  reason: ClusterErrorReason;
-  message: string;
-}
-
-/** How old a cluster's data is in an answer. */
-export interface ClusterFreshness {
-  cluster: string;
-  /** True once the cache holds a full list. */
-  synced: boolean;
-  /**
-   * Milliseconds since the cache was last known to match the API server:
-   * 0 while its watch is healthy, growing while the cluster fails, null when
-   * the cache never synced.
-   */
-  dataAgeMs: number | null;
-}
+export type {
+  ClusterError,
+  ClusterErrorReason,
+  ClusterFreshness,
+} from '@runway-portal/plugin-runway-common';
 
 /** Raised when an operation on one cluster takes longer than the bound. */
 export class ClusterTimeoutError extends Error {
@@ -61,7 +34,10 @@ interface ApiErrorLike {
 }
 
 function isApiError(err: unknown): err is ApiErrorLike {
-  return err instanceof Error && typeof (err as Partial<ApiErrorLike>).code === 'number';
+  return (
+    err instanceof Error &&
+    typeof (err as Partial<ApiErrorLike>).code === 'number'
+  );
 }
 
 /** The client reports its own request timeout as a connection error caused by "no answer within". */
@@ -79,7 +55,10 @@ export interface ErrorContext {
 }
 
 /** Turns any error from talking to a cluster into a ClusterError. */
-export function classifyClusterError(err: unknown, ctx: ErrorContext): ClusterError {
+export function classifyClusterError(
+  err: unknown,
+  ctx: ErrorContext,
+): ClusterError {
   const base = { cluster: ctx.cluster };
   if (err instanceof ClusterTimeoutError) {
     return { ...base, reason: 'Timeout', message: err.message };
@@ -111,11 +90,19 @@ export function classifyClusterError(err: unknown, ctx: ErrorContext): ClusterEr
       default:
         break;
     }
-    return { ...base, reason: 'Error', message: `cluster "${ctx.cluster}" answered ${err.code} reading ${ctx.what}: ${detail}` };
+    return {
+      ...base,
+      reason: 'Error',
+      message: `cluster "${ctx.cluster}" answered ${err.code} reading ${ctx.what}: ${detail}`,
+    };
   }
   if (err instanceof Error && err.name === 'KubeConnectionError') {
     if (isClientTimeout(err)) {
-      return { ...base, reason: 'Timeout', message: `cluster "${ctx.cluster}" did not answer in time reading ${ctx.what}` };
+      return {
+        ...base,
+        reason: 'Timeout',
+        message: `cluster "${ctx.cluster}" did not answer in time reading ${ctx.what}`,
+      };
     }
     return {
       ...base,
@@ -124,11 +111,18 @@ export function classifyClusterError(err: unknown, ctx: ErrorContext): ClusterEr
     };
   }
   const message = err instanceof Error ? err.message : String(err);
-  return { ...base, reason: 'Error', message: `cluster "${ctx.cluster}": ${message}` };
+  return {
+    ...base,
+    reason: 'Error',
+    message: `cluster "${ctx.cluster}": ${message}`,
+  };
 }
 
 /** Data age from what the cache knows: synced, and since when it fails (if it does). */
-export function dataAge(state: { synced: boolean; failingSince?: number }, now: number): number | null {
+export function dataAge(
+  state: { synced: boolean; failingSince?: number },
+  now: number,
+): number | null {
   if (!state.synced) return null;
   if (state.failingSince === undefined) return 0;
   return Math.max(0, now - state.failingSince);

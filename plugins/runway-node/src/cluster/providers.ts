@@ -7,30 +7,21 @@ import {
   engineCapabilities,
   type InferenceProviderConfig,
   isProviderReady,
+  normaliseProviderConfig,
+  type ProviderEngine,
+  type ProviderSummary,
 } from '@runway-portal/plugin-runway-common';
 
-export interface ProviderEngine {
-  name: string;
-  servingModes: string[];
-  gpuSupport: boolean;
-  cpuSupport: boolean;
-}
-
-export interface ProviderSummary {
-  name: string;
-  /** `airunway.ai/display-name` annotation, else the name. */
-  displayName: string;
-  /** Reported by the provider controller in `status.ready`. */
-  ready: boolean;
-  /** Why the provider is (not) ready, in words. */
-  message: string;
-  version?: string;
-  lastHeartbeat?: string;
-  engines: ProviderEngine[];
-}
+/** The REST contract's shapes (runway-common). */
+export type {
+  ProviderEngine,
+  ProviderSummary,
+} from '@runway-portal/plugin-runway-common';
 
 /** Engines of a provider, from either capability form. */
-export function providerEngines(config: InferenceProviderConfig): ProviderEngine[] {
+export function providerEngines(
+  config: InferenceProviderConfig,
+): ProviderEngine[] {
   return engineCapabilities(config).map(e => ({
     name: e.name,
     servingModes: e.servingModes ?? [],
@@ -39,30 +30,42 @@ export function providerEngines(config: InferenceProviderConfig): ProviderEngine
   }));
 }
 
-export function summarizeProvider(config: InferenceProviderConfig): ProviderSummary {
+export function summarizeProvider(
+  config: InferenceProviderConfig,
+): ProviderSummary {
   const name = config.metadata?.name ?? '';
   const status = config.status;
   const ready = isProviderReady(config);
   const readyCondition = status?.conditions?.find(c => c.type === 'Ready');
   let message: string;
   if (!status || status.ready === undefined) {
-    message = 'the provider controller has not reported yet: check that it is running in the cluster';
+    message =
+      'the provider controller has not reported yet: check that it is running in the cluster';
   } else if (ready) {
     message = readyCondition?.message || 'ready';
   } else {
-    message = readyCondition?.message || readyCondition?.reason || 'the provider controller reports it is not ready';
+    message =
+      readyCondition?.message ||
+      readyCondition?.reason ||
+      'the provider controller reports it is not ready';
   }
   return {
     name,
-    displayName: config.metadata?.annotations?.['airunway.ai/display-name'] || name,
+    displayName:
+      config.metadata?.annotations?.['airunway.ai/display-name'] || name,
     ready,
     message,
     version: status?.version,
     lastHeartbeat: status?.lastHeartbeat,
     engines: providerEngines(config),
+    spec: normaliseProviderConfig(config).spec ?? {},
   };
 }
 
-export function summarizeProviders(configs: InferenceProviderConfig[]): ProviderSummary[] {
-  return configs.map(summarizeProvider).sort((a, b) => a.name.localeCompare(b.name));
+export function summarizeProviders(
+  configs: InferenceProviderConfig[],
+): ProviderSummary[] {
+  return configs
+    .map(summarizeProvider)
+    .sort((a, b) => a.name.localeCompare(b.name));
 }

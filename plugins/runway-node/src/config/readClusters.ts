@@ -13,6 +13,7 @@
  */
 import type { Config } from '@backstage/config';
 import { KubeConfig } from '@kubernetes/client-node';
+import { DNS_LABEL } from '@runway-portal/plugin-runway-common';
 
 /** How the portal authenticates to a cluster (always with its own identity, never the user's). */
 export type ClusterAuth =
@@ -52,8 +53,6 @@ export interface ClusterConfigResult {
   problems: ClusterConfigProblem[];
 }
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /** Reads every cluster from configuration; never throws for a bad entry. */
 export function readClusterSpecs(config: Config): ClusterConfigResult {
   const clusters: ClusterSpec[] = [];
@@ -70,19 +69,28 @@ export function readClusterSpecs(config: Config): ClusterConfigResult {
     clusters.push(spec);
   };
 
-  const methods = safely(problems, 'kubernetes.clusterLocatorMethods', undefined, () =>
-    config.getOptionalConfigArray('kubernetes.clusterLocatorMethods'),
+  const methods = safely(
+    problems,
+    'kubernetes.clusterLocatorMethods',
+    undefined,
+    () => config.getOptionalConfigArray('kubernetes.clusterLocatorMethods'),
   );
   (methods ?? []).forEach((method, i) => {
     const methodPath = `kubernetes.clusterLocatorMethods[${i}]`;
-    const type = safely(problems, `${methodPath}.type`, undefined, () => method.getString('type'));
+    const type = safely(problems, `${methodPath}.type`, undefined, () =>
+      method.getString('type'),
+    );
     // Other locator types (catalog, gke, localKubectlProxy) belong to the Kubernetes plugin.
     if (type !== 'config') return;
     const entries = safely(problems, `${methodPath}.clusters`, undefined, () =>
       method.getOptionalConfigArray('clusters'),
     );
     (entries ?? []).forEach((entry, j) => {
-      const spec = readConfigCluster(entry, `${methodPath}.clusters[${j}]`, problems);
+      const spec = readConfigCluster(
+        entry,
+        `${methodPath}.clusters[${j}]`,
+        problems,
+      );
       if (spec) add(spec);
     });
   });
@@ -91,7 +99,11 @@ export function readClusterSpecs(config: Config): ClusterConfigResult {
     config.getOptionalConfigArray('runway.kubeconfig'),
   );
   (contexts ?? []).forEach((entry, i) => {
-    const spec = readKubeconfigCluster(entry, `runway.kubeconfig[${i}]`, problems);
+    const spec = readKubeconfigCluster(
+      entry,
+      `runway.kubeconfig[${i}]`,
+      problems,
+    );
     if (spec) add(spec);
   });
 
@@ -110,15 +122,22 @@ function readConfigCluster(
     problems.push({ cluster: name, path: `${path}.${key}`, message });
     return undefined;
   };
-  const read = <T>(key: string, fn: () => T) => safely(problems, `${path}.${key}`, name, fn);
+  const read = <T>(key: string, fn: () => T) =>
+    safely(problems, `${path}.${key}`, name, fn);
 
   const url = read('url', () => c.getOptionalString('url'));
-  if (!url) return fail('url', `cluster "${name}" has no url: set it to the API server's address, e.g. https://k8s.example.com:6443`);
+  if (!url)
+    return fail(
+      'url',
+      `cluster "${name}" has no url: set it to the API server's address, e.g. https://k8s.example.com:6443`,
+    );
   const urlProblem = checkServerUrl(url);
   if (urlProblem) return fail('url', `cluster "${name}": ${urlProblem}`);
 
   const authProvider =
-    read('authMetadata', () => authProviderFromMetadata(c.getOptional('authMetadata'))) ??
+    read('authMetadata', () =>
+      authProviderFromMetadata(c.getOptional('authMetadata')),
+    ) ??
     read('authProvider', () => c.getOptionalString('authProvider')) ??
     'serviceAccount';
   if (authProvider !== 'serviceAccount') {
@@ -127,12 +146,18 @@ function readConfigCluster(
       `cluster "${name}" uses authProvider "${authProvider}", which authenticates as the browser's user; Runway's backend needs its own identity: use authProvider "serviceAccount" with a serviceAccountToken, or add the cluster under runway.kubeconfig`,
     );
   }
-  const token = read('serviceAccountToken', () => c.getOptionalString('serviceAccountToken'));
+  const token = read('serviceAccountToken', () =>
+    c.getOptionalString('serviceAccountToken'),
+  );
   const caData = read('caData', () => c.getOptionalString('caData'));
   const caFile = read('caFile', () => c.getOptionalString('caFile'));
-  const skipTLSVerify = read('skipTLSVerify', () => c.getOptionalBoolean('skipTLSVerify')) ?? false;
+  const skipTLSVerify =
+    read('skipTLSVerify', () => c.getOptionalBoolean('skipTLSVerify')) ?? false;
   if (caData !== undefined && !isBase64(caData)) {
-    return fail('caData', `cluster "${name}": caData must be the base64-encoded PEM of the CA (as certificate-authority-data in a kubeconfig)`);
+    return fail(
+      'caData',
+      `cluster "${name}": caData must be the base64-encoded PEM of the CA (as certificate-authority-data in a kubeconfig)`,
+    );
   }
   return {
     name,
@@ -151,13 +176,20 @@ function readKubeconfigCluster(
   path: string,
   problems: ClusterConfigProblem[],
 ): ClusterSpec | undefined {
-  const context = safely(problems, `${path}.context`, undefined, () => c.getOptionalString('context'));
+  const context = safely(problems, `${path}.context`, undefined, () =>
+    c.getOptionalString('context'),
+  );
   if (!context) {
-    problems.push({ path: `${path}.context`, message: `${path} has no context: set it to the name of a context in the kubeconfig file` });
+    problems.push({
+      path: `${path}.context`,
+      message: `${path} has no context: set it to the name of a context in the kubeconfig file`,
+    });
     return undefined;
   }
   const name =
-    safely(problems, `${path}.name`, undefined, () => c.getOptionalString('name')) ?? context;
+    safely(problems, `${path}.name`, undefined, () =>
+      c.getOptionalString('name'),
+    ) ?? context;
   if (!DNS_LABEL.test(name)) {
     problems.push({
       path: `${path}.name`,
@@ -165,7 +197,9 @@ function readKubeconfigCluster(
     });
     return undefined;
   }
-  const file = safely(problems, `${path}.path`, name, () => c.getOptionalString('path'));
+  const file = safely(problems, `${path}.path`, name, () =>
+    c.getOptionalString('path'),
+  );
   const kc = new KubeConfig();
   try {
     if (file) kc.loadFromFile(file);
@@ -174,24 +208,34 @@ function readKubeconfigCluster(
     problems.push({
       cluster: name,
       path: `${path}.path`,
-      message: `cannot read kubeconfig ${file ?? '(default)'}: ${errorMessage(err)}; set ${path}.path to a readable kubeconfig file`,
+      message: `cannot read kubeconfig ${file ?? '(default)'}: ${errorMessage(
+        err,
+      )}; set ${path}.path to a readable kubeconfig file`,
     });
     return undefined;
   }
   const ctx = kc.getContextObject(context);
   const cluster = ctx ? kc.getCluster(ctx.cluster) : null;
   if (!ctx || !cluster) {
-    const known = kc.getContexts().map(x => x.name).join(', ') || 'none';
+    const known =
+      kc
+        .getContexts()
+        .map(x => x.name)
+        .join(', ') || 'none';
     problems.push({
       cluster: name,
       path: `${path}.context`,
-      message: `kubeconfig ${file ?? '(default)'} has no usable context "${context}" (contexts: ${known})`,
+      message: `kubeconfig ${
+        file ?? '(default)'
+      } has no usable context "${context}" (contexts: ${known})`,
     });
     return undefined;
   }
   return {
     name,
-    title: safely(problems, `${path}.title`, name, () => c.getOptionalString('title')),
+    title: safely(problems, `${path}.title`, name, () =>
+      c.getOptionalString('title'),
+    ),
     url: cluster.server.replace(/\/+$/, ''),
     auth: { type: 'kubeconfig', path: file, context },
     skipTLSVerify: cluster.skipTLSVerify,
@@ -199,10 +243,19 @@ function readKubeconfigCluster(
   };
 }
 
-function readName(c: Config, path: string, problems: ClusterConfigProblem[]): string | undefined {
-  const name = safely(problems, `${path}.name`, undefined, () => c.getOptionalString('name'));
+function readName(
+  c: Config,
+  path: string,
+  problems: ClusterConfigProblem[],
+): string | undefined {
+  const name = safely(problems, `${path}.name`, undefined, () =>
+    c.getOptionalString('name'),
+  );
   if (!name) {
-    problems.push({ path: `${path}.name`, message: `${path} has no name: give the cluster a short unique name, e.g. "gpu-east"` });
+    problems.push({
+      path: `${path}.name`,
+      message: `${path} has no name: give the cluster a short unique name, e.g. "gpu-east"`,
+    });
     return undefined;
   }
   if (!DNS_LABEL.test(name)) {
@@ -227,7 +280,9 @@ function applyNamespaceAllowLists(
   );
   (entries ?? []).forEach((entry, i) => {
     const path = `runway.clusters[${i}]`;
-    const name = safely(problems, `${path}.name`, undefined, () => entry.getOptionalString('name'));
+    const name = safely(problems, `${path}.name`, undefined, () =>
+      entry.getOptionalString('name'),
+    );
     const namespaces = safely(problems, `${path}.namespaces`, name, () =>
       entry.getOptionalStringArray('namespaces'),
     );
@@ -236,7 +291,9 @@ function applyNamespaceAllowLists(
       problems.push({
         cluster: name,
         path: `${path}.name`,
-        message: `runway.clusters names cluster "${name ?? ''}", which is not configured: use the name of a cluster in kubernetes.clusterLocatorMethods or runway.kubeconfig`,
+        message: `runway.clusters names cluster "${
+          name ?? ''
+        }", which is not configured: use the name of a cluster in kubernetes.clusterLocatorMethods or runway.kubeconfig`,
       });
       return;
     }
@@ -274,7 +331,9 @@ export function checkServerUrl(url: string): string | undefined {
 
 function authProviderFromMetadata(metadata: unknown): string | undefined {
   if (typeof metadata !== 'object' || metadata === null) return undefined;
-  const value = (metadata as Record<string, unknown>)['kubernetes.io/auth-provider'];
+  const value = (metadata as Record<string, unknown>)[
+    'kubernetes.io/auth-provider'
+  ];
   return typeof value === 'string' ? value : undefined;
 }
 

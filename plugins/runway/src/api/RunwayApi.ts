@@ -1,5 +1,12 @@
-import { createApiRef, type DiscoveryApi, type FetchApi } from '@backstage/core-plugin-api';
-import type { ValidationIssue } from '@runway-portal/plugin-runway-common';
+import {
+  createApiRef,
+  type DiscoveryApi,
+  type FetchApi,
+} from '@backstage/core-plugin-api';
+import type {
+  FieldConflict,
+  ValidationIssue,
+} from '@runway-portal/plugin-runway-common';
 import type {
   ClustersResponse,
   DetailResponse,
@@ -16,9 +23,22 @@ export interface RunwayApi {
   listClusters(): Promise<ClustersResponse>;
   list(kind: RunwayKind, options?: ListOptions): Promise<ListResponse>;
   get(kind: RunwayKind, ref: ResourceRef): Promise<DetailResponse>;
-  preview(kind: RunwayKind, cluster: string, body: KubeObject, mode?: 'create' | 'update'): Promise<PreviewResponse>;
-  create(kind: RunwayKind, cluster: string, body: KubeObject): Promise<WriteResponse>;
-  update(kind: RunwayKind, ref: ResourceRef, body: KubeObject): Promise<WriteResponse>;
+  preview(
+    kind: RunwayKind,
+    cluster: string,
+    body: KubeObject,
+    mode?: 'create' | 'update',
+  ): Promise<PreviewResponse>;
+  create(
+    kind: RunwayKind,
+    cluster: string,
+    body: KubeObject,
+  ): Promise<WriteResponse>;
+  update(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    body: KubeObject,
+  ): Promise<WriteResponse>;
   delete(kind: RunwayKind, ref: ResourceRef): Promise<void>;
 }
 
@@ -28,7 +48,9 @@ export interface ResourceRef {
   name: string;
 }
 
-export const runwayApiRef = createApiRef<RunwayApi>({ id: 'plugin.runway.service' });
+export const runwayApiRef = createApiRef<RunwayApi>({
+  id: 'plugin.runway.service',
+});
 
 /**
  * An error answer of the backend. `issues` names the fields of a rejected
@@ -39,7 +61,7 @@ export class RunwayApiError extends Error {
     message: string,
     readonly status: number,
     readonly issues: ValidationIssue[] = [],
-    readonly conflicts: Array<{ manager?: string; field?: string; message?: string }> = [],
+    readonly conflicts: FieldConflict[] = [],
   ) {
     super(message);
     this.name = 'RunwayApiError';
@@ -60,13 +82,21 @@ function listQuery(options: ListOptions = {}): string {
 
 /** The RunwayApi over `fetchApi` (adds the user's token) and `discoveryApi`. */
 export class RunwayClient implements RunwayApi {
-  constructor(private readonly deps: { discoveryApi: DiscoveryApi; fetchApi: FetchApi }) {}
+  constructor(
+    private readonly deps: { discoveryApi: DiscoveryApi; fetchApi: FetchApi },
+  ) {}
 
-  private async request<T>(path: string, init?: { method: string; body?: unknown }): Promise<T> {
+  private async request<T>(
+    path: string,
+    init?: { method: string; body?: unknown },
+  ): Promise<T> {
     const base = await this.deps.discoveryApi.getBaseUrl('runway');
     const response = await this.deps.fetchApi.fetch(`${base}${path}`, {
       method: init?.method ?? 'GET',
-      headers: init?.body === undefined ? undefined : { 'Content-Type': 'application/json' },
+      headers:
+        init?.body === undefined
+          ? undefined
+          : { 'Content-Type': 'application/json' },
       body: init?.body === undefined ? undefined : JSON.stringify(init.body),
     });
     if (response.status === 204) return undefined as T;
@@ -78,11 +108,23 @@ export class RunwayClient implements RunwayApi {
       data = undefined;
     }
     if (!response.ok) {
-      const message = data?.error?.message ?? `${response.status} ${response.statusText || 'error'} from the runway backend`;
-      throw new RunwayApiError(message, response.status, data?.issues ?? [], data?.conflicts ?? []);
+      const message =
+        data?.error?.message ??
+        `${response.status} ${
+          response.statusText || 'error'
+        } from the runway backend`;
+      throw new RunwayApiError(
+        message,
+        response.status,
+        data?.issues ?? [],
+        data?.conflicts ?? [],
+      );
     }
     if (data === undefined) {
-      throw new RunwayApiError(`the runway backend answered ${path} with something that is not JSON`, response.status);
+      throw new RunwayApiError(
+        `the runway backend answered ${path} with something that is not JSON`,
+        response.status,
+      );
     }
     return data as T;
   }
@@ -96,25 +138,44 @@ export class RunwayClient implements RunwayApi {
   }
 
   get(kind: RunwayKind, ref: ResourceRef) {
-    return this.request<DetailResponse>(`/${kind}/${enc(ref.cluster)}/${enc(ref.namespace)}/${enc(ref.name)}`);
+    return this.request<DetailResponse>(
+      `/${kind}/${enc(ref.cluster)}/${enc(ref.namespace)}/${enc(ref.name)}`,
+    );
   }
 
-  preview(kind: RunwayKind, cluster: string, body: KubeObject, mode: 'create' | 'update' = 'create') {
-    return this.request<PreviewResponse>(`/${kind}/${enc(cluster)}/preview?mode=${mode}`, { method: 'POST', body });
+  preview(
+    kind: RunwayKind,
+    cluster: string,
+    body: KubeObject,
+    mode: 'create' | 'update' = 'create',
+  ) {
+    return this.request<PreviewResponse>(
+      `/${kind}/${enc(cluster)}/preview?mode=${mode}`,
+      { method: 'POST', body },
+    );
   }
 
   create(kind: RunwayKind, cluster: string, body: KubeObject) {
-    return this.request<WriteResponse>(`/${kind}/${enc(cluster)}`, { method: 'POST', body });
-  }
-
-  update(kind: RunwayKind, ref: ResourceRef, body: KubeObject) {
-    return this.request<WriteResponse>(`/${kind}/${enc(ref.cluster)}/${enc(ref.namespace)}/${enc(ref.name)}`, {
-      method: 'PUT',
+    return this.request<WriteResponse>(`/${kind}/${enc(cluster)}`, {
+      method: 'POST',
       body,
     });
   }
 
+  update(kind: RunwayKind, ref: ResourceRef, body: KubeObject) {
+    return this.request<WriteResponse>(
+      `/${kind}/${enc(ref.cluster)}/${enc(ref.namespace)}/${enc(ref.name)}`,
+      {
+        method: 'PUT',
+        body,
+      },
+    );
+  }
+
   async delete(kind: RunwayKind, ref: ResourceRef) {
-    await this.request<void>(`/${kind}/${enc(ref.cluster)}/${enc(ref.namespace)}/${enc(ref.name)}`, { method: 'DELETE' });
+    await this.request<void>(
+      `/${kind}/${enc(ref.cluster)}/${enc(ref.namespace)}/${enc(ref.name)}`,
+      { method: 'DELETE' },
+    );
   }
 }

@@ -1,167 +1,62 @@
 /**
- * The runway backend's REST contract, as the browser sees it. These types
- * mirror `plugins/runway-backend/src/service/openapi.ts` (the one
- * description of the API); keep them in step with it.
+ * The runway backend's REST contract, as the browser sees it: every type
+ * here is runway-common's (`src/api`, the schemas the backend's OpenAPI
+ * document is derived from), instantiated with the browser's object type.
+ * Nothing is written twice: a contract change the UI does not follow fails `tsc`.
  */
 import type {
+  ApiCondition,
+  ApiObject,
+  ClustersAnswer,
+  DetailAnswer,
+  ListAnswer,
+  ListedObject as ContractListedObject,
   ModelDeployment,
-  ProviderObjects as CommonProviderObjects,
-  SelectionPreview,
-  ValidationIssue,
+  PreviewAnswer,
+  ProviderObjects as ContractProviderObjects,
+  WriteAnswer,
 } from '@runway-portal/plugin-runway-common';
 
-/** The preview's shared parts: runway-common's, as the backend builds them. */
-export type { ProviderObjectsStatus, SelectionPreview } from '@runway-portal/plugin-runway-common';
+export type {
+  ClusterError,
+  ClusterErrorReason,
+  ClusterFreshness,
+  ClusterOverview,
+  GpuCapacity,
+  ProviderEngine,
+  ProviderObjectsStatus,
+  ProviderSummary as ClusterProvider,
+  RunwayKind,
+  SelectionPreview,
+} from '@runway-portal/plugin-runway-common';
 
-/** deployments (ModelDeployment), models (Model) or stacks (LlamaStackDistribution): runway-common's, shared with the backend. */
-export type { RunwayKind } from '@runway-portal/plugin-runway-common';
+/**
+ * A Kubernetes object as the API server returns it (managedFields removed):
+ * the contract's object, with `spec` and `status` left to each view to read.
+ */
+export type KubeObject = ApiObject & { spec?: any; status?: any };
 
-/** A Kubernetes object as the API server returns it (managedFields removed). */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    uid?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    creationTimestamp?: string;
-    resourceVersion?: string;
-    generation?: number;
-    deletionTimestamp?: string;
-    ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string }>;
-  };
-  spec?: any;
-  status?: any;
-}
+export type ClustersResponse = ClustersAnswer;
+export type ListedObject<T = KubeObject> = ContractListedObject<T>;
+export type ListResponse<T = KubeObject> = ListAnswer<T>;
+export type DetailResponse<T = KubeObject> = DetailAnswer<T>;
+/** metav1.Condition. */
+export type KubeCondition = ApiCondition;
+export type WriteResponse<T = KubeObject> = WriteAnswer<T>;
+export type PreviewResponse = PreviewAnswer<KubeObject>;
+/** The objects the selected provider would write for a ModelDeployment, as the browser receives them. */
+export type ProviderObjects = ContractProviderObjects<KubeObject>;
 
-export type ClusterErrorReason =
-  | 'Unreachable'
-  | 'Timeout'
-  | 'Unauthorized'
-  | 'Forbidden'
-  | 'NotInstalled'
-  | 'Misconfigured'
-  | 'Syncing'
-  | 'Error';
+/** A multi-cluster answer's per-cluster freshness and errors. */
+export type MultiClusterAnswer = Pick<ClustersAnswer, 'clusters' | 'errors'>;
 
-/** A cluster that could not (fully) answer; its data may be missing or stale. */
-export interface ClusterError {
-  cluster: string;
-  reason: ClusterErrorReason;
-  message: string;
-}
-
-export interface ClusterFreshness {
-  cluster: string;
-  synced: boolean;
-  /** 0 while healthy; ms since last known current while failing; null before the first list. */
-  dataAgeMs: number | null;
-}
-
-export interface ProviderEngine {
-  name: string;
-  servingModes: string[];
-  gpuSupport: boolean;
-  cpuSupport: boolean;
-}
-
-export interface ClusterProvider {
-  name: string;
-  displayName: string;
-  ready: boolean;
-  message: string;
-  version?: string;
-  lastHeartbeat?: string;
-  engines: ProviderEngine[];
-}
-
-export interface GpuCapacity {
-  /** e.g. nvidia.com/gpu */
-  resource: string;
-  allocatable: number;
-  /** Held by pods bound to nodes. */
-  requested: number;
-  /** Wanted by pods not yet scheduled. */
-  pending: number;
-  nodes: number;
-}
-
-export interface ClusterOverview {
-  name: string;
-  title: string;
-  namespaces?: string[];
-  reachable: boolean;
-  version?: string;
-  providers: ClusterProvider[];
-  gpus: GpuCapacity[];
-}
-
-/** Every multi-cluster answer carries per-cluster freshness and errors. */
-export interface MultiClusterAnswer {
-  clusters: ClusterFreshness[];
-  errors: ClusterError[];
-}
-
-export interface ClustersResponse extends MultiClusterAnswer {
-  items: ClusterOverview[];
-}
-
-export interface ListedObject<T = KubeObject> {
-  cluster: string;
-  object: T;
-}
-
-export interface ListResponse<T = KubeObject> extends MultiClusterAnswer {
-  items: ListedObject<T>[];
-}
-
+/** The list's query (the OpenAPI document's `ListResources` parameters). */
 export interface ListOptions {
   clusters?: string[];
   namespace?: string;
   labelSelector?: string;
   entityRef?: string;
 }
-
-export interface DetailResponse<T = KubeObject> extends MultiClusterAnswer {
-  cluster: string;
-  object: T;
-  /** metav1.Condition objects. */
-  conditions: KubeCondition[];
-  /** core/v1 Event objects of the resource and what it owns. */
-  events: KubeObject[];
-  /** The upstream objects it owns (KAITO Workspace, DynamoGraphDeployment, ...). */
-  owned: KubeObject[];
-}
-
-export interface KubeCondition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
-
-export interface WriteResponse<T = KubeObject> {
-  cluster: string;
-  object: T;
-  warnings: ValidationIssue[];
-  dryRun: boolean;
-}
-
-export interface PreviewResponse {
-  cluster: string;
-  mode: 'create' | 'update';
-  objects: Array<{ action: 'create' | 'update'; object: KubeObject }>;
-  warnings: ValidationIssue[];
-  selection?: SelectionPreview;
-  providerObjects: ProviderObjects;
-}
-
-/** The objects the selected provider would write for a ModelDeployment, as the browser receives them. */
-export type ProviderObjects = CommonProviderObjects<KubeObject>;
 
 /** A deployment as listed. */
 export type ListedDeployment = ListedObject<ModelDeployment & KubeObject>;

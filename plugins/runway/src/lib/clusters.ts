@@ -3,7 +3,6 @@
  * registrations selection runs against. Pure.
  */
 import {
-  BUILT_IN_PROVIDERS,
   DEFAULT_GPU_RESOURCE,
   type InferenceProviderConfig,
 } from '@runway-portal/plugin-runway-common';
@@ -20,48 +19,48 @@ export interface GpuSummary {
 }
 
 export function summariseGpus(gpus: GpuCapacity[]): GpuSummary[] {
-  return gpus.map(g => ({ ...g, free: Math.max(0, g.allocatable - g.requested - g.pending) }));
+  return gpus.map(g => ({
+    ...g,
+    free: Math.max(0, g.allocatable - g.requested - g.pending),
+  }));
 }
 
 /** Free GPUs of one resource type in a cluster (0 when it has none of that type). */
-export function freeGpus(cluster: ClusterOverview | undefined, resource = DEFAULT_GPU_RESOURCE): number | undefined {
+export function freeGpus(
+  cluster: ClusterOverview | undefined,
+  resource = DEFAULT_GPU_RESOURCE,
+): number | undefined {
   if (!cluster) return undefined;
   const entry = summariseGpus(cluster.gpus).find(g => g.resource === resource);
   return entry ? entry.free : 0;
 }
 
-export function providersReady(cluster: ClusterOverview): { ready: number; total: number } {
-  return { ready: cluster.providers.filter(p => p.ready).length, total: cluster.providers.length };
+export function providersReady(cluster: ClusterOverview): {
+  ready: number;
+  total: number;
+} {
+  return {
+    ready: cluster.providers.filter(p => p.ready).length,
+    total: cluster.providers.length,
+  };
 }
 
 /**
  * The provider registrations of a cluster, for live engine and provider
- * selection in the form. The cluster overview reports each registered
- * provider's readiness and engines; its selection and compatibility rules
- * are those of the built-in registration with the same name (a custom
- * provider has none). The preview step shows the cluster's own answer.
+ * selection in the form: each one as the cluster holds it (the backend
+ * serves its spec: capabilities, selection and compatibility rules), with
+ * the readiness its controller reports. The preview step shows the
+ * backend's answer for the same registrations.
  */
-export function providerConfigsFor(cluster: ClusterOverview | undefined): InferenceProviderConfig[] {
+export function providerConfigsFor(
+  cluster: ClusterOverview | undefined,
+): InferenceProviderConfig[] {
   if (!cluster) return [];
-  return cluster.providers.map(p => {
-    const builtIn = BUILT_IN_PROVIDERS.find(b => b.metadata?.name === p.name);
-    return {
-      apiVersion: 'airunway.ai/v1alpha1',
-      kind: 'InferenceProviderConfig',
-      metadata: { name: p.name },
-      spec: {
-        ...(builtIn?.spec ?? {}),
-        capabilities: {
-          ...(builtIn?.spec?.capabilities ?? {}),
-          engines: p.engines.map(e => ({
-            name: e.name,
-            servingModes: e.servingModes,
-            gpuSupport: e.gpuSupport,
-            cpuSupport: e.cpuSupport,
-          })),
-        },
-      },
-      status: { ready: p.ready },
-    } as InferenceProviderConfig;
-  });
+  return cluster.providers.map(p => ({
+    apiVersion: 'airunway.ai/v1alpha1',
+    kind: 'InferenceProviderConfig',
+    metadata: { name: p.name },
+    spec: p.spec,
+    status: { ready: p.ready },
+  }));
 }

@@ -7,8 +7,10 @@
  * Pure: validation is runway-common's, the same the webhook runs.
  */
 import {
+  dedupeIssues,
+  DEPLOYMENT_FORM_EDITORS,
+  DEPLOYMENT_FORM_FIELDS,
   DEFAULT_GPU_RESOURCE,
-  DNS_SUBDOMAIN_PATTERN,
   DEPLOYMENTS_API_VERSION,
   type ComponentScalingSpec,
   type EngineType,
@@ -54,13 +56,25 @@ export interface WizardValues {
     /** '' = automatic selection. */
     provider: { name: string };
     serving: { mode: 'aggregated' | 'disaggregated' };
-    scaling: { replicas: NumberInput; prefill: ComponentValues; decode: ComponentValues };
-    resources: { gpu: { count: NumberInput; type: string }; memory: string; cpu: string };
+    scaling: {
+      replicas: NumberInput;
+      prefill: ComponentValues;
+      decode: ComponentValues;
+    };
+    resources: {
+      gpu: { count: NumberInput; type: string };
+      memory: string;
+      cpu: string;
+    };
     secrets: { huggingFaceToken: string };
     /** Custom model server image ('' = the provider's default). */
     image: string;
     /** enabled: '' = automatic (routed when the cluster has a Gateway), 'true' or 'false'. */
-    gateway: { enabled: '' | 'true' | 'false'; modelName: string; httpRouteRef: string };
+    gateway: {
+      enabled: '' | 'true' | 'false';
+      modelName: string;
+      httpRouteRef: string;
+    };
   };
   engineArgs: KeyValue[];
   env: KeyValue[];
@@ -71,9 +85,19 @@ export interface WizardValues {
   providerOverrides: string;
 }
 
-const emptyComponent = (): ComponentValues => ({ replicas: '1', gpu: { count: '1' }, memory: '' });
+const emptyComponent = (): ComponentValues => ({
+  replicas: '1',
+  gpu: { count: '1' },
+  memory: '',
+});
 
-export function emptyWizardValues(defaults: { cluster?: string; namespace?: string; labels?: Record<string, string> } = {}): WizardValues {
+export function emptyWizardValues(
+  defaults: {
+    cluster?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+  } = {},
+): WizardValues {
   return {
     cluster: defaults.cluster ?? '',
     metadata: { name: '', namespace: defaults.namespace ?? 'default' },
@@ -83,8 +107,16 @@ export function emptyWizardValues(defaults: { cluster?: string; namespace?: stri
       engine: { type: '', contextLength: '' },
       provider: { name: '' },
       serving: { mode: 'aggregated' },
-      scaling: { replicas: '1', prefill: emptyComponent(), decode: emptyComponent() },
-      resources: { gpu: { count: '1', type: DEFAULT_GPU_RESOURCE }, memory: '', cpu: '' },
+      scaling: {
+        replicas: '1',
+        prefill: emptyComponent(),
+        decode: emptyComponent(),
+      },
+      resources: {
+        gpu: { count: '1', type: DEFAULT_GPU_RESOURCE },
+        memory: '',
+        cpu: '',
+      },
       secrets: { huggingFaceToken: '' },
       image: '',
       gateway: { enabled: '', modelName: '', httpRouteRef: '' },
@@ -110,12 +142,17 @@ function str(value: string | undefined): string | undefined {
 }
 
 function toMap(rows: KeyValue[]): Record<string, string> | undefined {
-  const entries = rows.filter(r => r.key.trim() !== '').map(r => [r.key.trim(), r.value] as const);
+  const entries = rows
+    .filter(r => r.key.trim() !== '')
+    .map(r => [r.key.trim(), r.value] as const);
   return entries.length ? Object.fromEntries(entries) : undefined;
 }
 
 function fromMap(map: Record<string, string> | undefined): KeyValue[] {
-  return Object.entries(map ?? {}).map(([key, value]) => ({ key, value: String(value) }));
+  return Object.entries(map ?? {}).map(([key, value]) => ({
+    key,
+    value: String(value),
+  }));
 }
 
 /** Drops undefined values and objects left empty, so the object has only what the user set. */
@@ -132,7 +169,9 @@ function prune<T>(value: T): T | undefined {
   return value === undefined ? undefined : value;
 }
 
-export type OverridesParse = { ok: true; value?: Record<string, unknown> } | { ok: false; message: string };
+export type OverridesParse =
+  | { ok: true; value?: Record<string, unknown> }
+  | { ok: false; message: string };
 
 export function parseOverrides(text: string): OverridesParse {
   if (!text.trim()) return { ok: true };
@@ -140,16 +179,29 @@ export function parseOverrides(text: string): OverridesParse {
     const value = parseYaml(text);
     if (value === null || value === undefined) return { ok: true };
     if (typeof value !== 'object' || Array.isArray(value)) {
-      return { ok: false, message: 'provider overrides must be a mapping of keys to values, e.g. "kaito:\\n  preset: phi-3"' };
+      return {
+        ok: false,
+        message:
+          'provider overrides must be a mapping of keys to values, e.g. "kaito:\\n  preset: phi-3"',
+      };
     }
     return { ok: true, value: value as Record<string, unknown> };
   } catch (err) {
-    return { ok: false, message: `provider overrides are not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}` };
+    return {
+      ok: false,
+      message: `provider overrides are not valid YAML or JSON: ${
+        (err as Error).message.split('\n')[0]
+      }`,
+    };
   }
 }
 
 function componentSpec(c: ComponentValues) {
-  return { replicas: num(c.replicas), gpu: { count: num(c.gpu.count) }, memory: str(c.memory) };
+  return {
+    replicas: num(c.replicas),
+    gpu: { count: num(c.gpu.count) },
+    memory: str(c.memory),
+  };
 }
 
 /** The ModelDeployment the form describes (what the preview and create send). */
@@ -162,48 +214,88 @@ export function toModelDeployment(values: WizardValues): ModelDeployment {
     model: {
       id: str(s.model.id),
       source: s.model.source,
-      servedName: s.model.source === 'custom' ? undefined : str(s.model.servedName),
+      servedName:
+        s.model.source === 'custom' ? undefined : str(s.model.servedName),
     },
-    provider: { name: str(s.provider.name), overrides: overrides.ok ? overrides.value : undefined },
-    engine: { type: s.engine.type || undefined, contextLength: num(s.engine.contextLength), args: toMap(values.engineArgs) },
+    provider: {
+      name: str(s.provider.name),
+      overrides: overrides.ok ? overrides.value : undefined,
+    },
+    engine: {
+      type: s.engine.type || undefined,
+      contextLength: num(s.engine.contextLength),
+      args: toMap(values.engineArgs),
+    },
     serving: { mode: s.serving.mode },
     scaling: disaggregated
-      ? { prefill: componentSpec(s.scaling.prefill), decode: componentSpec(s.scaling.decode) }
+      ? {
+          prefill: componentSpec(s.scaling.prefill),
+          decode: componentSpec(s.scaling.decode),
+        }
       : { replicas: num(s.scaling.replicas) },
     resources: {
       // Disaggregated GPU counts live in scaling.prefill/decode; only a non-default GPU type stays here.
-      gpu: { count: disaggregated ? undefined : num(s.resources.gpu.count), type: gpuType === DEFAULT_GPU_RESOURCE ? undefined : gpuType },
+      gpu: {
+        count: disaggregated ? undefined : num(s.resources.gpu.count),
+        type: gpuType === DEFAULT_GPU_RESOURCE ? undefined : gpuType,
+      },
       memory: disaggregated ? undefined : str(s.resources.memory),
       cpu: str(s.resources.cpu),
     },
     image: str(s.image),
-    env: values.env.filter(e => e.key.trim()).map(e => ({ name: e.key.trim(), value: e.value })),
+    env: values.env
+      .filter(e => e.key.trim())
+      .map(e => ({ name: e.key.trim(), value: e.value })),
     secrets: { huggingFaceToken: str(s.secrets.huggingFaceToken) },
     nodeSelector: toMap(values.nodeSelector),
     tolerations: values.tolerations
       .filter(t => t.key.trim() || t.operator === 'Exists')
-      .map(t => prune({ key: str(t.key), operator: t.operator || undefined, value: t.operator === 'Exists' ? undefined : str(t.value), effect: t.effect || undefined })),
+      .map(t =>
+        prune({
+          key: str(t.key),
+          operator: t.operator || undefined,
+          value: t.operator === 'Exists' ? undefined : str(t.value),
+          effect: t.effect || undefined,
+        }),
+      ),
     podTemplate: { metadata: { labels: toMap(values.podLabels) } },
     gateway: {
-      enabled: s.gateway.enabled === '' ? undefined : s.gateway.enabled === 'true',
+      enabled:
+        s.gateway.enabled === '' ? undefined : s.gateway.enabled === 'true',
       modelName: str(s.gateway.modelName),
       httpRouteRef: str(s.gateway.httpRouteRef),
     },
   };
   const cleaned = prune(spec) ?? {};
-  if (Array.isArray((cleaned as any).env) && (cleaned as any).env.length === 0) delete (cleaned as any).env;
-  if (Array.isArray((cleaned as any).tolerations) && (cleaned as any).tolerations.length === 0) delete (cleaned as any).tolerations;
+  if (Array.isArray((cleaned as any).env) && (cleaned as any).env.length === 0)
+    delete (cleaned as any).env;
+  if (
+    Array.isArray((cleaned as any).tolerations) &&
+    (cleaned as any).tolerations.length === 0
+  )
+    delete (cleaned as any).tolerations;
   return {
     apiVersion: DEPLOYMENTS_API_VERSION,
     kind: 'ModelDeployment',
-    metadata: prune({ name: values.metadata.name.trim(), namespace: values.metadata.namespace.trim(), labels: toMap(values.labels) }) ?? {},
+    metadata:
+      prune({
+        name: values.metadata.name.trim(),
+        namespace: values.metadata.namespace.trim(),
+        labels: toMap(values.labels),
+      }) ?? {},
     spec: { model: {}, ...cleaned } as ModelDeploymentSpec,
   };
 }
 
 /** The form values of an existing deployment (for editing). */
-export function fromModelDeployment(cluster: string, md: ModelDeployment): WizardValues {
-  const base = emptyWizardValues({ cluster, namespace: md.metadata?.namespace });
+export function fromModelDeployment(
+  cluster: string,
+  md: ModelDeployment,
+): WizardValues {
+  const base = emptyWizardValues({
+    cluster,
+    namespace: md.metadata?.namespace,
+  });
   const spec = md.spec ?? ({} as ModelDeploymentSpec);
   const n = (v: unknown) => (v === undefined || v === null ? '' : String(v));
   const component = (c: ComponentScalingSpec | undefined): ComponentValues => ({
@@ -213,11 +305,21 @@ export function fromModelDeployment(cluster: string, md: ModelDeployment): Wizar
   });
   return {
     ...base,
-    metadata: { name: md.metadata?.name ?? '', namespace: md.metadata?.namespace ?? 'default' },
+    metadata: {
+      name: md.metadata?.name ?? '',
+      namespace: md.metadata?.namespace ?? 'default',
+    },
     labels: fromMap(md.metadata?.labels),
     spec: {
-      model: { id: spec.model?.id ?? '', source: spec.model?.source ?? 'huggingface', servedName: spec.model?.servedName ?? '' },
-      engine: { type: spec.engine?.type ?? '', contextLength: n(spec.engine?.contextLength) },
+      model: {
+        id: spec.model?.id ?? '',
+        source: spec.model?.source ?? 'huggingface',
+        servedName: spec.model?.servedName ?? '',
+      },
+      engine: {
+        type: spec.engine?.type ?? '',
+        contextLength: n(spec.engine?.contextLength),
+      },
       provider: { name: spec.provider?.name ?? '' },
       serving: { mode: spec.serving?.mode ?? 'aggregated' },
       scaling: {
@@ -226,14 +328,20 @@ export function fromModelDeployment(cluster: string, md: ModelDeployment): Wizar
         decode: component(spec.scaling?.decode),
       },
       resources: {
-        gpu: { count: n(spec.resources?.gpu?.count ?? 0), type: spec.resources?.gpu?.type ?? DEFAULT_GPU_RESOURCE },
+        gpu: {
+          count: n(spec.resources?.gpu?.count ?? 0),
+          type: spec.resources?.gpu?.type ?? DEFAULT_GPU_RESOURCE,
+        },
         memory: n(spec.resources?.memory),
         cpu: n(spec.resources?.cpu),
       },
       secrets: { huggingFaceToken: spec.secrets?.huggingFaceToken ?? '' },
       image: spec.image ?? '',
       gateway: {
-        enabled: typeof spec.gateway?.enabled === 'boolean' ? (String(spec.gateway.enabled) as 'true' | 'false') : '',
+        enabled:
+          typeof spec.gateway?.enabled === 'boolean'
+            ? (String(spec.gateway.enabled) as 'true' | 'false')
+            : '',
         modelName: spec.gateway?.modelName ?? '',
         httpRouteRef: spec.gateway?.httpRouteRef ?? '',
       },
@@ -248,19 +356,19 @@ export function fromModelDeployment(cluster: string, md: ModelDeployment): Wizar
       value: t.value ?? '',
       effect: (t.effect as TolerationRow['effect']) ?? '',
     })),
-    providerOverrides: spec.provider?.overrides ? JSON.stringify(spec.provider.overrides, null, 2) : '',
+    providerOverrides: spec.provider?.overrides
+      ? JSON.stringify(spec.provider.overrides, null, 2)
+      : '',
   };
 }
 
 /** Issue paths under a map or list edited as rows go to that field. */
+/** Issues inside a map or list go to its editor (runway-common's form description), names to their fields. */
 const ROW_FIELDS: Array<[prefix: string, field: string]> = [
-  ['spec.engine.args', 'engineArgs'],
-  ['spec.env', 'env'],
-  ['spec.nodeSelector', 'nodeSelector'],
-  ['spec.podTemplate.metadata.labels', 'podLabels'],
-  ['spec.tolerations', 'tolerations'],
-  ['spec.provider.overrides', 'providerOverrides'],
-  ['metadata.labels', 'labels'],
+  ...Object.entries(DEPLOYMENT_FORM_EDITORS).flatMap(
+    ([field, prefix]): Array<[string, string]> =>
+      prefix ? [[prefix, field]] : [],
+  ),
   ['metadata.name', 'metadata.name'],
   ['metadata.namespace', 'metadata.namespace'],
 ];
@@ -271,11 +379,21 @@ const ROW_FIELDS: Array<[prefix: string, field: string]> = [
  * the step). `spec.env[0].name` → `env`; `spec.resources.gpu.count` →
  * `spec.resources.gpu.count`.
  */
-export function fieldForIssue(path: string, fields: ReadonlySet<string>): string {
+export function fieldForIssue(
+  path: string,
+  fields: ReadonlySet<string>,
+): string {
   for (const [prefix, field] of ROW_FIELDS) {
-    if (path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`)) return field;
+    if (
+      path === prefix ||
+      path.startsWith(`${prefix}.`) ||
+      path.startsWith(`${prefix}[`)
+    )
+      return field;
   }
-  let candidate = path.replace(/\[(\d+)\]/g, '.$1').replace(/\["([^"]*)"\]/g, '.$1');
+  let candidate = path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .replace(/\["([^"]*)"\]/g, '.$1');
   while (candidate) {
     if (fields.has(candidate)) return candidate;
     const dot = candidate.lastIndexOf('.');
@@ -285,52 +403,21 @@ export function fieldForIssue(path: string, fields: ReadonlySet<string>): string
   return 'root';
 }
 
-/** Every scalar form field whose name mirrors a spec path. */
-export const SPEC_FIELDS: ReadonlySet<string> = new Set([
-  'metadata.name',
-  'metadata.namespace',
-  'spec.model.id',
-  'spec.model.source',
-  'spec.model.servedName',
-  'spec.model',
-  'spec.engine.type',
-  'spec.engine.contextLength',
-  'spec.provider.name',
-  'spec.serving.mode',
-  'spec.scaling.replicas',
-  'spec.scaling.prefill.replicas',
-  'spec.scaling.prefill.gpu.count',
-  'spec.scaling.prefill.memory',
-  'spec.scaling.decode.replicas',
-  'spec.scaling.decode.gpu.count',
-  'spec.scaling.decode.memory',
-  'spec.resources.gpu.count',
-  'spec.resources.gpu.type',
-  'spec.resources.memory',
-  'spec.resources.cpu',
-  'spec.secrets.huggingFaceToken',
-  'spec.image',
-  'spec.gateway.enabled',
-  'spec.gateway.modelName',
-  'spec.gateway.httpRouteRef',
-  'engineArgs',
-  'env',
-  'nodeSelector',
-  'podLabels',
-  'tolerations',
-  'providerOverrides',
-  'labels',
-  'cluster',
-]);
+/** Every form field (runway-common's form description: the steps' fields). */
+export const SPEC_FIELDS: ReadonlySet<string> = DEPLOYMENT_FORM_FIELDS;
 
 /** GPUs the deployment asks for in total (every replica of every component). */
 export function totalGpus(md: ModelDeployment): number {
   const spec = md.spec;
   const times = (replicas: number | undefined, count: number | undefined) =>
-    (Number.isFinite(replicas) ? (replicas as number) : 1) * (Number.isFinite(count) ? (count as number) : 0);
+    (Number.isFinite(replicas) ? (replicas as number) : 1) *
+    (Number.isFinite(count) ? (count as number) : 0);
   if (spec.serving?.mode === 'disaggregated') {
     return (
-      times(spec.scaling?.prefill?.replicas, spec.scaling?.prefill?.gpu?.count) +
+      times(
+        spec.scaling?.prefill?.replicas,
+        spec.scaling?.prefill?.gpu?.count,
+      ) +
       times(spec.scaling?.decode?.replicas, spec.scaling?.decode?.gpu?.count)
     );
   }
@@ -357,38 +444,57 @@ export interface FieldIssue extends ValidationIssue {
  * object the form describes, plus what only the form knows (cluster chosen,
  * overrides parse, GPU capacity). Every issue is assigned to a form field.
  */
-export function validateWizard(values: WizardValues, context: FormContext = {}): FieldIssue[] {
+export function validateWizard(
+  values: WizardValues,
+  context: FormContext = {},
+): FieldIssue[] {
   const md = toModelDeployment(values);
   const options = { providers: context.providers };
   const result = context.existing
     ? validateModelDeploymentUpdate(context.existing, md, options)
     : validateModelDeployment(md, options);
   const issues: ValidationIssue[] = [...result.issues];
-  if (!values.cluster) issues.push({ path: 'cluster', message: 'choose the cluster to deploy to', severity: 'error' });
-  if (!md.metadata?.namespace) {
-    issues.push({ path: 'metadata.namespace', message: 'metadata.namespace is required: the namespace to deploy into', severity: 'error' });
-  } else if (context.namespaces && context.namespaces.length && !context.namespaces.includes(md.metadata.namespace)) {
+  if (!values.cluster)
     issues.push({
-      path: 'metadata.namespace',
-      message: `namespace ${md.metadata.namespace} is not open to the portal in cluster ${values.cluster}; choose one of ${context.namespaces.join(', ')}`,
+      path: 'cluster',
+      message: 'choose the cluster to deploy to',
       severity: 'error',
     });
-  }
-  const route = md.spec.gateway?.httpRouteRef;
-  if (route !== undefined && (route.length > 253 || !new RegExp(DNS_SUBDOMAIN_PATTERN).test(route))) {
-    // The schema takes any string; the core would then wait for a route that cannot exist.
+  if (!md.metadata?.namespace) {
     issues.push({
-      path: 'spec.gateway.httpRouteRef',
-      message: `spec.gateway.httpRouteRef "${route}" must be the name of an HTTPRoute in namespace ${md.metadata?.namespace ?? 'default'}: lower case letters, digits, '-' and '.', starting and ending with a letter or digit`,
+      path: 'metadata.namespace',
+      message: 'metadata.namespace is required: the namespace to deploy into',
+      severity: 'error',
+    });
+  } else if (
+    context.namespaces &&
+    context.namespaces.length &&
+    !context.namespaces.includes(md.metadata.namespace)
+  ) {
+    issues.push({
+      path: 'metadata.namespace',
+      message: `namespace ${
+        md.metadata.namespace
+      } is not open to the portal in cluster ${
+        values.cluster
+      }; choose one of ${context.namespaces.join(', ')}`,
       severity: 'error',
     });
   }
   const overrides = parseOverrides(values.providerOverrides);
-  if (!overrides.ok) issues.push({ path: 'spec.provider.overrides', message: overrides.message, severity: 'error' });
+  if (!overrides.ok)
+    issues.push({
+      path: 'spec.provider.overrides',
+      message: overrides.message,
+      severity: 'error',
+    });
   if (context.freeGpus !== undefined) {
     const wanted = totalGpus(md);
     if (wanted > context.freeGpus) {
-      const field = values.spec.serving.mode === 'disaggregated' ? 'spec.scaling.prefill.gpu.count' : 'spec.resources.gpu.count';
+      const field =
+        values.spec.serving.mode === 'disaggregated'
+          ? 'spec.scaling.prefill.gpu.count'
+          : 'spec.resources.gpu.count';
       issues.push({
         path: field,
         message: `this deployment needs ${wanted} GPU(s) but cluster ${values.cluster} has ${context.freeGpus} free; lower the GPU count or replicas, or pick another cluster (pods would stay Pending)`,
@@ -396,15 +502,8 @@ export function validateWizard(values: WizardValues, context: FormContext = {}):
       });
     }
   }
-  return dedupe(issues).map(issue => ({ ...issue, field: fieldForIssue(issue.path, SPEC_FIELDS) }));
-}
-
-function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
-  const seen = new Set<string>();
-  return issues.filter(i => {
-    const key = `${i.severity}|${i.path}|${i.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return dedupeIssues(issues).map(issue => ({
+    ...issue,
+    field: fieldForIssue(issue.path, SPEC_FIELDS),
+  }));
 }

@@ -3,7 +3,7 @@
  * RunwayNamespacePicker) show and check, from the backend's `GET /clusters`
  * answer. Pure: the components and the scaffolder's validation both call it.
  */
-import { DNS_LABEL_PATTERN } from '@runway-portal/plugin-runway-common';
+import { isDnsLabel } from '@runway-portal/plugin-runway-common';
 import type { ClusterOverview, ClustersResponse } from '../api/types';
 import { summariseGpus } from './clusters';
 
@@ -19,33 +19,48 @@ export interface ClusterChoice {
 /** A cluster is unavailable when the backend reports it unreachable or failing (except while it still syncs). */
 export function clusterChoices(answer: ClustersResponse): ClusterChoice[] {
   return answer.items.map(c => {
-    const error = answer.errors.find(e => e.cluster === c.name && e.reason !== 'Syncing');
+    const error = answer.errors.find(
+      e => e.cluster === c.name && e.reason !== 'Syncing',
+    );
     let unavailable: string | undefined;
     if (error) unavailable = `${error.reason}: ${error.message}`;
     else if (!c.reachable) unavailable = 'unreachable';
     const gpus = summariseGpus(c.gpus).map(g => `${g.free} free ${g.resource}`);
-    return { value: c.name, title: c.title || c.name, unavailable, gpus: gpus.length ? gpus.join(', ') : 'no GPUs' };
+    return {
+      value: c.name,
+      title: c.title || c.name,
+      unavailable,
+      gpus: gpus.length ? gpus.join(', ') : 'no GPUs',
+    };
   });
 }
 
 /** The message for a chosen cluster, or undefined when it is fine. `label` names the form field. */
-export function clusterProblem(label: string, value: string | undefined, answer: ClustersResponse): string | undefined {
+export function clusterProblem(
+  label: string,
+  value: string | undefined,
+  answer: ClustersResponse,
+): string | undefined {
   const choices = clusterChoices(answer);
   const usable = choices.filter(c => !c.unavailable).map(c => c.value);
-  const hint = usable.length ? `choose one of ${usable.join(', ')}` : 'no registered cluster is reachable now; try again later';
+  const hint = usable.length
+    ? `choose one of ${usable.join(', ')}`
+    : 'no registered cluster is reachable now; try again later';
   if (!value) return `${label}: no cluster chosen; ${hint}`;
   const choice = choices.find(c => c.value === value);
-  if (!choice) return `${label}: cluster "${value}" is not registered with Runway Portal; ${hint}`;
-  if (choice.unavailable) return `${label}: cluster "${value}" cannot be used now (${choice.unavailable}); ${hint}`;
+  if (!choice)
+    return `${label}: cluster "${value}" is not registered with Runway Portal; ${hint}`;
+  if (choice.unavailable)
+    return `${label}: cluster "${value}" cannot be used now (${choice.unavailable}); ${hint}`;
   return undefined;
 }
 
 /** The namespaces the portal may use in a cluster, or undefined when it serves any namespace (no allow-list). */
-export function allowedNamespaces(cluster: ClusterOverview | undefined): string[] | undefined {
+export function allowedNamespaces(
+  cluster: ClusterOverview | undefined,
+): string[] | undefined {
   return cluster?.namespaces?.length ? cluster.namespaces : undefined;
 }
-
-const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
 
 /**
  * The message for a chosen namespace, or undefined when it is fine: it must
@@ -68,9 +83,11 @@ export function namespaceProblem(
   if (allowed) {
     return allowed.includes(value)
       ? undefined
-      : `${label}: namespace "${value}" is not open to the portal in cluster "${clusterName}"; choose one of ${allowed.join(', ')}`;
+      : `${label}: namespace "${value}" is not open to the portal in cluster "${clusterName}"; choose one of ${allowed.join(
+          ', ',
+        )}`;
   }
-  if (value.length > 63 || !DNS_LABEL.test(value)) {
+  if (!isDnsLabel(value)) {
     return `${label}: "${value}" is not a valid namespace name; use at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit (e.g. "ml-team")`;
   }
   return undefined;

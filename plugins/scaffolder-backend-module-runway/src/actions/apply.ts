@@ -1,9 +1,25 @@
 import type { AuditorService } from '@backstage/backend-plugin-api';
 import { InputError } from '@backstage/errors';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import { RUNWAY_KINDS, runwayPermissions, type RunwayKind } from '@runway-portal/plugin-runway-common';
-import { type Authorizer, type ClusterClient, KIND_INFO, type WriteResult } from '@runway-portal/plugin-runway-node';
-import { checkTarget, invalidResourceError, parseResourceInput, portalLink, withNamespace } from './resource';
+import {
+  RUNWAY_KINDS,
+  runwayPermissions,
+  type RunwayKind,
+} from '@runway-portal/plugin-runway-common';
+import {
+  type Authorizer,
+  type ClusterClient,
+  KIND_INFO,
+  runwayAuditEventId,
+  type WriteResult,
+} from '@runway-portal/plugin-runway-node';
+import {
+  checkTarget,
+  invalidResourceError,
+  parseResourceInput,
+  portalLink,
+  withNamespace,
+} from './resource';
 
 export interface RunwayApplyActionOptions {
   clusterClient: ClusterClient;
@@ -13,7 +29,11 @@ export interface RunwayApplyActionOptions {
 }
 
 /** True when the resource exists (read from the ClusterClient's cache). */
-async function exists(clusterClient: ClusterClient, kind: RunwayKind, ref: { cluster: string; namespace: string; name: string }) {
+async function exists(
+  clusterClient: ClusterClient,
+  kind: RunwayKind,
+  ref: { cluster: string; namespace: string; name: string },
+) {
   try {
     await clusterClient.get(kind, ref);
     return true;
@@ -60,30 +80,54 @@ export function createRunwayApplyAction(options: RunwayApplyActionOptions) {
     ],
     schema: {
       input: {
-        cluster: z => z.string().min(1).describe('Name of a configured cluster'),
-        kind: z => z.enum(RUNWAY_KINDS).describe('deployments (ModelDeployment), models (Model) or stacks (LlamaStackDistribution)'),
-        namespace: z => z.string().min(1).describe('Namespace of the resource; fills metadata.namespace when the resource has none'),
+        cluster: z =>
+          z.string().min(1).describe('Name of a configured cluster'),
+        kind: z =>
+          z
+            .enum(RUNWAY_KINDS)
+            .describe(
+              'deployments (ModelDeployment), models (Model) or stacks (LlamaStackDistribution)',
+            ),
+        namespace: z =>
+          z
+            .string()
+            .min(1)
+            .describe(
+              'Namespace of the resource; fills metadata.namespace when the resource has none',
+            ),
         resource: z =>
           z
             .union([z.string(), z.record(z.string(), z.any())])
             .describe('The resource: an object, or YAML text of one object'),
         force: z =>
-          z.boolean().optional().describe('When updating, take over fields other writers own instead of failing (default false)'),
+          z
+            .boolean()
+            .optional()
+            .describe(
+              'When updating, take over fields other writers own instead of failing (default false)',
+            ),
       },
       output: {
         cluster: z => z.string(),
         namespace: z => z.string(),
         name: z => z.string(),
         kind: z => z.string(),
-        created: z => z.boolean().describe('True when the resource did not exist before'),
+        created: z =>
+          z.boolean().describe('True when the resource did not exist before'),
         link: z => z.string().describe("The portal's page of the resource"),
       },
     },
     async handler(ctx) {
       const { cluster, kind, namespace, force } = ctx.input;
       const dryRun = ctx.isDryRun === true;
-      const body = withNamespace(parseResourceInput(kind, ctx.input.resource), namespace);
-      const invalid = invalidResourceError(kind, clusterClient.validate(kind, body, { namespace }));
+      const body = withNamespace(
+        parseResourceInput(kind, ctx.input.resource),
+        namespace,
+      );
+      const invalid = invalidResourceError(
+        kind,
+        clusterClient.validate(kind, body, { namespace }),
+      );
       if (invalid) throw invalid;
       checkTarget(clusterClient.listClusters(), cluster, namespace);
       const name = String((body.metadata as Record<string, unknown>).name);
@@ -93,21 +137,37 @@ export function createRunwayApplyAction(options: RunwayApplyActionOptions) {
       const credentials = await ctx.getInitiatorCredentials();
       /** One write: the user's permission for it, then the write, audited. */
       const write = async (mode: 'create' | 'update'): Promise<WriteResult> => {
-        await authorizer.check(runwayPermissions[kind][mode], credentials, { cluster, namespace });
+        await authorizer.check(runwayPermissions[kind][mode], credentials, {
+          cluster,
+          namespace,
+        });
         const event = await auditor.createEvent({
-          eventId: `runway-resource-${mode}`,
+          eventId: runwayAuditEventId(mode),
           severityLevel: 'medium',
-          meta: { kind, cluster, namespace, name, dryRun, taskId: ctx.task.id, ...(ctx.user?.ref ? { user: ctx.user.ref } : {}) },
+          meta: {
+            kind,
+            cluster,
+            namespace,
+            name,
+            dryRun,
+            taskId: ctx.task.id,
+            ...(ctx.user?.ref ? { user: ctx.user.ref } : {}),
+          },
         });
         try {
           const written =
             mode === 'create'
               ? await clusterClient.create(kind, cluster, body, { dryRun })
-              : await clusterClient.update(kind, ref, body, { dryRun, force: force === true });
+              : await clusterClient.update(kind, ref, body, {
+                  dryRun,
+                  force: force === true,
+                });
           await event.success();
           return written;
         } catch (err) {
-          await event.fail({ error: err instanceof Error ? err : new Error(String(err)) });
+          await event.fail({
+            error: err instanceof Error ? err : new Error(String(err)),
+          });
           if ((err as Error).name === 'ResourceInvalidError') {
             // The cluster's own checks (e.g. a missing namespace): still the resource's fault.
             throw new InputError(`input.resource: ${(err as Error).message}`);
@@ -129,8 +189,13 @@ export function createRunwayApplyAction(options: RunwayApplyActionOptions) {
         }
       }
       result ??= await write('update');
-      for (const warning of result.warnings) ctx.logger.warn(`${warning.path}: ${warning.message}`);
-      ctx.logger.info(`${dryRun ? 'Dry run: would have ' : ''}${created ? 'created' : 'updated'} ${what}`);
+      for (const warning of result.warnings)
+        ctx.logger.warn(`${warning.path}: ${warning.message}`);
+      ctx.logger.info(
+        `${dryRun ? 'Dry run: would have ' : ''}${
+          created ? 'created' : 'updated'
+        } ${what}`,
+      );
 
       ctx.output('cluster', cluster);
       ctx.output('namespace', namespace);

@@ -9,6 +9,7 @@ import {
   type RunwayKind,
   STACK_PHASES,
 } from '@runway-portal/plugin-runway-common';
+import { isRecord } from '@runway-portal/plugin-runway-common';
 
 /** The phases each kind reports in `status.phase` (runway-common's schemas). */
 export const PHASES: Record<RunwayKind, readonly string[]> = {
@@ -39,26 +40,41 @@ export type Verdict =
   | { state: 'failed'; progress: Progress }
   | { state: 'pending'; progress: Progress };
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The target phase from the `phase` input, checked against the kind's phases. */
-export function targetPhaseOf(kind: RunwayKind, phase: string | undefined): string {
+export function targetPhaseOf(
+  kind: RunwayKind,
+  phase: string | undefined,
+): string {
   if (phase === undefined || phase === '') return DEFAULT_TARGET_PHASE[kind];
   if (!PHASES[kind].includes(phase) || phase === FAILED_PHASE) {
     const allowed = PHASES[kind].filter(p => p !== FAILED_PHASE);
-    throw new InputError(`input.phase "${phase}" is not a phase ${kind} reach: use one of ${allowed.join(', ')}`);
+    throw new InputError(
+      `input.phase "${phase}" is not a phase ${kind} reach: use one of ${allowed.join(
+        ', ',
+      )}`,
+    );
   }
   return phase;
 }
 
 export function progressOf(object: unknown): Progress {
-  const status = isRecord(object) && isRecord(object.status) ? object.status : {};
-  const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isRecord) : [];
+  const status =
+    isRecord(object) && isRecord(object.status) ? object.status : {};
+  const conditions = Array.isArray(status.conditions)
+    ? status.conditions.filter(isRecord)
+    : [];
   return {
     phase: typeof status.phase === 'string' ? status.phase : undefined,
-    message: typeof status.message === 'string' && status.message !== '' ? status.message : undefined,
-    conditions: conditions.map(c => `${String(c.type)}=${String(c.status)}${c.reason ? ` (${String(c.reason)})` : ''}`),
+    message:
+      typeof status.message === 'string' && status.message !== ''
+        ? status.message
+        : undefined,
+    conditions: conditions.map(
+      c =>
+        `${String(c.type)}=${String(c.status)}${
+          c.reason ? ` (${String(c.reason)})` : ''
+        }`,
+    ),
   };
 }
 
@@ -73,7 +89,8 @@ export function verdictOf(object: unknown, targetPhase: string): Verdict {
 export function describeProgress(what: string, progress: Progress): string {
   const parts = [`${what}: phase ${progress.phase ?? '(none yet)'}`];
   if (progress.message) parts.push(`message "${progress.message}"`);
-  if (progress.conditions.length > 0) parts.push(`conditions ${progress.conditions.join(', ')}`);
+  if (progress.conditions.length > 0)
+    parts.push(`conditions ${progress.conditions.join(', ')}`);
   return parts.join('; ');
 }
 
@@ -84,8 +101,14 @@ export function describeProgress(what: string, progress: Progress): string {
 export function failureMessage(object: unknown): string {
   const progress = progressOf(object);
   if (progress.message) return progress.message;
-  const status = isRecord(object) && isRecord(object.status) ? object.status : {};
-  const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isRecord) : [];
-  const failing = conditions.find(c => c.status !== 'True' && typeof c.message === 'string' && c.message !== '');
+  const status =
+    isRecord(object) && isRecord(object.status) ? object.status : {};
+  const conditions = Array.isArray(status.conditions)
+    ? status.conditions.filter(isRecord)
+    : [];
+  const failing = conditions.find(
+    c =>
+      c.status !== 'True' && typeof c.message === 'string' && c.message !== '',
+  );
   return failing ? String(failing.message) : 'no message in its status';
 }

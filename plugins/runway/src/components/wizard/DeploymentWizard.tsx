@@ -11,6 +11,7 @@ import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import {
   DEFAULT_GPU_RESOURCE,
+  DEPLOYMENT_FORM_STEPS,
   ENGINE_DISPLAY_NAMES,
   ENGINE_TYPES,
   identityChanges,
@@ -44,53 +45,8 @@ import { wizardResolver } from './resolver';
 import { ReviewStep } from './ReviewStep';
 import { SelectionPanel } from './SelectionPanel';
 
-interface StepDef {
-  label: string;
-  /** Fields validated before leaving the step. */
-  fields: string[];
-}
-
-export const STEPS: StepDef[] = [
-  { label: 'Cluster and namespace', fields: ['cluster', 'metadata.namespace', 'metadata.name'] },
-  { label: 'Model', fields: ['spec.model', 'spec.model.id', 'spec.model.source', 'spec.model.servedName'] },
-  { label: 'Engine and provider', fields: ['spec.engine.type', 'spec.provider.name'] },
-  {
-    label: 'Resources and scaling',
-    fields: [
-      'spec.serving.mode',
-      'spec.scaling.replicas',
-      'spec.resources.gpu.count',
-      'spec.resources.gpu.type',
-      'spec.resources.memory',
-      'spec.resources.cpu',
-      'spec.scaling.prefill.replicas',
-      'spec.scaling.prefill.gpu.count',
-      'spec.scaling.prefill.memory',
-      'spec.scaling.decode.replicas',
-      'spec.scaling.decode.gpu.count',
-      'spec.scaling.decode.memory',
-    ],
-  },
-  {
-    label: 'Advanced',
-    fields: [
-      'labels',
-      'spec.image',
-      'spec.engine.contextLength',
-      'engineArgs',
-      'env',
-      'spec.secrets.huggingFaceToken',
-      'providerOverrides',
-      'nodeSelector',
-      'tolerations',
-      'podLabels',
-      'spec.gateway.enabled',
-      'spec.gateway.modelName',
-      'spec.gateway.httpRouteRef',
-    ],
-  },
-  { label: 'Review', fields: [] },
-];
+/** The steps and the fields each one validates: runway-common's description of the form. */
+export const STEPS = DEPLOYMENT_FORM_STEPS;
 
 const REVIEW = STEPS.length - 1;
 

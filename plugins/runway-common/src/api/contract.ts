@@ -1,0 +1,472 @@
+/**
+ * The runway REST API's request and answer shapes, written once. The OpenAPI
+ * document the backend serves is derived from these schemas (`openapi.ts`),
+ * and the backend, the ClusterClient and the browser client use the types
+ * derived from them, so a change here that one side does not follow is a
+ * `tsc` error, not a runtime surprise.
+ *
+ * Answers that carry Kubernetes objects are generic in the object type `O`:
+ * the backend holds controller-runtime's `KubeObject`, the browser a looser
+ * one; both must fit `ApiObject`, the shape the document promises.
+ */
+import {
+  type Static,
+  type TObject,
+  type TOptional,
+  type TSchema,
+  type TString,
+  type TUnsafe,
+  Type,
+} from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { StringEnum } from '../schema/kinds';
+import { ObjectMetaSchema } from '../schema/meta';
+import type { ValidationIssue } from '../schema/issues';
+import { InferenceProviderConfigSpecSchema } from '../deployments/schema';
+import type { InferenceProviderConfigSpec } from '../deployments/types';
+
+const Str = Type.String;
+const Bool = Type.Boolean;
+const Num = Type.Number;
+const Opt = Type.Optional;
+/** Every answer object is closed: a field the document does not describe is drift. */
+const closed = { additionalProperties: false } as const;
+
+/** A Kubernetes object (apiVersion, kind, metadata, spec, status) as the API server returns it. */
+export const ApiObjectSchema = Type.Object(
+  { apiVersion: Opt(Str()), kind: Opt(Str()), metadata: Opt(ObjectMetaSchema) },
+  {
+    $id: 'KubeObject',
+    description:
+      'A Kubernetes object (apiVersion, kind, metadata, spec, status) as the API server returns it, managedFields removed.',
+    additionalProperties: true,
+  },
+);
+/** What every answer promises about an object; each side refines it (spec, status). */
+export type ApiObject = Static<typeof ApiObjectSchema>;
+/** An object schema the generic answers below are instantiated with. */
+type Obj<O> = TUnsafe<O>;
+
+export const ClusterErrorReasonValues = [
+  'Unreachable',
+  'Timeout',
+  'Unauthorized',
+  'Forbidden',
+  'NotInstalled',
+  'Misconfigured',
+  'Syncing',
+  'Error',
+] as const;
+/**
+ * Why a cluster could not (fully) answer: `Unreachable` (connection refused,
+ * DNS, TLS, a broken connection), `Timeout` (no answer within the configured
+ * bound), `Unauthorized` (401: the portal's credentials are wrong or expired),
+ * `Forbidden` (403: the portal's service account lacks RBAC), `NotInstalled`
+ * (404 on a collection: the CRD is missing), `Misconfigured` (the cluster's
+ * configuration entry is broken), `Syncing` (the first list is still running).
+ */
+export type ClusterErrorReason = (typeof ClusterErrorReasonValues)[number];
+
+export const ClusterErrorSchema = Type.Object(
+  {
+    cluster: Str(),
+    reason: StringEnum(ClusterErrorReasonValues),
+    message: Str({ description: 'What went wrong and what to do about it.' }),
+  },
+  {
+    $id: 'ClusterError',
+    description:
+      'A cluster that could not (fully) answer. Its data may be missing or stale.',
+    ...closed,
+  },
+);
+export type ClusterError = Static<typeof ClusterErrorSchema>;
+
+export const ClusterFreshnessSchema = Type.Object(
+  {
+    cluster: Str(),
+    synced: Bool({
+      description: 'True once the cluster cache holds a full list.',
+    }),
+    dataAgeMs: Type.Union([Num(), Type.Null()], {
+      description:
+        '0 while the watch is healthy; milliseconds since the data was last known current while failing; null before the first list.',
+    }),
+  },
+  { $id: 'ClusterFreshness', ...closed },
+);
+/** How old a cluster's data is in an answer. */
+export type ClusterFreshness = Static<typeof ClusterFreshnessSchema>;
+
+export const ValidationIssueSchema = Type.Object(
+  {
+    path: Str({
+      description: 'Dotted path of the field, e.g. spec.resources.gpu.count.',
+    }),
+    message: Str({ description: 'What is wrong and how to fix it.' }),
+    severity: StringEnum(['error', 'warning'] as const),
+  },
+  { $id: 'ValidationIssue', ...closed },
+);
+
+/** Backstage's error body; validation errors add `issues`, apply conflicts add `conflicts`. */
+export const ErrorBodySchema = Type.Object(
+  {
+    error: Type.Object(
+      { name: Str(), message: Str() },
+      { additionalProperties: true },
+    ),
+    issues: Opt(Type.Array(ValidationIssueSchema)),
+    conflicts: Opt(
+      Type.Array(
+        Type.Object({
+          manager: Opt(Str()),
+          field: Opt(Str()),
+          message: Opt(Str()),
+        }),
+      ),
+    ),
+    request: Opt(Type.Object({}, { additionalProperties: true })),
+    response: Opt(Type.Object({}, { additionalProperties: true })),
+  },
+  {
+    $id: 'ErrorBody',
+    description:
+      "Backstage's error body; validation errors add `issues`, apply conflicts add `conflicts`.",
+    additionalProperties: true,
+  },
+);
+export type ErrorBody = Static<typeof ErrorBodySchema>;
+/** A field another writer owns, in a 409 answer to an update. */
+export type FieldConflict = NonNullable<ErrorBody['conflicts']>[number];
+
+export const ProviderEngineSchema = Type.Object(
+  {
+    name: Str(),
+    servingModes: Type.Array(Str()),
+    gpuSupport: Bool(),
+    cpuSupport: Bool(),
+  },
+  closed,
+);
+export type ProviderEngine = Static<typeof ProviderEngineSchema>;
+
+export const ProviderSummarySchema = Type.Object(
+  {
+    name: Str(),
+    displayName: Str({
+      description: '`airunway.ai/display-name` annotation, else the name.',
+    }),
+    ready: Bool({
+      description: 'Reported by the provider controller in status.ready.',
+    }),
+    message: Str({ description: 'Why the provider is (not) ready, in words.' }),
+    version: Opt(Str()),
+    lastHeartbeat: Opt(Str()),
+    engines: Type.Array(ProviderEngineSchema),
+    spec: Type.Unsafe<InferenceProviderConfigSpec>({
+      ...InferenceProviderConfigSpecSchema,
+      description:
+        "The provider's registration as the cluster holds it (its InferenceProviderConfig's spec, engines in the per-engine form): capabilities, selection and compatibility rules, so the form selects against the cluster's own rules.",
+    }),
+  },
+  closed,
+);
+/** A provider registered in a cluster (its InferenceProviderConfig), summarised for people. */
+export type ProviderSummary = Static<typeof ProviderSummarySchema>;
+
+export const GpuCapacitySchema = Type.Object(
+  {
+    resource: Str({ description: 'e.g. nvidia.com/gpu' }),
+    allocatable: Num({
+      description: 'Sum of status.allocatable over schedulable nodes.',
+    }),
+    requested: Num({ description: 'Held by pods bound to nodes.' }),
+    pending: Num({ description: 'Wanted by pods not yet scheduled.' }),
+    nodes: Num({ description: 'Nodes offering this resource.' }),
+  },
+  closed,
+);
+/** GPU capacity of a cluster for one resource type. */
+export type GpuCapacity = Static<typeof GpuCapacitySchema>;
+
+export const ClusterDescriptionSchema = Type.Object(
+  {
+    name: Str(),
+    title: Str(),
+    namespaces: Opt(
+      Type.Array(Str(), {
+        description: 'The namespace allow-list, when configured.',
+      }),
+    ),
+  },
+  closed,
+);
+/** A configured cluster. */
+export type ClusterDescription = Static<typeof ClusterDescriptionSchema>;
+
+export const ClusterOverviewSchema = Type.Object(
+  {
+    ...ClusterDescriptionSchema.properties,
+    reachable: Bool({ description: 'True when the API server answered.' }),
+    version: Opt(
+      Str({
+        description: 'Kubernetes version (/version gitVersion) when reachable.',
+      }),
+    ),
+    providers: Type.Array(ProviderSummarySchema),
+    gpus: Type.Array(GpuCapacitySchema),
+  },
+  { $id: 'Cluster', ...closed },
+);
+/** A configured cluster with reachability, registered providers and GPU capacity. */
+export type ClusterOverview = Static<typeof ClusterOverviewSchema>;
+
+/** What every multi-cluster answer carries besides its data. */
+const multiClusterFields = {
+  clusters: Type.Array(ClusterFreshnessSchema, {
+    description: 'Data age per cluster that was asked.',
+  }),
+  errors: Type.Array(ClusterErrorSchema, {
+    description: 'Clusters that failed (fully or partly), with why.',
+  }),
+};
+export type ClusterAnswer = Static<TObject<typeof multiClusterFields>>;
+
+export const ClustersAnswerSchema = Type.Object(
+  { items: Type.Array(ClusterOverviewSchema), ...multiClusterFields },
+  closed,
+);
+export type ClustersAnswer = Static<typeof ClustersAnswerSchema>;
+
+const listedObject = <O extends TSchema>(object: O) =>
+  Type.Object({ cluster: Str(), object }, { $id: 'ListedResource', ...closed });
+export const ListedObjectSchema = listedObject(ApiObjectSchema);
+/** A resource and the cluster it is in. */
+export type ListedObject<O = ApiObject> = Static<
+  ReturnType<typeof listedObject<Obj<O>>>
+>;
+
+const listAnswer = <O extends TSchema>(object: O) =>
+  Type.Object(
+    { items: Type.Array(listedObject(object)), ...multiClusterFields },
+    closed,
+  );
+export const ListAnswerSchema = listAnswer(ApiObjectSchema);
+export type ListAnswer<O = ApiObject> = Static<
+  ReturnType<typeof listAnswer<Obj<O>>>
+>;
+
+/**
+ * A condition as a resource's controllers wrote it: metav1.Condition's
+ * fields, of which upstream operators do not always set reason, message or
+ * the transition time, so only type and status are promised.
+ */
+export const ApiConditionSchema = Type.Object(
+  {
+    type: Str(),
+    status: Str({ description: 'True, False or Unknown.' }),
+    reason: Opt(Str()),
+    message: Opt(Str()),
+    lastTransitionTime: Opt(Str()),
+    observedGeneration: Opt(Num()),
+  },
+  { $id: 'ResourceCondition', additionalProperties: true },
+);
+/** A condition of a resource (metav1.Condition, as much as every writer sets). */
+export type ApiCondition = Static<typeof ApiConditionSchema>;
+
+const detailAnswer = <O extends TSchema>(object: O) =>
+  Type.Object(
+    {
+      cluster: Str(),
+      object,
+      conditions: Type.Array(ApiConditionSchema, {
+        description: 'status.conditions, as the controllers wrote them.',
+      }),
+      events: Type.Array(object, {
+        description:
+          'Events of the resource and of the upstream objects it owns, newest first.',
+      }),
+      owned: Type.Array(object, {
+        description:
+          'Upstream objects the resource owns (owner reference), e.g. a KAITO Workspace or a download Job.',
+      }),
+      ...multiClusterFields,
+    },
+    { $id: 'ResourceDetail', ...closed },
+  );
+export const DetailAnswerSchema = detailAnswer(ApiObjectSchema);
+export type DetailAnswer<O = ApiObject> = Static<
+  ReturnType<typeof detailAnswer<Obj<O>>>
+>;
+
+const writeAnswer = <O extends TSchema>(object: O) =>
+  Type.Object(
+    {
+      cluster: Str(),
+      object,
+      warnings: Type.Array(ValidationIssueSchema, {
+        description:
+          'Advice that never blocks, e.g. that an identity field change recreates the provider resource.',
+      }),
+      dryRun: Bool(),
+    },
+    { $id: 'WriteResponse', ...closed },
+  );
+export const WriteAnswerSchema = writeAnswer(ApiObjectSchema);
+export type WriteAnswer<O = ApiObject> = Static<
+  ReturnType<typeof writeAnswer<Obj<O>>>
+>;
+
+const choice = <F extends 'engine' | 'provider'>(field: F) =>
+  Type.Object(
+    {
+      ok: Bool(),
+      ...({ [field]: Opt(Str()) } as Record<F, TOptional<TString>>),
+      reason: Str(),
+      auto: Opt(Bool()),
+    },
+    closed,
+  );
+
+export const SelectionPreviewSchema = Type.Object(
+  { engine: choice('engine'), provider: Opt(choice('provider')) },
+  {
+    description:
+      'Deployments only: what the core controller would record in status.engine and status.provider.',
+    ...closed,
+  },
+);
+/** The engine and provider the core controller would select, with its reason. */
+export type SelectionPreview = Static<typeof SelectionPreviewSchema>;
+
+export const ProviderObjectsStatusValues = [
+  'available',
+  'not-applicable',
+  'no-provider',
+  'provider-unavailable',
+  'not-built-in',
+  'invalid',
+  'error',
+] as const;
+/**
+ * Why there are provider objects or not: `available`; `not-applicable`
+ * (models and stacks); `no-provider` (no engine or provider can be selected,
+ * with the core's reason); `provider-unavailable` (not registered, not ready,
+ * or no upstream CRD in that cluster); `not-built-in` (registered there, but
+ * this portal does not have its transformation); `invalid` (the provider
+ * rejects the spec; `field` names the field when it does); `error` (the
+ * provider's transformation failed).
+ */
+export type ProviderObjectsStatus =
+  (typeof ProviderObjectsStatusValues)[number];
+
+const providerObjects = <O extends TSchema>(object: O) =>
+  Type.Object(
+    {
+      status: StringEnum(ProviderObjectsStatusValues, {
+        description:
+          "available; not-applicable (models, stacks); no-provider (no engine or provider can be selected: the core's reason); provider-unavailable (not registered, not ready, or its upstream CRD missing in that cluster); not-built-in (this portal lacks that provider's transformation); invalid (the provider rejects the spec; `field` names the field); error (the transformation failed).",
+      }),
+      message: Str({
+        description:
+          'What the provider would write, or why nothing, and what to do about it.',
+      }),
+      provider: Opt(Str()),
+      apiVersion: Opt(
+        Str({
+          description:
+            "The upstream apiVersion the provider reports for the cluster (its InferenceProviderConfig's status.upstreamCRDVersion).",
+        }),
+      ),
+      field: Opt(
+        Str({
+          description: 'invalid: the spec field at fault, e.g. spec.image.',
+        }),
+      ),
+      objects: Type.Array(object),
+      warnings: Type.Array(Str(), {
+        description:
+          "The provider's notes (unknown override keys, transform warnings): events on the deployment once it runs.",
+      }),
+    },
+    {
+      description:
+        "The objects the selected provider would write for a ModelDeployment (KAITO Workspace, DynamoGraphDeployment, RayService, llm-d Deployments, ...), from the provider's own transformation, or why there are none.",
+      ...closed,
+    },
+  );
+/** The objects the selected provider would write for a ModelDeployment. */
+export type ProviderObjects<O = ApiObject> = Static<
+  ReturnType<typeof providerObjects<Obj<O>>>
+>;
+
+export const PreviewModeValues = ['create', 'update'] as const;
+export type PreviewMode = (typeof PreviewModeValues)[number];
+
+const previewAnswer = <O extends TSchema>(object: O) =>
+  Type.Object(
+    {
+      cluster: Str(),
+      mode: StringEnum(PreviewModeValues),
+      objects: Type.Array(
+        Type.Object({ action: StringEnum(PreviewModeValues), object }, closed),
+        {
+          description:
+            'What the portal itself writes, as the API server would store it.',
+        },
+      ),
+      warnings: Type.Array(ValidationIssueSchema),
+      selection: Opt(SelectionPreviewSchema),
+      providerObjects: providerObjects(object),
+    },
+    { $id: 'Preview', ...closed },
+  );
+export const PreviewAnswerSchema = previewAnswer(ApiObjectSchema);
+/** The dry-run preview of a write. */
+export type PreviewAnswer<O = ApiObject> = Static<
+  ReturnType<typeof previewAnswer<Obj<O>>>
+>;
+
+/** The request body of every write: any object; runway-common's validation names each field at fault. */
+export const ObjectBodySchema = Type.Object({}, { additionalProperties: true });
+
+/** The answers of every operation that answers with a body, by operationId: what the router must send. */
+export const ANSWER_SCHEMAS = {
+  ListClusters: ClustersAnswerSchema,
+  ListResources: ListAnswerSchema,
+  CreateResource: WriteAnswerSchema,
+  PreviewResource: PreviewAnswerSchema,
+  GetResource: DetailAnswerSchema,
+  UpdateResource: WriteAnswerSchema,
+} as const;
+export type RunwayOperationId = keyof typeof ANSWER_SCHEMAS;
+
+// runway-common's ValidationIssue interface and the document's must be the same type.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B
+  ? 1
+  : 2
+  ? true
+  : false;
+const issueTypesAgree: Same<
+  Static<typeof ValidationIssueSchema>,
+  ValidationIssue
+> = true;
+void issueTypesAgree;
+
+/**
+ * Where an answer departs from the contract, one line per field (empty when
+ * it fits): for tests that hold the router's real answers to the document.
+ * `ErrorBody` checks an error answer.
+ */
+export function answerMismatches(
+  operationId: RunwayOperationId | 'ErrorBody',
+  answer: unknown,
+): string[] {
+  const schema =
+    operationId === 'ErrorBody' ? ErrorBodySchema : ANSWER_SCHEMAS[operationId];
+  return [...Value.Errors(schema, answer)].map(
+    e => `${e.path || '/'}: ${e.message}`,
+  );
+}

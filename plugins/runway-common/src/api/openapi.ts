@@ -1,0 +1,318 @@
+/**
+ * The runway REST API's OpenAPI document, derived from the contract's
+ * schemas (`contract.ts`): the backend serves it at
+ * `/api/runway/openapi.json` and validates requests against it.
+ *
+ * The three kinds (deployments, models, stacks) share one set of paths,
+ * `/{kind}/...`: each operation is described once for all of them. Request
+ * bodies are plain objects here: they are validated by runway-common (the
+ * same code as the form and the cluster's webhook), which answers with field
+ * errors the document describes (`ErrorBody`).
+ *
+ * The paths are `as const` so the backend's typed router reads its
+ * parameters from them; answer bodies are typed by the contract's types, not
+ * by this document's literal type (see `RunwayRouterDoc`).
+ */
+import type { TSchema } from '@sinclair/typebox';
+import {
+  ANSWER_SCHEMAS,
+  ClusterErrorSchema,
+  ClusterFreshnessSchema,
+  ErrorBodySchema,
+  ObjectBodySchema,
+  PreviewModeValues,
+  ValidationIssueSchema,
+} from './contract';
+import { RUNWAY_KINDS } from '../permissions';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * A TypeBox schema as plain OpenAPI 3.1 JSON Schema: TypeBox's symbol keys
+ * dropped, and every nested schema with a `$id` (ObjectMeta, Condition, ...)
+ * moved to `components` and referenced, so each shape is written once in the
+ * document too. `$id` itself is removed: in OpenAPI it would change the base
+ * of the `$ref`s below it. Pure; adds to `components`.
+ */
+export function toComponentSchema(
+  schema: TSchema,
+  components: Record<string, JsonSchema>,
+): JsonSchema {
+  const walk = (value: unknown, top: boolean): unknown => {
+    if (Array.isArray(value)) return value.map(v => walk(v, false));
+    if (typeof value !== 'object' || value === null) return value;
+    const { $id, ...rest } = value as JsonSchema;
+    const out: JsonSchema = {};
+    for (const [key, v] of Object.entries(rest)) out[key] = walk(v, false);
+    if (typeof $id === 'string' && !top) {
+      components[$id] ??= out;
+      return { $ref: `#/components/schemas/${$id}` };
+    }
+    return out;
+  };
+  return walk(schema, true) as JsonSchema;
+}
+
+const ref = <const N extends string>(name: N) =>
+  ({ $ref: `#/components/schemas/${name}` } as const);
+const json = <const S>(description: string, schema: S) =>
+  ({ description, content: { 'application/json': { schema } } } as const);
+const errorResponse = (description: string) =>
+  json(description, ref('ErrorBody'));
+
+const STRING = { type: 'string' } as const;
+const BOOLEAN = { type: 'boolean' } as const;
+const kindParam = {
+  name: 'kind',
+  in: 'path',
+  required: true,
+  description:
+    'deployments (ModelDeployment), models (Model) or stacks (LlamaStackDistribution).',
+  schema: { type: 'string', enum: RUNWAY_KINDS },
+} as const;
+const pathParam = <const N extends string>(name: N) =>
+  ({ name, in: 'path', required: true, schema: STRING } as const);
+const clusterParam = pathParam('cluster');
+/** One resource: kind, cluster, namespace, name. */
+const resourceParams = [
+  kindParam,
+  clusterParam,
+  pathParam('namespace'),
+  pathParam('name'),
+] as const;
+const queryParam = <const N extends string, const S>(
+  name: N,
+  schema: S,
+  description?: string,
+) =>
+  ({
+    name,
+    in: 'query',
+    required: false,
+    ...(description === undefined ? {} : { description }),
+    schema,
+  } as const);
+const clustersQuery = {
+  ...queryParam(
+    'cluster',
+    { type: 'array', items: STRING },
+    'Only these clusters (repeat the parameter for several). Default: all configured clusters.',
+  ),
+  style: 'form',
+  explode: true,
+} as const;
+const dryRunQuery = queryParam(
+  'dryRun',
+  BOOLEAN,
+  'Server-side dry run: the API server checks everything and stores nothing.',
+);
+const objectBody = {
+  required: true,
+  content: { 'application/json': { schema: ref('ObjectBody') } },
+} as const;
+const unreachable503 = errorResponse('The cluster could not be reached.');
+
+const paths = {
+  '/clusters': {
+    get: {
+      operationId: 'ListClusters',
+      description:
+        'Configured clusters with reachability, registered providers and whether each is ready, and GPU capacity per resource type.',
+      parameters: [clustersQuery],
+      responses: {
+        '200': json('The clusters.', ref('ListClusters')),
+        '403': errorResponse('The user may not read the cluster overview.'),
+      },
+    },
+  },
+  '/{kind}': {
+    get: {
+      operationId: 'ListResources',
+      description:
+        'Lists deployments, models or stacks across clusters, from each cluster watch-backed cache.',
+      parameters: [
+        kindParam,
+        clustersQuery,
+        queryParam('namespace', STRING),
+        queryParam(
+          'labelSelector',
+          STRING,
+          'Kubernetes label selector, e.g. app=llama,tier in (gpu).',
+        ),
+        queryParam(
+          'entityRef',
+          STRING,
+          'Only resources owned by this catalog entity (annotation runway.backstage.io/entity-ref), e.g. component:default/chatbot.',
+        ),
+      ],
+      responses: {
+        '200': json(
+          'The resources the user may read, with per-cluster errors and data age.',
+          ref('ListResources'),
+        ),
+        '400': errorResponse(
+          'A query parameter is not valid (e.g. the label selector).',
+        ),
+        '403': errorResponse('The user may not read this kind anywhere.'),
+        '404': errorResponse('A cluster in the query is not configured.'),
+      },
+    },
+  },
+  '/{kind}/{cluster}': {
+    post: {
+      operationId: 'CreateResource',
+      description:
+        "Creates a resource (server-side apply with the portal's field manager, runway-portal). Fails with 409 if it exists.",
+      parameters: [kindParam, clusterParam, dryRunQuery],
+      requestBody: objectBody,
+      responses: {
+        '201': json(
+          'Created (or, with dryRun, what would be stored).',
+          ref('WriteResponse'),
+        ),
+        '400': errorResponse(
+          'The body is not valid: `issues` names each field; nothing was written.',
+        ),
+        '403': errorResponse(
+          'The user may not create this kind there, or the namespace is not open to the portal.',
+        ),
+        '404': errorResponse('The cluster is not configured.'),
+        '409': errorResponse('It exists already.'),
+        '503': errorResponse(
+          'The cluster could not be reached or refused the portal.',
+        ),
+      },
+    },
+  },
+  '/{kind}/{cluster}/preview': {
+    post: {
+      operationId: 'PreviewResource',
+      description:
+        'Shows, without writing anything, the exact objects a create or update would write (server-side dry run), and for deployments the engine and provider the core controller would select.',
+      parameters: [
+        kindParam,
+        clusterParam,
+        queryParam(
+          'mode',
+          { type: 'string', enum: PreviewModeValues },
+          'create (default) or update.',
+        ),
+      ],
+      requestBody: objectBody,
+      responses: {
+        '200': json('The preview.', ref('Preview')),
+        '400': errorResponse(
+          'The body is not valid: `issues` names each field.',
+        ),
+        '403': errorResponse('The user may not write this kind there.'),
+        '404': errorResponse(
+          'The cluster is not configured, or (update) the resource does not exist.',
+        ),
+        '409': errorResponse('(create) It exists already.'),
+        '503': unreachable503,
+      },
+    },
+  },
+  '/{kind}/{cluster}/{namespace}/{name}': {
+    get: {
+      operationId: 'GetResource',
+      description:
+        'One resource with its conditions, its events and those of the upstream objects it owns, and the owned objects.',
+      parameters: resourceParams,
+      responses: {
+        '200': json('The resource.', ref('ResourceDetail')),
+        '403': errorResponse('The user may not read it.'),
+        '404': errorResponse('No such resource or cluster.'),
+        '503': unreachable503,
+      },
+    },
+    put: {
+      operationId: 'UpdateResource',
+      description:
+        'Updates a resource with server-side apply (field manager runway-portal). Fields owned by other writers answer 409 with `conflicts` unless force=true. A metadata.resourceVersion in the body makes the update conditional.',
+      parameters: [
+        ...resourceParams,
+        dryRunQuery,
+        queryParam('force', BOOLEAN),
+      ],
+      requestBody: objectBody,
+      responses: {
+        '200': json(
+          'Updated (or, with dryRun, what would be stored).',
+          ref('WriteResponse'),
+        ),
+        '400': errorResponse(
+          'The body is not valid: `issues` names each field; nothing was written.',
+        ),
+        '403': errorResponse(
+          'The user may not update it, or the namespace is not open to the portal.',
+        ),
+        '404': errorResponse('No such resource or cluster.'),
+        '409': errorResponse(
+          'Changed since read, or fields owned by other writers (`conflicts`).',
+        ),
+        '503': unreachable503,
+      },
+    },
+    delete: {
+      operationId: 'DeleteResource',
+      description:
+        'Deletes a resource (its controllers clean up what it owns).',
+      parameters: resourceParams,
+      responses: {
+        '204': { description: 'Deletion accepted.' },
+        '403': errorResponse('The user may not delete it.'),
+        '404': errorResponse('No such resource or cluster.'),
+        '503': unreachable503,
+      },
+    },
+  },
+} as const;
+
+/** The schema names the paths refer to, each one a contract schema. */
+const NAMED_SCHEMAS: Record<string, TSchema> = {
+  ListClusters: ANSWER_SCHEMAS.ListClusters,
+  ListResources: ANSWER_SCHEMAS.ListResources,
+  WriteResponse: ANSWER_SCHEMAS.CreateResource,
+  Preview: ANSWER_SCHEMAS.PreviewResource,
+  ResourceDetail: ANSWER_SCHEMAS.GetResource,
+  ClusterError: ClusterErrorSchema,
+  ClusterFreshness: ClusterFreshnessSchema,
+  ValidationIssue: ValidationIssueSchema,
+  ErrorBody: ErrorBodySchema,
+  ObjectBody: ObjectBodySchema,
+};
+
+function componentSchemas(): Record<string, JsonSchema> {
+  const components: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(NAMED_SCHEMAS))
+    components[name] = toComponentSchema(schema, components);
+  return components;
+}
+
+/**
+ * The document's type as the backend's typed router reads it: the paths
+ * with their literal parameters; component schemas typed `{}` (any value),
+ * because answers are typed by the contract's types instead.
+ */
+export type RunwayRouterDoc = {
+  openapi: '3.1.0';
+  info: { title: string; version: string };
+  paths: typeof paths;
+  components: { schemas: Record<keyof typeof NAMED_SCHEMAS & string, {}> };
+};
+
+/** The runway REST API's OpenAPI 3.1 document. */
+export const runwayOpenApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'runway',
+    version: '1',
+    description:
+      'Deployments (ModelDeployment), models (Model) and stacks (LlamaStackDistribution) across every registered Kubernetes cluster. Every multi-cluster answer lists per-cluster errors and the age of each cluster data.',
+    license: { name: 'UNLICENSED' },
+  },
+  servers: [{ url: '/' }],
+  components: { schemas: componentSchemas() },
+  paths,
+} as unknown as RunwayRouterDoc;
