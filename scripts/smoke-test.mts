@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const root = join(import.meta.dirname, '..');
-const screenshotDir = process.env.RUNWAY_SCREENSHOT_DIR ?? join(root, 'test-output', 'smoke');
+const screenshotDir =
+  process.env.RUNWAY_SCREENSHOT_DIR ?? join(root, 'test-output', 'smoke');
 const readyTimeoutMs = 180_000;
 
 /** Starts the backend in its own process group so the whole tree can be stopped. */
@@ -165,7 +166,9 @@ async function main(): Promise<void> {
     check(true, `the page renders in Chromium (screenshot: ${screenshot})`);
   } catch (error) {
     console.error(`smoke test failed: ${(error as Error).message}`);
-    console.error(`--- last lines of the backend's output ---\n${log.join('\n')}`);
+    console.error(
+      `--- last lines of the backend's output ---\n${log.join('\n')}`,
+    );
     process.exitCode = 1;
   } finally {
     await stopBackend(backend);

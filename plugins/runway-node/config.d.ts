@@ -5,7 +5,9 @@ export interface Config {
      * Bound of anything that touches a cluster (and of the wait for a cluster's first list).
      * Default 5 seconds. E.g. `{ seconds: 5 }` or `5s`.
      */
-    requestTimeout?: { milliseconds?: number; seconds?: number; minutes?: number } | string;
+    requestTimeout?:
+      | { milliseconds?: number; seconds?: number; minutes?: number }
+      | string;
     /** Runway-only settings per cluster, by the cluster's name. */
     clusters?: Array<{
       /** The name of a cluster in kubernetes.clusterLocatorMethods or runway.kubeconfig. */

@@ -7,7 +7,11 @@
  * checks is seed 000 §8's "Provider CRD not installed" for an explicitly
  * named provider (`providerInstalledFrom`).
  */
-import type { AdmissionRequest, KubeObject, ValidationResult } from '@runway-portal/controller-runtime';
+import type {
+  AdmissionRequest,
+  KubeObject,
+  ValidationResult,
+} from '@runway-portal/controller-runtime';
 import {
   applyModelDeploymentDefaults,
   errorsOf,
@@ -25,7 +29,9 @@ export const MUTATE_PATH = '/mutate-airunway-ai-v1alpha1-modeldeployment';
 
 /** "path: message", unless the message already starts with its path. */
 export function issueText(issue: ValidationIssue): string {
-  return issue.message.startsWith(issue.path) ? issue.message : `${issue.path}: ${issue.message}`;
+  return issue.message.startsWith(issue.path)
+    ? issue.message
+    : `${issue.path}: ${issue.message}`;
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
@@ -44,24 +50,37 @@ export function admitModelDeployment(
   providers: readonly InferenceProviderConfig[] = [],
 ): ValidationResult {
   const object = request.object as ModelDeployment | null | undefined;
-  if (request.operation === 'DELETE' || request.operation === 'CONNECT' || !object) return { allowed: true };
+  if (
+    request.operation === 'DELETE' ||
+    request.operation === 'CONNECT' ||
+    !object
+  )
+    return { allowed: true };
   const old = request.oldObject as ModelDeployment | null | undefined;
-  if (request.operation === 'UPDATE' && old && sameJson(old.spec, object.spec)) return { allowed: true };
+  if (request.operation === 'UPDATE' && old && sameJson(old.spec, object.spec))
+    return { allowed: true };
   const options = { providerInstalled: providerInstalledFrom(providers) };
   const result =
-    request.operation === 'UPDATE' && old ? validateModelDeploymentUpdate(old, object, options) : validateModelDeployment(object, options);
+    request.operation === 'UPDATE' && old
+      ? validateModelDeploymentUpdate(old, object, options)
+      : validateModelDeployment(object, options);
   const warnings = warningsOf(result).map(issueText);
   const errors = errorsOf(result);
-  if (errors.length === 0) return { allowed: true, ...(warnings.length ? { warnings } : {}) };
+  if (errors.length === 0)
+    return { allowed: true, ...(warnings.length ? { warnings } : {}) };
   return {
     allowed: false,
     code: 422,
-    message: `ModelDeployment ${object.metadata?.name ?? ''} is not valid: ${errors.map(issueText).join('; ')}`,
+    message: `ModelDeployment ${
+      object.metadata?.name ?? ''
+    } is not valid: ${errors.map(issueText).join('; ')}`,
     ...(warnings.length ? { warnings } : {}),
   };
 }
 
 /** The defaulted object (mutating webhook); the runtime turns the difference into a JSON patch. */
 export function defaultModelDeployment(object: KubeObject): KubeObject {
-  return applyModelDeploymentDefaults(object as unknown as ModelDeployment) as unknown as KubeObject;
+  return applyModelDeploymentDefaults(
+    object as unknown as ModelDeployment,
+  ) as unknown as KubeObject;
 }

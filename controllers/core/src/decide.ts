@@ -29,7 +29,12 @@ import {
 } from '@runway-portal/plugin-runway-common';
 
 // The identity bookkeeping is part of runway-common's selection pipeline (the preview runs it too).
-export { OBSERVED_IDENTITY_ANNOTATION, parseIdentity, type Identity, type IdentityField } from '@runway-portal/plugin-runway-common';
+export {
+  OBSERVED_IDENTITY_ANNOTATION,
+  parseIdentity,
+  type Identity,
+  type IdentityField,
+} from '@runway-portal/plugin-runway-common';
 
 /** The core's field manager (seed 001: "Core controller" rows). */
 export const CORE_FIELD_MANAGER = 'airunway-core';
@@ -37,7 +42,6 @@ export const CORE_FIELD_MANAGER = 'airunway-core';
 export const PROVIDER_LABEL = `${DEPLOYMENTS_GROUP}/provider`;
 /** How often a missing Secret is looked for again (Secrets are not watched: the core may not list them). */
 export const SECRET_RECHECK_MS = 30_000;
-
 
 /** What the gateway step came to (the reconciler plans it with `planGateway` and applies it). */
 export interface GatewayResult {
@@ -84,15 +88,28 @@ export type CoreDecision =
       labels: Record<string, string>;
       annotations: Record<string, string>;
       events: CoreEvent[];
-      identityChanges: Array<{ field: IdentityField; from?: string; to?: string }>;
+      identityChanges: Array<{
+        field: IdentityField;
+        from?: string;
+        to?: string;
+      }>;
       requeueAfterMs?: number;
     };
 
 /** GatewayReady reasons that mean something is wrong (a warning event), not just "not yet". */
-export const GATEWAY_FAILURES: ReadonlySet<string> = new Set<GatewayReadyReason>(['NoGateway', 'InferencePoolFailed', 'EPPFailed', 'HTTPRouteFailed']);
+export const GATEWAY_FAILURES: ReadonlySet<string> =
+  new Set<GatewayReadyReason>([
+    'NoGateway',
+    'InferencePoolFailed',
+    'EPPFailed',
+    'HTTPRouteFailed',
+  ]);
 
 /** Keeps a condition's lastTransitionTime when its status did not change. */
-function keepTransitionTime(next: Condition, previous: Condition[] | undefined): Condition {
+function keepTransitionTime(
+  next: Condition,
+  previous: Condition[] | undefined,
+): Condition {
   const old = previous?.find(c => c.type === next.type);
   return old && old.status === next.status && old.lastTransitionTime
     ? { ...next, lastTransitionTime: old.lastTransitionTime }
@@ -103,14 +120,21 @@ export function isPaused(md: ModelDeployment): boolean {
   return md.metadata?.annotations?.[RECONCILE_PAUSED_ANNOTATION] === 'true';
 }
 
-function falseCondition(type: string, reason: string, message: string, context: { observedGeneration?: number; lastTransitionTime: string }): Condition {
+function falseCondition(
+  type: string,
+  reason: string,
+  message: string,
+  context: { observedGeneration?: number; lastTransitionTime: string },
+): Condition {
   return {
     type,
     status: 'False',
     reason,
     message,
     lastTransitionTime: context.lastTransitionTime,
-    ...(context.observedGeneration === undefined ? {} : { observedGeneration: context.observedGeneration }),
+    ...(context.observedGeneration === undefined
+      ? {}
+      : { observedGeneration: context.observedGeneration }),
   };
 }
 
@@ -122,7 +146,8 @@ function falseCondition(type: string, reason: string, message: string, context: 
  */
 export function decide(input: CoreInput): CoreDecision {
   const { md, providers, now } = input;
-  if (md.metadata?.deletionTimestamp) return { action: 'skip', why: 'deleting' };
+  if (md.metadata?.deletionTimestamp)
+    return { action: 'skip', why: 'deleting' };
   if (isPaused(md)) return { action: 'skip', why: 'paused' };
 
   const generation = md.metadata?.generation;
@@ -130,32 +155,60 @@ export function decide(input: CoreInput): CoreDecision {
   const previous = md.status?.conditions;
   const events: CoreEvent[] = [];
   const conditions: Condition[] = [];
-  const add = (c: Condition | undefined) => c && conditions.push(keepTransitionTime(c, previous));
+  const add = (c: Condition | undefined) =>
+    c && conditions.push(keepTransitionTime(c, previous));
 
   // Defaults, engine and provider: runway-common's pipeline, the same one the portal's preview shows.
   const selection = selectDeployment(md, providers);
-  const { validation, engine, provider, identity: currentIdentity, recordedIdentity: recorded, identityMoved } = selection;
+  const {
+    validation,
+    engine,
+    provider,
+    identity: currentIdentity,
+    recordedIdentity: recorded,
+    identityMoved,
+  } = selection;
   add(validatedCondition(validation, context));
 
-  const status: CoreStatus = { conditions, ...(generation === undefined ? {} : { observedGeneration: generation }) };
+  const status: CoreStatus = {
+    conditions,
+    ...(generation === undefined ? {} : { observedGeneration: generation }),
+  };
   const blockers: string[] = [];
-  if (!validation.valid) blockers.push(`Validation failed: ${conditions[0].message}`);
+  if (!validation.valid)
+    blockers.push(`Validation failed: ${conditions[0].message}`);
   add(engineSelectedCondition(engine, context));
-  if (engine.ok) status.engine = { type: engine.engine, selectedReason: engine.reason };
+  if (engine.ok)
+    status.engine = { type: engine.engine, selectedReason: engine.reason };
   else blockers.push(engine.reason);
 
   if (!provider) {
-    add(falseCondition(CONDITION_TYPES.ProviderSelected, 'EngineNotSelected', 'No provider selected: the engine could not be resolved (see EngineSelected)', context));
+    add(
+      falseCondition(
+        CONDITION_TYPES.ProviderSelected,
+        'EngineNotSelected',
+        'No provider selected: the engine could not be resolved (see EngineSelected)',
+        context,
+      ),
+    );
   } else if (!provider.ok) {
     add(providerSelectedCondition(provider, context));
     blockers.push(provider.reason);
   } else if (selection.heldBack === 'ValidationFailed') {
-    add(falseCondition(CONDITION_TYPES.ProviderSelected, 'ValidationFailed', 'No provider selected: the spec is not valid (see Validated)', context));
+    add(
+      falseCondition(
+        CONDITION_TYPES.ProviderSelected,
+        'ValidationFailed',
+        'No provider selected: the spec is not valid (see Validated)',
+        context,
+      ),
+    );
   } else {
     add(providerSelectedCondition(provider, context));
     status.provider = selection.handedTo;
   }
-  if (input.gateway.outcome) add(gatewayReadyCondition(input.gateway.outcome, context));
+  if (input.gateway.outcome)
+    add(gatewayReadyCondition(input.gateway.outcome, context));
   if (input.gateway.status) status.gateway = input.gateway.status;
 
   // Phase and message belong to the provider once it has the deployment (seed 001): the core
@@ -172,16 +225,29 @@ export function decide(input: CoreInput): CoreDecision {
     'engine.type': recorded?.['engine.type'] ?? md.status?.engine?.type,
     'provider.name': recorded?.['provider.name'] ?? md.status?.provider?.name,
   };
-  const resolvedAfter: Identity = { ...currentIdentity, 'engine.type': status.engine?.type, 'provider.name': status.provider?.name };
+  const resolvedAfter: Identity = {
+    ...currentIdentity,
+    'engine.type': status.engine?.type,
+    'provider.name': status.provider?.name,
+  };
   const identityChanges = identityMoved
-    ? IDENTITY_FIELDS.filter(f => (resolvedBefore[f] ?? '') !== (resolvedAfter[f] ?? '')).map(field => ({
+    ? IDENTITY_FIELDS.filter(
+        f => (resolvedBefore[f] ?? '') !== (resolvedAfter[f] ?? ''),
+      ).map(field => ({
         field,
         from: resolvedBefore[field],
         to: resolvedAfter[field],
       }))
     : [];
   if (identityChanges.length > 0) {
-    const what = identityChanges.map(c => `spec.${c.field} changed from ${c.from ?? '(unset)'} to ${c.to ?? '(unset)'}`).join('; ');
+    const what = identityChanges
+      .map(
+        c =>
+          `spec.${c.field} changed from ${c.from ?? '(unset)'} to ${
+            c.to ?? '(unset)'
+          }`,
+      )
+      .join('; ');
     events.push({
       type: 'Warning',
       reason: 'IdentityFieldChanged',
@@ -189,14 +255,30 @@ export function decide(input: CoreInput): CoreDecision {
     });
   }
   if (status.provider && status.provider.name !== md.status?.provider?.name) {
-    events.push({ type: 'Normal', reason: 'ProviderSelected', message: `Selected provider '${status.provider.name}': ${status.provider.selectedReason}` });
+    events.push({
+      type: 'Normal',
+      reason: 'ProviderSelected',
+      message: `Selected provider '${status.provider.name}': ${status.provider.selectedReason}`,
+    });
   }
   // Gateway: an event when routing starts or breaks (on the change only, not every reconcile).
   const gatewayOutcome = input.gateway.outcome;
-  const previousGateway = previous?.find(c => c.type === CONDITION_TYPES.GatewayReady);
+  const previousGateway = previous?.find(
+    c => c.type === CONDITION_TYPES.GatewayReady,
+  );
   if (gatewayOutcome && gatewayOutcome.reason !== previousGateway?.reason) {
-    if (gatewayOutcome.reason === 'GatewayConfigured') events.push({ type: 'Normal', reason: 'GatewayConfigured', message: gatewayOutcome.message });
-    if (GATEWAY_FAILURES.has(gatewayOutcome.reason)) events.push({ type: 'Warning', reason: gatewayOutcome.reason, message: gatewayOutcome.message });
+    if (gatewayOutcome.reason === 'GatewayConfigured')
+      events.push({
+        type: 'Normal',
+        reason: 'GatewayConfigured',
+        message: gatewayOutcome.message,
+      });
+    if (GATEWAY_FAILURES.has(gatewayOutcome.reason))
+      events.push({
+        type: 'Warning',
+        reason: gatewayOutcome.reason,
+        message: gatewayOutcome.message,
+      });
   }
 
   let requeueAfterMs: number | undefined;
@@ -205,7 +287,9 @@ export function decide(input: CoreInput): CoreDecision {
     events.push({
       type: 'Warning',
       reason: 'SecretNotFound',
-      message: `Secret '${secret}' not found in namespace '${md.metadata?.namespace ?? 'default'}'`,
+      message: `Secret '${secret}' not found in namespace '${
+        md.metadata?.namespace ?? 'default'
+      }'`,
     });
     requeueAfterMs = SECRET_RECHECK_MS;
   }
@@ -215,9 +299,22 @@ export function decide(input: CoreInput): CoreDecision {
   const labels: Record<string, string> = {};
   if (status.provider) {
     annotations[OBSERVED_IDENTITY_ANNOTATION] = JSON.stringify(
-      Object.fromEntries(IDENTITY_FIELDS.filter(f => currentIdentity[f] !== undefined).map(f => [f, currentIdentity[f]])),
+      Object.fromEntries(
+        IDENTITY_FIELDS.filter(f => currentIdentity[f] !== undefined).map(f => [
+          f,
+          currentIdentity[f],
+        ]),
+      ),
     );
     labels[PROVIDER_LABEL] = status.provider.name;
   }
-  return { action: 'write', status, labels, annotations, events, identityChanges, requeueAfterMs };
+  return {
+    action: 'write',
+    status,
+    labels,
+    annotations,
+    events,
+    identityChanges,
+    requeueAfterMs,
+  };
 }

@@ -7,7 +7,12 @@
  * become GatewayReady's reason and message; they never stop the rest of the
  * core's status.
  */
-import { type Applier, isNotFound, type KubeClient, type KubeObject } from '@runway-portal/controller-runtime';
+import {
+  type Applier,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+} from '@runway-portal/controller-runtime';
 import {
   type GatewayK8sObject,
   GATEWAY_MANAGED_BY,
@@ -20,7 +25,12 @@ import {
   planGateway,
 } from '@runway-portal/plugin-runway-common';
 import type { GatewayResult } from './decide';
-import { type GatewayCrdCheck, type GatewayList, inferencePoolExists, modelService } from './lookups';
+import {
+  type GatewayCrdCheck,
+  type GatewayList,
+  inferencePoolExists,
+  modelService,
+} from './lookups';
 
 /** Look again at a Gateway without address, a missing Gateway or a provider pool not there yet. */
 export const GATEWAY_RECHECK_MS = 30_000;
@@ -30,8 +40,11 @@ export const GATEWAY_RESYNC_MS = 5 * 60_000;
 /** Only what this deployment's core created: controlled by it and labelled by the core. */
 function createdByCoreFor(obj: KubeObject, uid: string | undefined): boolean {
   return (
-    obj.metadata?.labels?.['app.kubernetes.io/managed-by'] === GATEWAY_MANAGED_BY &&
-    (obj.metadata?.ownerReferences ?? []).some(r => r.controller === true && r.uid === uid)
+    obj.metadata?.labels?.['app.kubernetes.io/managed-by'] ===
+      GATEWAY_MANAGED_BY &&
+    (obj.metadata?.ownerReferences ?? []).some(
+      r => r.controller === true && r.uid === uid,
+    )
   );
 }
 
@@ -60,7 +73,11 @@ export class GatewayStep {
   }
 
   /** Plans and carries out the gateway step; returns GatewayReady/status.gateway and when to look again. */
-  async run(key: string, md: ModelDeployment, provider: InferenceProviderConfig | undefined): Promise<{ result: GatewayResult; requeueAfterMs?: number }> {
+  async run(
+    key: string,
+    md: ModelDeployment,
+    provider: InferenceProviderConfig | undefined,
+  ): Promise<{ result: GatewayResult; requeueAfterMs?: number }> {
     const missingCrds = await this.crds.missing();
     const needs = gatewayLookups(md, provider, missingCrds);
     const plan = planGateway({
@@ -69,22 +86,44 @@ export class GatewayStep {
       missingCrds,
       gateways: needs.gateways ? await this.gateways.list() : undefined,
       explicitGateway: this.options.explicitGateway,
-      modelService: needs.modelService ? await modelService(this.client, needs.modelService.namespace, needs.modelService.name) : undefined,
-      providerPoolExists: needs.providerPool ? await inferencePoolExists(this.client, needs.providerPool.namespace, needs.providerPool.name) : undefined,
+      modelService: needs.modelService
+        ? await modelService(
+            this.client,
+            needs.modelService.namespace,
+            needs.modelService.name,
+          )
+        : undefined,
+      providerPoolExists: needs.providerPool
+        ? await inferencePoolExists(
+            this.client,
+            needs.providerPool.namespace,
+            needs.providerPool.name,
+          )
+        : undefined,
     });
     return this.carryOut(key, md, plan);
   }
 
-  private async carryOut(key: string, md: ModelDeployment, plan: GatewayPlan): Promise<{ result: GatewayResult; requeueAfterMs?: number }> {
+  private async carryOut(
+    key: string,
+    md: ModelDeployment,
+    plan: GatewayPlan,
+  ): Promise<{ result: GatewayResult; requeueAfterMs?: number }> {
     switch (plan.action) {
       case 'none':
         return { result: {} };
       case 'report':
-        return { result: { outcome: plan.outcome }, requeueAfterMs: plan.recheck ? GATEWAY_RECHECK_MS : undefined };
+        return {
+          result: { outcome: plan.outcome },
+          requeueAfterMs: plan.recheck ? GATEWAY_RECHECK_MS : undefined,
+        };
       case 'cleanup': {
         // Once reported as disabled, the objects are gone: no lookups on every later reconcile.
-        const live = md.status?.conditions?.find(c => c.type === 'GatewayReady');
-        if (live?.reason !== 'GatewayDisabled') await this.deleteCreated(md, plan.remove);
+        const live = md.status?.conditions?.find(
+          c => c.type === 'GatewayReady',
+        );
+        if (live?.reason !== 'GatewayDisabled')
+          await this.deleteCreated(md, plan.remove);
         this.applied.delete(key);
         return { result: { outcome: plan.outcome } };
       }
@@ -96,15 +135,30 @@ export class GatewayStep {
         ] as const;
         const json = JSON.stringify(plan.objects);
         const last = this.applied.get(key);
-        if (!last || last.json !== json || Date.now() - last.at > GATEWAY_RESYNC_MS) {
+        if (
+          !last ||
+          last.json !== json ||
+          Date.now() - last.at > GATEWAY_RESYNC_MS
+        ) {
           // Groups at once: none needs another to exist first (the picker's pods wait for their
           // ServiceAccount), so a reconcile waits two round trips instead of eight.
-          const failures = await Promise.all(groups.map(([, objects]) => this.applyAll(objects)));
+          const failures = await Promise.all(
+            groups.map(([, objects]) => this.applyAll(objects)),
+          );
           const index = failures.findIndex(Boolean);
           if (index >= 0) {
             const failed = failures[index]!;
             this.applied.delete(key);
-            return { result: { outcome: gatewayApplyFailure(groups[index][0], failed.name, failed.message) }, requeueAfterMs: GATEWAY_RECHECK_MS };
+            return {
+              result: {
+                outcome: gatewayApplyFailure(
+                  groups[index][0],
+                  failed.name,
+                  failed.message,
+                ),
+              },
+              requeueAfterMs: GATEWAY_RECHECK_MS,
+            };
           }
           await this.deleteCreated(md, plan.remove);
           this.applied.set(key, { json, at: Date.now() });
@@ -124,19 +178,33 @@ export class GatewayStep {
    * its Role (the core may bind only what it holds), so the Role must exist.
    * The first failure, by object name and the API server's message.
    */
-  private async applyAll(objects: readonly GatewayK8sObject[]): Promise<{ name: string; message: string } | undefined> {
+  private async applyAll(
+    objects: readonly GatewayK8sObject[],
+  ): Promise<{ name: string; message: string } | undefined> {
     const bindings = objects.filter(o => o.kind === 'RoleBinding');
-    for (const stage of [objects.filter(o => o.kind !== 'RoleBinding'), bindings]) {
+    for (const stage of [
+      objects.filter(o => o.kind !== 'RoleBinding'),
+      bindings,
+    ]) {
       // Not forced: an object of that name someone else wrote is reported, never taken over.
-      const results = await Promise.allSettled(stage.map(obj => this.applier.apply(obj as KubeObject)));
+      const results = await Promise.allSettled(
+        stage.map(obj => this.applier.apply(obj as KubeObject)),
+      );
       const index = results.findIndex(r => r.status === 'rejected');
-      if (index >= 0) return { name: stage[index].metadata.name, message: errorText((results[index] as PromiseRejectedResult).reason) };
+      if (index >= 0)
+        return {
+          name: stage[index].metadata.name,
+          message: errorText((results[index] as PromiseRejectedResult).reason),
+        };
     }
     return undefined;
   }
 
   /** Deletes those of `refs` that the core created for this deployment; anything else of those names stays. */
-  private async deleteCreated(md: ModelDeployment, refs: readonly GatewayObjectRef[]): Promise<void> {
+  private async deleteCreated(
+    md: ModelDeployment,
+    refs: readonly GatewayObjectRef[],
+  ): Promise<void> {
     const namespace = md.metadata?.namespace ?? 'default';
     for (const { apiVersion, kind, name } of refs) {
       const rt = await this.client.resolve(apiVersion, kind);
@@ -150,7 +218,11 @@ export class GatewayStep {
       if (!createdByCoreFor(live, md.metadata?.uid)) continue;
       try {
         // The uid precondition: never a same-named object created since the read.
-        await this.client.delete(rt, { namespace, name }, { uid: live.metadata?.uid, propagationPolicy: 'Background' });
+        await this.client.delete(
+          rt,
+          { namespace, name },
+          { uid: live.metadata?.uid, propagationPolicy: 'Background' },
+        );
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }

@@ -6,21 +6,54 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { CustomResourceDefinitions, isNotFound, type KubeClient, type KubeObject, type ResourceType, Services } from '@runway-portal/controller-runtime';
-import { GATEWAY_API_GROUP, GATEWAY_CRDS, type GatewayInfo, INFERENCE_POOL_GROUP, type ModelServiceInfo } from '@runway-portal/plugin-runway-common';
+import {
+  CustomResourceDefinitions,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+  Services,
+} from '@runway-portal/controller-runtime';
+import {
+  GATEWAY_API_GROUP,
+  GATEWAY_CRDS,
+  type GatewayInfo,
+  INFERENCE_POOL_GROUP,
+  type ModelServiceInfo,
+} from '@runway-portal/plugin-runway-common';
 
-export const Gateways: ResourceType = { group: GATEWAY_API_GROUP, version: 'v1', plural: 'gateways', kind: 'Gateway', namespaced: true };
-export const InferencePools: ResourceType = { group: INFERENCE_POOL_GROUP, version: 'v1', plural: 'inferencepools', kind: 'InferencePool', namespaced: true };
+export const Gateways: ResourceType = {
+  group: GATEWAY_API_GROUP,
+  version: 'v1',
+  plural: 'gateways',
+  kind: 'Gateway',
+  namespaced: true,
+};
+export const InferencePools: ResourceType = {
+  group: INFERENCE_POOL_GROUP,
+  version: 'v1',
+  plural: 'inferencepools',
+  kind: 'InferencePool',
+  namespaced: true,
+};
 
 /**
  * GET of a Secret as PartialObjectMetadata: the API server answers with
  * metadata only, so the controller never receives the Secret's data.
  * (KubeClient always asks for full JSON; this adapter sets the Accept header.)
  */
-export async function secretExists(client: KubeClient, namespace: string, name: string): Promise<boolean> {
+export async function secretExists(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<boolean> {
   const auth: https.RequestOptions = {};
   await client.kubeConfig.applyToHTTPSOptions(auth);
-  const url = new URL(`${client.server}/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`);
+  const url = new URL(
+    `${client.server}/api/v1/namespaces/${encodeURIComponent(
+      namespace,
+    )}/secrets/${encodeURIComponent(name)}`,
+  );
   const headers: http.OutgoingHttpHeaders = {
     ...(auth.headers as http.OutgoingHttpHeaders | undefined),
     Accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
@@ -48,7 +81,9 @@ export async function secretExists(client: KubeClient, namespace: string, name: 
   });
   if (status === 200) return true;
   if (status === 404) return false;
-  throw new Error(`checking Secret ${namespace}/${name} failed with HTTP ${status} (the core needs "get" on secrets)`);
+  throw new Error(
+    `checking Secret ${namespace}/${name} failed with HTTP ${status} (the core needs "get" on secrets)`,
+  );
 }
 
 /** The gateway CRDs the cluster lacks, looked up at most once per `ttlMs`. */
@@ -61,7 +96,8 @@ export class GatewayCrdCheck {
   ) {}
 
   async missing(): Promise<string[]> {
-    if (this.cached && Date.now() - this.cached.at < this.ttlMs) return this.cached.missing;
+    if (this.cached && Date.now() - this.cached.at < this.ttlMs)
+      return this.cached.missing;
     const missing: string[] = [];
     for (const name of GATEWAY_CRDS) {
       try {
@@ -93,8 +129,11 @@ export class GatewayList {
   ) {}
 
   list(): Promise<GatewayInfo[]> {
-    if (this.cached && Date.now() - this.cached.at < this.ttlMs) return this.cached.gateways;
-    const gateways = this.client.list<GatewayInfo & KubeObject>(Gateways).then(l => l.items);
+    if (this.cached && Date.now() - this.cached.at < this.ttlMs)
+      return this.cached.gateways;
+    const gateways = this.client
+      .list<GatewayInfo & KubeObject>(Gateways)
+      .then(l => l.items);
     this.cached = { at: Date.now(), gateways };
     // A failed list is not kept: the next reconcile asks again.
     gateways.catch(() => (this.cached = undefined));
@@ -103,9 +142,16 @@ export class GatewayList {
 }
 
 /** The Service the provider reports (selector and ports only); null when it does not exist. */
-export async function modelService(client: KubeClient, namespace: string, name: string): Promise<ModelServiceInfo | null> {
+export async function modelService(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<ModelServiceInfo | null> {
   try {
-    const svc = await client.get<KubeObject & { spec?: ModelServiceInfo }>(Services, { namespace, name });
+    const svc = await client.get<KubeObject & { spec?: ModelServiceInfo }>(
+      Services,
+      { namespace, name },
+    );
     return { selector: svc.spec?.selector, ports: svc.spec?.ports };
   } catch (err) {
     if (isNotFound(err)) return null;
@@ -113,7 +159,11 @@ export async function modelService(client: KubeClient, namespace: string, name: 
   }
 }
 
-export async function inferencePoolExists(client: KubeClient, namespace: string, name: string): Promise<boolean> {
+export async function inferencePoolExists(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<boolean> {
   try {
     await client.get(InferencePools, { namespace, name });
     return true;

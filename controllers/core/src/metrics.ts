@@ -62,7 +62,8 @@ export class CoreMetrics {
       registers,
       collect() {
         this.reset();
-        for (const c of countByPhase(deployments())) this.set({ namespace: c.namespace, phase: c.phase }, c.count);
+        for (const c of countByPhase(deployments()))
+          this.set({ namespace: c.namespace, phase: c.phase }, c.count);
       },
     });
     this.deploymentReplicas = new Gauge({
@@ -73,7 +74,10 @@ export class CoreMetrics {
       collect() {
         this.reset();
         for (const md of deployments()) {
-          const labels = { name: md.metadata?.name ?? '', namespace: md.metadata?.namespace ?? '' };
+          const labels = {
+            name: md.metadata?.name ?? '',
+            namespace: md.metadata?.namespace ?? '',
+          };
           for (const state of ['desired', 'ready', 'available'] as const) {
             const value = md.status?.replicas?.[state];
             if (value !== undefined) this.set({ ...labels, state }, value);
@@ -89,7 +93,14 @@ export class CoreMetrics {
       collect() {
         this.reset();
         for (const md of deployments()) {
-          this.set({ name: md.metadata?.name ?? '', namespace: md.metadata?.namespace ?? '', phase: md.status?.phase ?? 'Unknown' }, 1);
+          this.set(
+            {
+              name: md.metadata?.name ?? '',
+              namespace: md.metadata?.namespace ?? '',
+              phase: md.status?.phase ?? 'Unknown',
+            },
+            1,
+          );
         }
       },
     });

@@ -8,7 +8,12 @@ module.exports = require('@backstage/cli/config/eslint-factory')(__dirname, {
     {
       // Integration tests assert by polling: `until` throws when its condition never holds.
       files: ['**/*.integration.test.ts'],
-      rules: { 'jest/expect-expect': ['warn', { assertFunctionNames: ['expect', 'until'] }] },
+      rules: {
+        'jest/expect-expect': [
+          'warn',
+          { assertFunctionNames: ['expect', 'until'] },
+        ],
+      },
     },
   ],
 });

@@ -10,23 +10,54 @@ import {
 } from './options';
 
 const SPECS = {
-  kubeconfig: { flag: 'kubeconfig', env: 'KUBECONFIG', help: 'path of a kubeconfig file', parse: p.string },
-  metricsPort: { flag: 'metrics-port', env: 'METRICS_PORT', help: 'port of /metrics', default: '8080', parse: p.port },
-  mode: { flag: 'mode', env: 'MODE', help: 'how to run', default: 'service', parse: p.oneOf(['service', 'url', 'off']) },
-  timeout: { flag: 'timeout', env: 'TIMEOUT', help: 'how long to wait', default: '5m', parse: p.duration },
+  kubeconfig: {
+    flag: 'kubeconfig',
+    env: 'KUBECONFIG',
+    help: 'path of a kubeconfig file',
+    parse: p.string,
+  },
+  metricsPort: {
+    flag: 'metrics-port',
+    env: 'METRICS_PORT',
+    help: 'port of /metrics',
+    default: '8080',
+    parse: p.port,
+  },
+  mode: {
+    flag: 'mode',
+    env: 'MODE',
+    help: 'how to run',
+    default: 'service',
+    parse: p.oneOf(['service', 'url', 'off']),
+  },
+  timeout: {
+    flag: 'timeout',
+    env: 'TIMEOUT',
+    help: 'how long to wait',
+    default: '5m',
+    parse: p.duration,
+  },
 } satisfies OptionSpecs;
 
 function errorsOf(result: OptionsResult<unknown>): string[] {
-  if (result.ok) throw new Error(`expected errors, got ${JSON.stringify(result.options)}`);
+  if (result.ok)
+    throw new Error(`expected errors, got ${JSON.stringify(result.options)}`);
   return result.errors;
 }
 
 describe('parseProcessOptions', () => {
   it('takes flags over environment variables over defaults, in both flag forms', () => {
     const env = { KUBECONFIG: '/env/kc', METRICS_PORT: '9000', MODE: 'off' };
-    expect(parseProcessOptions(SPECS, ['--metrics-port', '0', '--mode=url'], env)).toEqual({
+    expect(
+      parseProcessOptions(SPECS, ['--metrics-port', '0', '--mode=url'], env),
+    ).toEqual({
       ok: true,
-      options: { kubeconfig: '/env/kc', metricsPort: 0, mode: 'url', timeout: 300_000 },
+      options: {
+        kubeconfig: '/env/kc',
+        metricsPort: 0,
+        mode: 'url',
+        timeout: 300_000,
+      },
     });
     expect(parseProcessOptions(SPECS, [], {})).toEqual({
       ok: true,
@@ -44,11 +75,21 @@ describe('parseProcessOptions', () => {
     // @ts-expect-error a setting without a default may be undefined
     const required: string = r.options.kubeconfig;
     expect(required).toBeUndefined();
-    expect([port, mode, kubeconfig, r.options.timeout]).toEqual([8080, 'service', undefined, 3000]);
+    expect([port, mode, kubeconfig, r.options.timeout]).toEqual([
+      8080,
+      'service',
+      undefined,
+      3000,
+    ]);
   });
 
   it('counts an empty value as not set', () => {
-    expect(parseProcessOptions(SPECS, ['--kubeconfig='], { METRICS_PORT: '', MODE: 'url' })).toEqual({
+    expect(
+      parseProcessOptions(SPECS, ['--kubeconfig='], {
+        METRICS_PORT: '',
+        MODE: 'url',
+      }),
+    ).toEqual({
       ok: true,
       options: { metricsPort: 8080, mode: 'url', timeout: 300_000 },
     });
@@ -56,7 +97,11 @@ describe('parseProcessOptions', () => {
 
   it('returns every problem at once, naming the flag and its variable and how to fix the value', () => {
     const errors = errorsOf(
-      parseProcessOptions(SPECS, ['--bogus=1', 'stray', '--metrics-port=eighty', '--kubeconfig'], { MODE: 'sometimes', TIMEOUT: 'soon' }),
+      parseProcessOptions(
+        SPECS,
+        ['--bogus=1', 'stray', '--metrics-port=eighty', '--kubeconfig'],
+        { MODE: 'sometimes', TIMEOUT: 'soon' },
+      ),
     );
     expect(errors).toEqual([
       'unknown flag "--bogus": run with --help to list the flags',
@@ -69,13 +114,17 @@ describe('parseProcessOptions', () => {
   });
 
   it('does not take a following flag as a value', () => {
-    expect(errorsOf(parseProcessOptions(SPECS, ['--kubeconfig', '--mode=url'], {}))).toEqual([
+    expect(
+      errorsOf(parseProcessOptions(SPECS, ['--kubeconfig', '--mode=url'], {})),
+    ).toEqual([
       '--kubeconfig needs a value: write --kubeconfig=<value> or --kubeconfig <value>',
     ]);
   });
 
   it('lets the last of a repeated flag win', () => {
-    expect(parseProcessOptions(SPECS, ['--mode=off', '--mode', 'url'], {})).toEqual({
+    expect(
+      parseProcessOptions(SPECS, ['--mode=off', '--mode', 'url'], {}),
+    ).toEqual({
       ok: true,
       options: expect.objectContaining({ mode: 'url' }),
     });
@@ -83,16 +132,23 @@ describe('parseProcessOptions', () => {
 });
 
 describe('optionParsers', () => {
-  const ok = <T>(parse: (raw: string, label: string) => T, raw: string) => parse(raw, '--x (X)');
-  const fails = (parse: (raw: string, label: string) => unknown, raw: string) => () => parse(raw, '--x (X)');
+  const ok = <T>(parse: (raw: string, label: string) => T, raw: string) =>
+    parse(raw, '--x (X)');
+  const fails =
+    (parse: (raw: string, label: string) => unknown, raw: string) => () =>
+      parse(raw, '--x (X)');
 
   it('parses whole numbers within bounds', () => {
     expect(ok(p.port, '65535')).toBe(65535);
-    expect(fails(p.port, '65536')).toThrow('--x (X) "65536" is not valid: use a whole number from 0 to 65535');
+    expect(fails(p.port, '65536')).toThrow(
+      '--x (X) "65536" is not valid: use a whole number from 0 to 65535',
+    );
     expect(fails(p.port, '-1')).toThrow('use a whole number from 0 to 65535');
     expect(fails(p.port, '1.5')).toThrow('use a whole number from 0 to 65535');
     expect(ok(p.wholeNumber(1), '100000')).toBe(100000);
-    expect(fails(p.wholeNumber(1), '0')).toThrow('--x (X) "0" is not valid: use a whole number of at least 1');
+    expect(fails(p.wholeNumber(1), '0')).toThrow(
+      '--x (X) "0" is not valid: use a whole number of at least 1',
+    );
   });
 
   it('parses durations longer than 0', () => {
@@ -100,21 +156,35 @@ describe('optionParsers', () => {
     expect(parseDuration('250ms', 'x')).toBe(250);
     expect(parseDuration('2', 'x')).toBe(2000);
     expect(parseDuration('1.5h', 'x')).toBe(5_400_000);
-    expect(fails(p.duration, '0s')).toThrow('--x (X) "0s" is not valid: use a duration longer than 0, e.g. 30s');
-    expect(fails(p.duration, '5 minutes')).toThrow('--x (X) "5 minutes" is not a duration: write e.g. 30s, 5m or 1h');
+    expect(fails(p.duration, '0s')).toThrow(
+      '--x (X) "0s" is not valid: use a duration longer than 0, e.g. 30s',
+    );
+    expect(fails(p.duration, '5 minutes')).toThrow(
+      '--x (X) "5 minutes" is not a duration: write e.g. 30s, 5m or 1h',
+    );
   });
 
   it('parses booleans, log levels and names strictly', () => {
     expect(ok(p.boolean, 'false')).toBe(false);
-    expect(fails(p.boolean, 'yes')).toThrow('--x (X) "yes" is not valid: use true or false');
+    expect(fails(p.boolean, 'yes')).toThrow(
+      '--x (X) "yes" is not valid: use true or false',
+    );
     expect(ok(p.logLevel, 'WARN')).toBe('warn');
-    expect(fails(p.logLevel, 'loud')).toThrow('--x (X) "loud" is not valid: use debug, info, warn or error');
+    expect(fails(p.logLevel, 'loud')).toThrow(
+      '--x (X) "loud" is not valid: use debug, info, warn or error',
+    );
     expect(ok(p.k8sName, 'gw.example-1')).toBe('gw.example-1');
-    expect(fails(p.k8sName, 'Bad_Name')).toThrow('--x (X) "Bad_Name" is not valid: use a Kubernetes name');
+    expect(fails(p.k8sName, 'Bad_Name')).toThrow(
+      '--x (X) "Bad_Name" is not valid: use a Kubernetes name',
+    );
     expect(fails(p.k8sName, 'a'.repeat(254))).toThrow('use a Kubernetes name');
     expect(ok(p.namespaceName, 'airunway-system')).toBe('airunway-system');
-    expect(fails(p.namespaceName, 'a.b')).toThrow('--x (X) "a.b" is not valid: use a namespace name');
-    expect(fails(p.namespaceName, 'a'.repeat(64))).toThrow('use a namespace name');
+    expect(fails(p.namespaceName, 'a.b')).toThrow(
+      '--x (X) "a.b" is not valid: use a namespace name',
+    );
+    expect(fails(p.namespaceName, 'a'.repeat(64))).toThrow(
+      'use a namespace name',
+    );
   });
 });
 
@@ -133,7 +203,11 @@ describe('usage and help', () => {
 
   it('prints each problem after the program name, then the usage', () => {
     const text = optionErrorsText('demo', SPECS, ['a is wrong', 'b is wrong']);
-    expect(text.startsWith('demo: a is wrong\ndemo: b is wrong\nusage: demo [flags]\n')).toBe(true);
+    expect(
+      text.startsWith(
+        'demo: a is wrong\ndemo: b is wrong\nusage: demo [flags]\n',
+      ),
+    ).toBe(true);
   });
 
   it('sees --help and -h anywhere', () => {

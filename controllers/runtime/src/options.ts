@@ -34,7 +34,9 @@ export type OptionsResult<T> =
   | { ok: false; errors: string[] };
 
 /** How messages name a setting: `--metrics-port (METRICS_PORT)`. */
-export function optionLabel(spec: Pick<OptionSpec<unknown>, 'flag' | 'env'>): string {
+export function optionLabel(
+  spec: Pick<OptionSpec<unknown>, 'flag' | 'env'>,
+): string {
   return `--${spec.flag} (${spec.env})`;
 }
 
@@ -44,23 +46,32 @@ export function parseProcessOptions<S extends OptionSpecs>(
   env: Record<string, string | undefined>,
 ): OptionsResult<ParsedOptions<S>> {
   const errors: string[] = [];
-  const byFlag = new Map(Object.entries(specs).map(([key, spec]) => [spec.flag, key]));
+  const byFlag = new Map(
+    Object.entries(specs).map(([key, spec]) => [spec.flag, key]),
+  );
   const fromFlags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const match = /^--([^=]+)(?:=(.*))?$/s.exec(argv[i]);
     if (!match) {
-      errors.push(`unexpected argument "${argv[i]}": settings are flags, written --name=value or --name value`);
+      errors.push(
+        `unexpected argument "${argv[i]}": settings are flags, written --name=value or --name value`,
+      );
       continue;
     }
     const key = byFlag.get(match[1]);
     if (key === undefined) {
-      errors.push(`unknown flag "--${match[1]}": run with --help to list the flags`);
+      errors.push(
+        `unknown flag "--${match[1]}": run with --help to list the flags`,
+      );
       continue;
     }
     // A following flag is not a value: `--kubeconfig --log-level debug` lacks one.
-    const value = match[2] ?? (argv[i + 1]?.startsWith('--') ? undefined : argv[++i]);
+    const value =
+      match[2] ?? (argv[i + 1]?.startsWith('--') ? undefined : argv[++i]);
     if (value === undefined) {
-      errors.push(`--${match[1]} needs a value: write --${match[1]}=<value> or --${match[1]} <value>`);
+      errors.push(
+        `--${match[1]} needs a value: write --${match[1]}=<value> or --${match[1]} <value>`,
+      );
     } else {
       fromFlags.set(key, value);
     }
@@ -68,7 +79,9 @@ export function parseProcessOptions<S extends OptionSpecs>(
 
   const options: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(specs)) {
-    const raw = [fromFlags.get(key), env[spec.env], spec.default].find(v => v !== undefined && v !== '');
+    const raw = [fromFlags.get(key), env[spec.env], spec.default].find(
+      v => v !== undefined && v !== '',
+    );
     if (raw === undefined) continue;
     try {
       options[key] = spec.parse(raw, optionLabel(spec));
@@ -90,14 +103,23 @@ export function helpRequested(argv: readonly string[]): boolean {
 export function usage(program: string, specs: OptionSpecs): string {
   const lines = Object.values(specs).map(
     s =>
-      `  --${s.flag} <value>  (env ${s.env})  ${s.help}${s.default === undefined ? '' : `, default ${s.default}`}`,
+      `  --${s.flag} <value>  (env ${s.env})  ${s.help}${
+        s.default === undefined ? '' : `, default ${s.default}`
+      }`,
   );
   return `usage: ${program} [flags]\n${lines.join('\n')}`;
 }
 
 /** What a process prints for bad settings: one line per problem, then the usage. */
-export function optionErrorsText(program: string, specs: OptionSpecs, errors: readonly string[]): string {
-  return `${errors.map(e => `${program}: ${e}`).join('\n')}\n${usage(program, specs)}\n`;
+export function optionErrorsText(
+  program: string,
+  specs: OptionSpecs,
+  errors: readonly string[],
+): string {
+  return `${errors.map(e => `${program}: ${e}`).join('\n')}\n${usage(
+    program,
+    specs,
+  )}\n`;
 }
 
 const invalid = (label: string, raw: string, fix: string) =>
@@ -106,16 +128,26 @@ const invalid = (label: string, raw: string, fix: string) =>
 /** `90s`, `5m`, `1h`, `250ms` or a bare number of seconds, in milliseconds. */
 export function parseDuration(raw: string, label: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
-  if (!match) throw new Error(`${label} "${raw}" is not a duration: write e.g. 30s, 5m or 1h`);
-  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  if (!match)
+    throw new Error(
+      `${label} "${raw}" is not a duration: write e.g. 30s, 5m or 1h`,
+    );
+  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[
+    (match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'
+  ];
   return Math.round(Number(match[1]) * factor);
 }
 
 function wholeNumber(min: number, max?: number): OptionParser<number> {
   return (raw, label) => {
     const n = Number(raw.trim());
-    if (!/^\d+$/.test(raw.trim()) || n < min || (max !== undefined && n > max)) {
-      const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+    if (
+      !/^\d+$/.test(raw.trim()) ||
+      n < min ||
+      (max !== undefined && n > max)
+    ) {
+      const range =
+        max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
       throw invalid(label, raw, `use a whole number ${range}`);
     }
     return n;
@@ -123,15 +155,19 @@ function wholeNumber(min: number, max?: number): OptionParser<number> {
 }
 
 function oneOf<const V extends string>(values: readonly V[]): OptionParser<V> {
-  const list = `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+  const list = `${values.slice(0, -1).join(', ')} or ${
+    values[values.length - 1]
+  }`;
   return (raw, label) => {
-    if (!(values as readonly string[]).includes(raw)) throw invalid(label, raw, `use ${list}`);
+    if (!(values as readonly string[]).includes(raw))
+      throw invalid(label, raw, `use ${list}`);
     return raw as V;
   };
 }
 
 // DNS-1123: a subdomain for object names, a label for namespaces.
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const SUBDOMAIN =
+  /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Ready parsers for the usual kinds of setting. */
@@ -144,25 +180,35 @@ export const optionParsers = {
   /** A duration longer than 0, in milliseconds. */
   duration: ((raw, label) => {
     const ms = parseDuration(raw, label);
-    if (ms <= 0) throw invalid(label, raw, 'use a duration longer than 0, e.g. 30s');
+    if (ms <= 0)
+      throw invalid(label, raw, 'use a duration longer than 0, e.g. 30s');
     return ms;
   }) as OptionParser<number>,
   oneOf,
   boolean: ((raw, label) => {
-    if (raw !== 'true' && raw !== 'false') throw invalid(label, raw, 'use true or false');
+    if (raw !== 'true' && raw !== 'false')
+      throw invalid(label, raw, 'use true or false');
     return raw === 'true';
   }) as OptionParser<boolean>,
   /** A Kubernetes object name (DNS-1123 subdomain). */
   k8sName: ((raw, label) => {
     if (raw.length > 253 || !SUBDOMAIN.test(raw)) {
-      throw invalid(label, raw, "use a Kubernetes name: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit");
+      throw invalid(
+        label,
+        raw,
+        "use a Kubernetes name: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit",
+      );
     }
     return raw;
   }) as OptionParser<string>,
   /** A namespace name (DNS-1123 label). */
   namespaceName: ((raw, label) => {
     if (raw.length > 63 || !LABEL.test(raw)) {
-      throw invalid(label, raw, "use a namespace name: up to 63 lowercase letters, digits and '-', starting and ending with a letter or digit");
+      throw invalid(
+        label,
+        raw,
+        "use a namespace name: up to 63 lowercase letters, digits and '-', starting and ending with a letter or digit",
+      );
     }
     return raw;
   }) as OptionParser<string>,

@@ -22,7 +22,10 @@ const resources = () =>
   parse(readFileSync(path.join(DEPLOY, 'kustomization.yaml'), 'utf8'))
     .resources as string[];
 // The bundle's own files; `../namespace` and `../crds` are shared folders.
-const all = () => resources().filter(r => r.endsWith('.yaml')).flatMap(docs);
+const all = () =>
+  resources()
+    .filter(r => r.endsWith('.yaml'))
+    .flatMap(docs);
 const find = (kind: string, name?: string) =>
   all().find(
     (o: any) => o.kind === kind && (!name || o.metadata.name === name),
@@ -35,9 +38,15 @@ describe('controllers/deploy/stacks', () => {
     );
     expect(
       parse(
-        readFileSync(path.resolve(DEPLOY, '../namespace/namespace.yaml'), 'utf8'),
+        readFileSync(
+          path.resolve(DEPLOY, '../namespace/namespace.yaml'),
+          'utf8',
+        ),
       ),
-    ).toMatchObject({ kind: 'Namespace', metadata: { name: 'airunway-system' } });
+    ).toMatchObject({
+      kind: 'Namespace',
+      metadata: { name: 'airunway-system' },
+    });
   });
 
   it('deploys the Service the generated CRD converts through', () => {

@@ -25,7 +25,9 @@ const asRecord = (value: unknown): Json =>
     : {};
 
 const replicasOf = (value: unknown): number =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 1;
+  typeof value === 'number' && Number.isInteger(value) && value >= 0
+    ? value
+    : 1;
 
 /** Components with their desired replicas: v1beta1 `spec.components` list or v1alpha1 `spec.services` map. */
 export function dynamoComponents(obj: UpstreamObject): Component[] {
@@ -63,7 +65,9 @@ function componentStatus(
     if (v1alpha1) status.componentName = resourceName;
     return [c.name, status] as const;
   });
-  return { [v1alpha1 ? 'services' : 'components']: Object.fromEntries(entries) };
+  return {
+    [v1alpha1 ? 'services' : 'components']: Object.fromEntries(entries),
+  };
 }
 
 function summary(obj: UpstreamObject): string {
@@ -79,7 +83,10 @@ export const dynamoSimulation: RuntimeSimulation = {
     const name = obj.metadata?.name ?? '';
     return {
       name: `${name}-frontend`,
-      selector: { 'nvidia.com/dynamo-graph-deployment-name': name, 'nvidia.com/dynamo-component-type': 'frontend' },
+      selector: {
+        'nvidia.com/dynamo-graph-deployment-name': name,
+        'nvidia.com/dynamo-component-type': 'frontend',
+      },
       port: 8000,
       targetPort: 8000,
     };

@@ -30,7 +30,10 @@ const gatewayClassOf = (obj: UpstreamObject) =>
  * another class's Gateway, or one whose status already says so for its
  * current generation. Pure.
  */
-export function gatewayStatus(obj: UpstreamObject, now: Date): Json | undefined {
+export function gatewayStatus(
+  obj: UpstreamObject,
+  now: Date,
+): Json | undefined {
   if (gatewayClassOf(obj) !== SIMULATED_GATEWAY_CLASS) return undefined;
   const generation = obj.metadata?.generation ?? 1;
   const address = simulatedGatewayAddress(obj);
@@ -42,7 +45,10 @@ export function gatewayStatus(obj: UpstreamObject, now: Date): Json | undefined 
     status.addresses?.[0]?.value === address &&
     ['Accepted', 'Programmed'].every(type =>
       status.conditions?.some(
-        c => c.type === type && c.status === 'True' && c.observedGeneration === generation,
+        c =>
+          c.type === type &&
+          c.status === 'True' &&
+          c.observedGeneration === generation,
       ),
     );
   if (settled) return undefined;
@@ -57,8 +63,14 @@ export function gatewayStatus(obj: UpstreamObject, now: Date): Json | undefined 
   return {
     addresses: [{ type: 'Hostname', value: address }],
     conditions: [
-      condition('Accepted', `Accepted by the ${SIMULATED_GATEWAY_CLASS} gateway simulator`),
-      condition('Programmed', `Programmed by the ${SIMULATED_GATEWAY_CLASS} gateway simulator (no data plane: nothing listens at ${address})`),
+      condition(
+        'Accepted',
+        `Accepted by the ${SIMULATED_GATEWAY_CLASS} gateway simulator`,
+      ),
+      condition(
+        'Programmed',
+        `Programmed by the ${SIMULATED_GATEWAY_CLASS} gateway simulator (no data plane: nothing listens at ${address})`,
+      ),
     ],
   };
 }

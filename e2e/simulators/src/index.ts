@@ -26,8 +26,16 @@ export type {
   UpstreamObject,
 } from './stages';
 export { kaitoSimulation, KAITO_WORKSPACE } from './kaito';
-export { dynamoSimulation, dynamoComponents, DYNAMO_GRAPH_DEPLOYMENT } from './dynamo';
-export { kuberaySimulation, serveApplications, KUBERAY_RAY_SERVICE } from './kuberay';
+export {
+  dynamoSimulation,
+  dynamoComponents,
+  DYNAMO_GRAPH_DEPLOYMENT,
+} from './dynamo';
+export {
+  kuberaySimulation,
+  serveApplications,
+  KUBERAY_RAY_SERVICE,
+} from './kuberay';
 export {
   DEFAULT_STEP_DELAY_MS,
   GATEWAY_SIMULATOR,
@@ -40,8 +48,18 @@ export {
   storageVersion,
 } from './simulator';
 export type { Registered, RegisterOptions, SimulatedKind } from './simulator';
-export { GATEWAY_API_CRDS_DIR, UPSTREAM_CRDS_DIR, gatewayApiCrdFiles, upstreamCrdFiles } from './upstreamCrds';
-export { GATEWAY_KIND, SIMULATED_GATEWAY_CLASS, gatewayStatus, simulatedGatewayAddress } from './gateway';
+export {
+  GATEWAY_API_CRDS_DIR,
+  UPSTREAM_CRDS_DIR,
+  gatewayApiCrdFiles,
+  upstreamCrdFiles,
+} from './upstreamCrds';
+export {
+  GATEWAY_KIND,
+  SIMULATED_GATEWAY_CLASS,
+  gatewayStatus,
+  simulatedGatewayAddress,
+} from './gateway';
 export { startHubStandIn } from './hubStandIn';
 export type { HubStandIn, HubStandInOptions, StandInRepo } from './hubStandIn';
 export {

@@ -26,7 +26,12 @@ export const kaitoSimulation: RuntimeSimulation = {
   service(obj) {
     // KAITO's Service has the Workspace's name, port 80 to the inference server's 5000.
     const name = obj.metadata?.name ?? '';
-    return { name, selector: { 'kaito.sh/workspace': name }, port: 80, targetPort: 5000 };
+    return {
+      name,
+      selector: { 'kaito.sh/workspace': name },
+      port: 80,
+      targetPort: 5000,
+    };
   },
   stages(obj) {
     const nodes = nodesWanted(obj);
@@ -42,7 +47,8 @@ export const kaitoSimulation: RuntimeSimulation = {
           type: 'InferenceReady',
           status: 'False',
           reason: 'InferenceNotReady',
-          message: 'Waiting for the GPU nodes before deploying the inference workload',
+          message:
+            'Waiting for the GPU nodes before deploying the inference workload',
         },
       ],
       fields: { targetNodeCount: nodes },

@@ -82,7 +82,15 @@ export const kuberaySimulation: RuntimeSimulation = {
   service(obj) {
     // KubeRay's Serve Service `<name>-serve-svc` selects the Ray pods that serve (port 8000).
     const name = obj.metadata?.name ?? '';
-    return { name: `${name}-serve-svc`, selector: { 'ray.io/serve': 'true', 'ray.io/originated-from-cr-name': name }, port: 8000, targetPort: 8000 };
+    return {
+      name: `${name}-serve-svc`,
+      selector: {
+        'ray.io/serve': 'true',
+        'ray.io/originated-from-cr-name': name,
+      },
+      port: 8000,
+      targetPort: 8000,
+    };
   },
   stages(obj) {
     const generation = obj.metadata?.generation ?? 1;
@@ -110,7 +118,11 @@ export const kuberaySimulation: RuntimeSimulation = {
           rayClusterName: cluster,
           // The cluster reports no state until it is ready.
           rayClusterStatus: {},
-          applicationStatuses: applicationStatuses(obj, 'DEPLOYING', 'UPDATING'),
+          applicationStatuses: applicationStatuses(
+            obj,
+            'DEPLOYING',
+            'UPDATING',
+          ),
         },
       },
     };

@@ -1,5 +1,10 @@
 import { parseSimulatorArgs } from './main';
-import { fieldManagerOf, modelServiceObject, SIMULATOR_NAMES, storageVersion } from './simulator';
+import {
+  fieldManagerOf,
+  modelServiceObject,
+  SIMULATOR_NAMES,
+  storageVersion,
+} from './simulator';
 import { kaitoSimulation } from './kaito';
 import { dynamoSimulation } from './dynamo';
 import { kuberaySimulation } from './kuberay';
@@ -36,31 +41,74 @@ describe('simulators', () => {
 
   it.each([
     { simulation: kaitoSimulation, name: 'llama', port: 80, targetPort: 5000 },
-    { simulation: dynamoSimulation, name: 'llama-frontend', port: 8000, targetPort: 8000 },
-    { simulation: kuberaySimulation, name: 'llama-serve-svc', port: 8000, targetPort: 8000 },
-  ])('$simulation.name creates the Service $name its provider reports in status.endpoint.service', ({ simulation, name, port, targetPort }) => {
-    const owner = { apiVersion: 'x/v1', kind: 'X', name: 'llama', namespace: 'ns', uid: 'u-1' };
-    const svc = modelServiceObject(simulation.name, owner, simulation.service({ metadata: { name: 'llama', namespace: 'ns' } })) as any;
-    expect(svc.metadata).toMatchObject({
-      name,
-      namespace: 'ns',
-      labels: { 'runway-portal.dev/simulator': simulation.name },
-      ownerReferences: [{ apiVersion: 'x/v1', kind: 'X', name: 'llama', uid: 'u-1', controller: true }],
-    });
-    expect(svc.spec.ports).toEqual([{ name: 'http', protocol: 'TCP', port, targetPort }]);
-    expect(Object.keys(svc.spec.selector).length).toBeGreaterThan(0);
-  });
+    {
+      simulation: dynamoSimulation,
+      name: 'llama-frontend',
+      port: 8000,
+      targetPort: 8000,
+    },
+    {
+      simulation: kuberaySimulation,
+      name: 'llama-serve-svc',
+      port: 8000,
+      targetPort: 8000,
+    },
+  ])(
+    '$simulation.name creates the Service $name its provider reports in status.endpoint.service',
+    ({ simulation, name, port, targetPort }) => {
+      const owner = {
+        apiVersion: 'x/v1',
+        kind: 'X',
+        name: 'llama',
+        namespace: 'ns',
+        uid: 'u-1',
+      };
+      const svc = modelServiceObject(
+        simulation.name,
+        owner,
+        simulation.service({ metadata: { name: 'llama', namespace: 'ns' } }),
+      ) as any;
+      expect(svc.metadata).toMatchObject({
+        name,
+        namespace: 'ns',
+        labels: { 'runway-portal.dev/simulator': simulation.name },
+        ownerReferences: [
+          {
+            apiVersion: 'x/v1',
+            kind: 'X',
+            name: 'llama',
+            uid: 'u-1',
+            controller: true,
+          },
+        ],
+      });
+      expect(svc.spec.ports).toEqual([
+        { name: 'http', protocol: 'TCP', port, targetPort },
+      ]);
+      expect(Object.keys(svc.spec.selector).length).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe('parseSimulatorArgs', () => {
   it('reads flags before the environment', () => {
     expect(
-      parseSimulatorArgs(['--step-delay-ms', '500', '--only', 'kaito, kuberay'], {
-        KUBECONFIG: '/k',
-        RUNWAY_SIMULATOR_STEP_DELAY_MS: '9',
-      }),
-    ).toEqual({ kubeconfig: '/k', stepDelayMs: 500, only: ['kaito', 'kuberay'] });
-    expect(parseSimulatorArgs([], { RUNWAY_SIMULATOR_STEP_DELAY_MS: '9' }).stepDelayMs).toBe(9);
+      parseSimulatorArgs(
+        ['--step-delay-ms', '500', '--only', 'kaito, kuberay'],
+        {
+          KUBECONFIG: '/k',
+          RUNWAY_SIMULATOR_STEP_DELAY_MS: '9',
+        },
+      ),
+    ).toEqual({
+      kubeconfig: '/k',
+      stepDelayMs: 500,
+      only: ['kaito', 'kuberay'],
+    });
+    expect(
+      parseSimulatorArgs([], { RUNWAY_SIMULATOR_STEP_DELAY_MS: '9' })
+        .stepDelayMs,
+    ).toBe(9);
     expect(parseSimulatorArgs([], {}).stepDelayMs).toBe(2000);
   });
   it('names the flag and the fix for a bad delay', () => {

@@ -15,7 +15,11 @@ import {
 } from '@runway-portal/controller-runtime';
 import { DYNAMO_GRAPH_DEPLOYMENT, dynamoSimulation } from './dynamo';
 import { KAITO_WORKSPACE, kaitoSimulation } from './kaito';
-import { GATEWAY_KIND, gatewayStatus, SIMULATED_GATEWAY_CLASS } from './gateway';
+import {
+  GATEWAY_KIND,
+  gatewayStatus,
+  SIMULATED_GATEWAY_CLASS,
+} from './gateway';
 import { KUBERAY_RAY_SERVICE, kuberaySimulation } from './kuberay';
 import {
   decide,
@@ -43,7 +47,10 @@ export const SIMULATED_KINDS: readonly SimulatedKind[] = [
 /** The gateway implementation's simulator (see gateway.ts). */
 export const GATEWAY_SIMULATOR = 'gateway';
 
-export const SIMULATOR_NAMES = [...SIMULATED_KINDS.map(k => k.simulation.name), GATEWAY_SIMULATOR];
+export const SIMULATOR_NAMES = [
+  ...SIMULATED_KINDS.map(k => k.simulation.name),
+  GATEWAY_SIMULATOR,
+];
 
 /** Marks what a simulator created (its Services), so nobody mistakes it for an operator's. */
 export const SIMULATOR_LABEL = 'runway-portal.dev/simulator';
@@ -76,7 +83,13 @@ export function fieldManagerOf(simulation: { name: string }): string {
 /** The operator's Service for `owner`, owned by it (deleted with it). Pure. */
 export function modelServiceObject(
   simulator: string,
-  owner: { apiVersion: string; kind: string; name: string; namespace?: string; uid: string },
+  owner: {
+    apiVersion: string;
+    kind: string;
+    name: string;
+    namespace?: string;
+    uid: string;
+  },
   service: ModelService,
 ): KubeObject {
   return {
@@ -86,11 +99,26 @@ export function modelServiceObject(
       name: service.name,
       namespace: owner.namespace,
       labels: { [SIMULATOR_LABEL]: simulator },
-      ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }],
+      ownerReferences: [
+        {
+          apiVersion: owner.apiVersion,
+          kind: owner.kind,
+          name: owner.name,
+          uid: owner.uid,
+          controller: true,
+        },
+      ],
     },
     spec: {
       selector: service.selector,
-      ports: [{ name: 'http', protocol: 'TCP', port: service.port, targetPort: service.targetPort }],
+      ports: [
+        {
+          name: 'http',
+          protocol: 'TCP',
+          port: service.port,
+          targetPort: service.targetPort,
+        },
+      ],
     },
   } as KubeObject;
 }
@@ -124,7 +152,13 @@ async function resolveKind(
   }
   const version = storageVersion(crd);
   if (!version) return `CRD ${crdName} is not Established`;
-  return { group: kind.group, version, plural: kind.plural, kind: kind.kind, namespaced: true };
+  return {
+    group: kind.group,
+    version,
+    plural: kind.plural,
+    kind: kind.kind,
+    namespaced: true,
+  };
 }
 
 /** Registers one controller per simulator whose CRD is installed. */
@@ -133,10 +167,14 @@ export async function registerSimulators(
   options: RegisterOptions = {},
 ): Promise<Registered> {
   const stepDelayMs = options.stepDelayMs ?? DEFAULT_STEP_DELAY_MS;
-  const unknown = (options.only ?? []).filter(n => !SIMULATOR_NAMES.includes(n));
+  const unknown = (options.only ?? []).filter(
+    n => !SIMULATOR_NAMES.includes(n),
+  );
   if (unknown.length > 0) {
     throw new Error(
-      `unknown simulator(s) ${unknown.join(', ')}: choose from ${SIMULATOR_NAMES.join(', ')}`,
+      `unknown simulator(s) ${unknown.join(
+        ', ',
+      )}: choose from ${SIMULATOR_NAMES.join(', ')}`,
     );
   }
   const result: Registered = { started: [], skipped: [] };
@@ -167,12 +205,27 @@ export async function registerSimulators(
         }
         const uid = (obj as KubeObject).metadata?.uid ?? '';
         if (served.get(key) !== uid) {
-          const owner = { apiVersion: `${rt.group}/${rt.version}`, kind: rt.kind, name: request.name, namespace: request.namespace, uid };
-          await applier.apply(modelServiceObject(simulation.name, owner, simulation.service(obj)), { force: true });
+          const owner = {
+            apiVersion: `${rt.group}/${rt.version}`,
+            kind: rt.kind,
+            name: request.name,
+            namespace: request.namespace,
+            uid,
+          };
+          await applier.apply(
+            modelServiceObject(simulation.name, owner, simulation.service(obj)),
+            { force: true },
+          );
           served.set(key, uid);
         }
         const now = new Date();
-        const decision = decide(simulation, obj, now, stepDelayMs, entered.get(key));
+        const decision = decide(
+          simulation,
+          obj,
+          now,
+          stepDelayMs,
+          entered.get(key),
+        );
         if (decision.status) {
           await applier.applyStatus(
             {
@@ -193,14 +246,19 @@ export async function registerSimulators(
           ? {}
           : { requeueAfterMs: decision.requeueAfterMs };
       });
-    result.started.push(`${simulation.name} (${rt.group}/${rt.version} ${rt.kind})`);
+    result.started.push(
+      `${simulation.name} (${rt.group}/${rt.version} ${rt.kind})`,
+    );
   }
   if (!options.only || options.only.includes(GATEWAY_SIMULATOR)) {
     const rt = await resolveKind(mgr.client, GATEWAY_KIND);
-    if (typeof rt === 'string') result.skipped.push(`${GATEWAY_SIMULATOR}: ${rt}`);
+    if (typeof rt === 'string')
+      result.skipped.push(`${GATEWAY_SIMULATOR}: ${rt}`);
     else {
       registerGatewaySimulator(mgr, rt);
-      result.started.push(`${GATEWAY_SIMULATOR} (${rt.group}/${rt.version} ${rt.kind}, class ${SIMULATED_GATEWAY_CLASS})`);
+      result.started.push(
+        `${GATEWAY_SIMULATOR} (${rt.group}/${rt.version} ${rt.kind}, class ${SIMULATED_GATEWAY_CLASS})`,
+      );
     }
   }
   return result;
@@ -215,12 +273,19 @@ function registerGatewaySimulator(mgr: Manager, rt: ResourceType): void {
     .named(fieldManagerOf({ name: GATEWAY_SIMULATOR }))
     .for(rt)
     .complete(async request => {
-      const obj = informer.store.get(keyOf(request)) as UpstreamObject | undefined;
+      const obj = informer.store.get(keyOf(request)) as
+        | UpstreamObject
+        | undefined;
       if (!obj || (obj as KubeObject).metadata?.deletionTimestamp) return {};
       const status = gatewayStatus(obj, new Date());
       if (status) {
         await applier.applyStatus(
-          { apiVersion: `${rt.group}/${rt.version}`, kind: rt.kind, metadata: { name: request.name, namespace: request.namespace }, status },
+          {
+            apiVersion: `${rt.group}/${rt.version}`,
+            kind: rt.kind,
+            metadata: { name: request.name, namespace: request.namespace },
+            status,
+          },
           { force: true },
         );
       }

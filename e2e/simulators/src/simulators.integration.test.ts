@@ -48,7 +48,12 @@ afterAll(async () => {
   await cluster?.stop();
 }, 60_000);
 
-const rt = (group: string, version: string, plural: string, kind: string): ResourceType => ({
+const rt = (
+  group: string,
+  version: string,
+  plural: string,
+  kind: string,
+): ResourceType => ({
   group,
   version,
   plural,
@@ -56,7 +61,12 @@ const rt = (group: string, version: string, plural: string, kind: string): Resou
   namespaced: true,
 });
 const workspaces = rt('kaito.sh', 'v1beta1', 'workspaces', 'Workspace');
-const graphs = rt('nvidia.com', 'v1beta1', 'dynamographdeployments', 'DynamoGraphDeployment');
+const graphs = rt(
+  'nvidia.com',
+  'v1beta1',
+  'dynamographdeployments',
+  'DynamoGraphDeployment',
+);
 const rayServices = rt('ray.io', 'v1', 'rayservices', 'RayService');
 const gateways = rt('gateway.networking.k8s.io', 'v1', 'gateways', 'Gateway');
 
@@ -74,17 +84,27 @@ async function watchStatus(
   for (;;) {
     const obj = await client.get<WithStatus>(type, { namespace: NS, name });
     const last = JSON.stringify(seen[seen.length - 1]);
-    if (obj.status && JSON.stringify(obj.status) !== last) seen.push(obj.status);
+    if (obj.status && JSON.stringify(obj.status) !== last)
+      seen.push(obj.status);
     if (obj.status && check(obj.status)) return { final: obj, seen };
     if (Date.now() > deadline) {
-      throw new Error(`${type.kind} ${name} never matched; statuses seen: ${JSON.stringify(seen)}`);
+      throw new Error(
+        `${type.kind} ${name} never matched; statuses seen: ${JSON.stringify(
+          seen,
+        )}`,
+      );
     }
     await new Promise(r => setTimeout(r, 50));
   }
 }
 
 const statusManagers = (obj: KubeObject) =>
-  ((obj.metadata?.managedFields ?? []) as Array<{ manager?: string; subresource?: string }>)
+  (
+    (obj.metadata?.managedFields ?? []) as Array<{
+      manager?: string;
+      subresource?: string;
+    }>
+  )
     .filter(f => f.subresource === 'status')
     .map(f => f.manager);
 
@@ -107,16 +127,31 @@ it('gateway: programs Gateways of its class (address, Accepted, Programmed) and 
       apiVersion: 'gateway.networking.k8s.io/v1',
       kind: 'Gateway',
       metadata: { name, namespace: NS },
-      spec: { gatewayClassName, listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] },
-    }) as KubeObject;
+      spec: {
+        gatewayClassName,
+        listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }],
+      },
+    } as KubeObject);
   await client.create(gateways, gateway('inference', SIMULATED_GATEWAY_CLASS));
   await client.create(gateways, gateway('someone-elses', 'istio'));
-  const { final } = await watchStatus(gateways, 'inference', s => condition(s, 'Programmed')?.status === 'True');
-  expect(final.status.addresses).toEqual([{ type: 'Hostname', value: `inference.${NS}.gateway.invalid` }]);
-  expect(condition(final.status, 'Accepted')).toMatchObject({ status: 'True', observedGeneration: 1 });
+  const { final } = await watchStatus(
+    gateways,
+    'inference',
+    s => condition(s, 'Programmed')?.status === 'True',
+  );
+  expect(final.status.addresses).toEqual([
+    { type: 'Hostname', value: `inference.${NS}.gateway.invalid` },
+  ]);
+  expect(condition(final.status, 'Accepted')).toMatchObject({
+    status: 'True',
+    observedGeneration: 1,
+  });
   expect(statusManagers(final)).toEqual(['simulator-gateway']);
   // Both were created together; by the time one is programmed the other has been seen (and left alone).
-  const other = await client.get<WithStatus>(gateways, { namespace: NS, name: 'someone-elses' });
+  const other = await client.get<WithStatus>(gateways, {
+    namespace: NS,
+    name: 'someone-elses',
+  });
   expect(other.status?.addresses).toBeUndefined();
   expect(statusManagers(other)).toEqual([]);
 });
@@ -126,7 +161,10 @@ it('KAITO: a Workspace goes from InferenceReady False to WorkspaceSucceeded True
     apiVersion: 'kaito.sh/v1beta1',
     kind: 'Workspace',
     metadata: { name: 'phi-4', namespace: NS },
-    resource: { instanceType: 'Standard_NC24ads_A100_v4', labelSelector: { matchLabels: { apps: 'phi-4' } } },
+    resource: {
+      instanceType: 'Standard_NC24ads_A100_v4',
+      labelSelector: { matchLabels: { apps: 'phi-4' } },
+    },
     inference: { preset: { name: 'phi-4-mini-instruct' } },
   } as KubeObject);
   const started = Date.now();
@@ -136,15 +174,27 @@ it('KAITO: a Workspace goes from InferenceReady False to WorkspaceSucceeded True
     s => condition(s, 'WorkspaceSucceeded')?.status === 'True',
   );
   expect(Date.now() - started).toBeGreaterThanOrEqual(STEP_MS);
-  expect(seen.some(s => condition(s, 'InferenceReady')?.status === 'False')).toBe(true);
+  expect(
+    seen.some(s => condition(s, 'InferenceReady')?.status === 'False'),
+  ).toBe(true);
   expect(condition(final.status, 'InferenceReady')?.status).toBe('True');
   expect(statusManagers(final)).toEqual(['simulator-kaito']);
   // The Service the KAITO provider reports (status.endpoint.service), owned by the Workspace.
-  const service = await client.get<KubeObject & { spec?: any }>(Services, { namespace: NS, name: 'phi-4' });
+  const service = await client.get<KubeObject & { spec?: any }>(Services, {
+    namespace: NS,
+    name: 'phi-4',
+  });
   expect(service.metadata?.ownerReferences).toEqual([
-    expect.objectContaining({ kind: 'Workspace', name: 'phi-4', uid: final.metadata?.uid, controller: true }),
+    expect.objectContaining({
+      kind: 'Workspace',
+      name: 'phi-4',
+      uid: final.metadata?.uid,
+      controller: true,
+    }),
   ]);
-  expect(service.spec.ports).toEqual([expect.objectContaining({ name: 'http', port: 80, targetPort: 5000 })]);
+  expect(service.spec.ports).toEqual([
+    expect.objectContaining({ name: 'http', port: 80, targetPort: 5000 }),
+  ]);
 });
 
 it('Dynamo: a DynamoGraphDeployment reaches state successful with its workers ready', async () => {
@@ -159,8 +209,16 @@ it('Dynamo: a DynamoGraphDeployment reaches state successful with its workers re
       ],
     },
   } as KubeObject);
-  const { final, seen } = await watchStatus(graphs, 'llama', s => s.state === 'successful');
-  expect(seen.map(s => s.state)).toEqual(['initializing', 'pending', 'successful']);
+  const { final, seen } = await watchStatus(
+    graphs,
+    'llama',
+    s => s.state === 'successful',
+  );
+  expect(seen.map(s => s.state)).toEqual([
+    'initializing',
+    'pending',
+    'successful',
+  ]);
   expect(final.status.components.VllmDecodeWorker).toEqual(
     expect.objectContaining({ replicas: 2, readyReplicas: 2 }),
   );
@@ -168,7 +226,8 @@ it('Dynamo: a DynamoGraphDeployment reaches state successful with its workers re
 });
 
 it('KubeRay: a RayService goes Pending then Running; a failure annotation makes it Failed', async () => {
-  const serveConfigV2 = 'applications:\n- name: llm\n  import_path: ray.serve.llm:build_openai_app\n  deployments:\n  - name: LLMServer\n';
+  const serveConfigV2 =
+    'applications:\n- name: llm\n  import_path: ray.serve.llm:build_openai_app\n  deployments:\n  - name: LLMServer\n';
   const rayService = (name: string, annotations?: Record<string, string>) =>
     ({
       apiVersion: 'ray.io/v1',
@@ -179,24 +238,51 @@ it('KubeRay: a RayService goes Pending then Running; a failure annotation makes 
         rayClusterConfig: {
           headGroupSpec: {
             rayStartParams: {},
-            template: { spec: { containers: [{ name: 'ray-head', image: 'rayproject/ray-llm:2.46.0' }] } },
+            template: {
+              spec: {
+                containers: [
+                  { name: 'ray-head', image: 'rayproject/ray-llm:2.46.0' },
+                ],
+              },
+            },
           },
         },
       },
-    }) as KubeObject;
+    } as KubeObject);
   await client.create(rayServices, rayService('qwen'));
-  await client.create(rayServices, rayService('broken', { [FAIL_ANNOTATION]: 'CUDA out of memory' }));
-  const ok = await watchStatus(rayServices, 'qwen', s => s.serviceStatus === 'Running');
+  await client.create(
+    rayServices,
+    rayService('broken', { [FAIL_ANNOTATION]: 'CUDA out of memory' }),
+  );
+  const ok = await watchStatus(
+    rayServices,
+    'qwen',
+    s => s.serviceStatus === 'Running',
+  );
   expect(ok.seen[0].serviceStatus).toBe('Pending');
-  expect(ok.final.status.activeServiceStatus.applicationStatuses.llm.status).toBe('RUNNING');
-  const failed = await watchStatus(rayServices, 'broken', s => s.serviceStatus === 'Failed');
-  expect(failed.final.status.pendingServiceStatus.applicationStatuses.llm).toEqual(
-    expect.objectContaining({ status: 'DEPLOY_FAILED', message: 'CUDA out of memory' }),
+  expect(
+    ok.final.status.activeServiceStatus.applicationStatuses.llm.status,
+  ).toBe('RUNNING');
+  const failed = await watchStatus(
+    rayServices,
+    'broken',
+    s => s.serviceStatus === 'Failed',
+  );
+  expect(
+    failed.final.status.pendingServiceStatus.applicationStatuses.llm,
+  ).toEqual(
+    expect.objectContaining({
+      status: 'DEPLOY_FAILED',
+      message: 'CUDA out of memory',
+    }),
   );
 });
 
 it('starts over when the spec changes, like a rollout', async () => {
-  const before = await client.get<WithStatus>(graphs, { namespace: NS, name: 'llama' });
+  const before = await client.get<WithStatus>(graphs, {
+    namespace: NS,
+    name: 'llama',
+  });
   await client.patch(
     graphs,
     { namespace: NS, name: 'llama' },
@@ -206,7 +292,9 @@ it('starts over when the spec changes, like a rollout', async () => {
   const { final, seen } = await watchStatus(
     graphs,
     'llama',
-    s => s.state === 'successful' && s.observedGeneration === (before.metadata?.generation ?? 1) + 1,
+    s =>
+      s.state === 'successful' &&
+      s.observedGeneration === (before.metadata?.generation ?? 1) + 1,
   );
   expect(seen.map(s => s.state)).toContain('initializing');
   expect(final.status.components.VllmDecodeWorker.readyReplicas).toBe(3);

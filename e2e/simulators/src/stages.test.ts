@@ -97,7 +97,10 @@ describe.each(simulations.map(s => [s.name, s] as const))(
       });
       // A memory of another generation is ignored.
       expect(
-        decide(sim, withFirst, at(DELAY), DELAY, { ...remembered, generation: 2 }).status,
+        decide(sim, withFirst, at(DELAY), DELAY, {
+          ...remembered,
+          generation: 2,
+        }).status,
       ).toBeDefined();
     });
 
@@ -126,7 +129,8 @@ describe.each(simulations.map(s => [s.name, s] as const))(
 
     it('marks conditions with the generation and starts over when the spec changes', () => {
       const settled = { ...obj, status: rollout(sim, obj).pop() };
-      for (const c of (settled.status as { conditions: Array<Json> }).conditions) {
+      for (const c of (settled.status as { conditions: Array<Json> })
+        .conditions) {
         expect(c.observedGeneration).toBe(1);
       }
       const changed = {
@@ -137,7 +141,12 @@ describe.each(simulations.map(s => [s.name, s] as const))(
       expect(restart.status).toEqual(
         expect.objectContaining({ conditions: expect.any(Array) }),
       );
-      expect(currentStage(sim.stages(changed), { ...changed, status: restart.status })).toBe(0);
+      expect(
+        currentStage(sim.stages(changed), {
+          ...changed,
+          status: restart.status,
+        }),
+      ).toBe(0);
     });
 
     it('reports the failure named by the annotation after one step', () => {
@@ -156,7 +165,11 @@ describe.each(simulations.map(s => [s.name, s] as const))(
 
     it('keeps the transition time of a condition whose status did not change', () => {
       const [first, second] = rollout(sim, obj) as Array<{
-        conditions: Array<{ type: string; status: string; lastTransitionTime: string }>;
+        conditions: Array<{
+          type: string;
+          status: string;
+          lastTransitionTime: string;
+        }>;
       }>;
       const expected = second.conditions.map(c => {
         const before = first.conditions.find(p => p.type === c.type);
@@ -164,14 +177,17 @@ describe.each(simulations.map(s => [s.name, s] as const))(
           ? before.lastTransitionTime
           : '2026-01-01T00:00:02Z';
       });
-      expect(second.conditions.map(c => c.lastTransitionTime)).toEqual(expected);
+      expect(second.conditions.map(c => c.lastTransitionTime)).toEqual(
+        expected,
+      );
       expect(expected).toContain('2026-01-01T00:00:02Z');
     });
   },
 );
 
 describe('seed 000 section 4.9 states', () => {
-  const last = (sim: RuntimeSimulation) => rollout(sim, objects[sim.name]).pop() as Json;
+  const last = (sim: RuntimeSimulation) =>
+    rollout(sim, objects[sim.name]).pop() as Json;
 
   it('KAITO ends with WorkspaceSucceeded True after InferenceReady False', () => {
     const applied = rollout(kaitoSimulation, objects.kaito) as Array<{
@@ -197,7 +213,11 @@ describe('seed 000 section 4.9 states', () => {
     ]);
     const components = applied[2].components as Record<string, Json>;
     expect(components.VllmDecodeWorker).toEqual(
-      expect.objectContaining({ replicas: 4, readyReplicas: 4, availableReplicas: 4 }),
+      expect.objectContaining({
+        replicas: 4,
+        readyReplicas: 4,
+        availableReplicas: 4,
+      }),
     );
     expect(Object.keys(components)).toEqual([
       'Frontend',
@@ -209,7 +229,9 @@ describe('seed 000 section 4.9 states', () => {
   it('Dynamo v1alpha1 objects get status.services instead of status.components', () => {
     const v1alpha1: UpstreamObject = {
       metadata: { name: 'g', generation: 1 },
-      spec: { services: { Frontend: { replicas: 1 }, Worker: { replicas: 3 } } },
+      spec: {
+        services: { Frontend: { replicas: 1 }, Worker: { replicas: 3 } },
+      },
     };
     const status = rollout(dynamoSimulation, v1alpha1).pop() as Json;
     expect(status.components).toBeUndefined();
@@ -222,7 +244,10 @@ describe('seed 000 section 4.9 states', () => {
     const failed = dynamoSimulation.failed(objects.dynamo, 'image pull failed');
     expect(failed.fields.state).toBe('failed');
     expect(failed.conditions[0]).toEqual(
-      expect.objectContaining({ status: 'False', message: 'image pull failed' }),
+      expect.objectContaining({
+        status: 'False',
+        message: 'image pull failed',
+      }),
     );
   });
 
@@ -255,6 +280,11 @@ describe('seed 000 section 4.9 states', () => {
   it('KubeRay without a readable serveConfigV2 simulates one application "default"', () => {
     const broken = { ...objects.kuberay, spec: { serveConfigV2: '{{{' } };
     const status = rollout(kuberaySimulation, broken).pop() as Json;
-    expect(Object.keys((status.activeServiceStatus as { applicationStatuses: Json }).applicationStatuses)).toEqual(['default']);
+    expect(
+      Object.keys(
+        (status.activeServiceStatus as { applicationStatuses: Json })
+          .applicationStatuses,
+      ),
+    ).toEqual(['default']);
   });
 });

@@ -37,7 +37,9 @@ export interface UpstreamObject {
 
 /** One status an operator reports: its conditions plus the other status fields. */
 export interface Stage {
-  conditions: Array<Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>>;
+  conditions: Array<
+    Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>
+  >;
   fields: Json;
 }
 
@@ -194,8 +196,7 @@ export function decide(
   if (index === -1) return next(0);
   if (index === last) return { stage: index };
   const known =
-    remembered?.stage === index &&
-    remembered.generation === generationOf(obj);
+    remembered?.stage === index && remembered.generation === generationOf(obj);
   const since = known ? remembered.atMs : enteredAt(obj);
   const waitMs = since + stepDelayMs - now.getTime();
   if (waitMs > 0) return { requeueAfterMs: waitMs, stage: index };

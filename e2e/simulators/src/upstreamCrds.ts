@@ -15,7 +15,10 @@ export const UPSTREAM_CRDS_DIR = join(
  * SIMULATOR: stand-ins for the Gateway API's Gateway and HTTPRoute CRDs,
  * written for this project (see gateway-api/README.md), not upstream's.
  */
-export const GATEWAY_API_CRDS_DIR = join(dirname(UPSTREAM_CRDS_DIR), 'gateway-api');
+export const GATEWAY_API_CRDS_DIR = join(
+  dirname(UPSTREAM_CRDS_DIR),
+  'gateway-api',
+);
 
 const yamlFiles = (dir: string) =>
   readdirSync(dir)

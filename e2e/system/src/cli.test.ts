@@ -25,7 +25,9 @@ describe('parseUpArgs', () => {
       stepDelayMs: 0,
       ports: { app: undefined, backend: undefined },
     });
-    expect(parseUpArgs(['up', '--port', '3100', '--backend-port', '7100']).ports).toEqual({
+    expect(
+      parseUpArgs(['up', '--port', '3100', '--backend-port', '7100']).ports,
+    ).toEqual({
       app: 3100,
       backend: 7100,
     });
@@ -44,9 +46,9 @@ describe('parseUpArgs', () => {
     expect(() => parseUpArgs(['up', '--port', '70000'])).toThrow(
       '--port must be a port number from 1 to 65535; got "70000"',
     );
-    expect(() => parseUpArgs(['up', '--port', '1', '--backend-port', '1'])).toThrow(
-      '--port and --backend-port must differ',
-    );
+    expect(() =>
+      parseUpArgs(['up', '--port', '1', '--backend-port', '1']),
+    ).toThrow('--port and --backend-port must differ');
     expect(() => parseUpArgs(['down'])).toThrow(
       'usage: up [--clusters dev,staging]',
     );

@@ -26,7 +26,9 @@ function portFlag(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`${flag} must be a port number from 1 to 65535; got "${value}"`);
+    throw new Error(
+      `${flag} must be a port number from 1 to 65535; got "${value}"`,
+    );
   }
   return port;
 }

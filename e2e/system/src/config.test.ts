@@ -51,7 +51,9 @@ describe('systemAppConfig', () => {
   });
 
   it('sets the app and backend URLs, listen port and CORS origin for the chosen ports, without clusters when the user has their own', () => {
-    const config = parse(systemAppConfig({ app: 3100, backend: 7100 }, undefined));
+    const config = parse(
+      systemAppConfig({ app: 3100, backend: 7100 }, undefined),
+    );
     expect(config).toEqual({
       app: { baseUrl: 'http://localhost:3100' },
       backend: {

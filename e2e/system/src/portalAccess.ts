@@ -33,7 +33,8 @@ const ServiceAccounts: ResourceType = {
 };
 
 /** The portal's permissions: one definition, in plugin-runway-node (its README says how to apply it). */
-export const PORTAL_CLUSTER_ROLE: KubeObject = portalClusterRole(PORTAL_ACCOUNT);
+export const PORTAL_CLUSTER_ROLE: KubeObject =
+  portalClusterRole(PORTAL_ACCOUNT);
 
 /** Creates (or updates) the portal's account and returns a fresh token for it. */
 export async function portalToken(client: KubeClient): Promise<string> {

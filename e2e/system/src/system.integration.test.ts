@@ -72,8 +72,17 @@ type Deployment = KubeObject & {
     phase?: string;
     message?: string;
     provider?: { name?: string; resourceKind?: string };
-    gateway?: { endpoint?: string; modelName?: string; gatewayNamespace?: string };
-    conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
+    gateway?: {
+      endpoint?: string;
+      modelName?: string;
+      gatewayNamespace?: string;
+    };
+    conditions?: Array<{
+      type: string;
+      status: string;
+      reason?: string;
+      message?: string;
+    }>;
   };
 };
 
@@ -186,9 +195,16 @@ describe('the local system, started in this process', () => {
     const routed = await eventually(
       'gemma-cpu to be GatewayReady=True with an endpoint',
       async () => {
-        const md = await client.get<Deployment>(ModelDeployments, { namespace: 'team-a', name: 'gemma-cpu' });
-        const ready = md.status?.conditions?.find(c => c.type === 'GatewayReady');
-        return ready?.status === 'True' && md.status?.gateway?.endpoint ? md : undefined;
+        const md = await client.get<Deployment>(ModelDeployments, {
+          namespace: 'team-a',
+          name: 'gemma-cpu',
+        });
+        const ready = md.status?.conditions?.find(
+          c => c.type === 'GatewayReady',
+        );
+        return ready?.status === 'True' && md.status?.gateway?.endpoint
+          ? md
+          : undefined;
       },
       90_000,
     );
@@ -199,7 +215,9 @@ describe('the local system, started in this process', () => {
         modelName: 'google/gemma-3-1b-it-qat-q8_0-gguf',
       }),
     );
-    expect(routed.status?.conditions?.find(c => c.type === 'GatewayReady')).toMatchObject({ reason: 'GatewayConfigured' });
+    expect(
+      routed.status?.conditions?.find(c => c.type === 'GatewayReady'),
+    ).toMatchObject({ reason: 'GatewayConfigured' });
   }, 120_000);
 
   it('stop() leaves no process of the system running', async () => {

@@ -3,13 +3,17 @@ import { assertPortFree, backstageEnv } from './system';
 
 describe('assertPortFree', () => {
   let server: Server;
-  afterEach(() => new Promise<void>(r => (server ? server.close(() => r()) : r())));
+  afterEach(
+    () => new Promise<void>(r => (server ? server.close(() => r()) : r())),
+  );
 
   it('names the port, what needs it and how to fix it when it is taken', async () => {
     server = createServer();
     await new Promise<void>(r => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as { port: number }).port;
-    await expect(assertPortFree(port, 'the Backstage frontend')).rejects.toThrow(
+    await expect(
+      assertPortFree(port, 'the Backstage frontend'),
+    ).rejects.toThrow(
       `port ${port} for the Backstage frontend is already in use (another Backstage? see \`ss -ltnp | grep :${port}\`): stop that process or choose other ports (--port, --backend-port)`,
     );
     await new Promise<void>(r => server.close(() => r()));
@@ -21,7 +25,9 @@ describe('assertPortFree', () => {
 
 describe('backstageEnv', () => {
   it('drops NODE_ENV and keeps the rest', () => {
-    expect(backstageEnv({ NODE_ENV: 'test', PATH: '/bin', KUBECONFIG: '/k' })).toEqual({
+    expect(
+      backstageEnv({ NODE_ENV: 'test', PATH: '/bin', KUBECONFIG: '/k' }),
+    ).toEqual({
       PATH: '/bin',
       KUBECONFIG: '/k',
     });

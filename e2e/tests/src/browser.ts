@@ -28,7 +28,9 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export async function openBrowser(screenshotDir: string): Promise<BrowserSession> {
+export async function openBrowser(
+  screenshotDir: string,
+): Promise<BrowserSession> {
   mkdirSync(screenshotDir, { recursive: true });
   const profile = mkdtempSync(join(tmpdir(), 'runway-chromium-'));
   // A fresh profile per run: nothing cached from an earlier session.
@@ -45,7 +47,10 @@ export async function openBrowser(screenshotDir: string): Promise<BrowserSession
     page,
     async screenshot(step) {
       n += 1;
-      const path = join(screenshotDir, `${String(n).padStart(2, '0')}-${step}.png`);
+      const path = join(
+        screenshotDir,
+        `${String(n).padStart(2, '0')}-${step}.png`,
+      );
       await page.screenshot({ path, fullPage: true });
       return path;
     },

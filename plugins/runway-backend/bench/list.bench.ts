@@ -12,7 +12,10 @@
  *   RUNWAY_BENCH_OBJECTS=500 RUNWAY_BENCH_REQUESTS=10 yarn bench
  */
 import { createBackend } from '@backstage/backend-defaults';
-import { coreServices, createServiceFactory } from '@backstage/backend-plugin-api';
+import {
+  coreServices,
+  createServiceFactory,
+} from '@backstage/backend-plugin-api';
 import { ConfigReader } from '@backstage/config';
 import { KubeClient, type KubeObject } from '@runway-portal/controller-runtime';
 import { startClusters, type TestCluster } from '@runway-portal/e2e-cluster';
@@ -28,9 +31,24 @@ const OBJECTS = Number(process.env.RUNWAY_BENCH_OBJECTS ?? 2000);
 const REQUESTS = Number(process.env.RUNWAY_BENCH_REQUESTS ?? 30);
 const PORT = Number(process.env.RUNWAY_BENCH_PORT ?? 7391);
 const TOKEN = 'runway-bench-static-token-0123456789';
-const CRDS = resolvePackagePath('@runway-portal/plugin-runway-backend', '../../controllers/deploy/crds');
-const DEPLOYMENTS = { group: 'airunway.ai', version: 'v1alpha1', kind: 'ModelDeployment', plural: 'modeldeployments', namespaced: true };
-const NAMESPACES = { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false };
+const CRDS = resolvePackagePath(
+  '@runway-portal/plugin-runway-backend',
+  '../../controllers/deploy/crds',
+);
+const DEPLOYMENTS = {
+  group: 'airunway.ai',
+  version: 'v1alpha1',
+  kind: 'ModelDeployment',
+  plural: 'modeldeployments',
+  namespaced: true,
+};
+const NAMESPACES = {
+  group: '',
+  version: 'v1',
+  kind: 'Namespace',
+  plural: 'namespaces',
+  namespaced: false,
+};
 
 /** A deployment of realistic size: labels, annotations and a full spec. */
 function deployment(i: number): KubeObject {
@@ -40,12 +58,22 @@ function deployment(i: number): KubeObject {
     metadata: {
       name: `bench-${i}`,
       namespace: `team-${i % 10}`,
-      labels: { app: `bench-${i % 50}`, team: `team-${i % 10}`, 'backstage.io/kubernetes-id': `svc-${i % 200}` },
-      annotations: { 'runway.backstage.io/entity-ref': `component:default/svc-${i % 200}` },
+      labels: {
+        app: `bench-${i % 50}`,
+        team: `team-${i % 10}`,
+        'backstage.io/kubernetes-id': `svc-${i % 200}`,
+      },
+      annotations: {
+        'runway.backstage.io/entity-ref': `component:default/svc-${i % 200}`,
+      },
     },
     spec: {
       model: { id: 'meta-llama/Llama-3.1-8B-Instruct', source: 'huggingface' },
-      engine: { type: 'vllm', contextLength: 8192, args: { 'max-num-seqs': '256' } },
+      engine: {
+        type: 'vllm',
+        contextLength: 8192,
+        args: { 'max-num-seqs': '256' },
+      },
       serving: { mode: 'aggregated' },
       scaling: { replicas: 1 + (i % 3) },
       resources: { gpu: { count: 1 }, memory: '32Gi' },
@@ -56,7 +84,10 @@ function deployment(i: number): KubeObject {
 }
 
 function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  const index = Math.min(
+    sorted.length - 1,
+    Math.ceil((p / 100) * sorted.length) - 1,
+  );
   return sorted[Math.max(0, index)];
 }
 
@@ -81,13 +112,22 @@ const keepAlive = new http.Agent({ keepAlive: true });
 function getJson(path: string): Promise<any> {
   return new Promise((resolve, reject) => {
     const req = http.get(
-      { host: '127.0.0.1', port: PORT, path, headers: { Authorization: `Bearer ${TOKEN}` }, agent: keepAlive },
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path,
+        headers: { Authorization: `Bearer ${TOKEN}` },
+        agent: keepAlive,
+      },
       res => {
         const chunks: Buffer[] = [];
         res.on('data', c => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) reject(new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+          if (res.statusCode !== 200)
+            reject(
+              new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 300)}`),
+            );
           else resolve(JSON.parse(text));
         });
       },
@@ -98,18 +138,29 @@ function getJson(path: string): Promise<any> {
 
 async function fill(client: KubeClient, cluster: string): Promise<void> {
   for (let t = 0; t < 10; t++) {
-    await client.apply(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `team-${t}` } }, { fieldManager: 'bench' });
+    await client.apply(
+      NAMESPACES,
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `team-${t}` } },
+      { fieldManager: 'bench' },
+    );
   }
   let next = 0;
   const worker = async () => {
     while (next < OBJECTS) {
       const i = next++;
-      await client.create(DEPLOYMENTS, deployment(i), { fieldManager: 'bench' });
+      await client.create(DEPLOYMENTS, deployment(i), {
+        fieldManager: 'bench',
+      });
     }
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: 16 }, worker));
-  process.stdout.write(`  ${cluster}: created ${OBJECTS} deployments in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `  ${cluster}: created ${OBJECTS} deployments in ${(
+      (performance.now() - started) /
+      1000
+    ).toFixed(1)} s\n`,
+  );
 }
 
 function memory() {
@@ -119,13 +170,21 @@ function memory() {
 }
 
 async function main() {
-  process.stdout.write(`runway list benchmark: 3 clusters x ${OBJECTS} deployments, ${REQUESTS} requests each way\n`);
+  process.stdout.write(
+    `runway list benchmark: 3 clusters x ${OBJECTS} deployments, ${REQUESTS} requests each way\n`,
+  );
   let clusters: TestCluster[] = [];
   let backend: ReturnType<typeof createBackend> | undefined;
   try {
-    clusters = await startClusters(['a', 'b', 'c'].map(n => ({ name: `runway-bench-${n}`, crds: [CRDS] })));
-    const admins = clusters.map(c => new KubeClient(c.kubeConfig(), { requestTimeoutMs: 60_000 }));
-    await Promise.all(admins.map((client, i) => fill(client, clusters[i].name)));
+    clusters = await startClusters(
+      ['a', 'b', 'c'].map(n => ({ name: `runway-bench-${n}`, crds: [CRDS] })),
+    );
+    const admins = clusters.map(
+      c => new KubeClient(c.kubeConfig(), { requestTimeoutMs: 60_000 }),
+    );
+    await Promise.all(
+      admins.map((client, i) => fill(client, clusters[i].name)),
+    );
 
     const before = memory();
     backend = createBackend();
@@ -140,10 +199,21 @@ async function main() {
               baseUrl: `http://localhost:${PORT}`,
               listen: { port: PORT, host: '127.0.0.1' },
               database: { client: 'better-sqlite3', connection: ':memory:' },
-              auth: { externalAccess: [{ type: 'static', options: { token: TOKEN, subject: 'bench' } }] },
+              auth: {
+                externalAccess: [
+                  {
+                    type: 'static',
+                    options: { token: TOKEN, subject: 'bench' },
+                  },
+                ],
+              },
             },
             runway: {
-              kubeconfig: clusters.map(c => ({ context: c.name, name: c.name, path: c.kubeconfigPath })),
+              kubeconfig: clusters.map(c => ({
+                context: c.name,
+                name: c.name,
+                path: c.kubeconfigPath,
+              })),
             },
           }),
       }),
@@ -156,7 +226,11 @@ async function main() {
     const first = await getJson('/api/runway/deployments');
     const coldMs = performance.now() - coldStart;
     if (first.items.length !== 3 * OBJECTS || first.errors.length > 0) {
-      throw new Error(`expected ${3 * OBJECTS} items and no errors, got ${first.items.length} items, errors ${JSON.stringify(first.errors)}`);
+      throw new Error(
+        `expected ${3 * OBJECTS} items and no errors, got ${
+          first.items.length
+        } items, errors ${JSON.stringify(first.errors)}`,
+      );
     }
     const warm = memory();
 
@@ -164,11 +238,25 @@ async function main() {
     const apiSamples: number[] = [];
     const directSamples: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
-      apiSamples.push(...(await timed(1, async () => void (await getJson('/api/runway/deployments')))));
-      directSamples.push(...(await timed(1, async () => void (await admins[0].list(DEPLOYMENTS)))));
+      apiSamples.push(
+        ...(await timed(
+          1,
+          async () => void (await getJson('/api/runway/deployments')),
+        )),
+      );
+      directSamples.push(
+        ...(await timed(
+          1,
+          async () => void (await admins[0].list(DEPLOYMENTS)),
+        )),
+      );
     }
-    const filteredSamples = await timed(REQUESTS, async () =>
-      void (await getJson('/api/runway/deployments?labelSelector=team%3Dteam-3&namespace=team-3')),
+    const filteredSamples = await timed(
+      REQUESTS,
+      async () =>
+        void (await getJson(
+          '/api/runway/deployments?labelSelector=team%3Dteam-3&namespace=team-3',
+        )),
     );
     const after = memory();
 
@@ -176,21 +264,53 @@ async function main() {
     const direct = stats(directSamples);
     const filtered = stats(filteredSamples);
     const fmt = (ms: number) => `${ms.toFixed(1).padStart(8)} ms`;
-    process.stdout.write('\nlatency                                   p50          p95\n');
-    process.stdout.write(`runway API, 3 clusters (${3 * OBJECTS} items)  ${fmt(api.p50)}  ${fmt(api.p95)}\n`);
-    process.stdout.write(`direct LIST, 1 API server (${OBJECTS} items)  ${fmt(direct.p50)}  ${fmt(direct.p95)}\n`);
-    process.stdout.write(`runway API, filtered (namespace+labels)    ${fmt(filtered.p50)}  ${fmt(filtered.p95)}\n`);
-    process.stdout.write(`ratio API/direct                          ${(api.p50 / direct.p50).toFixed(2).padStart(8)} x  ${(api.p95 / direct.p95).toFixed(2).padStart(8)} x\n`);
-    process.stdout.write(`first (cold) list, caches started lazily  ${fmt(coldMs)}\n`);
-    process.stdout.write('\nbackend process memory (includes this benchmark client)\n');
+    process.stdout.write(
+      '\nlatency                                   p50          p95\n',
+    );
+    process.stdout.write(
+      `runway API, 3 clusters (${3 * OBJECTS} items)  ${fmt(api.p50)}  ${fmt(
+        api.p95,
+      )}\n`,
+    );
+    process.stdout.write(
+      `direct LIST, 1 API server (${OBJECTS} items)  ${fmt(direct.p50)}  ${fmt(
+        direct.p95,
+      )}\n`,
+    );
+    process.stdout.write(
+      `runway API, filtered (namespace+labels)    ${fmt(filtered.p50)}  ${fmt(
+        filtered.p95,
+      )}\n`,
+    );
+    process.stdout.write(
+      `ratio API/direct                          ${(api.p50 / direct.p50)
+        .toFixed(2)
+        .padStart(8)} x  ${(api.p95 / direct.p95).toFixed(2).padStart(8)} x\n`,
+    );
+    process.stdout.write(
+      `first (cold) list, caches started lazily  ${fmt(coldMs)}\n`,
+    );
+    process.stdout.write(
+      '\nbackend process memory (includes this benchmark client)\n',
+    );
     const line = (label: string, m: { rssMiB: number; heapMiB: number }) =>
-      process.stdout.write(`${label.padEnd(34)} rss ${m.rssMiB.toFixed(0).padStart(5)} MiB   heap ${m.heapMiB.toFixed(0).padStart(5)} MiB\n`);
+      process.stdout.write(
+        `${label.padEnd(34)} rss ${m.rssMiB
+          .toFixed(0)
+          .padStart(5)} MiB   heap ${m.heapMiB.toFixed(0).padStart(5)} MiB\n`,
+      );
     line('before the backend starts', before);
     line('backend started, caches empty', started);
     line('caches warm (first list done)', warm);
     line(`after ${REQUESTS * 3} more requests`, after);
     process.stdout.write(
-      `heap of the warm caches: ${(warm.heapMiB - started.heapMiB).toFixed(1)} MiB for ${3 * OBJECTS} deployments (${(((warm.heapMiB - started.heapMiB) * 2 ** 20) / (3 * OBJECTS) / 1024).toFixed(2)} KiB each)\n`,
+      `heap of the warm caches: ${(warm.heapMiB - started.heapMiB).toFixed(
+        1,
+      )} MiB for ${3 * OBJECTS} deployments (${(
+        ((warm.heapMiB - started.heapMiB) * 2 ** 20) /
+        (3 * OBJECTS) /
+        1024
+      ).toFixed(2)} KiB each)\n`,
     );
   } finally {
     await backend?.stop();

@@ -41,21 +41,47 @@ export const runwayPlugin = createBackendPlugin({
         clusterClient: clusterClientServiceRef,
         signals: signalsServiceRef,
       },
-      async init({ logger, httpRouter, httpAuth, permissions, permissionsRegistry, auditor, lifecycle, clusterClient, signals }) {
+      async init({
+        logger,
+        httpRouter,
+        httpAuth,
+        permissions,
+        permissionsRegistry,
+        auditor,
+        lifecycle,
+        clusterClient,
+        signals,
+      }) {
         permissionsRegistry.addResourceType({
           resourceRef: runwayResourceRef,
-          permissions: runwayPermissionList.filter(p => p !== runwayClustersReadPermission),
+          permissions: runwayPermissionList.filter(
+            p => p !== runwayClustersReadPermission,
+          ),
           rules: [isInCluster, isInNamespace],
           getResources: async refs => refs.map(parseRunwayResourceRef),
         });
         permissionsRegistry.addPermissions([runwayClustersReadPermission]);
-        const applyConditions = createConditionAuthorizer(permissionsRegistry.getPermissionRuleset(runwayResourceRef));
+        const applyConditions = createConditionAuthorizer(
+          permissionsRegistry.getPermissionRuleset(runwayResourceRef),
+        );
         const authorizer = createAuthorizer(permissions, applyConditions);
 
         httpRouter.use(
-          await createRouter({ clusterClient, httpAuth, permissions, authorizer, auditor, logger, builtInProviders: BUILT_IN_PROVIDERS }),
+          await createRouter({
+            clusterClient,
+            httpAuth,
+            permissions,
+            authorizer,
+            auditor,
+            logger,
+            builtInProviders: BUILT_IN_PROVIDERS,
+          }),
         );
-        const stopSignals = forwardChangesToSignals({ clusterClient, signals, logger });
+        const stopSignals = forwardChangesToSignals({
+          clusterClient,
+          signals,
+          logger,
+        });
         lifecycle.addShutdownHook(stopSignals);
       },
     });

@@ -10,8 +10,10 @@ import { parse } from 'yaml';
 import { validateModel } from '../src/models/validate';
 import { upstreamStackSamples } from '../src/stacks/__fixtures__/upstream';
 import { convertStack } from '../src/stacks/conversion';
-import { validateStackV1alpha1, validateStackV1alpha2 } from '../src/stacks/validate';
-
+import {
+  validateStackV1alpha1,
+  validateStackV1alpha2,
+} from '../src/stacks/validate';
 
 /** Seed 004's complete example: every section, shorthand forms included. */
 const seedExample = parse(`
@@ -52,17 +54,28 @@ spec:
 `);
 
 function sample(file: string) {
-  return upstreamStackSamples().find(([name]) => name.startsWith(`${file} `))![1];
+  return upstreamStackSamples().find(([name]) =>
+    name.startsWith(`${file} `),
+  )![1];
 }
 
-const v2Minimal = sample('llamastack-v1alpha2-PR253-llamastackdistribution.yaml');
-const v1Sample = sample('llamastack-v1alpha1-_v1alpha1_llamastackdistribution.yaml');
+const v2Minimal = sample(
+  'llamastack-v1alpha2-PR253-llamastackdistribution.yaml',
+);
+const v1Sample = sample(
+  'llamastack-v1alpha1-_v1alpha1_llamastackdistribution.yaml',
+);
 const model = {
   apiVersion: 'models.airunway.ai/v1alpha1',
   kind: 'Model',
   metadata: { name: 'llama-3-8b', namespace: 'default' },
   spec: {
-    source: { huggingFace: { repoId: 'meta-llama/Llama-3.1-8B-Instruct', revision: 'main' } },
+    source: {
+      huggingFace: {
+        repoId: 'meta-llama/Llama-3.1-8B-Instruct',
+        revision: 'main',
+      },
+    },
     version: '3.1',
     storage: { storageClass: 'longhorn', size: '20Gi' },
     credentialsSecret: 'hf-credentials',
@@ -83,14 +96,18 @@ function round(fn: () => unknown, ms: number): number {
   return Number(now - start) / 1000 / calls;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
  * Microseconds per call of `fn` and of the baseline, each the median of 7
  * rounds taken in turns, so a burst of load from other processes on the
  * machine moves both, and barely the median.
  */
-function measure(fn: () => unknown, baseline: () => unknown): { micros: number; base: number } {
+function measure(
+  fn: () => unknown,
+  baseline: () => unknown,
+): { micros: number; base: number } {
   for (let i = 0; i < 500; i++) {
     fn();
     baseline();
@@ -105,21 +122,48 @@ function measure(fn: () => unknown, baseline: () => unknown): { micros: number; 
 }
 
 const cases: Array<[string, unknown, () => unknown]> = [
-  ['v1alpha2 validation, seed 004 complete example', seedExample, () => validateStackV1alpha2(seedExample)],
-  ['v1alpha2 validation, minimal upstream sample', v2Minimal, () => validateStackV1alpha2(v2Minimal)],
-  ['v1alpha1 validation, upstream sample', v1Sample, () => validateStackV1alpha1(v1Sample)],
+  [
+    'v1alpha2 validation, seed 004 complete example',
+    seedExample,
+    () => validateStackV1alpha2(seedExample),
+  ],
+  [
+    'v1alpha2 validation, minimal upstream sample',
+    v2Minimal,
+    () => validateStackV1alpha2(v2Minimal),
+  ],
+  [
+    'v1alpha1 validation, upstream sample',
+    v1Sample,
+    () => validateStackV1alpha1(v1Sample),
+  ],
   ['Model validation, seed 003 example', model, () => validateModel(model)],
-  ['conversion v1alpha1 -> v1alpha2, upstream sample', v1Sample, () => convertStack(v1Sample, 'llamastack.io/v1alpha2')],
+  [
+    'conversion v1alpha1 -> v1alpha2, upstream sample',
+    v1Sample,
+    () => convertStack(v1Sample, 'llamastack.io/v1alpha2'),
+  ],
 ];
 
 for (const [, input, fn] of cases) {
   const result = fn() as { valid?: boolean };
-  if (result && result.valid === false) throw new Error(`benchmark input is invalid: ${JSON.stringify(input)}`);
+  if (result && result.valid === false)
+    throw new Error(`benchmark input is invalid: ${JSON.stringify(input)}`);
 }
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
-console.log('case'.padEnd(52), 'µs/call'.padStart(9), 'x baseline'.padStart(11), 'baseline µs'.padStart(12));
+console.log(
+  'case'.padEnd(52),
+  'µs/call'.padStart(9),
+  'x baseline'.padStart(11),
+  'baseline µs'.padStart(12),
+);
 for (const [name, input, fn] of cases) {
   const { micros, base } = measure(fn, () => JSON.parse(JSON.stringify(input)));
-  console.log(name.padEnd(52), micros.toFixed(1).padStart(9), (micros / base).toFixed(1).padStart(11), base.toFixed(2).padStart(12));
+  console.log(
+    name.padEnd(52),
+    micros.toFixed(1).padStart(9),
+    (micros / base).toFixed(1).padStart(11),
+    base.toFixed(2).padStart(12),
+  );
 }

@@ -14,26 +14,52 @@ describe('runway permissions', () => {
   it('defines read, create, update and delete per kind, plus the cluster overview', () => {
     expect(runwayPermissionList.map(p => p.name)).toEqual([
       'runway.clusters.read',
-      ...['deployments', 'models', 'stacks'].flatMap(k => ['read', 'create', 'update', 'delete'].map(a => `runway.${k}.${a}`)),
+      ...['deployments', 'models', 'stacks'].flatMap(k =>
+        ['read', 'create', 'update', 'delete'].map(a => `runway.${k}.${a}`),
+      ),
     ]);
-    expect(runwayPermissions.models.update).toMatchObject({ type: 'resource', resourceType: 'runway-resource', attributes: { action: 'update' } });
-    expect(isResourcePermission(runwayPermissions.deployments.delete, 'runway-resource')).toBe(true);
-    expect(runwayClustersReadPermission).toMatchObject({ type: 'basic', attributes: { action: 'read' } });
+    expect(runwayPermissions.models.update).toMatchObject({
+      type: 'resource',
+      resourceType: 'runway-resource',
+      attributes: { action: 'update' },
+    });
+    expect(
+      isResourcePermission(
+        runwayPermissions.deployments.delete,
+        'runway-resource',
+      ),
+    ).toBe(true);
+    expect(runwayClustersReadPermission).toMatchObject({
+      type: 'basic',
+      attributes: { action: 'read' },
+    });
   });
 
   it('refers to resources as cluster/namespace, and reads that back', () => {
-    expect(runwayResourceRefOf({ cluster: 'east', namespace: 'team-a' })).toBe('east/team-a');
-    expect(parseRunwayResourceRef('east/team-a')).toEqual({ cluster: 'east', namespace: 'team-a' });
+    expect(runwayResourceRefOf({ cluster: 'east', namespace: 'team-a' })).toBe(
+      'east/team-a',
+    );
+    expect(parseRunwayResourceRef('east/team-a')).toEqual({
+      cluster: 'east',
+      namespace: 'team-a',
+    });
     expect(parseRunwayResourceRef('east')).toBeUndefined();
     expect(parseRunwayResourceRef('east/')).toBeUndefined();
     expect(parseRunwayResourceRef('east/team-a/llama')).toBeUndefined();
   });
 
   it('says which permission is missing, and where', () => {
-    expect(runwayPermissionDeniedMessage(runwayPermissions.deployments.delete, { cluster: 'east', namespace: 'ml' })).toBe(
+    expect(
+      runwayPermissionDeniedMessage(runwayPermissions.deployments.delete, {
+        cluster: 'east',
+        namespace: 'ml',
+      }),
+    ).toBe(
       'you do not have permission runway.deployments.delete in namespace "ml" of cluster "east"',
     );
-    expect(runwayPermissionDeniedMessage(runwayClustersReadPermission)).toBe('you do not have permission runway.clusters.read');
+    expect(runwayPermissionDeniedMessage(runwayClustersReadPermission)).toBe(
+      'you do not have permission runway.clusters.read',
+    );
   });
 
   it('knows the kinds', () => {

@@ -7,7 +7,10 @@
  * with. The rules a policy's conditions use (`isInCluster`, `isInNamespace`)
  * need node code and live in runway-node.
  */
-import { createPermission, type ResourcePermission } from '@backstage/plugin-permission-common';
+import {
+  createPermission,
+  type ResourcePermission,
+} from '@backstage/plugin-permission-common';
 
 export const RUNWAY_KINDS = ['deployments', 'models', 'stacks'] as const;
 export type RunwayKind = (typeof RUNWAY_KINDS)[number];
@@ -19,22 +22,37 @@ export function isRunwayKind(value: string): value is RunwayKind {
 export const RUNWAY_RESOURCE_TYPE = 'runway-resource';
 
 export type RunwayAction = 'read' | 'create' | 'update' | 'delete';
-export const RUNWAY_ACTIONS: readonly RunwayAction[] = ['read', 'create', 'update', 'delete'];
+export const RUNWAY_ACTIONS: readonly RunwayAction[] = [
+  'read',
+  'create',
+  'update',
+  'delete',
+];
 
 export type RunwayPermission = ResourcePermission<typeof RUNWAY_RESOURCE_TYPE>;
 
-function kindPermissions(kind: RunwayKind): Record<RunwayAction, RunwayPermission> {
+function kindPermissions(
+  kind: RunwayKind,
+): Record<RunwayAction, RunwayPermission> {
   const make = (action: RunwayAction) =>
     createPermission({
       name: `runway.${kind}.${action}`,
       attributes: { action },
       resourceType: RUNWAY_RESOURCE_TYPE,
     });
-  return { read: make('read'), create: make('create'), update: make('update'), delete: make('delete') };
+  return {
+    read: make('read'),
+    create: make('create'),
+    update: make('update'),
+    delete: make('delete'),
+  };
 }
 
 /** `runwayPermissions.deployments.create` is `runway.deployments.create`, and so on. */
-export const runwayPermissions: Record<RunwayKind, Record<RunwayAction, RunwayPermission>> = {
+export const runwayPermissions: Record<
+  RunwayKind,
+  Record<RunwayAction, RunwayPermission>
+> = {
   deployments: kindPermissions('deployments'),
   models: kindPermissions('models'),
   stacks: kindPermissions('stacks'),
@@ -48,7 +66,9 @@ export const runwayClustersReadPermission = createPermission({
 
 export const runwayPermissionList = [
   runwayClustersReadPermission,
-  ...RUNWAY_KINDS.flatMap(kind => RUNWAY_ACTIONS.map(action => runwayPermissions[kind][action])),
+  ...RUNWAY_KINDS.flatMap(kind =>
+    RUNWAY_ACTIONS.map(action => runwayPermissions[kind][action]),
+  ),
 ];
 
 /** What a permission decision about a Runway resource depends on. */
@@ -67,7 +87,9 @@ export function runwayResourceRefOf(resource: RunwayResource): string {
 }
 
 /** The inverse of `runwayResourceRefOf`; undefined for anything else. */
-export function parseRunwayResourceRef(ref: string): RunwayResource | undefined {
+export function parseRunwayResourceRef(
+  ref: string,
+): RunwayResource | undefined {
   const [cluster, namespace, ...rest] = ref.split('/');
   if (!cluster || !namespace || rest.length > 0) return undefined;
   return { cluster, namespace };
@@ -77,7 +99,12 @@ export function parseRunwayResourceRef(ref: string): RunwayResource | undefined 
  * Why an action is refused: the backend's 403 message and the frontend's
  * tooltip on a disabled action say the same.
  */
-export function runwayPermissionDeniedMessage(permission: { name: string }, resource?: RunwayResource): string {
-  const where = resource ? ` in namespace "${resource.namespace}" of cluster "${resource.cluster}"` : '';
+export function runwayPermissionDeniedMessage(
+  permission: { name: string },
+  resource?: RunwayResource,
+): string {
+  const where = resource
+    ? ` in namespace "${resource.namespace}" of cluster "${resource.cluster}"`
+    : '';
   return `you do not have permission ${permission.name}${where}`;
 }

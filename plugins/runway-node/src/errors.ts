@@ -14,10 +14,7 @@ import { classifyClusterError } from './cluster/health';
 
 /** The body is not a valid resource: `issues` name each field and say how to fix it. */
 export class ResourceInvalidError extends InputError {
-  constructor(
-    message: string,
-    readonly issues: ValidationIssue[],
-  ) {
+  constructor(message: string, readonly issues: ValidationIssue[]) {
     super(message);
   }
 }
@@ -31,10 +28,7 @@ export interface FieldConflict {
 
 /** Server-side apply refused: other managers own fields this update sets. */
 export class FieldConflictError extends ConflictError {
-  constructor(
-    message: string,
-    readonly conflicts: FieldConflict[],
-  ) {
+  constructor(message: string, readonly conflicts: FieldConflict[]) {
     super(message);
   }
 }
@@ -57,7 +51,9 @@ export class ClusterUnavailableError extends ServiceUnavailableError {
 interface StatusLike {
   message?: string;
   reason?: string;
-  details?: { causes?: Array<{ reason?: string; message?: string; field?: string }> };
+  details?: {
+    causes?: Array<{ reason?: string; message?: string; field?: string }>;
+  };
 }
 
 interface ApiErrorLike extends Error {
@@ -68,7 +64,10 @@ interface ApiErrorLike extends Error {
 }
 
 function isApiError(err: unknown): err is ApiErrorLike {
-  return err instanceof Error && typeof (err as Partial<ApiErrorLike>).code === 'number';
+  return (
+    err instanceof Error &&
+    typeof (err as Partial<ApiErrorLike>).code === 'number'
+  );
 }
 
 /** The API server's field causes (422 Invalid) as validation issues. */
@@ -79,33 +78,59 @@ export function issuesFromStatus(status: StatusLike): ValidationIssue[] {
     message: c.message ?? c.reason ?? 'invalid',
     severity: 'error' as const,
   }));
-  return issues.length > 0 ? issues : [{ path: '(root)', message: status.message ?? 'invalid', severity: 'error' }];
+  return issues.length > 0
+    ? issues
+    : [
+        {
+          path: '(root)',
+          message: status.message ?? 'invalid',
+          severity: 'error',
+        },
+      ];
 }
 
 /** Maps an error from one cluster operation to a portal error. */
-export function toPortalError(err: unknown, ctx: { cluster: string; what: string }): Error {
+export function toPortalError(
+  err: unknown,
+  ctx: { cluster: string; what: string },
+): Error {
   if (!isApiError(err)) {
-    const classified = classifyClusterError(err, { cluster: ctx.cluster, what: ctx.what });
+    const classified = classifyClusterError(err, {
+      cluster: ctx.cluster,
+      what: ctx.what,
+    });
     // Connection problems and timeouts are the cluster's; anything else (our own checks) passes as is.
     if (classified.reason === 'Error' && err instanceof Error) return err;
-    return new ClusterUnavailableError(classified.message, ctx.cluster, classified.reason);
+    return new ClusterUnavailableError(
+      classified.message,
+      ctx.cluster,
+      classified.reason,
+    );
   }
   const detail = err.status?.message ?? err.message;
   switch (err.code) {
     case 400:
-      return new InputError(`cluster "${ctx.cluster}" refused ${ctx.what}: ${detail}`);
+      return new InputError(
+        `cluster "${ctx.cluster}" refused ${ctx.what}: ${detail}`,
+      );
     case 404:
-      return new NotFoundError(`${ctx.what} not found in cluster "${ctx.cluster}"`);
+      return new NotFoundError(
+        `${ctx.what} not found in cluster "${ctx.cluster}"`,
+      );
     case 409:
       if (err.conflicts && err.conflicts.length > 0) {
-        const fields = err.conflicts.map(c => `${c.field} (owned by ${c.manager})`).join(', ');
+        const fields = err.conflicts
+          .map(c => `${c.field} (owned by ${c.manager})`)
+          .join(', ');
         return new FieldConflictError(
           `${ctx.what}: other writers own ${fields}; leave those fields unchanged, or update with force to take them over`,
           err.conflicts,
         );
       }
       if (err.reason === 'AlreadyExists') {
-        return new ConflictError(`${ctx.what} already exists in cluster "${ctx.cluster}": update it instead, or choose another name`);
+        return new ConflictError(
+          `${ctx.what} already exists in cluster "${ctx.cluster}": update it instead, or choose another name`,
+        );
       }
       return new ConflictError(
         `${ctx.what} changed in cluster "${ctx.cluster}" since it was read: reload it and apply your change again (${detail})`,
@@ -116,8 +141,15 @@ export function toPortalError(err: unknown, ctx: { cluster: string; what: string
         issuesFromStatus(err.status),
       );
     default: {
-      const classified = classifyClusterError(err, { cluster: ctx.cluster, what: ctx.what });
-      return new ClusterUnavailableError(classified.message, ctx.cluster, classified.reason);
+      const classified = classifyClusterError(err, {
+        cluster: ctx.cluster,
+        what: ctx.what,
+      });
+      return new ClusterUnavailableError(
+        classified.message,
+        ctx.cluster,
+        classified.reason,
+      );
     }
   }
 }

@@ -14,15 +14,31 @@ export * from './permissions';
 export * from './shared';
 export * from './rbac';
 export { readClusterSpecs, checkServerUrl } from './config/readClusters';
-export type { ClusterSpec, ClusterAuth, ClusterConfigProblem, ClusterConfigResult } from './config/readClusters';
-export { readRunwayOptions, DEFAULT_REQUEST_TIMEOUT_MS } from './config/readOptions';
+export type {
+  ClusterSpec,
+  ClusterAuth,
+  ClusterConfigProblem,
+  ClusterConfigResult,
+} from './config/readClusters';
+export {
+  readRunwayOptions,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from './config/readOptions';
 export type { RunwayOptions } from './config/readOptions';
 export { kubeConfigFor } from './config/kubeConfigFor';
-export type { ClusterError, ClusterErrorReason, ClusterFreshness } from './cluster/health';
+export type {
+  ClusterError,
+  ClusterErrorReason,
+  ClusterFreshness,
+} from './cluster/health';
 export { ClusterTimeoutError } from './cluster/health';
 export type { GpuCapacity } from './cluster/gpu';
 export { gpuCapacity, isGpuResource, podRequest } from './cluster/gpu';
 export type { ProviderSummary, ProviderEngine } from './cluster/providers';
 export { summarizeProviders, providerEngines } from './cluster/providers';
-export { parseLabelSelector, matchesLabels, LabelSelectorError } from './cluster/labelSelector';
+export {
+  parseLabelSelector,
+  matchesLabels,
+  LabelSelectorError,
+} from './cluster/labelSelector';
 export type { Requirement } from './cluster/labelSelector';

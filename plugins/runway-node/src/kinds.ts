@@ -16,7 +16,11 @@ import {
 } from '@runway-portal/plugin-runway-common';
 
 // The kinds themselves are runway-common's (the frontend and the permissions need them); this package's files use them from here.
-export { RUNWAY_KINDS, isRunwayKind, type RunwayKind } from '@runway-portal/plugin-runway-common';
+export {
+  RUNWAY_KINDS,
+  isRunwayKind,
+  type RunwayKind,
+} from '@runway-portal/plugin-runway-common';
 
 export interface KindInfo {
   name: RunwayKind;
@@ -49,12 +53,24 @@ export const KIND_INFO: Record<RunwayKind, KindInfo> = {
   stacks: kindInfo('stacks', stackCrd),
 };
 
-export function resourceTypeOf(info: KindInfo, version = info.cacheVersion): ResourceType {
-  return { group: info.group, version, plural: info.plural, kind: info.kind, namespaced: true };
+export function resourceTypeOf(
+  info: KindInfo,
+  version = info.cacheVersion,
+): ResourceType {
+  return {
+    group: info.group,
+    version,
+    plural: info.plural,
+    kind: info.kind,
+    namespaced: true,
+  };
 }
 
 /** `airunway.ai/v1alpha1` for the cached version. */
-export function apiVersionOfKind(info: KindInfo, version = info.cacheVersion): string {
+export function apiVersionOfKind(
+  info: KindInfo,
+  version = info.cacheVersion,
+): string {
   return `${info.group}/${version}`;
 }
 
@@ -67,9 +83,27 @@ export const PROVIDER_CONFIGS: ResourceType = {
   namespaced: false,
 };
 
-export const NODES: ResourceType = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
-export const PODS: ResourceType = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
-export const EVENTS: ResourceType = { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true };
+export const NODES: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'nodes',
+  kind: 'Node',
+  namespaced: false,
+};
+export const PODS: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'pods',
+  kind: 'Pod',
+  namespaced: true,
+};
+export const EVENTS: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'events',
+  kind: 'Event',
+  namespaced: true,
+};
 
 /**
  * A kind whose objects Runway's controllers may create for a resource. Core
@@ -99,7 +133,13 @@ const core = (
   kind: string,
   plural: string,
   labelSelectors?: readonly string[],
-): UpstreamKind => ({ group, version, kind, plural, ...(labelSelectors ? { labelSelectors } : {}) });
+): UpstreamKind => ({
+  group,
+  version,
+  kind,
+  plural,
+  ...(labelSelectors ? { labelSelectors } : {}),
+});
 
 /**
  * The labels of what Runway's controllers create: every provider object
@@ -118,17 +158,47 @@ export const UPSTREAM_KINDS: Record<RunwayKind, readonly UpstreamKind[]> = {
   // ServiceAccount, Role, RoleBinding, ConfigMap, Deployment and Service).
   deployments: [
     { group: 'kaito.sh', kind: 'Workspace', plural: 'workspaces' },
-    { group: 'nvidia.com', kind: 'DynamoGraphDeployment', plural: 'dynamographdeployments' },
+    {
+      group: 'nvidia.com',
+      kind: 'DynamoGraphDeployment',
+      plural: 'dynamographdeployments',
+    },
     { group: 'ray.io', kind: 'RayService', plural: 'rayservices' },
-    { group: 'inference.networking.k8s.io', kind: 'InferencePool', plural: 'inferencepools' },
-    { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', plural: 'httproutes' },
+    {
+      group: 'inference.networking.k8s.io',
+      kind: 'InferencePool',
+      plural: 'inferencepools',
+    },
+    {
+      group: 'gateway.networking.k8s.io',
+      kind: 'HTTPRoute',
+      plural: 'httproutes',
+    },
     core('apps', 'v1', 'Deployment', 'deployments'),
     core('', 'v1', 'Service', 'services'),
     core('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims'),
     core('', 'v1', 'ConfigMap', 'configmaps', RUNWAY_CREATED_SELECTORS),
-    core('', 'v1', 'ServiceAccount', 'serviceaccounts', RUNWAY_CREATED_SELECTORS),
-    core('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', RUNWAY_CREATED_SELECTORS),
-    core('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', RUNWAY_CREATED_SELECTORS),
+    core(
+      '',
+      'v1',
+      'ServiceAccount',
+      'serviceaccounts',
+      RUNWAY_CREATED_SELECTORS,
+    ),
+    core(
+      'rbac.authorization.k8s.io',
+      'v1',
+      'Role',
+      'roles',
+      RUNWAY_CREATED_SELECTORS,
+    ),
+    core(
+      'rbac.authorization.k8s.io',
+      'v1',
+      'RoleBinding',
+      'rolebindings',
+      RUNWAY_CREATED_SELECTORS,
+    ),
   ],
   // The model operator's PVC and download Job.
   models: [
@@ -144,4 +214,6 @@ export const UPSTREAM_KINDS: Record<RunwayKind, readonly UpstreamKind[]> = {
 };
 
 /** The API groups of Runway's own kinds: an upstream object matters when one of them owns it. */
-export const RUNWAY_GROUPS: ReadonlySet<string> = new Set(Object.values(KIND_INFO).map(k => k.group));
+export const RUNWAY_GROUPS: ReadonlySet<string> = new Set(
+  Object.values(KIND_INFO).map(k => k.group),
+);

@@ -3,13 +3,28 @@ import { portalAccessManifests, portalClusterRole, portalRules } from './rbac';
 import { rbacList } from './cli/rbac';
 
 const allowed = (group: string, resource: string, verb: string) =>
-  portalRules().some(r => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
+  portalRules().some(
+    r =>
+      r.apiGroups.includes(group) &&
+      r.resources.includes(resource) &&
+      r.verbs.includes(verb),
+  );
 
 describe('portal RBAC', () => {
   it("grants every verb on Runway's kinds and only reads elsewhere", () => {
     for (const kind of RUNWAY_KINDS) {
-      for (const verb of ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']) {
-        expect(allowed(KIND_INFO[kind].group, KIND_INFO[kind].plural, verb)).toBe(true);
+      for (const verb of [
+        'get',
+        'list',
+        'watch',
+        'create',
+        'update',
+        'patch',
+        'delete',
+      ]) {
+        expect(
+          allowed(KIND_INFO[kind].group, KIND_INFO[kind].plural, verb),
+        ).toBe(true);
       }
     }
     for (const [group, resource] of [
@@ -33,21 +48,34 @@ describe('portal RBAC', () => {
     expect(allowed('', 'secrets', 'get')).toBe(false);
     expect(allowed('', 'serviceaccounts/token', 'create')).toBe(false);
     expect(allowed('rbac.authorization.k8s.io', 'roles', 'bind')).toBe(false);
-    expect(allowed('rbac.authorization.k8s.io', 'roles', 'escalate')).toBe(false);
+    expect(allowed('rbac.authorization.k8s.io', 'roles', 'escalate')).toBe(
+      false,
+    );
   });
 
   it('covers every upstream kind the cluster cache reads', () => {
     for (const kind of RUNWAY_KINDS) {
-      for (const upstream of UPSTREAM_KINDS[kind]) expect(allowed(upstream.group, upstream.plural, 'list')).toBe(true);
+      for (const upstream of UPSTREAM_KINDS[kind])
+        expect(allowed(upstream.group, upstream.plural, 'list')).toBe(true);
     }
   });
 
   it('binds the role to the service account, in apply order', () => {
-    const manifests = portalAccessManifests({ name: 'portal', namespace: 'tools' });
-    expect(manifests.map(m => m.kind)).toEqual(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding']);
+    const manifests = portalAccessManifests({
+      name: 'portal',
+      namespace: 'tools',
+    });
+    expect(manifests.map(m => m.kind)).toEqual([
+      'Namespace',
+      'ServiceAccount',
+      'ClusterRole',
+      'ClusterRoleBinding',
+    ]);
     expect(manifests[3]).toMatchObject({
       roleRef: { kind: 'ClusterRole', name: 'portal' },
-      subjects: [{ kind: 'ServiceAccount', name: 'portal', namespace: 'tools' }],
+      subjects: [
+        { kind: 'ServiceAccount', name: 'portal', namespace: 'tools' },
+      ],
     });
     expect(portalClusterRole().metadata?.name).toBe('runway-portal');
   });
@@ -56,8 +84,13 @@ describe('portal RBAC', () => {
     const list = rbacList(['--namespace', 'platform']);
     expect(list.kind).toBe('List');
     expect(list.items).toHaveLength(4);
-    expect(list.items[1]).toMatchObject({ kind: 'ServiceAccount', metadata: { name: 'runway-portal', namespace: 'platform' } });
-    expect(() => rbacList(['--namespace', 'Bad_NS'])).toThrow('--namespace "Bad_NS" is not a valid Kubernetes name');
+    expect(list.items[1]).toMatchObject({
+      kind: 'ServiceAccount',
+      metadata: { name: 'runway-portal', namespace: 'platform' },
+    });
+    expect(() => rbacList(['--namespace', 'Bad_NS'])).toThrow(
+      '--namespace "Bad_NS" is not a valid Kubernetes name',
+    );
     expect(() => rbacList(['--nmespace', 'x'])).toThrow(/nmespace/);
   });
 });

@@ -6,7 +6,15 @@
  * rbac | kubectl apply -f -`), the local system and the integration tests.
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
-import { EVENTS, KIND_INFO, NODES, PODS, PROVIDER_CONFIGS, RUNWAY_KINDS, UPSTREAM_KINDS } from './kinds';
+import {
+  EVENTS,
+  KIND_INFO,
+  NODES,
+  PODS,
+  PROVIDER_CONFIGS,
+  RUNWAY_KINDS,
+  UPSTREAM_KINDS,
+} from './kinds';
 
 /** Default names of the portal's identity in a cluster. */
 export const PORTAL_SERVICE_ACCOUNT = 'runway-portal';
@@ -22,14 +30,21 @@ interface PolicyRule {
 }
 
 /** One rule per API group, resources sorted: a stable, readable role. */
-function rulesFor(resources: Array<{ group: string; plural: string }>, verbs: string[]): PolicyRule[] {
+function rulesFor(
+  resources: Array<{ group: string; plural: string }>,
+  verbs: string[],
+): PolicyRule[] {
   const byGroup = new Map<string, Set<string>>();
   for (const r of resources) {
     const set = byGroup.get(r.group) ?? new Set<string>();
     set.add(r.plural);
     byGroup.set(r.group, set);
   }
-  return [...byGroup.entries()].map(([group, plurals]) => ({ apiGroups: [group], resources: [...plurals].sort(), verbs }));
+  return [...byGroup.entries()].map(([group, plurals]) => ({
+    apiGroups: [group],
+    resources: [...plurals].sort(),
+    verbs,
+  }));
 }
 
 /**
@@ -40,7 +55,13 @@ function rulesFor(resources: Array<{ group: string; plural: string }>, verbs: st
 export function portalRules(): PolicyRule[] {
   const upstream = RUNWAY_KINDS.flatMap(kind => UPSTREAM_KINDS[kind]);
   const read = [PROVIDER_CONFIGS, EVENTS, NODES, PODS, ...upstream];
-  return [...rulesFor(RUNWAY_KINDS.map(kind => KIND_INFO[kind]), WRITE), ...rulesFor(read, READ)];
+  return [
+    ...rulesFor(
+      RUNWAY_KINDS.map(kind => KIND_INFO[kind]),
+      WRITE,
+    ),
+    ...rulesFor(read, READ),
+  ];
 }
 
 export interface PortalAccessOptions {
@@ -66,7 +87,9 @@ export function portalClusterRole(name = PORTAL_SERVICE_ACCOUNT): KubeObject {
  * for `serviceAccountToken` is then issued for the ServiceAccount
  * (`kubectl create token`).
  */
-export function portalAccessManifests(options: PortalAccessOptions = {}): KubeObject[] {
+export function portalAccessManifests(
+  options: PortalAccessOptions = {},
+): KubeObject[] {
   const name = options.name ?? PORTAL_SERVICE_ACCOUNT;
   const namespace = options.namespace ?? PORTAL_NAMESPACE;
   return [
@@ -77,7 +100,11 @@ export function portalAccessManifests(options: PortalAccessOptions = {}): KubeOb
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
       metadata: { name },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name,
+      },
       subjects: [{ kind: 'ServiceAccount', name, namespace }],
     } as KubeObject,
   ];

@@ -5,13 +5,21 @@
  * screen and how long a filter takes to apply. Bundled by bench/run.ts.
  */
 import { permissionApiRef } from '@backstage/plugin-permission-react';
-import { mockApis, TestApiProvider, wrapInTestApp } from '@backstage/test-utils';
+import {
+  mockApis,
+  TestApiProvider,
+  wrapInTestApp,
+} from '@backstage/test-utils';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import type { RunwayApi } from '../src/api/RunwayApi';
 import { runwayApiRef } from '../src/api/RunwayApi';
 import { DeploymentsDashboard } from '../src/components/dashboard/DeploymentsDashboard';
-import { cluster, clustersResponse, manyDeployments } from '../src/__testUtils__/fixtures';
+import {
+  cluster,
+  clustersResponse,
+  manyDeployments,
+} from '../src/__testUtils__/fixtures';
 import { rootRouteRef } from '../src/routes';
 
 const CLUSTERS = ['east', 'west', 'north'];
@@ -32,7 +40,9 @@ function mockedApi(count: number): RunwayApi {
 }
 
 function nextFrame(): Promise<void> {
-  return new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return new Promise(resolve =>
+    requestAnimationFrame(() => setTimeout(resolve, 0)),
+  );
 }
 
 async function waitFor(check: () => boolean): Promise<void> {
@@ -56,25 +66,40 @@ async function measure(count: number): Promise<RenderMeasurement> {
   const start = performance.now();
   root.render(
     wrapInTestApp(
-      <TestApiProvider apis={[[runwayApiRef, mockedApi(count)], [permissionApiRef, mockApis.permission()]]}>
+      <TestApiProvider
+        apis={[
+          [runwayApiRef, mockedApi(count)],
+          [permissionApiRef, mockApis.permission()],
+        ]}
+      >
         <DeploymentsDashboard />
       </TestApiProvider>,
       { mountedRoutes: { '/runway': rootRouteRef } },
     ),
   );
-  await waitFor(() => host.querySelectorAll('[role="table"] [role="row"]').length > 1);
+  await waitFor(
+    () => host.querySelectorAll('[role="table"] [role="row"]').length > 1,
+  );
   await nextFrame();
   const renderMs = performance.now() - start;
-  const domRows = host.querySelectorAll('[role="table"] [role="row"]').length - 1;
+  const domRows =
+    host.querySelectorAll('[role="table"] [role="row"]').length - 1;
 
   const search = host.querySelector<HTMLInputElement>('#runway-filter-text')!;
   const filterStart = performance.now();
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  const setter = Object.getOwnPropertyDescriptor(
+    HTMLInputElement.prototype,
+    'value',
+  )!.set!;
   flushSync(() => {
     setter.call(search, 'team-3 running');
     search.dispatchEvent(new Event('input', { bubbles: true }));
   });
-  await waitFor(() => /of \d+ deployments/.test(host.textContent ?? '') && !(host.textContent ?? '').includes(`${count} of ${count}`));
+  await waitFor(
+    () =>
+      /of \d+ deployments/.test(host.textContent ?? '') &&
+      !(host.textContent ?? '').includes(`${count} of ${count}`),
+  );
   await nextFrame();
   const filterMs = performance.now() - filterStart;
 

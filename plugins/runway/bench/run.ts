@@ -15,9 +15,28 @@ import { chromium } from 'playwright-core';
 
 const root = resolve(__dirname, '..');
 /** Shared with the app (it has them already), so not part of the plugin's cost. */
-const SHARED = ['react', 'react-dom', 'react/*', 'react-dom/*', 'react-router', 'react-router-dom', '@backstage/*', '@material-ui/*', '@mui/*', '@emotion/*'];
+const SHARED = [
+  'react',
+  'react-dom',
+  'react/*',
+  'react-dom/*',
+  'react-router',
+  'react-router-dom',
+  '@backstage/*',
+  '@material-ui/*',
+  '@mui/*',
+  '@emotion/*',
+];
 
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -30,7 +49,8 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 function ownerOf(file: string): string {
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
   if (match) return match[1];
-  if (file.includes('runway-common')) return '@runway-portal/plugin-runway-common';
+  if (file.includes('runway-common'))
+    return '@runway-portal/plugin-runway-common';
   return '@runway-portal/plugin-runway (own code)';
 }
 
@@ -50,8 +70,13 @@ async function bundleSize() {
   });
   const code = result.outputFiles[0].contents;
   const byPackage = new Map<string, number>();
-  for (const [file, info] of Object.entries(Object.values(result.metafile.outputs)[0].inputs)) {
-    byPackage.set(ownerOf(file), (byPackage.get(ownerOf(file)) ?? 0) + info.bytesInOutput);
+  for (const [file, info] of Object.entries(
+    Object.values(result.metafile.outputs)[0].inputs,
+  )) {
+    byPackage.set(
+      ownerOf(file),
+      (byPackage.get(ownerOf(file)) ?? 0) + info.bytesInOutput,
+    );
   }
   // With code splitting (as the app's bundler does): what loads with the app vs. when a page opens.
   const split = await build({
@@ -68,7 +93,9 @@ async function bundleSize() {
     logLevel: 'error',
     define: { 'process.env.NODE_ENV': '"production"' },
   });
-  const entry = split.outputFiles.find(f => f.path.endsWith('alpha.js'))!.contents;
+  const entry = split.outputFiles.find(f =>
+    f.path.endsWith('alpha.js'),
+  )!.contents;
   return {
     raw: code.byteLength,
     gzip: gzipSync(code).byteLength,
@@ -92,15 +119,34 @@ async function renderTimes() {
       logLevel: 'error',
       define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
     });
-    writeFileSync(join(dir, 'index.html'), '<!doctype html><html><body><script src="bench.js"></script></body></html>');
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><html><body><script src="bench.js"></script></body></html>',
+    );
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_FLAGS,
+    });
     try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const page = await browser.newPage({
+        viewport: { width: 1400, height: 1000 },
+      });
       await page.goto(`file://${join(dir, 'index.html')}`);
-      await page.waitForFunction(() => (window as any).__benchResults || (window as any).__benchError, undefined, { timeout: 300_000 });
+      await page.waitForFunction(
+        () => (window as any).__benchResults || (window as any).__benchError,
+        undefined,
+        { timeout: 300_000 },
+      );
       const error = await page.evaluate(() => (window as any).__benchError);
       if (error) throw new Error(`benchmark page failed: ${error}`);
-      return (await page.evaluate(() => (window as any).__benchResults)) as Array<{ deployments: number; renderMs: number; filterMs: number; domRows: number }>;
+      return (await page.evaluate(
+        () => (window as any).__benchResults,
+      )) as Array<{
+        deployments: number;
+        renderMs: number;
+        filterMs: number;
+        domRows: number;
+      }>;
     } finally {
       await browser.close();
     }
@@ -111,22 +157,39 @@ async function renderTimes() {
 
 async function main() {
   const size = await bundleSize();
-  console.log('Bundle (src/alpha.tsx, minified; React, MUI, Backstage shared with the app):');
+  console.log(
+    'Bundle (src/alpha.tsx, minified; React, MUI, Backstage shared with the app):',
+  );
   console.log(`  ${kib(size.raw)} raw, ${kib(size.gzip)} gzip`);
-  for (const [owner, bytes] of size.byPackage.slice(0, 8)) console.log(`    ${owner.padEnd(44)} ${kib(bytes)}`);
-  console.log(`  loaded with the app (entry chunk, pages lazy-loaded): ${kib(size.entryRaw)} raw, ${kib(size.entryGzip)} gzip`);
+  for (const [owner, bytes] of size.byPackage.slice(0, 8))
+    console.log(`    ${owner.padEnd(44)} ${kib(bytes)}`);
+  console.log(
+    `  loaded with the app (entry chunk, pages lazy-loaded): ${kib(
+      size.entryRaw,
+    )} raw, ${kib(size.entryGzip)} gzip`,
+  );
 
   const results = await renderTimes();
   const pick = (n: number) => results.filter(r => r.deployments === n);
   const base = pick(50);
   const big = pick(5000);
   const row = (label: string, rs: typeof results) =>
-    `  ${label.padEnd(34)} render ${median(rs.map(r => r.renderMs)).toFixed(1).padStart(7)} ms   filter ${median(rs.map(r => r.filterMs)).toFixed(1).padStart(6)} ms   rows in DOM ${rs[0].domRows}`;
-  console.log(`Dashboard in headless Chromium (median of ${big.length} runs, mocked API, 3 clusters):`);
+    `  ${label.padEnd(34)} render ${median(rs.map(r => r.renderMs))
+      .toFixed(1)
+      .padStart(7)} ms   filter ${median(rs.map(r => r.filterMs))
+      .toFixed(1)
+      .padStart(6)} ms   rows in DOM ${rs[0].domRows}`;
+  console.log(
+    `Dashboard in headless Chromium (median of ${big.length} runs, mocked API, 3 clusters):`,
+  );
   console.log(row('baseline: 50 deployments', base));
   console.log(row('5,000 deployments', big));
   console.log(
-    `  ratio 5,000 / 50: render ${(median(big.map(r => r.renderMs)) / median(base.map(r => r.renderMs))).toFixed(2)}x, filter ${(median(big.map(r => r.filterMs)) / median(base.map(r => r.filterMs))).toFixed(2)}x`,
+    `  ratio 5,000 / 50: render ${(
+      median(big.map(r => r.renderMs)) / median(base.map(r => r.renderMs))
+    ).toFixed(2)}x, filter ${(
+      median(big.map(r => r.filterMs)) / median(base.map(r => r.filterMs))
+    ).toFixed(2)}x`,
   );
 }
 

@@ -5,14 +5,26 @@
  * scaffolder form fields RunwayClusterPicker and RunwayNamespacePicker.
  */
 import { discoveryApiRef, fetchApiRef } from '@backstage/core-plugin-api';
-import { ApiBlueprint, createFrontendPlugin, PageBlueprint } from '@backstage/frontend-plugin-api';
-import { EntityCardBlueprint, EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
-import { createFormField, FormFieldBlueprint } from '@backstage/plugin-scaffolder-react/alpha';
+import {
+  ApiBlueprint,
+  createFrontendPlugin,
+  PageBlueprint,
+} from '@backstage/frontend-plugin-api';
+import {
+  EntityCardBlueprint,
+  EntityContentBlueprint,
+} from '@backstage/plugin-catalog-react/alpha';
+import {
+  createFormField,
+  FormFieldBlueprint,
+} from '@backstage/plugin-scaffolder-react/alpha';
 import { RunwayClient, runwayApiRef } from './api/RunwayApi';
 import { RunwayIcon } from './components/RunwayIcon';
 import { rootRouteRef } from './routes';
 
-const hasKubernetesId = { 'metadata.annotations.backstage.io/kubernetes-id': { $exists: true } };
+const hasKubernetesId = {
+  'metadata.annotations.backstage.io/kubernetes-id': { $exists: true },
+};
 
 export const runwayApi = ApiBlueprint.make({
   params: defineParams =>
@@ -29,7 +41,8 @@ export const runwayPage = PageBlueprint.make({
     title: 'Runway',
     icon: <RunwayIcon fontSize="inherit" />,
     routeRef: rootRouteRef,
-    loader: () => import('./components/RunwayRouter').then(m => <m.RunwayRouter />),
+    loader: () =>
+      import('./components/RunwayRouter').then(m => <m.RunwayRouter />),
   },
 });
 
@@ -40,7 +53,10 @@ export const runwayEntityContent = EntityContentBlueprint.make({
     title: 'Runway',
     group: 'deployment',
     filter: hasKubernetesId,
-    loader: () => import('./components/entity/EntityRunwayContent').then(m => <m.EntityRunwayContent />),
+    loader: () =>
+      import('./components/entity/EntityRunwayContent').then(m => (
+        <m.EntityRunwayContent />
+      )),
   },
 });
 
@@ -48,7 +64,10 @@ export const runwayEntityCard = EntityCardBlueprint.make({
   name: 'runway',
   params: {
     filter: hasKubernetesId,
-    loader: () => import('./components/entity/EntityRunwayContent').then(m => <m.EntityRunwayCard />),
+    loader: () =>
+      import('./components/entity/EntityRunwayContent').then(m => (
+        <m.EntityRunwayCard />
+      )),
   },
 });
 
@@ -58,7 +77,10 @@ export const runwayClusterPickerField = FormFieldBlueprint.make({
   params: {
     field: () =>
       import('./components/scaffolder/RunwayPickers').then(m =>
-        createFormField({ ...m.runwayClusterPickerOptions, schema: m.RunwayClusterPickerSchema }),
+        createFormField({
+          ...m.runwayClusterPickerOptions,
+          schema: m.RunwayClusterPickerSchema,
+        }),
       ),
   },
 });
@@ -68,7 +90,10 @@ export const runwayNamespacePickerField = FormFieldBlueprint.make({
   params: {
     field: () =>
       import('./components/scaffolder/RunwayPickers').then(m =>
-        createFormField({ ...m.runwayNamespacePickerOptions, schema: m.RunwayNamespacePickerSchema }),
+        createFormField({
+          ...m.runwayNamespacePickerOptions,
+          schema: m.RunwayNamespacePickerSchema,
+        }),
       ),
   },
 });

@@ -22,7 +22,13 @@ export {
   validateRunwayCluster,
   validateRunwayNamespace,
 } from './components/scaffolder/RunwayPickers';
-export { runwayApiRef, RunwayClient, RunwayApiError, type RunwayApi, type ResourceRef } from './api/RunwayApi';
+export {
+  runwayApiRef,
+  RunwayClient,
+  RunwayApiError,
+  type RunwayApi,
+  type ResourceRef,
+} from './api/RunwayApi';
 export type * from './api/types';
 export { rootRouteRef } from './routes';
 export { KUBERNETES_ID } from './kubernetesId';

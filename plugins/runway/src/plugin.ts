@@ -37,7 +37,8 @@ export const runwayPlugin = createPlugin({
 export const RunwayPage = runwayPlugin.provide(
   createRoutableExtension({
     name: 'RunwayPage',
-    component: () => import('./components/RunwayRouter').then(m => m.RunwayPage),
+    component: () =>
+      import('./components/RunwayRouter').then(m => m.RunwayPage),
     mountPoint: rootRouteRef,
   }),
 );
@@ -46,7 +47,12 @@ export const RunwayPage = runwayPlugin.provide(
 export const EntityRunwayContent = runwayPlugin.provide(
   createComponentExtension({
     name: 'EntityRunwayContent',
-    component: { lazy: () => import('./components/entity/EntityRunwayContent').then(m => m.EntityRunwayContent) },
+    component: {
+      lazy: () =>
+        import('./components/entity/EntityRunwayContent').then(
+          m => m.EntityRunwayContent,
+        ),
+    },
   }),
 );
 
@@ -54,7 +60,12 @@ export const EntityRunwayContent = runwayPlugin.provide(
 export const EntityRunwayCard = runwayPlugin.provide(
   createComponentExtension({
     name: 'EntityRunwayCard',
-    component: { lazy: () => import('./components/entity/EntityRunwayContent').then(m => m.EntityRunwayCard) },
+    component: {
+      lazy: () =>
+        import('./components/entity/EntityRunwayContent').then(
+          m => m.EntityRunwayCard,
+        ),
+    },
   }),
 );
 
@@ -63,7 +74,10 @@ export const EntityRunwayCard = runwayPlugin.provide(
  * (value: its name). Place inside `<ScaffolderFieldExtensions>`.
  */
 export const RunwayClusterPickerFieldExtension = runwayPlugin.provide(
-  createScaffolderFieldExtension({ ...runwayClusterPickerOptions, schema: RunwayClusterPickerSchema.schema }),
+  createScaffolderFieldExtension({
+    ...runwayClusterPickerOptions,
+    schema: RunwayClusterPickerSchema.schema,
+  }),
 );
 
 /**
@@ -71,5 +85,8 @@ export const RunwayClusterPickerFieldExtension = runwayPlugin.provide(
  * cluster in the sibling field `ui:options.clusterField` (default `cluster`).
  */
 export const RunwayNamespacePickerFieldExtension = runwayPlugin.provide(
-  createScaffolderFieldExtension({ ...runwayNamespacePickerOptions, schema: RunwayNamespacePickerSchema.schema }),
+  createScaffolderFieldExtension({
+    ...runwayNamespacePickerOptions,
+    schema: RunwayNamespacePickerSchema.schema,
+  }),
 );

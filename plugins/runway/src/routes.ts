@@ -6,6 +6,9 @@ export const rootRouteRef = createRouteRef({ id: 'runway' });
 export const paths = {
   deploy: 'deploy',
   detail: (cluster: string, namespace: string, name: string) =>
-    `deployments/${encodeURIComponent(cluster)}/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
-  edit: (cluster: string, namespace: string, name: string) => `${paths.detail(cluster, namespace, name)}/edit`,
+    `deployments/${encodeURIComponent(cluster)}/${encodeURIComponent(
+      namespace,
+    )}/${encodeURIComponent(name)}`,
+  edit: (cluster: string, namespace: string, name: string) =>
+    `${paths.detail(cluster, namespace, name)}/edit`,
 };

@@ -4,5 +4,11 @@
  * @packageDocumentation
  */
 export { scaffolderModuleRunway as default } from './module';
-export { createRunwayApplyAction, type RunwayApplyActionOptions } from './actions/apply';
-export { createRunwayWaitAction, type RunwayWaitActionOptions } from './actions/wait';
+export {
+  createRunwayApplyAction,
+  type RunwayApplyActionOptions,
+} from './actions/apply';
+export {
+  createRunwayWaitAction,
+  type RunwayWaitActionOptions,
+} from './actions/wait';

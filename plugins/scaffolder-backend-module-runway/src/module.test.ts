@@ -1,7 +1,13 @@
 import { createServiceFactory } from '@backstage/backend-plugin-api';
 import { startTestBackend } from '@backstage/backend-test-utils';
-import { scaffolderActionsExtensionPoint, type TemplateAction } from '@backstage/plugin-scaffolder-node';
-import { clusterClientServiceRef, type ClusterClient } from '@runway-portal/plugin-runway-node';
+import {
+  scaffolderActionsExtensionPoint,
+  type TemplateAction,
+} from '@backstage/plugin-scaffolder-node';
+import {
+  clusterClientServiceRef,
+  type ClusterClient,
+} from '@runway-portal/plugin-runway-node';
 import { scaffolderModuleRunway } from './module';
 
 describe('scaffolderModuleRunway', () => {
@@ -11,17 +17,30 @@ describe('scaffolderModuleRunway', () => {
     const clusterClient = createServiceFactory({
       service: clusterClientServiceRef,
       deps: {},
-      factory: () => ({}) as ClusterClient,
+      factory: () => ({} as ClusterClient),
     });
     const backend = await startTestBackend({
       extensionPoints: [
-        [scaffolderActionsExtensionPoint, { addActions: (...added: TemplateAction<any, any, any>[]) => actions.push(...added) }],
+        [
+          scaffolderActionsExtensionPoint,
+          {
+            addActions: (...added: TemplateAction<any, any, any>[]) =>
+              actions.push(...added),
+          },
+        ],
       ],
       features: [scaffolderModuleRunway, clusterClient],
     });
     await backend.stop();
     expect(actions.map(a => a.id)).toEqual(['runway:apply', 'runway:wait']);
     expect(actions.every(a => a.supportsDryRun)).toBe(true);
-    expect(actions[0].schema?.input).toMatchObject({ required: expect.arrayContaining(['cluster', 'kind', 'namespace', 'resource']) });
+    expect(actions[0].schema?.input).toMatchObject({
+      required: expect.arrayContaining([
+        'cluster',
+        'kind',
+        'namespace',
+        'resource',
+      ]),
+    });
   });
 });

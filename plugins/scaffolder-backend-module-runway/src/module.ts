@@ -1,6 +1,12 @@
-import { coreServices, createBackendModule } from '@backstage/backend-plugin-api';
+import {
+  coreServices,
+  createBackendModule,
+} from '@backstage/backend-plugin-api';
 import { scaffolderActionsExtensionPoint } from '@backstage/plugin-scaffolder-node';
-import { clusterClientServiceRef, createRunwayAuthorizer } from '@runway-portal/plugin-runway-node';
+import {
+  clusterClientServiceRef,
+  createRunwayAuthorizer,
+} from '@runway-portal/plugin-runway-node';
 import { createRunwayApplyAction } from './actions/apply';
 import { createRunwayWaitAction } from './actions/wait';
 

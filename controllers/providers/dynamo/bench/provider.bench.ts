@@ -29,11 +29,23 @@ const COUNT = Number(process.argv[2] ?? 1000);
 const CONCURRENCY = 16;
 const NS = 'bench';
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
-const DGD_CRD = path.resolve(__dirname, '../../../../../shared/upstream/crds/dynamo-nvidia.com_dynamographdeployments.yaml');
-const DGDs = { group: 'nvidia.com', version: 'v1beta1', plural: 'dynamographdeployments', kind: 'DynamoGraphDeployment', namespaced: true };
+const DGD_CRD = path.resolve(
+  __dirname,
+  '../../../../../shared/upstream/crds/dynamo-nvidia.com_dynamographdeployments.yaml',
+);
+const DGDs = {
+  group: 'nvidia.com',
+  version: 'v1beta1',
+  plural: 'dynamographdeployments',
+  kind: 'DynamoGraphDeployment',
+  namespaced: true,
+};
 
 async function main(): Promise<void> {
-  const cluster = await startCluster({ name: 'bench-dynamo', crds: [RUNWAY_CRDS, DGD_CRD] });
+  const cluster = await startCluster({
+    name: 'bench-dynamo',
+    crds: [RUNWAY_CRDS, DGD_CRD],
+  });
   const client = new KubeClient(cluster.kubeConfig());
   const providers: ChildProcess[] = [];
   try {
@@ -42,7 +54,11 @@ async function main(): Promise<void> {
     const baselines = await measureBaselines(
       client,
       target,
-      { model: { id: 'Qwen/Qwen3-0.6B' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 }, memory: '16Gi' } },
+      {
+        model: { id: 'Qwen/Qwen3-0.6B' },
+        engine: { type: 'vllm' },
+        resources: { gpu: { count: 1 }, memory: '16Gi' },
+      },
       'dynamo',
     );
     const rawRate = baselines.raw.rate;
@@ -50,29 +66,78 @@ async function main(): Promise<void> {
 
     // The provider starts with every deployment waiting: the time covers start-up, cache sync and every reconcile.
     const started = Date.now();
-    const provider = startProviderProcess('dynamo', path.resolve(__dirname, '../src/main.ts'), cluster.kubeconfigPath);
+    const provider = startProviderProcess(
+      'dynamo',
+      path.resolve(__dirname, '../src/main.ts'),
+      cluster.kubeconfigPath,
+    );
     providers.push(provider);
-    const countWhere = (check: (md: ModelDeployment) => boolean) => countModelDeployments(client, NS, check);
-    await pollUntil(async () => (await countWhere(resourceCreated)) === COUNT, 900_000);
+    const countWhere = (check: (md: ModelDeployment) => boolean) =>
+      countModelDeployments(client, NS, check);
+    await pollUntil(
+      async () => (await countWhere(resourceCreated)) === COUNT,
+      900_000,
+    );
     const createdSeconds = (Date.now() - started) / 1000;
     const afterCreate = memoryOf(provider.pid!);
 
     // Dynamo's operator reporting every graph up.
-    const component = { componentKind: 'Deployment', replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 };
+    const component = {
+      componentKind: 'Deployment',
+      replicas: 1,
+      updatedReplicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+    };
     const runningStart = Date.now();
     await inParallel(COUNT, CONCURRENCY, i =>
-      client.patch(DGDs, { namespace: NS, name: `md-${i}` }, { status: { state: 'successful', components: { Frontend: component, VllmWorker: component } } }, 'merge', { subresource: 'status' }),
+      client.patch(
+        DGDs,
+        { namespace: NS, name: `md-${i}` },
+        {
+          status: {
+            state: 'successful',
+            components: { Frontend: component, VllmWorker: component },
+          },
+        },
+        'merge',
+        { subresource: 'status' },
+      ),
     );
-    await pollUntil(async () => (await countWhere(md => md.status?.phase === 'Running')) === COUNT, 900_000);
+    await pollUntil(
+      async () =>
+        (await countWhere(md => md.status?.phase === 'Running')) === COUNT,
+      900_000,
+    );
     const runningSeconds = (Date.now() - runningStart) / 1000;
     const atEnd = memoryOf(provider.pid!);
 
     const providerWriteRate = (4 * COUNT) / createdSeconds;
     const lines = [
       ...baselineReport(target, baselines),
-      `all ResourceCreated: ${createdSeconds.toFixed(2)} s from provider process start = ${(COUNT / createdSeconds).toFixed(0)} deployments/s = ${providerWriteRate.toFixed(0)} provider writes/s (finalizer, DGD, status, ResourceCreated event each); ratio to baseline 1 ${ratio(providerWriteRate, rawRate)}, to baseline 2 ${ratio(providerWriteRate, mdWriteRate)}`,
-      `all Running after the DGD status moved: ${runningSeconds.toFixed(2)} s = ${(COUNT / runningSeconds).toFixed(0)} deployments/s (1 status write each, after ${COUNT} upstream status writes); ratio to baseline 2 ${ratio(COUNT / runningSeconds, mdWriteRate)}`,
-      `dynamo provider memory: RSS when all were created ${afterCreate.rss.toFixed(0)} MiB, at the end ${atEnd.rss.toFixed(0)} MiB, peak ${atEnd.peak.toFixed(0)} MiB`,
+      `all ResourceCreated: ${createdSeconds.toFixed(
+        2,
+      )} s from provider process start = ${(COUNT / createdSeconds).toFixed(
+        0,
+      )} deployments/s = ${providerWriteRate.toFixed(
+        0,
+      )} provider writes/s (finalizer, DGD, status, ResourceCreated event each); ratio to baseline 1 ${ratio(
+        providerWriteRate,
+        rawRate,
+      )}, to baseline 2 ${ratio(providerWriteRate, mdWriteRate)}`,
+      `all Running after the DGD status moved: ${runningSeconds.toFixed(
+        2,
+      )} s = ${(COUNT / runningSeconds).toFixed(
+        0,
+      )} deployments/s (1 status write each, after ${COUNT} upstream status writes); ratio to baseline 2 ${ratio(
+        COUNT / runningSeconds,
+        mdWriteRate,
+      )}`,
+      `dynamo provider memory: RSS when all were created ${afterCreate.rss.toFixed(
+        0,
+      )} MiB, at the end ${atEnd.rss.toFixed(0)} MiB, peak ${atEnd.peak.toFixed(
+        0,
+      )} MiB`,
       'note: the provider runs from TypeScript sources through the test transform (as local processes do); a built bundle needs less memory',
     ];
     process.stdout.write(`${lines.join('\n')}\n`);

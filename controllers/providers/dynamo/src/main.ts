@@ -8,7 +8,9 @@ import { dynamoProvider } from './definition';
 runProvider(dynamoProvider).then(
   code => process.exit(code),
   err => {
-    process.stderr.write(`dynamo-provider: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.stderr.write(
+      `dynamo-provider: ${err instanceof Error ? err.stack : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -3,7 +3,10 @@
  * what the shared loop checks (unknown keys at any depth warn, wrong types
  * fail); `readDynamoOverrides` then fills in the seed's defaults.
  */
-import { type OverrideSchema, TransformError } from '@runway-portal/provider-shared';
+import {
+  type OverrideSchema,
+  TransformError,
+} from '@runway-portal/provider-shared';
 
 export const ROUTER_MODES = ['kv', 'round-robin', 'none'] as const;
 export type RouterMode = (typeof ROUTER_MODES)[number];
@@ -11,7 +14,10 @@ export type RouterMode = (typeof ROUTER_MODES)[number];
 /** Known keys and their types. */
 export const DYNAMO_OVERRIDES: OverrideSchema = {
   routerMode: 'string',
-  frontend: { replicas: 'integer', resources: { cpu: 'string', memory: 'string' } },
+  frontend: {
+    replicas: 'integer',
+    resources: { cpu: 'string', memory: 'string' },
+  },
 };
 
 export interface DynamoOverrides {
@@ -27,7 +33,10 @@ export const DYNAMO_OVERRIDE_DEFAULTS: DynamoOverrides = {
 
 type Raw = {
   routerMode?: string;
-  frontend?: { replicas?: number; resources?: { cpu?: string; memory?: string } };
+  frontend?: {
+    replicas?: number;
+    resources?: { cpu?: string; memory?: string };
+  };
 };
 
 /** Overrides with defaults, from values whose types the loop has checked against `DYNAMO_OVERRIDES`. */
@@ -37,12 +46,18 @@ export function readDynamoOverrides(raw: unknown): DynamoOverrides {
   if (!(ROUTER_MODES as readonly string[]).includes(routerMode)) {
     throw new TransformError(
       'spec.provider.overrides.routerMode',
-      `must be one of ${ROUTER_MODES.join(', ')}, got ${JSON.stringify(routerMode)}`,
+      `must be one of ${ROUTER_MODES.join(', ')}, got ${JSON.stringify(
+        routerMode,
+      )}`,
     );
   }
-  const replicas = o.frontend?.replicas ?? DYNAMO_OVERRIDE_DEFAULTS.frontend.replicas;
+  const replicas =
+    o.frontend?.replicas ?? DYNAMO_OVERRIDE_DEFAULTS.frontend.replicas;
   if (replicas < 0) {
-    throw new TransformError('spec.provider.overrides.frontend.replicas', `must be 0 or more, got ${replicas}`);
+    throw new TransformError(
+      'spec.provider.overrides.frontend.replicas',
+      `must be 0 or more, got ${replicas}`,
+    );
   }
   const defaults = DYNAMO_OVERRIDE_DEFAULTS.frontend.resources;
   return {

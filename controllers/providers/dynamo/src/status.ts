@@ -23,8 +23,12 @@ interface WorkerReplicas {
   available: number;
 }
 
-const asRecord = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
-const asNumber = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const asRecord = (value: unknown): Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Json)
+    : {};
+const asNumber = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) ? value : 0;
 
 /** Worker components of a DGD with their desired replicas, from its spec (v1alpha1 map or v1beta1 list). */
 function desiredWorkers(dgd: Json): Map<string, number> {
@@ -32,12 +36,20 @@ function desiredWorkers(dgd: Json): Map<string, number> {
   const workers = new Map<string, number>();
   if (Array.isArray(spec.components)) {
     for (const c of spec.components.map(asRecord)) {
-      if (c.type !== 'frontend' && typeof c.name === 'string') workers.set(c.name, c.replicas === undefined ? 1 : asNumber(c.replicas));
+      if (c.type !== 'frontend' && typeof c.name === 'string')
+        workers.set(
+          c.name,
+          c.replicas === undefined ? 1 : asNumber(c.replicas),
+        );
     }
   }
   for (const [name, s] of Object.entries(asRecord(spec.services))) {
     const service = asRecord(s);
-    if (service.componentType !== 'frontend') workers.set(name, service.replicas === undefined ? 1 : asNumber(service.replicas));
+    if (service.componentType !== 'frontend')
+      workers.set(
+        name,
+        service.replicas === undefined ? 1 : asNumber(service.replicas),
+      );
   }
   return workers;
 }
@@ -61,14 +73,22 @@ function observedWorkers(dgd: Json): Map<string, WorkerReplicas> {
 
 /** The most useful upstream explanation: `status.message`, else a failing condition's message. */
 function upstreamMessage(status: Json): string | undefined {
-  if (typeof status.message === 'string' && status.message) return status.message;
-  const conditions = (Array.isArray(status.conditions) ? status.conditions : []) as UpstreamCondition[];
-  const failing = conditions.find(c => c.status === 'False' && c.message) ?? conditions.find(c => c.message);
+  if (typeof status.message === 'string' && status.message)
+    return status.message;
+  const conditions = (
+    Array.isArray(status.conditions) ? status.conditions : []
+  ) as UpstreamCondition[];
+  const failing =
+    conditions.find(c => c.status === 'False' && c.message) ??
+    conditions.find(c => c.message);
   return failing?.message;
 }
 
 /** Maps a live DynamoGraphDeployment (or none yet) to the status fields the provider owns. */
-export function mapDynamoStatus(md: ModelDeployment, upstream: KubeObject): MappedStatus {
+export function mapDynamoStatus(
+  md: ModelDeployment,
+  upstream: KubeObject,
+): MappedStatus {
   const dgd = upstream as unknown as Json;
   const workers = desiredWorkers(dgd);
   const observed = observedWorkers(dgd);
@@ -82,18 +102,32 @@ export function mapDynamoStatus(md: ModelDeployment, upstream: KubeObject): Mapp
   const state = typeof status.state === 'string' ? status.state : undefined;
   const base = { replicas, endpoint: frontendEndpoint(md) };
   if (state === 'successful') {
-    return { ...base, phase: 'Running', message: 'All replicas are ready', ready: true, reason: 'DeploymentReady' };
+    return {
+      ...base,
+      phase: 'Running',
+      message: 'All replicas are ready',
+      ready: true,
+      reason: 'DeploymentReady',
+    };
   }
   if (state === 'failed') {
     const detail = upstreamMessage(status) ?? 'no message from Dynamo';
-    return { ...base, phase: 'Failed', message: `DynamoGraphDeployment failed: ${detail}`, ready: false, reason: 'DeploymentFailed' };
+    return {
+      ...base,
+      phase: 'Failed',
+      message: `DynamoGraphDeployment failed: ${detail}`,
+      ready: false,
+      reason: 'DeploymentFailed',
+    };
   }
   const detail = upstreamMessage(status);
   const progress = `${replicas.ready}/${replicas.desired} worker replicas ready`;
   return {
     ...base,
     phase: 'Deploying',
-    message: `DynamoGraphDeployment is ${state ?? 'being created'} (${progress})${detail ? `: ${detail}` : ''}`,
+    message: `DynamoGraphDeployment is ${
+      state ?? 'being created'
+    } (${progress})${detail ? `: ${detail}` : ''}`,
     ready: false,
     reason: 'Deploying',
   };

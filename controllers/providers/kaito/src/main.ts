@@ -8,7 +8,9 @@ import { kaitoProvider } from './provider';
 runProvider(kaitoProvider).then(
   code => process.exit(code),
   err => {
-    process.stderr.write(`kaito-provider: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.stderr.write(
+      `kaito-provider: ${err instanceof Error ? err.stack : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -8,7 +8,9 @@ import { kuberayProvider } from './provider';
 runProvider(kuberayProvider).then(
   code => process.exit(code),
   err => {
-    process.stderr.write(`kuberay-provider: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.stderr.write(
+      `kuberay-provider: ${err instanceof Error ? err.stack : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

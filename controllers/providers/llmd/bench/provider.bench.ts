@@ -29,13 +29,24 @@ const COUNT = Number(process.argv[2] ?? 1000);
 const CONCURRENCY = 16;
 const NS = 'bench';
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
-const POOL_CRD = path.resolve(__dirname, '../../../../../shared/upstream/crds/gaie-inference.networking.k8s.io_inferencepools.v1.6.0.yaml');
+const POOL_CRD = path.resolve(
+  __dirname,
+  '../../../../../shared/upstream/crds/gaie-inference.networking.k8s.io_inferencepools.v1.6.0.yaml',
+);
 
 async function main(): Promise<void> {
   const cluster = await startCluster({
     name: 'bench-llmd',
     // Room for one single-GPU model server and one endpoint picker per deployment.
-    nodes: [{ name: 'gpu-0', gpus: COUNT, cpu: String(COUNT), memory: `${COUNT * 16}Gi`, pods: 2 * COUNT + 10 }],
+    nodes: [
+      {
+        name: 'gpu-0',
+        gpus: COUNT,
+        cpu: String(COUNT),
+        memory: `${COUNT * 16}Gi`,
+        pods: 2 * COUNT + 10,
+      },
+    ],
     crds: [RUNWAY_CRDS, POOL_CRD],
     // One ClusterIP Service per deployment: the harness's default /24 range holds only 253.
     extraArgs: { 'kube-apiserver': ['--service-cluster-ip-range=10.0.0.0/16'] },
@@ -48,7 +59,12 @@ async function main(): Promise<void> {
     const baselines = await measureBaselines(
       client,
       target,
-      { model: { id: 'Qwen/Qwen3-0.6B' }, provider: { name: 'llmd' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 }, memory: '8Gi' } },
+      {
+        model: { id: 'Qwen/Qwen3-0.6B' },
+        provider: { name: 'llmd' },
+        engine: { type: 'vllm' },
+        resources: { gpu: { count: 1 }, memory: '8Gi' },
+      },
       'llmd',
     );
     const rawRate = baselines.raw.rate;
@@ -56,13 +72,25 @@ async function main(): Promise<void> {
 
     // The provider starts with every deployment waiting: the time covers start-up, cache sync and every reconcile.
     const started = Date.now();
-    const provider = startProviderProcess('llmd', path.resolve(__dirname, '../src/main.ts'), cluster.kubeconfigPath);
+    const provider = startProviderProcess(
+      'llmd',
+      path.resolve(__dirname, '../src/main.ts'),
+      cluster.kubeconfigPath,
+    );
     providers.push(provider);
-    const countWhere = (check: (md: ModelDeployment) => boolean) => countModelDeployments(client, NS, check);
-    await pollUntil(async () => (await countWhere(resourceCreated)) === COUNT, 900_000);
+    const countWhere = (check: (md: ModelDeployment) => boolean) =>
+      countModelDeployments(client, NS, check);
+    await pollUntil(
+      async () => (await countWhere(resourceCreated)) === COUNT,
+      900_000,
+    );
     const createdSeconds = (Date.now() - started) / 1000;
     const afterCreate = memoryOf(provider.pid!);
-    await pollUntil(async () => (await countWhere(md => md.status?.phase === 'Running')) === COUNT, 900_000);
+    await pollUntil(
+      async () =>
+        (await countWhere(md => md.status?.phase === 'Running')) === COUNT,
+      900_000,
+    );
     const runningSeconds = (Date.now() - started) / 1000;
     const atEnd = memoryOf(provider.pid!);
 
@@ -70,9 +98,24 @@ async function main(): Promise<void> {
     const providerWriteRate = (12 * COUNT) / createdSeconds;
     const lines = [
       ...baselineReport(target, baselines),
-      `all ResourceCreated: ${createdSeconds.toFixed(2)} s from provider process start = ${(COUNT / createdSeconds).toFixed(0)} deployments/s = ${providerWriteRate.toFixed(0)} provider writes/s (finalizer, InferencePool, Deployment, Service, 6 endpoint picker objects, status, event each); ratio to baseline 1 ${ratio(providerWriteRate, rawRate)}, to baseline 2 ${ratio(providerWriteRate, mdWriteRate)}`,
-      `all Running (Deployment controller, scheduler and kwok brought ${COUNT} model-server pods up): ${runningSeconds.toFixed(2)} s from provider process start`,
-      `llmd provider memory: RSS when all were created ${afterCreate.rss.toFixed(0)} MiB, at the end ${atEnd.rss.toFixed(0)} MiB, peak ${atEnd.peak.toFixed(0)} MiB`,
+      `all ResourceCreated: ${createdSeconds.toFixed(
+        2,
+      )} s from provider process start = ${(COUNT / createdSeconds).toFixed(
+        0,
+      )} deployments/s = ${providerWriteRate.toFixed(
+        0,
+      )} provider writes/s (finalizer, InferencePool, Deployment, Service, 6 endpoint picker objects, status, event each); ratio to baseline 1 ${ratio(
+        providerWriteRate,
+        rawRate,
+      )}, to baseline 2 ${ratio(providerWriteRate, mdWriteRate)}`,
+      `all Running (Deployment controller, scheduler and kwok brought ${COUNT} model-server pods up): ${runningSeconds.toFixed(
+        2,
+      )} s from provider process start`,
+      `llmd provider memory: RSS when all were created ${afterCreate.rss.toFixed(
+        0,
+      )} MiB, at the end ${atEnd.rss.toFixed(0)} MiB, peak ${atEnd.peak.toFixed(
+        0,
+      )} MiB`,
       'note: the provider runs from TypeScript sources through the test transform (as local processes do); a built bundle needs less memory',
     ];
     process.stdout.write(`${lines.join('\n')}\n`);

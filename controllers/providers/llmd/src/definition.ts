@@ -8,11 +8,22 @@
  * the definition stays a plain value with no cache of its own.
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
-import { LLMD_PROVIDER, type ModelDeployment } from '@runway-portal/plugin-runway-common';
-import type { MappedStatus, ProviderDefinition } from '@runway-portal/provider-shared';
+import {
+  LLMD_PROVIDER,
+  type ModelDeployment,
+} from '@runway-portal/plugin-runway-common';
+import type {
+  MappedStatus,
+  ProviderDefinition,
+} from '@runway-portal/provider-shared';
 import { LLMD_OVERRIDES } from './overrides';
 import { mapLlmdStatus } from './status';
-import { INFERENCE_POOL_GROUP, LLMD_EXTRA_KINDS, buildLlmdObjects, modelServers } from './transform';
+import {
+  INFERENCE_POOL_GROUP,
+  LLMD_EXTRA_KINDS,
+  buildLlmdObjects,
+  modelServers,
+} from './transform';
 
 export const LLMD_PROVIDER_VERSION = 'llmd-provider:v0.1.0';
 
@@ -21,12 +32,16 @@ export const LLMD_PROVIDER_VERSION = 'llmd-provider:v0.1.0';
  * by name (other Deployments, such as an endpoint picker's, are not model
  * servers and do not decide the phase).
  */
-export function liveModelServers(md: ModelDeployment, extras: readonly KubeObject[]): Map<string, KubeObject> {
+export function liveModelServers(
+  md: ModelDeployment,
+  extras: readonly KubeObject[],
+): Map<string, KubeObject> {
   const names = new Set(modelServers(md).map(server => server.name));
   const live = new Map<string, KubeObject>();
   for (const obj of extras) {
     const name = obj.metadata?.name;
-    if (obj.kind === 'Deployment' && name && names.has(name)) live.set(name, obj);
+    if (obj.kind === 'Deployment' && name && names.has(name))
+      live.set(name, obj);
   }
   return live;
 }
@@ -35,9 +50,15 @@ export const llmdProvider: ProviderDefinition = {
   name: 'llmd',
   registration: LLMD_PROVIDER,
   version: LLMD_PROVIDER_VERSION,
-  upstream: { group: INFERENCE_POOL_GROUP, kind: 'InferencePool', plural: 'inferencepools', versions: ['v1'] },
+  upstream: {
+    group: INFERENCE_POOL_GROUP,
+    kind: 'InferencePool',
+    plural: 'inferencepools',
+    versions: ['v1'],
+  },
   extraKinds: LLMD_EXTRA_KINDS,
   overrides: LLMD_OVERRIDES,
   transform: md => ({ objects: buildLlmdObjects(md) }),
-  mapStatus: (md, _pool, extras = []): MappedStatus => mapLlmdStatus(md, liveModelServers(md, extras)),
+  mapStatus: (md, _pool, extras = []): MappedStatus =>
+    mapLlmdStatus(md, liveModelServers(md, extras)),
 };

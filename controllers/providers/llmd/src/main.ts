@@ -8,7 +8,9 @@ import { llmdProvider } from './definition';
 runProvider(llmdProvider).then(
   code => process.exit(code),
   err => {
-    process.stderr.write(`llmd-provider: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.stderr.write(
+      `llmd-provider: ${err instanceof Error ? err.stack : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

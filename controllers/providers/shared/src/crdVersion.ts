@@ -23,18 +23,29 @@ interface CrdVersion {
  * `undefined` when the CRD is missing, not yet established, or serves none
  * of them.
  */
-export function detectApiVersion(upstream: UpstreamKind, crd: KubeObject | undefined): string | undefined {
+export function detectApiVersion(
+  upstream: UpstreamKind,
+  crd: KubeObject | undefined,
+): string | undefined {
   if (!crd || crd.metadata?.deletionTimestamp) return undefined;
-  const spec = crd.spec as { group?: string; versions?: CrdVersion[] } | undefined;
+  const spec = crd.spec as
+    | { group?: string; versions?: CrdVersion[] }
+    | undefined;
   if (spec?.group !== upstream.group) return undefined;
-  const conditions = ((crd.status as { conditions?: Array<{ type?: string; status?: string }> } | undefined)
-    ?.conditions ?? []);
-  if (!conditions.some(c => c.type === 'Established' && c.status === 'True')) return undefined;
+  const conditions =
+    (
+      crd.status as
+        | { conditions?: Array<{ type?: string; status?: string }> }
+        | undefined
+    )?.conditions ?? [];
+  if (!conditions.some(c => c.type === 'Established' && c.status === 'True'))
+    return undefined;
   const served = (spec.versions ?? []).filter(v => v.served);
   const storage = served.find(v => v.storage)?.name;
-  const version = storage && upstream.versions.includes(storage)
-    ? storage
-    : upstream.versions.find(v => served.some(s => s.name === v));
+  const version =
+    storage && upstream.versions.includes(storage)
+      ? storage
+      : upstream.versions.find(v => served.some(s => s.name === v));
   return version ? `${upstream.group}/${version}` : undefined;
 }
 
@@ -42,9 +53,19 @@ export function detectApiVersion(upstream: UpstreamKind, crd: KubeObject | undef
 export { crdNotInstalledMessage } from '@runway-portal/plugin-runway-common';
 
 /** A short hash of the schema the CRD serves for `apiVersion` (status.upstreamSchemaHash): it changes when upstream changes the schema without a new version. */
-export function schemaHash(crd: KubeObject | undefined, apiVersion: string): string | undefined {
+export function schemaHash(
+  crd: KubeObject | undefined,
+  apiVersion: string,
+): string | undefined {
   const version = apiVersion.split('/').pop();
-  const spec = crd?.spec as { versions?: Array<{ name?: string; schema?: unknown }> } | undefined;
+  const spec = crd?.spec as
+    | { versions?: Array<{ name?: string; schema?: unknown }> }
+    | undefined;
   const schema = spec?.versions?.find(v => v.name === version)?.schema;
-  return schema === undefined ? undefined : createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 12);
+  return schema === undefined
+    ? undefined
+    : createHash('sha256')
+        .update(JSON.stringify(schema))
+        .digest('hex')
+        .slice(0, 12);
 }

@@ -23,7 +23,10 @@ export const IDENTITY_ANNOTATION = 'airunway.ai/identity-hash';
 export const DESIRED_ANNOTATION = 'airunway.ai/desired-hash';
 
 function hash(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify(value))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /**
@@ -34,16 +37,35 @@ export function resolveDeployment(md: ModelDeployment): ModelDeployment {
   const defaulted = applyModelDeploymentDefaults(md);
   const engine = defaulted.spec.engine?.type ?? md.status?.engine?.type;
   if (!engine) return defaulted;
-  return { ...defaulted, spec: { ...defaulted.spec, engine: { ...defaulted.spec.engine, type: engine } } };
+  return {
+    ...defaulted,
+    spec: {
+      ...defaulted.spec,
+      engine: { ...defaulted.spec.engine, type: engine },
+    },
+  };
 }
 
 function pick(spec: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), spec);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (v, k) =>
+        v && typeof v === 'object'
+          ? (v as Record<string, unknown>)[k]
+          : undefined,
+      spec,
+    );
 }
 
 /** The identity fields (seed 000 section 4.11) of a resolved deployment, as a short hash. */
-export function identityHash(md: ModelDeployment, providerName: string): string {
-  const values = IDENTITY_FIELDS.map(f => (f === 'provider.name' ? providerName : pick(md.spec, f) ?? null));
+export function identityHash(
+  md: ModelDeployment,
+  providerName: string,
+): string {
+  const values = IDENTITY_FIELDS.map(f =>
+    f === 'provider.name' ? providerName : pick(md.spec, f) ?? null,
+  );
   return hash(values);
 }
 
@@ -85,7 +107,10 @@ export function desiredObjects(
         ...metadata,
         namespace: md.metadata?.namespace,
         labels: { ...metadata.labels, ...propagatedLabels(md) },
-        annotations: { ...metadata.annotations, [IDENTITY_ANNOTATION]: identity },
+        annotations: {
+          ...metadata.annotations,
+          [IDENTITY_ANNOTATION]: identity,
+        },
         ownerReferences: [owner],
       },
     };

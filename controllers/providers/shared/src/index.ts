@@ -41,7 +41,11 @@ export {
 export { applyDecision, containsDesired } from './drift';
 export type { ApplyDecision } from './drift';
 export { checkOverrides } from './overrides';
-export { checkProviderInput, planProviderObjects, unknownOverrideMessage } from './plan';
+export {
+  checkProviderInput,
+  planProviderObjects,
+  unknownOverrideMessage,
+} from './plan';
 export type { ProviderCheck, ProviderPlan, ProviderProblem } from './plan';
 export type { OverrideCheck, OverrideSchema, OverrideType } from './overrides';
 export { registrationStatus } from './registration';

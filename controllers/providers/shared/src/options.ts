@@ -12,7 +12,10 @@ import {
   type ParsedOptions,
   parseProcessOptions,
 } from '@runway-portal/controller-runtime';
-import { DEFAULT_FINALIZER_TIMEOUT_MS, DEFAULT_HEARTBEAT_INTERVAL_MS } from './controller';
+import {
+  DEFAULT_FINALIZER_TIMEOUT_MS,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+} from './controller';
 
 export const PROVIDER_OPTIONS = {
   ...MANAGER_OPTIONS,

@@ -7,7 +7,12 @@ import { isRecord } from '@runway-portal/plugin-runway-common';
  */
 
 /** A leaf type, or a nested object of known keys. */
-export type OverrideType = 'string' | 'integer' | 'boolean' | 'stringMap' | OverrideSchema;
+export type OverrideType =
+  | 'string'
+  | 'integer'
+  | 'boolean'
+  | 'stringMap'
+  | OverrideSchema;
 
 export interface OverrideSchema {
   [key: string]: OverrideType;
@@ -29,21 +34,33 @@ function describe(value: unknown): string {
 }
 
 function typeError(path: string, expected: string, value: unknown): string {
-  return `${path} must be ${expected}, got ${describe(value)}: fix the value in spec.provider.overrides`;
+  return `${path} must be ${expected}, got ${describe(
+    value,
+  )}: fix the value in spec.provider.overrides`;
 }
 
-function checkValue(value: unknown, type: OverrideType, path: string, out: OverrideCheck): void {
+function checkValue(
+  value: unknown,
+  type: OverrideType,
+  path: string,
+  out: OverrideCheck,
+): void {
   if (type === 'string') {
-    if (typeof value !== 'string') out.errors.push(typeError(path, 'a string', value));
+    if (typeof value !== 'string')
+      out.errors.push(typeError(path, 'a string', value));
   } else if (type === 'integer') {
-    if (typeof value !== 'number' || !Number.isInteger(value)) out.errors.push(typeError(path, 'a whole number', value));
+    if (typeof value !== 'number' || !Number.isInteger(value))
+      out.errors.push(typeError(path, 'a whole number', value));
   } else if (type === 'boolean') {
-    if (typeof value !== 'boolean') out.errors.push(typeError(path, 'true or false', value));
+    if (typeof value !== 'boolean')
+      out.errors.push(typeError(path, 'true or false', value));
   } else if (type === 'stringMap') {
-    if (!isRecord(value)) out.errors.push(typeError(path, 'a map of strings', value));
+    if (!isRecord(value))
+      out.errors.push(typeError(path, 'a map of strings', value));
     else {
       for (const [k, v] of Object.entries(value)) {
-        if (typeof v !== 'string') out.errors.push(typeError(`${path}.${k}`, 'a string', v));
+        if (typeof v !== 'string')
+          out.errors.push(typeError(`${path}.${k}`, 'a string', v));
       }
     }
   } else if (!isRecord(value)) {
@@ -53,17 +70,27 @@ function checkValue(value: unknown, type: OverrideType, path: string, out: Overr
   }
 }
 
-function walk(value: Record<string, unknown>, schema: OverrideSchema, path: string, out: OverrideCheck): void {
+function walk(
+  value: Record<string, unknown>,
+  schema: OverrideSchema,
+  path: string,
+  out: OverrideCheck,
+): void {
   for (const [key, child] of Object.entries(value)) {
     const childPath = `${path}.${key}`;
-    const type = Object.prototype.hasOwnProperty.call(schema, key) ? schema[key] : undefined;
+    const type = Object.prototype.hasOwnProperty.call(schema, key)
+      ? schema[key]
+      : undefined;
     if (type === undefined) out.unknown.push(childPath);
     else checkValue(child, type, childPath, out);
   }
 }
 
 /** Checks overrides against a provider's schema; never throws. */
-export function checkOverrides(overrides: unknown, schema: OverrideSchema): OverrideCheck {
+export function checkOverrides(
+  overrides: unknown,
+  schema: OverrideSchema,
+): OverrideCheck {
   const out: OverrideCheck = { unknown: [], errors: [] };
   if (overrides === undefined || overrides === null) return out;
   if (!isRecord(overrides)) {

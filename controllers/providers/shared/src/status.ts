@@ -32,7 +32,13 @@ export interface StatusContext {
   generation?: number;
 }
 
-function condition(ctx: StatusContext, type: string, ok: boolean, reason: string, message: string): Condition {
+function condition(
+  ctx: StatusContext,
+  type: string,
+  ok: boolean,
+  reason: string,
+  message: string,
+): Condition {
   const status = ok ? 'True' : 'False';
   const before = ctx.previous.find(c => c.type === type);
   return {
@@ -40,18 +46,34 @@ function condition(ctx: StatusContext, type: string, ok: boolean, reason: string
     status,
     reason,
     message,
-    lastTransitionTime: before?.status === status && before.lastTransitionTime ? before.lastTransitionTime : ctx.now,
-    ...(ctx.generation === undefined ? {} : { observedGeneration: ctx.generation }),
+    lastTransitionTime:
+      before?.status === status && before.lastTransitionTime
+        ? before.lastTransitionTime
+        : ctx.now,
+    ...(ctx.generation === undefined
+      ? {}
+      : { observedGeneration: ctx.generation }),
   };
 }
 
 /** The provider rejects the configuration (seed 000 section 8 provider table). */
-export function incompatibleStatus(ctx: StatusContext, messages: string[]): ModelDeploymentStatus {
+export function incompatibleStatus(
+  ctx: StatusContext,
+  messages: string[],
+): ModelDeploymentStatus {
   const message = messages.join('; ');
   return {
     phase: 'Failed',
     message,
-    conditions: [condition(ctx, CONDITION_TYPES.ProviderCompatible, false, 'Incompatible', message)],
+    conditions: [
+      condition(
+        ctx,
+        CONDITION_TYPES.ProviderCompatible,
+        false,
+        'Incompatible',
+        message,
+      ),
+    ],
   };
 }
 
@@ -66,7 +88,13 @@ export function notCreatedStatus(
     phase,
     message,
     conditions: [
-      condition(ctx, CONDITION_TYPES.ProviderCompatible, true, 'Compatible', 'Configuration is compatible with the provider'),
+      condition(
+        ctx,
+        CONDITION_TYPES.ProviderCompatible,
+        true,
+        'Compatible',
+        'Configuration is compatible with the provider',
+      ),
       condition(ctx, CONDITION_TYPES.ResourceCreated, false, reason, message),
       condition(ctx, CONDITION_TYPES.Ready, false, reason, message),
     ],
@@ -94,11 +122,24 @@ export interface ApplyFailure {
  * update is pending), `Pending` before it was ever created. Either way the
  * loop retries with backoff and deletes nothing.
  */
-export function applyFailure(label: string, err: unknown, upstreamExists: boolean): ApplyFailure {
+export function applyFailure(
+  label: string,
+  err: unknown,
+  upstreamExists: boolean,
+): ApplyFailure {
   const rejected = isRejection(err);
   const detail = failureDetail(err);
-  if (rejected) return { phase: 'Failed', message: `Applying ${label} failed: ${detail}`, rejected };
-  return { phase: upstreamExists ? 'Deploying' : 'Pending', message: `Applying ${label} failed, retrying: ${detail}`, rejected };
+  if (rejected)
+    return {
+      phase: 'Failed',
+      message: `Applying ${label} failed: ${detail}`,
+      rejected,
+    };
+  return {
+    phase: upstreamExists ? 'Deploying' : 'Pending',
+    message: `Applying ${label} failed, retrying: ${detail}`,
+    rejected,
+  };
 }
 
 function isRejection(err: unknown): boolean {
@@ -106,7 +147,10 @@ function isRejection(err: unknown): boolean {
   const { code } = err;
   if (code >= 400 && code < 500) return code !== 409 && code !== 429;
   // Server-side apply answers 500 when the object does not fit the schema's types.
-  return code === 500 && /failed to create typed patch object/.test(err.status.message ?? '');
+  return (
+    code === 500 &&
+    /failed to create typed patch object/.test(err.status.message ?? '')
+  );
 }
 
 /**
@@ -120,12 +164,24 @@ export function applyFailedStatus(
   previous: ModelDeploymentStatus | undefined,
   upstreamExists: boolean,
 ): ModelDeploymentStatus {
-  const status = notCreatedStatus(ctx, failure.phase, APPLY_FAILED_REASON, failure.message);
+  const status = notCreatedStatus(
+    ctx,
+    failure.phase,
+    APPLY_FAILED_REASON,
+    failure.message,
+  );
   if (!upstreamExists || !previous) return status;
   const { provider, replicas, endpoint } = previous;
   return {
     ...status,
-    ...(provider?.resourceName ? { provider: { resourceName: provider.resourceName, resourceKind: provider.resourceKind } } : {}),
+    ...(provider?.resourceName
+      ? {
+          provider: {
+            resourceName: provider.resourceName,
+            resourceKind: provider.resourceKind,
+          },
+        }
+      : {}),
     ...(replicas ? { replicas } : {}),
     ...(endpoint ? { endpoint } : {}),
   };
@@ -153,9 +209,27 @@ export function deployedStatus(
     ...(mapped.replicas ? { replicas: mapped.replicas } : {}),
     ...(mapped.endpoint ? { endpoint: mapped.endpoint } : {}),
     conditions: [
-      condition(ctx, CONDITION_TYPES.ProviderCompatible, true, 'Compatible', 'Configuration is compatible with the provider'),
-      condition(ctx, CONDITION_TYPES.ResourceCreated, true, 'ResourceCreated', `Created ${resource.kind} '${resource.name}'`),
-      condition(ctx, CONDITION_TYPES.Ready, mapped.ready, mapped.reason, mapped.message),
+      condition(
+        ctx,
+        CONDITION_TYPES.ProviderCompatible,
+        true,
+        'Compatible',
+        'Configuration is compatible with the provider',
+      ),
+      condition(
+        ctx,
+        CONDITION_TYPES.ResourceCreated,
+        true,
+        'ResourceCreated',
+        `Created ${resource.kind} '${resource.name}'`,
+      ),
+      condition(
+        ctx,
+        CONDITION_TYPES.Ready,
+        mapped.ready,
+        mapped.reason,
+        mapped.message,
+      ),
     ],
   };
 }
@@ -166,12 +240,17 @@ const OWNED_FIELDS = ['phase', 'message', 'replicas', 'endpoint'] as const;
  * Whether `live` already shows `desired` and nothing this provider would
  * remove: then no status write is needed (keeps 1,000 deployments cheap).
  */
-export function statusUpToDate(desired: ModelDeploymentStatus, live: ModelDeploymentStatus | undefined): boolean {
+export function statusUpToDate(
+  desired: ModelDeploymentStatus,
+  live: ModelDeploymentStatus | undefined,
+): boolean {
   if (!live) return false;
   const { conditions: want = [], ...fields } = desired;
   if (!containsDesired(fields, live)) return false;
-  for (const f of OWNED_FIELDS) if (desired[f] === undefined && live[f] !== undefined) return false;
-  if (!desired.provider?.resourceName && live.provider?.resourceName) return false;
+  for (const f of OWNED_FIELDS)
+    if (desired[f] === undefined && live[f] !== undefined) return false;
+  if (!desired.provider?.resourceName && live.provider?.resourceName)
+    return false;
   const liveConditions = live.conditions ?? [];
   for (const type of PROVIDER_CONDITIONS) {
     const w = want.find(c => c.type === type);

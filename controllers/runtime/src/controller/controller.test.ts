@@ -69,7 +69,9 @@ describe('Controller', () => {
     const gaps = times.slice(1).map((t, i) => t - times[i]);
     // 20, 40, 80, 160 ms: each gap at least its backoff. Only lower bounds: a loaded machine
     // stretches gaps but can never shorten them, so comparing two measured gaps would be flaky.
-    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(20 * 2 ** i - 2));
+    gaps.forEach((gap, i) =>
+      expect(gap).toBeGreaterThanOrEqual(20 * 2 ** i - 2),
+    );
     expect(retries).toEqual([0, 1, 2, 3, 4]);
     await controller.stop();
   });

@@ -51,7 +51,8 @@ export const CATALOG: readonly CatalogEntry[] = [
     name: 'stacks',
     type: 'controller',
     dir: 'stacks',
-    title: 'stacks operator (LlamaStackDistribution: config generation, conversion webhook)',
+    title:
+      'stacks operator (LlamaStackDistribution: config generation, conversion webhook)',
     guards: [
       {
         apiVersion: 'llamastack.io/v1alpha2',

@@ -14,14 +14,20 @@ import {
   type Permission,
   type PolicyDecision,
 } from '@backstage/plugin-permission-common';
-import { createRunwayConditionalDecision, runwayConditions } from '@runway-portal/plugin-runway-node';
+import {
+  createRunwayConditionalDecision,
+  runwayConditions,
+} from '@runway-portal/plugin-runway-node';
 
 export const ADMIN = 'user:default/admin';
 export const VIEWER = 'user:default/viewer';
 export const TEAM_A = 'user:default/team-a';
 
 function userOf(credentials: BackstageCredentials): string {
-  const principal = credentials.principal as { type: string; userEntityRef?: string };
+  const principal = credentials.principal as {
+    type: string;
+    userEntityRef?: string;
+  };
   return principal.type === 'user' ? principal.userEntityRef! : principal.type;
 }
 
@@ -29,25 +35,45 @@ function userOf(credentials: BackstageCredentials): string {
 export function decide(user: string, permission: Permission): PolicyDecision {
   const action = permission.attributes.action ?? 'read';
   if (user === ADMIN) return { result: AuthorizeResult.ALLOW };
-  if (user === VIEWER) return { result: action === 'read' ? AuthorizeResult.ALLOW : AuthorizeResult.DENY };
+  if (user === VIEWER)
+    return {
+      result: action === 'read' ? AuthorizeResult.ALLOW : AuthorizeResult.DENY,
+    };
   if (user === TEAM_A) {
-    if (permission.type !== 'resource') return { result: AuthorizeResult.ALLOW };
-    return createRunwayConditionalDecision(permission as any, runwayConditions.isInNamespace({ namespaces: ['team-a'] }));
+    if (permission.type !== 'resource')
+      return { result: AuthorizeResult.ALLOW };
+    return createRunwayConditionalDecision(
+      permission as any,
+      runwayConditions.isInNamespace({ namespaces: ['team-a'] }),
+    );
   }
   return { result: AuthorizeResult.DENY };
 }
 
 class PolicyPermissions implements PermissionsService {
-  async authorize(requests: Array<{ permission: Permission }>, options: { credentials: BackstageCredentials }) {
+  async authorize(
+    requests: Array<{ permission: Permission }>,
+    options: { credentials: BackstageCredentials },
+  ) {
     return requests.map(r => {
       const d = decide(userOf(options.credentials), r.permission);
       // A definitive answer was asked for: a condition the caller cannot apply is a no.
-      return { result: d.result === AuthorizeResult.ALLOW ? AuthorizeResult.ALLOW : AuthorizeResult.DENY } as const;
+      return {
+        result:
+          d.result === AuthorizeResult.ALLOW
+            ? AuthorizeResult.ALLOW
+            : AuthorizeResult.DENY,
+      } as const;
     });
   }
 
-  async authorizeConditional(requests: Array<{ permission: Permission }>, options: { credentials: BackstageCredentials }) {
-    return requests.map(r => decide(userOf(options.credentials), r.permission)) as any;
+  async authorizeConditional(
+    requests: Array<{ permission: Permission }>,
+    options: { credentials: BackstageCredentials },
+  ) {
+    return requests.map(r =>
+      decide(userOf(options.credentials), r.permission),
+    ) as any;
   }
 }
 

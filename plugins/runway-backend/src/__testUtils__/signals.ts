@@ -16,7 +16,10 @@ export interface SignalMessage {
 export interface SignalSubscriber {
   messages: SignalMessage[];
   /** Resolves with the first message (already received or coming) that matches. */
-  waitFor(match: (m: SignalMessage) => boolean, timeoutMs: number): Promise<SignalMessage>;
+  waitFor(
+    match: (m: SignalMessage) => boolean,
+    timeoutMs: number,
+  ): Promise<SignalMessage>;
   close(): void;
 }
 
@@ -24,13 +27,19 @@ function connectOnce(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     // The first upgrade passes through Backstage's HTTP router (hence the credentials), which
     // is when the signals backend starts handling upgrades; until then an attempt just times out.
-    const ws = new WebSocket(url, { headers: { Authorization: mockCredentials.user.header() }, handshakeTimeout: 1000 });
+    const ws = new WebSocket(url, {
+      headers: { Authorization: mockCredentials.user.header() },
+      handshakeTimeout: 1000,
+    });
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
   });
 }
 
-export async function subscribeSignals(server: Server, channels: string[]): Promise<SignalSubscriber> {
+export async function subscribeSignals(
+  server: Server,
+  channels: string[],
+): Promise<SignalSubscriber> {
   const { port } = server.address() as AddressInfo;
   const url = `ws://localhost:${port}/api/signals`;
   let ws: WebSocket | undefined;
@@ -42,12 +51,16 @@ export async function subscribeSignals(server: Server, channels: string[]): Prom
   const messages: SignalMessage[] = [];
   const waiters = new Set<(m: SignalMessage) => void>();
   socket.on('message', data => {
-    const parsed = JSON.parse(data.toString()) as { channel: string; message: Record<string, unknown> };
+    const parsed = JSON.parse(data.toString()) as {
+      channel: string;
+      message: Record<string, unknown>;
+    };
     const m = { ...parsed, receivedAt: Date.now() };
     messages.push(m);
     for (const w of waiters) w(m);
   });
-  for (const channel of channels) socket.send(JSON.stringify({ action: 'subscribe', channel }));
+  for (const channel of channels)
+    socket.send(JSON.stringify({ action: 'subscribe', channel }));
   // Let the subscriptions arrive before anyone publishes.
   await new Promise(r => setTimeout(r, 200));
   return {
@@ -58,7 +71,13 @@ export async function subscribeSignals(server: Server, channels: string[]): Prom
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(onMessage);
-          reject(new Error(`no matching signal within ${timeoutMs} ms (got ${JSON.stringify(messages)})`));
+          reject(
+            new Error(
+              `no matching signal within ${timeoutMs} ms (got ${JSON.stringify(
+                messages,
+              )})`,
+            ),
+          );
         }, timeoutMs);
         function onMessage(m: SignalMessage) {
           if (!match(m)) return;

@@ -23,20 +23,30 @@ export interface ListFilter {
 /** `component:chatbot` and `Component:default/chatbot` are the same entity. */
 export function normaliseEntityRef(ref: string): string | undefined {
   try {
-    return stringifyEntityRef(parseEntityRef(ref, { defaultKind: 'component', defaultNamespace: 'default' })).toLocaleLowerCase('en-US');
+    return stringifyEntityRef(
+      parseEntityRef(ref, {
+        defaultKind: 'component',
+        defaultNamespace: 'default',
+      }),
+    ).toLocaleLowerCase('en-US');
   } catch {
     return undefined;
   }
 }
 
 /** Reads the list query; a bad parameter is an InputError that names it. */
-export function parseListFilter(query: { namespace?: string; labelSelector?: string; entityRef?: string }): ListFilter {
+export function parseListFilter(query: {
+  namespace?: string;
+  labelSelector?: string;
+  entityRef?: string;
+}): ListFilter {
   let labels: Requirement[] = [];
   if (query.labelSelector) {
     try {
       labels = parseLabelSelector(query.labelSelector);
     } catch (err) {
-      if (err instanceof LabelSelectorError) throw new InputError(`labelSelector: ${err.message}`);
+      if (err instanceof LabelSelectorError)
+        throw new InputError(`labelSelector: ${err.message}`);
       throw err;
     }
   }
@@ -44,7 +54,9 @@ export function parseListFilter(query: { namespace?: string; labelSelector?: str
   if (query.entityRef !== undefined) {
     entityRef = normaliseEntityRef(query.entityRef);
     if (!entityRef) {
-      throw new InputError(`entityRef "${query.entityRef}" is not an entity reference; write e.g. component:default/chatbot`);
+      throw new InputError(
+        `entityRef "${query.entityRef}" is not an entity reference; write e.g. component:default/chatbot`,
+      );
     }
   }
   return { namespace: query.namespace || undefined, labels, entityRef };
@@ -63,7 +75,11 @@ export function matchesFilter(object: KubeObject, filter: ListFilter): boolean {
 
 /** Stable order: cluster, namespace, name. */
 export function sortListed(items: ListedObject[]): ListedObject[] {
-  const key = (i: ListedObject) => [i.cluster, i.object.metadata?.namespace ?? '', i.object.metadata?.name ?? ''];
+  const key = (i: ListedObject) => [
+    i.cluster,
+    i.object.metadata?.namespace ?? '',
+    i.object.metadata?.name ?? '',
+  ];
   return [...items].sort((a, b) => {
     const x = key(a);
     const y = key(b);

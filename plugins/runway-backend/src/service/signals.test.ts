@@ -3,7 +3,12 @@ import type { ResourceChange } from '@runway-portal/plugin-runway-node';
 import { runwaySignalChannel } from '@runway-portal/plugin-runway-common';
 import { coalesce, forwardChangesToSignals } from './signals';
 
-const change = (cluster: string, namespace: string, event = false, kind: ResourceChange['kind'] = 'deployments'): ResourceChange => ({
+const change = (
+  cluster: string,
+  namespace: string,
+  event = false,
+  kind: ResourceChange['kind'] = 'deployments',
+): ResourceChange => ({
   cluster,
   kind,
   namespace,
@@ -14,11 +19,34 @@ const change = (cluster: string, namespace: string, event = false, kind: Resourc
 describe('coalesce', () => {
   it('groups changes per kind, cluster and namespace, counting them', () => {
     expect(
-      coalesce([change('east', 'a'), change('east', 'a', true), change('west', 'a', true), change('east', 'a', false, 'models')]),
+      coalesce([
+        change('east', 'a'),
+        change('east', 'a', true),
+        change('west', 'a', true),
+        change('east', 'a', false, 'models'),
+      ]),
     ).toEqual([
-      { kind: 'deployments', cluster: 'east', namespace: 'a', changes: 2, eventsOnly: false },
-      { kind: 'deployments', cluster: 'west', namespace: 'a', changes: 1, eventsOnly: true },
-      { kind: 'models', cluster: 'east', namespace: 'a', changes: 1, eventsOnly: false },
+      {
+        kind: 'deployments',
+        cluster: 'east',
+        namespace: 'a',
+        changes: 2,
+        eventsOnly: false,
+      },
+      {
+        kind: 'deployments',
+        cluster: 'west',
+        namespace: 'a',
+        changes: 1,
+        eventsOnly: true,
+      },
+      {
+        kind: 'models',
+        cluster: 'east',
+        namespace: 'a',
+        changes: 1,
+        eventsOnly: false,
+      },
     ]);
   });
 });
@@ -45,7 +73,13 @@ describe('forwardChangesToSignals', () => {
       {
         recipients: { type: 'broadcast' },
         channel: runwaySignalChannel('deployments'),
-        message: { kind: 'deployments', cluster: 'east', namespace: 'team-a', changes: 100, eventsOnly: false },
+        message: {
+          kind: 'deployments',
+          cluster: 'east',
+          namespace: 'team-a',
+          changes: 100,
+          eventsOnly: false,
+        },
       },
     ]);
     stop();

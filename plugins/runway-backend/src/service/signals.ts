@@ -7,8 +7,14 @@
  */
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { SignalsService } from '@backstage/plugin-signals-node';
-import type { ClusterClient, ResourceChange } from '@runway-portal/plugin-runway-node';
-import { type RunwaySignal, runwaySignalChannel } from '@runway-portal/plugin-runway-common';
+import type {
+  ClusterClient,
+  ResourceChange,
+} from '@runway-portal/plugin-runway-node';
+import {
+  type RunwaySignal,
+  runwaySignalChannel,
+} from '@runway-portal/plugin-runway-common';
 
 /** Groups changes by kind, cluster and namespace, in order of first appearance. Pure. */
 export function coalesce(changes: ResourceChange[]): RunwaySignal[] {
@@ -20,7 +26,13 @@ export function coalesce(changes: ResourceChange[]): RunwaySignal[] {
       group.changes += 1;
       group.eventsOnly = group.eventsOnly && c.event;
     } else {
-      groups.set(key, { kind: c.kind, cluster: c.cluster, namespace: c.namespace, changes: 1, eventsOnly: c.event });
+      groups.set(key, {
+        kind: c.kind,
+        cluster: c.cluster,
+        namespace: c.namespace,
+        changes: 1,
+        eventsOnly: c.event,
+      });
     }
   }
   return [...groups.values()];
@@ -48,7 +60,13 @@ export function forwardChangesToSignals(options: {
           channel: runwaySignalChannel(signal.kind),
           message: { ...signal },
         })
-        .catch(err => options.logger.warn(`could not publish a runway signal: ${err instanceof Error ? err.message : String(err)}`));
+        .catch(err =>
+          options.logger.warn(
+            `could not publish a runway signal: ${
+              err instanceof Error ? err.message : String(err)
+            }`,
+          ),
+        );
     }
   };
   const unsubscribe = options.clusterClient.onChange(change => {

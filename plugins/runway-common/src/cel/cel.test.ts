@@ -1,11 +1,21 @@
-import { celSyntaxError, compileCel, evaluateCel, evaluateCondition, fromCel, toCel } from './cel';
+import {
+  celSyntaxError,
+  compileCel,
+  evaluateCel,
+  evaluateCondition,
+  fromCel,
+  toCel,
+} from './cel';
 
 const spec = toCel({
   model: { id: 'meta-llama/Llama-3.1-8B-Instruct', source: 'huggingface' },
   engine: { type: 'vllm', args: { quantization: 'awq' } },
   resources: { gpu: { count: 2 }, memory: '32Gi' },
   scaling: { replicas: 3 },
-  env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }],
+  env: [
+    { name: 'A', value: '1' },
+    { name: 'B', value: '2' },
+  ],
   ports: [8000, 8001],
 }) as Record<string, unknown>;
 
@@ -17,7 +27,7 @@ describe('CEL conditions', () => {
     ['!has(spec.resources.gpu) || spec.resources.gpu.count == 0', false],
     ['has(spec.engine.args.quantization)', true],
     // macros
-    ["spec.env.all(e, e.name.size() == 1)", true],
+    ['spec.env.all(e, e.name.size() == 1)', true],
     ["spec.env.exists(e, e.name == 'B')", true],
     ["spec.env.exists_one(e, e.value == '1')", true],
     ['spec.ports.map(p, p + 1) == [8001, 8002]', true],
@@ -28,7 +38,7 @@ describe('CEL conditions', () => {
     ["spec.model.id.contains('Llama-3.1')", true],
     ["spec.model.id.matches('^[a-z-]+/Llama-3\\\\.[0-9]+-8B')", true],
     ["spec.model.id.matches('^mistral')", false],
-    ["size(spec.model.id) > 10", true],
+    ['size(spec.model.id) > 10', true],
     // int arithmetic and comparison
     ['spec.resources.gpu.count + 1 == 3', true],
     ['spec.resources.gpu.count * spec.scaling.replicas == 6', true],
@@ -42,7 +52,10 @@ describe('CEL conditions', () => {
     ["spec.engine.type in ['sglang', 'trtllm']", false],
     ["'quantization' in spec.engine.args", true],
   ])('%s is %p', (expression, expected) => {
-    expect(evaluateCondition(expression, { spec })).toEqual({ ok: true, value: expected });
+    expect(evaluateCondition(expression, { spec })).toEqual({
+      ok: true,
+      value: expected,
+    });
   });
 
   it.each([
@@ -50,13 +63,16 @@ describe('CEL conditions', () => {
     ['spec.nothing.here == 1', 'No such key: nothing'],
     ["spec.resources.gpu.count + 'a' == 1", 'no such overload'],
     ['spec.resources.gpu.count', 'condition must evaluate to a bool, got int'],
-    ["spec.model.id", 'condition must evaluate to a bool, got string'],
+    ['spec.model.id', 'condition must evaluate to a bool, got string'],
     ['unknownFunction(spec) == 1', 'unknownFunction'],
     ["spec.model.id.matches('[')", ''],
     ['1 / 0 == 1', 'division by zero'],
   ])('%s fails with an error, never a throw', (expression, message) => {
     const outcome = evaluateCondition(expression, { spec });
-    expect(outcome).toEqual({ ok: false, error: expect.stringContaining(message) });
+    expect(outcome).toEqual({
+      ok: false,
+      error: expect.stringContaining(message),
+    });
     expect(outcome).not.toEqual({ ok: false, error: '' });
   });
 
@@ -69,7 +85,9 @@ describe('CEL conditions', () => {
 
   it('reports syntax errors without evaluating', () => {
     expect(celSyntaxError("spec.engine.type == 'vllm'")).toBeUndefined();
-    expect(celSyntaxError('spec.engine.type ==')).toMatch(/^invalid CEL expression: /);
+    expect(celSyntaxError('spec.engine.type ==')).toMatch(
+      /^invalid CEL expression: /,
+    );
   });
 
   it('returns values of any type from evaluateCel, converted back to JSON', () => {
@@ -80,7 +98,11 @@ describe('CEL conditions', () => {
 
 describe('toCel / fromCel', () => {
   it('turns whole numbers into int and keeps fractions as double', () => {
-    expect(toCel({ a: 1, b: 0.5, c: [2, 'x', null, true] })).toEqual({ a: 1n, b: 0.5, c: [2n, 'x', null, true] });
+    expect(toCel({ a: 1, b: 0.5, c: [2, 'x', null, true] })).toEqual({
+      a: 1n,
+      b: 0.5,
+      c: [2n, 'x', null, true],
+    });
     expect(fromCel({ a: 1n, b: [2n] })).toEqual({ a: 1, b: [2] });
   });
 });

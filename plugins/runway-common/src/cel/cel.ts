@@ -9,7 +9,9 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 
-export type CelOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: string };
+export type CelOutcome<T = unknown> =
+  | { ok: true; value: T }
+  | { ok: false; error: string };
 
 export interface CelProgram {
   readonly source: string;
@@ -22,7 +24,13 @@ export interface CelProgram {
 const environment = new Environment({
   unlistedVariablesAreDyn: true,
   homogeneousAggregateLiterals: false,
-  limits: { maxAstNodes: 2000, maxDepth: 50, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 32 },
+  limits: {
+    maxAstNodes: 2000,
+    maxDepth: 50,
+    maxListElements: 1000,
+    maxMapEntries: 1000,
+    maxCallArguments: 32,
+  },
 });
 
 const MAX_CACHED_PROGRAMS = 1000;
@@ -39,7 +47,8 @@ function describeError(e: unknown): string {
  * whole numbers become `int` (bigint), everything else is kept.
  */
 export function toCel(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? BigInt(value) : value;
   if (Array.isArray(value)) return value.map(toCel);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -54,10 +63,14 @@ export function fromCel(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (Array.isArray(value)) return value.map(fromCel);
   if (value instanceof Map) {
-    return Object.fromEntries([...value.entries()].map(([k, v]) => [String(k), fromCel(v)]));
+    return Object.fromEntries(
+      [...value.entries()].map(([k, v]) => [String(k), fromCel(v)]),
+    );
   }
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromCel(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, fromCel(v)]),
+    );
   }
   return value;
 }
@@ -77,7 +90,11 @@ function build(source: string): CelProgram {
     };
   } catch (e) {
     const compileError = `invalid CEL expression: ${describeError(e)}`;
-    return { source, compileError, evaluate: () => ({ ok: false, error: compileError }) };
+    return {
+      source,
+      compileError,
+      evaluate: () => ({ ok: false, error: compileError }),
+    };
   }
 }
 
@@ -87,7 +104,8 @@ export function compileCel(source: string): CelProgram {
   if (!program) {
     program = build(source);
     // Rules come from cluster objects: bound the cache so changing rules cannot grow it forever.
-    if (cache.size >= MAX_CACHED_PROGRAMS) cache.delete(cache.keys().next().value as string);
+    if (cache.size >= MAX_CACHED_PROGRAMS)
+      cache.delete(cache.keys().next().value as string);
     cache.set(source, program);
   }
   return program;
@@ -97,7 +115,10 @@ export function compileCel(source: string): CelProgram {
  * Evaluates an expression with variables that are already CEL values
  * (see `toCel`). Never throws.
  */
-export function evaluateCel(source: string, celVariables: Record<string, unknown>): CelOutcome {
+export function evaluateCel(
+  source: string,
+  celVariables: Record<string, unknown>,
+): CelOutcome {
   return compileCel(source).evaluate(celVariables);
 }
 
@@ -113,8 +134,12 @@ export function evaluateCondition(
   const outcome = evaluateCel(source, celVariables);
   if (!outcome.ok) return outcome;
   if (typeof outcome.value !== 'boolean') {
-    const got = typeof outcome.value === 'bigint' ? 'int' : typeof outcome.value;
-    return { ok: false, error: `condition must evaluate to a bool, got ${got}` };
+    const got =
+      typeof outcome.value === 'bigint' ? 'int' : typeof outcome.value;
+    return {
+      ok: false,
+      error: `condition must evaluate to a bool, got ${got}`,
+    };
   }
   return { ok: true, value: outcome.value };
 }

@@ -4,7 +4,13 @@ import { ALL_CRDS } from './all';
 
 const rules = ALL_CRDS.flatMap(def =>
   def.versions.flatMap(version =>
-    collectCelRules(version.schema).map(({ path, rule }) => [`${def.names.kind} ${version.name} ${path || '(root)'}: ${rule.rule}`, rule.rule] as const),
+    collectCelRules(version.schema).map(
+      ({ path, rule }) =>
+        [
+          `${def.names.kind} ${version.name} ${path || '(root)'}: ${rule.rule}`,
+          rule.rule,
+        ] as const,
+    ),
   ),
 );
 

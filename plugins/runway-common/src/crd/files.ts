@@ -8,7 +8,11 @@ import { stringify } from 'yaml';
 import { SHARED_SCHEMAS } from '../schema/meta';
 import type { CrdDefinition } from './definition';
 import { renderCrd } from './renderCrd';
-import { GENERATED_HEADER, renderCommonTypes, renderTypes } from './renderTypes';
+import {
+  GENERATED_HEADER,
+  renderCommonTypes,
+  renderTypes,
+} from './renderTypes';
 
 export interface GeneratedFile {
   /** Path relative to the repository root. */
@@ -36,19 +40,30 @@ export function crdYaml(def: CrdDefinition): string {
 }
 
 export function generatedFiles(defs: CrdDefinition[]): GeneratedFile[] {
-  const sorted = [...defs].sort((a, b) => crdFileName(a).localeCompare(crdFileName(b)));
+  const sorted = [...defs].sort((a, b) =>
+    crdFileName(a).localeCompare(crdFileName(b)),
+  );
   const files: GeneratedFile[] = [];
   for (const def of sorted) {
-    files.push({ path: `${CRD_DIR}/${crdFileName(def)}`, content: crdYaml(def) });
+    files.push({
+      path: `${CRD_DIR}/${crdFileName(def)}`,
+      content: crdYaml(def),
+    });
     files.push({
       path: `${TYPES_DIR}/${typesFileBase(def.names.kind)}.ts`,
       content: renderTypes(def, SHARED_SCHEMAS),
     });
   }
-  files.push({ path: `${TYPES_DIR}/common.ts`, content: renderCommonTypes(SHARED_SCHEMAS) });
+  files.push({
+    path: `${TYPES_DIR}/common.ts`,
+    content: renderCommonTypes(SHARED_SCHEMAS),
+  });
   const exports = ['common', ...sorted.map(d => typesFileBase(d.names.kind))]
     .map(base => `export * from './${base}';\n`)
     .join('');
-  files.push({ path: `${TYPES_DIR}/index.ts`, content: `${GENERATED_HEADER}\n${exports}` });
+  files.push({
+    path: `${TYPES_DIR}/index.ts`,
+    content: `${GENERATED_HEADER}\n${exports}`,
+  });
   return files;
 }

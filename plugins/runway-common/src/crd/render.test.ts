@@ -1,6 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { parse } from 'yaml';
-import { ConditionList, FreeForm, IntOrString, Quantity, StringEnum, StringMap, celRules, typeMetaProperties } from '../schema';
+import {
+  ConditionList,
+  FreeForm,
+  IntOrString,
+  Quantity,
+  StringEnum,
+  StringMap,
+  celRules,
+  typeMetaProperties,
+} from '../schema';
 import { SHARED_SCHEMAS } from '../schema/meta';
 import type { CrdDefinition } from './definition';
 import { crdYaml } from './files';
@@ -12,25 +21,47 @@ const Widget = Type.Object(
     ...typeMetaProperties(),
     spec: Type.Object(
       {
-        size: Type.Integer({ minimum: 1, maximum: 10, default: 1, description: 'How big.' }),
-        colour: Type.Optional(StringEnum(['red', 'blue'] as const, { default: 'red' })),
+        size: Type.Integer({
+          minimum: 1,
+          maximum: 10,
+          default: 1,
+          description: 'How big.',
+        }),
+        colour: Type.Optional(
+          StringEnum(['red', 'blue'] as const, { default: 'red' }),
+        ),
         memory: Type.Optional(Quantity()),
         port: Type.Optional(IntOrString()),
         labels: Type.Optional(StringMap()),
         extra: Type.Optional(FreeForm()),
-        parts: Type.Optional(Type.Array(Type.Object({ name: Type.String() }, { $id: 'WidgetPart' }))),
+        parts: Type.Optional(
+          Type.Array(
+            Type.Object({ name: Type.String() }, { $id: 'WidgetPart' }),
+          ),
+        ),
         mode: Type.Optional(Type.Literal('fixed')),
       },
-      celRules({ rule: 'self.size < 5 || has(self.memory)', message: 'big widgets need memory' }),
+      celRules({
+        rule: 'self.size < 5 || has(self.memory)',
+        message: 'big widgets need memory',
+      }),
     ),
-    status: Type.Optional(Type.Object({ conditions: Type.Optional(ConditionList()) })),
+    status: Type.Optional(
+      Type.Object({ conditions: Type.Optional(ConditionList()) }),
+    ),
   },
   { $id: 'WidgetRoot' },
 );
 
 const def: CrdDefinition = {
   group: 'example.runway.dev',
-  names: { kind: 'Widget', plural: 'widgets', singular: 'widget', shortNames: ['wd'], categories: ['runway'] },
+  names: {
+    kind: 'Widget',
+    plural: 'widgets',
+    singular: 'widget',
+    shortNames: ['wd'],
+    categories: ['runway'],
+  },
   scope: 'Namespaced',
   versions: [
     {
@@ -38,7 +69,9 @@ const def: CrdDefinition = {
       served: true,
       storage: true,
       schema: Widget,
-      printerColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
+      printerColumns: [
+        { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+      ],
       subresources: { status: true },
     },
   ],
@@ -69,9 +102,24 @@ describe('renderCrd', () => {
   });
 
   it('keeps defaults, ranges, enums and CEL rules', () => {
-    expect(spec.properties.size).toEqual({ type: 'integer', minimum: 1, maximum: 10, default: 1, description: 'How big.' });
-    expect(spec.properties.colour).toEqual({ type: 'string', enum: ['red', 'blue'], default: 'red' });
-    expect(spec['x-kubernetes-validations']).toEqual([{ rule: 'self.size < 5 || has(self.memory)', message: 'big widgets need memory' }]);
+    expect(spec.properties.size).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 10,
+      default: 1,
+      description: 'How big.',
+    });
+    expect(spec.properties.colour).toEqual({
+      type: 'string',
+      enum: ['red', 'blue'],
+      default: 'red',
+    });
+    expect(spec['x-kubernetes-validations']).toEqual([
+      {
+        rule: 'self.size < 5 || has(self.memory)',
+        message: 'big widgets need memory',
+      },
+    ]);
     expect(spec.required).toEqual(['size']);
     expect(spec.properties.mode).toEqual({ type: 'string', enum: ['fixed'] });
   });
@@ -82,23 +130,40 @@ describe('renderCrd', () => {
       'x-kubernetes-int-or-string': true,
     });
     expect(spec.properties.memory.pattern).toContain('[KMGTPE]i');
-    expect(spec.properties.port).toEqual({ anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true });
+    expect(spec.properties.port).toEqual({
+      anyOf: [{ type: 'integer' }, { type: 'string' }],
+      'x-kubernetes-int-or-string': true,
+    });
   });
 
   it('renders maps as additionalProperties and free-form objects as preserve-unknown-fields', () => {
-    expect(spec.properties.labels).toEqual({ type: 'object', additionalProperties: { type: 'string' } });
-    expect(spec.properties.extra).toEqual({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+    expect(spec.properties.labels).toEqual({
+      type: 'object',
+      additionalProperties: { type: 'string' },
+    });
+    expect(spec.properties.extra).toEqual({
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+    });
   });
 
   it('renders conditions as a map list keyed by type', () => {
     const conditions = schema.properties.status.properties.conditions;
     expect(conditions['x-kubernetes-list-type']).toBe('map');
     expect(conditions['x-kubernetes-list-map-keys']).toEqual(['type']);
-    expect(conditions.items.required).toEqual(['type', 'status', 'lastTransitionTime', 'reason', 'message']);
+    expect(conditions.items.required).toEqual([
+      'type',
+      'status',
+      'lastTransitionTime',
+      'reason',
+      'message',
+    ]);
   });
 
   it('renders printer columns and the status subresource', () => {
-    expect(crd.spec.versions[0].additionalPrinterColumns).toEqual([{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }]);
+    expect(crd.spec.versions[0].additionalPrinterColumns).toEqual([
+      { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+    ]);
     expect(crd.spec.versions[0].subresources).toEqual({ status: {} });
   });
 
@@ -110,20 +175,41 @@ describe('renderCrd', () => {
 
   it.each([
     ['an untyped field', Type.Object({ a: Type.Unknown() }), 'a: every field'],
-    ['a union of objects', Type.Object({ a: Type.Union([Type.Object({ x: Type.String() }), Type.Object({ y: Type.String() })]) }), 'a.anyOf[0]: "type" is not allowed'],
-    ['a tuple', Type.Object({ t: Type.Tuple([Type.String(), Type.Number()]) }), 't: tuples cannot be expressed'],
+    [
+      'a union of objects',
+      Type.Object({
+        a: Type.Union([
+          Type.Object({ x: Type.String() }),
+          Type.Object({ y: Type.String() }),
+        ]),
+      }),
+      'a.anyOf[0]: "type" is not allowed',
+    ],
+    [
+      'a tuple',
+      Type.Object({ t: Type.Tuple([Type.String(), Type.Number()]) }),
+      't: tuples cannot be expressed',
+    ],
   ])('rejects %s with the field path', (_name, bad, message) => {
     expect(() => renderSchema(bad)).toThrow(CrdSchemaError);
     expect(() => renderSchema(bad)).toThrow(message);
   });
 
   it('renders a nullable union as nullable', () => {
-    expect(renderSchema(Type.Object({ a: Type.Union([Type.String(), Type.Null()]) })).properties.a).toEqual({ type: 'string', nullable: true });
+    expect(
+      renderSchema(Type.Object({ a: Type.Union([Type.String(), Type.Null()]) }))
+        .properties.a,
+    ).toEqual({ type: 'string', nullable: true });
   });
 
   it('requires exactly one storage version', () => {
-    const twoStorage = { ...def, versions: [def.versions[0], { ...def.versions[0], name: 'v2' }] };
-    expect(() => renderCrd(twoStorage)).toThrow('exactly one version must be the storage version (found 2)');
+    const twoStorage = {
+      ...def,
+      versions: [def.versions[0], { ...def.versions[0], name: 'v2' }],
+    };
+    expect(() => renderCrd(twoStorage)).toThrow(
+      'exactly one version must be the storage version (found 2)',
+    );
   });
 });
 
@@ -131,8 +217,12 @@ describe('renderTypes', () => {
   const source = renderTypes(def, SHARED_SCHEMAS);
 
   it('declares the root type, named sub-schemas and imports shared ones', () => {
-    expect(source).toContain("import type { Condition, ObjectMeta } from './common';");
-    expect(source).toContain("export const widgetApiVersion = 'example.runway.dev/v1';");
+    expect(source).toContain(
+      "import type { Condition, ObjectMeta } from './common';",
+    );
+    expect(source).toContain(
+      "export const widgetApiVersion = 'example.runway.dev/v1';",
+    );
     expect(source).toContain('export interface Widget {');
     expect(source).toContain('export interface WidgetPart {');
     expect(source).toContain('parts?: WidgetPart[];');
@@ -146,13 +236,23 @@ describe('renderTypes', () => {
     expect(source).toContain('labels?: Record<string, string>;');
     expect(source).toContain('extra?: Record<string, unknown>;');
     expect(source).toContain('mode?: "fixed";');
-    expect(source).toMatch(/\/\*\*\n\s+\* How big\.\n\s+\* @defaultValue 1\n\s+\*\/\n\s+size: number;/);
+    expect(source).toMatch(
+      /\/\*\*\n\s+\* How big\.\n\s+\* @defaultValue 1\n\s+\*\/\n\s+size: number;/,
+    );
   });
 
   it('suffixes root names with the version when a CRD has several versions', () => {
     const multi = renderTypes({
       ...def,
-      versions: [def.versions[0], { ...def.versions[0], name: 'v2', storage: false, schema: Type.Object({ spec: Type.Object({ size: Type.Integer() }) }) }],
+      versions: [
+        def.versions[0],
+        {
+          ...def.versions[0],
+          name: 'v2',
+          storage: false,
+          schema: Type.Object({ spec: Type.Object({ size: Type.Integer() }) }),
+        },
+      ],
     });
     expect(multi).toContain('export interface WidgetV1 {');
     expect(multi).toContain('export interface WidgetV2 {');
@@ -171,6 +271,8 @@ describe('renderTypes', () => {
         },
       ],
     };
-    expect(() => renderTypes(clash)).toThrow('Two different schemas are both named "Same"');
+    expect(() => renderTypes(clash)).toThrow(
+      'Two different schemas are both named "Same"',
+    );
   });
 });

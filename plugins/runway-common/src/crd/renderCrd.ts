@@ -63,10 +63,17 @@ function normaliseRecord(s: Json, path: string): Json {
   if (!s.patternProperties) return s;
   const keys = Object.keys(s.patternProperties);
   if (keys.length !== 1 || !ANY_KEY_PATTERNS.has(keys[0])) {
-    throw new CrdSchemaError(path, 'patternProperties cannot be expressed in a CRD; use a record keyed by any string');
+    throw new CrdSchemaError(
+      path,
+      'patternProperties cannot be expressed in a CRD; use a record keyed by any string',
+    );
   }
   const { patternProperties, ...rest } = s;
-  return { ...rest, type: 'object', additionalProperties: patternProperties[keys[0]] };
+  return {
+    ...rest,
+    type: 'object',
+    additionalProperties: patternProperties[keys[0]],
+  };
 }
 
 /** Converts TypeBox's Literal (`const`) and nullable unions into Kubernetes keywords. */
@@ -74,7 +81,11 @@ function normaliseTypeBoxShapes(s: Json, path: string): Json {
   let out = normaliseRecord(s, path);
   if ('const' in out) {
     const { const: value, ...rest } = out;
-    out = { ...rest, type: typeof value === 'number' ? 'number' : typeof value, enum: [value] };
+    out = {
+      ...rest,
+      type: typeof value === 'number' ? 'number' : typeof value,
+      enum: [value],
+    };
   }
   if (Array.isArray(out.anyOf) && !isIntOrString(out)) {
     const nonNull = out.anyOf.filter((b: Json) => b.type !== 'null');
@@ -91,17 +102,37 @@ function renderValueValidation(s: Json, path: string): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(s)) {
     if (!KEPT_KEYWORDS.has(key)) continue;
-    if (key === 'type' || key === 'description' || key === 'default' || key === 'nullable') {
-      throw new CrdSchemaError(path, `"${key}" is not allowed inside allOf/anyOf/oneOf/not of a structural schema`);
+    if (
+      key === 'type' ||
+      key === 'description' ||
+      key === 'default' ||
+      key === 'nullable'
+    ) {
+      throw new CrdSchemaError(
+        path,
+        `"${key}" is not allowed inside allOf/anyOf/oneOf/not of a structural schema`,
+      );
     }
     if (key === 'properties') {
       out.properties = Object.fromEntries(
-        Object.entries(value as Json).map(([k, v]) => [k, renderValueValidation(v, `${path}.${k}`)]),
+        Object.entries(value as Json).map(([k, v]) => [
+          k,
+          renderValueValidation(v, `${path}.${k}`),
+        ]),
       );
-    } else if (key === 'items' || key === 'not' || key === 'additionalProperties') {
-      out[key] = typeof value === 'object' ? renderValueValidation(value, `${path}.${key}`) : value;
+    } else if (
+      key === 'items' ||
+      key === 'not' ||
+      key === 'additionalProperties'
+    ) {
+      out[key] =
+        typeof value === 'object'
+          ? renderValueValidation(value, `${path}.${key}`)
+          : value;
     } else if (key === 'allOf' || key === 'anyOf' || key === 'oneOf') {
-      out[key] = (value as Json[]).map((b, i) => renderValueValidation(b, `${path}.${key}[${i}]`));
+      out[key] = (value as Json[]).map((b, i) =>
+        renderValueValidation(b, `${path}.${key}[${i}]`),
+      );
     } else {
       out[key] = value;
     }
@@ -120,27 +151,36 @@ export function renderSchema(schema: TSchema, path = ''): Json {
         const entries = Object.entries(value as Json);
         if (entries.length > 0) {
           out.properties = Object.fromEntries(
-            entries.map(([k, v]) => [k, renderSchema(v, path ? `${path}.${k}` : k)]),
+            entries.map(([k, v]) => [
+              k,
+              renderSchema(v, path ? `${path}.${k}` : k),
+            ]),
           );
         }
         break;
       }
       case 'items':
-        if (Array.isArray(value)) throw new CrdSchemaError(path, 'tuples cannot be expressed in a CRD');
+        if (Array.isArray(value))
+          throw new CrdSchemaError(path, 'tuples cannot be expressed in a CRD');
         out.items = renderSchema(value, `${path}[]`);
         break;
       case 'additionalProperties':
         if (value === true) out['x-kubernetes-preserve-unknown-fields'] = true;
-        else if (typeof value === 'object') out.additionalProperties = renderSchema(value, `${path}.*`);
+        else if (typeof value === 'object')
+          out.additionalProperties = renderSchema(value, `${path}.*`);
         break;
       case 'anyOf':
         out.anyOf = isIntOrString(s)
           ? [{ type: 'integer' }, { type: 'string' }]
-          : (value as Json[]).map((b, i) => renderValueValidation(b, `${path}.anyOf[${i}]`));
+          : (value as Json[]).map((b, i) =>
+              renderValueValidation(b, `${path}.anyOf[${i}]`),
+            );
         break;
       case 'allOf':
       case 'oneOf':
-        out[key] = (value as Json[]).map((b, i) => renderValueValidation(b, `${path}.${key}[${i}]`));
+        out[key] = (value as Json[]).map((b, i) =>
+          renderValueValidation(b, `${path}.${key}[${i}]`),
+        );
         break;
       case 'not':
         out.not = renderValueValidation(value, `${path}.not`);
@@ -159,10 +199,16 @@ export function renderSchema(schema: TSchema, path = ''): Json {
 function assertStructural(s: Json, path: string): void {
   const free = s['x-kubernetes-preserve-unknown-fields'] === true;
   if (!s.type && !isIntOrString(s) && !free) {
-    throw new CrdSchemaError(path, 'every field of a structural schema needs a type (or int-or-string / preserve-unknown-fields)');
+    throw new CrdSchemaError(
+      path,
+      'every field of a structural schema needs a type (or int-or-string / preserve-unknown-fields)',
+    );
   }
   if (s.properties && s.additionalProperties) {
-    throw new CrdSchemaError(path, 'properties and additionalProperties cannot both be set');
+    throw new CrdSchemaError(
+      path,
+      'properties and additionalProperties cannot both be set',
+    );
   }
   if (s.type === 'array' && !s.items) {
     throw new CrdSchemaError(path, 'an array needs an items schema');
@@ -178,7 +224,8 @@ function assertStructural(s: Json, path: string): void {
 /** The openAPIV3Schema of a whole object; Kubernetes owns `metadata`, so it is just `{type: object}`. */
 export function renderObjectSchema(schema: TSchema): Json {
   const rendered = renderSchema(schema);
-  if (rendered.properties?.metadata) rendered.properties.metadata = { type: 'object' };
+  if (rendered.properties?.metadata)
+    rendered.properties.metadata = { type: 'object' };
   return rendered;
 }
 
@@ -186,7 +233,10 @@ export function renderObjectSchema(schema: TSchema): Json {
 export function renderCrd(def: CrdDefinition): Json {
   const storage = def.versions.filter(v => v.storage);
   if (storage.length !== 1) {
-    throw new CrdSchemaError(def.names.kind, `exactly one version must be the storage version (found ${storage.length})`);
+    throw new CrdSchemaError(
+      def.names.kind,
+      `exactly one version must be the storage version (found ${storage.length})`,
+    );
   }
   const names: Json = {
     kind: def.names.kind,
@@ -194,18 +244,27 @@ export function renderCrd(def: CrdDefinition): Json {
     plural: def.names.plural,
     singular: def.names.singular,
   };
-  if (def.names.shortNames?.length) names.shortNames = [...def.names.shortNames];
-  if (def.names.categories?.length) names.categories = [...def.names.categories];
+  if (def.names.shortNames?.length)
+    names.shortNames = [...def.names.shortNames];
+  if (def.names.categories?.length)
+    names.categories = [...def.names.categories];
   const spec: Json = {
     group: def.group,
     names,
     scope: def.scope,
     versions: def.versions.map(v => {
-      const version: Json = { name: v.name, served: v.served, storage: v.storage };
+      const version: Json = {
+        name: v.name,
+        served: v.served,
+        storage: v.storage,
+      };
       if (v.deprecated) version.deprecated = true;
-      if (v.deprecationWarning) version.deprecationWarning = v.deprecationWarning;
+      if (v.deprecationWarning)
+        version.deprecationWarning = v.deprecationWarning;
       if (v.printerColumns?.length) {
-        version.additionalPrinterColumns = v.printerColumns.map(c => ({ ...c }));
+        version.additionalPrinterColumns = v.printerColumns.map(c => ({
+          ...c,
+        }));
       }
       version.schema = { openAPIV3Schema: renderObjectSchema(v.schema) };
       const sub: Json = {};

@@ -5,7 +5,11 @@
  * emitted once in `common.ts` and imported by every resource file.
  */
 import { Kind, type TSchema } from '@sinclair/typebox';
-import { FREE_FORM_KIND, INT_OR_STRING_KIND, STRING_ENUM_KIND } from '../schema/kinds';
+import {
+  FREE_FORM_KIND,
+  INT_OR_STRING_KIND,
+  STRING_ENUM_KIND,
+} from '../schema/kinds';
 import type { CrdDefinition } from './definition';
 
 type Json = Record<string | symbol, any>;
@@ -28,7 +32,9 @@ class Emitter {
     const done = this.named.get(name);
     if (done !== undefined) {
       if (done !== fingerprint) {
-        throw new Error(`Two different schemas are both named "${name}": give one of them another $id`);
+        throw new Error(
+          `Two different schemas are both named "${name}": give one of them another $id`,
+        );
       }
       return name;
     }
@@ -37,7 +43,9 @@ class Emitter {
     const doc = jsDoc((schema as Json).description, '');
     const isObject = body.startsWith('{');
     this.declarations.push(
-      isObject ? `${doc}export interface ${name} ${body}\n` : `${doc}export type ${name} = ${body};\n`,
+      isObject
+        ? `${doc}export interface ${name} ${body}\n`
+        : `${doc}export type ${name} = ${body};\n`,
     );
     return name;
   }
@@ -66,7 +74,8 @@ class Emitter {
     if (Array.isArray(s.anyOf)) {
       return s.anyOf.map((b: TSchema) => this.type(b, indent)).join(' | ');
     }
-    if (Array.isArray(s.enum)) return s.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
+    if (Array.isArray(s.enum))
+      return s.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
     switch (s.type) {
       case 'string':
         return 'string';
@@ -79,7 +88,9 @@ class Emitter {
         return 'null';
       case 'array': {
         const item = this.type(s.items, indent);
-        return /[|&]/.test(item) && !item.startsWith('{') ? `Array<${item}>` : `${item}[]`;
+        return /[|&]/.test(item) && !item.startsWith('{')
+          ? `Array<${item}>`
+          : `${item}[]`;
       }
       case 'object':
         return this.object(s, indent);
@@ -93,7 +104,9 @@ class Emitter {
       const [inner] = Object.values(s.patternProperties) as TSchema[];
       return `Record<string, ${this.type(inner, indent)}>`;
     }
-    const properties = Object.entries((s.properties ?? {}) as Record<string, TSchema>);
+    const properties = Object.entries(
+      (s.properties ?? {}) as Record<string, TSchema>,
+    );
     if (properties.length === 0) return 'Record<string, unknown>';
     const required = new Set<string>(s.required ?? []);
     const inner = `${indent}  `;
@@ -101,9 +114,13 @@ class Emitter {
       const c = child as Json;
       const doc = jsDoc(c.description, inner, c.default);
       const optional = required.has(key) ? '' : '?';
-      return `${doc}${inner}${propertyName(key)}${optional}: ${this.type(child, inner)};`;
+      return `${doc}${inner}${propertyName(key)}${optional}: ${this.type(
+        child,
+        inner,
+      )};`;
     });
-    if (s.additionalProperties === true) lines.push(`${inner}[key: string]: unknown;`);
+    if (s.additionalProperties === true)
+      lines.push(`${inner}[key: string]: unknown;`);
     return `{\n${lines.join('\n')}\n${indent}}`;
   }
 
@@ -116,21 +133,29 @@ function propertyName(key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
 }
 
-function jsDoc(description: unknown, indent: string, defaultValue?: unknown): string {
+function jsDoc(
+  description: unknown,
+  indent: string,
+  defaultValue?: unknown,
+): string {
   const lines: string[] = [];
   if (typeof description === 'string' && description.trim()) {
     lines.push(...description.trim().split('\n'));
   }
-  if (defaultValue !== undefined) lines.push(`@defaultValue ${JSON.stringify(defaultValue)}`);
+  if (defaultValue !== undefined)
+    lines.push(`@defaultValue ${JSON.stringify(defaultValue)}`);
   if (lines.length === 0) return '';
   const safe = lines.map(l => l.replace(/\*\//g, '*\\/'));
   if (safe.length === 1) return `${indent}/** ${safe[0]} */\n`;
-  return `${indent}/**\n${safe.map(l => `${indent} * ${l}`.trimEnd()).join('\n')}\n${indent} */\n`;
+  return `${indent}/**\n${safe
+    .map(l => `${indent} * ${l}`.trimEnd())
+    .join('\n')}\n${indent} */\n`;
 }
 
 function nameOf(schema: TSchema): string {
   const id = (schema as Json).$id;
-  if (typeof id !== 'string') throw new Error('A shared schema needs a $id to be named');
+  if (typeof id !== 'string')
+    throw new Error('A shared schema needs a $id to be named');
   return id;
 }
 
@@ -144,22 +169,31 @@ export function renderCommonTypes(shared: TSchema[]): string {
 /** The root type name of a version: the kind, suffixed with the version when a CRD has several. */
 export function rootTypeName(def: CrdDefinition, version: string): string {
   if (def.versions.length === 1) return def.names.kind;
-  return `${def.names.kind}${version.charAt(0).toUpperCase()}${version.slice(1)}`;
+  return `${def.names.kind}${version.charAt(0).toUpperCase()}${version.slice(
+    1,
+  )}`;
 }
 
 /** TypeScript source declaring the types of every version of a definition. */
-export function renderTypes(def: CrdDefinition, shared: TSchema[] = []): string {
+export function renderTypes(
+  def: CrdDefinition,
+  shared: TSchema[] = [],
+): string {
   const external = new Set(shared.map(nameOf));
   const emitter = new Emitter(external);
   for (const version of def.versions) {
     emitter.declare(version.schema, rootTypeName(def, version.name));
   }
   const imports = [...emitter.imported].sort();
-  const importLine = imports.length ? `import type { ${imports.join(', ')} } from './common';\n` : '';
+  const importLine = imports.length
+    ? `import type { ${imports.join(', ')} } from './common';\n`
+    : '';
   const constants = def.versions
     .map(v => {
       const root = rootTypeName(def, v.name);
-      const constName = `${root.charAt(0).toLowerCase()}${root.slice(1)}ApiVersion`;
+      const constName = `${root.charAt(0).toLowerCase()}${root.slice(
+        1,
+      )}ApiVersion`;
       return `export const ${constName} = '${def.group}/${v.name}';\n`;
     })
     .join('');

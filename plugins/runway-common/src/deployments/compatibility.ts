@@ -26,10 +26,17 @@ export function checkProviderCompatibility(
     const path = rule.fieldPath ?? 'spec';
     if (!outcome.ok) {
       issues.push(
-        warning(path, `compatibility rule ${i} of provider ${name} could not be evaluated (${outcome.error}); fix the rule in InferenceProviderConfig ${name}`),
+        warning(
+          path,
+          `compatibility rule ${i} of provider ${name} could not be evaluated (${outcome.error}); fix the rule in InferenceProviderConfig ${name}`,
+        ),
       );
     } else if (!outcome.value) {
-      issues.push(rule.severity === 'warning' ? warning(path, rule.message) : error(path, rule.message));
+      issues.push(
+        rule.severity === 'warning'
+          ? warning(path, rule.message)
+          : error(path, rule.message),
+      );
     }
   }
   return issues;

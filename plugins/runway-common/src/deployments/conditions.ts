@@ -6,7 +6,11 @@
 import type { Condition } from '../generated';
 import { errorsOf, type ValidationResult } from '../schema/issues';
 import { CONDITION_TYPES } from './constants';
-import { type EngineSelection, NO_HEALTHY_PROVIDERS, type ProviderSelection } from './selection';
+import {
+  type EngineSelection,
+  NO_HEALTHY_PROVIDERS,
+  type ProviderSelection,
+} from './selection';
 
 export interface ConditionContext {
   /** metadata.generation of the object the condition is about. */
@@ -28,29 +32,95 @@ function condition(
     reason,
     message,
     lastTransitionTime: context.lastTransitionTime,
-    ...(context.observedGeneration === undefined ? {} : { observedGeneration: context.observedGeneration }),
+    ...(context.observedGeneration === undefined
+      ? {}
+      : { observedGeneration: context.observedGeneration }),
   };
 }
 
-export function validatedCondition(result: ValidationResult, context: ConditionContext): Condition {
-  if (result.valid) return condition(CONDITION_TYPES.Validated, true, 'ValidationPassed', 'Schema validation passed', context);
-  const messages = errorsOf(result).map(i => (i.message.startsWith(i.path) ? i.message : `${i.path}: ${i.message}`));
-  return condition(CONDITION_TYPES.Validated, false, 'ValidationFailed', messages.join('; '), context);
+export function validatedCondition(
+  result: ValidationResult,
+  context: ConditionContext,
+): Condition {
+  if (result.valid)
+    return condition(
+      CONDITION_TYPES.Validated,
+      true,
+      'ValidationPassed',
+      'Schema validation passed',
+      context,
+    );
+  const messages = errorsOf(result).map(i =>
+    i.message.startsWith(i.path) ? i.message : `${i.path}: ${i.message}`,
+  );
+  return condition(
+    CONDITION_TYPES.Validated,
+    false,
+    'ValidationFailed',
+    messages.join('; '),
+    context,
+  );
 }
 
-export function engineSelectedCondition(selection: EngineSelection, context: ConditionContext): Condition {
-  if (!selection.ok) return condition(CONDITION_TYPES.EngineSelected, false, 'NoEngineAvailable', selection.reason, context);
+export function engineSelectedCondition(
+  selection: EngineSelection,
+  context: ConditionContext,
+): Condition {
+  if (!selection.ok)
+    return condition(
+      CONDITION_TYPES.EngineSelected,
+      false,
+      'NoEngineAvailable',
+      selection.reason,
+      context,
+    );
   return selection.auto
-    ? condition(CONDITION_TYPES.EngineSelected, true, 'AutoSelected', `Engine ${selection.engine} auto-selected: ${selection.reason}`, context)
-    : condition(CONDITION_TYPES.EngineSelected, true, 'Specified', `Engine ${selection.engine} specified in spec.engine.type`, context);
+    ? condition(
+        CONDITION_TYPES.EngineSelected,
+        true,
+        'AutoSelected',
+        `Engine ${selection.engine} auto-selected: ${selection.reason}`,
+        context,
+      )
+    : condition(
+        CONDITION_TYPES.EngineSelected,
+        true,
+        'Specified',
+        `Engine ${selection.engine} specified in spec.engine.type`,
+        context,
+      );
 }
 
-export function providerSelectedCondition(selection: ProviderSelection, context: ConditionContext): Condition {
+export function providerSelectedCondition(
+  selection: ProviderSelection,
+  context: ConditionContext,
+): Condition {
   if (!selection.ok) {
-    const reason = selection.reason === NO_HEALTHY_PROVIDERS ? 'NoHealthyProviders' : 'NoMatchingProvider';
-    return condition(CONDITION_TYPES.ProviderSelected, false, reason, selection.reason, context);
+    const reason =
+      selection.reason === NO_HEALTHY_PROVIDERS
+        ? 'NoHealthyProviders'
+        : 'NoMatchingProvider';
+    return condition(
+      CONDITION_TYPES.ProviderSelected,
+      false,
+      reason,
+      selection.reason,
+      context,
+    );
   }
   return selection.auto
-    ? condition(CONDITION_TYPES.ProviderSelected, true, 'AutoSelected', `Provider ${selection.provider} auto-selected`, context)
-    : condition(CONDITION_TYPES.ProviderSelected, true, 'Specified', `Provider ${selection.provider} specified in spec.provider.name`, context);
+    ? condition(
+        CONDITION_TYPES.ProviderSelected,
+        true,
+        'AutoSelected',
+        `Provider ${selection.provider} auto-selected`,
+        context,
+      )
+    : condition(
+        CONDITION_TYPES.ProviderSelected,
+        true,
+        'Specified',
+        `Provider ${selection.provider} specified in spec.provider.name`,
+        context,
+      );
 }

@@ -25,14 +25,33 @@ export type ServingMode = (typeof SERVING_MODES)[number];
 export const MODEL_SOURCES = ['huggingface', 'custom'] as const;
 export type ModelSource = (typeof MODEL_SOURCES)[number];
 
-export const DEPLOYMENT_PHASES = ['Pending', 'Deploying', 'Running', 'Failed', 'Terminating'] as const;
+export const DEPLOYMENT_PHASES = [
+  'Pending',
+  'Deploying',
+  'Running',
+  'Failed',
+  'Terminating',
+] as const;
 export type DeploymentPhase = (typeof DEPLOYMENT_PHASES)[number];
 
-export const API_FORMATS = ['openai-chat', 'openai-responses', 'anthropic-messages'] as const;
+export const API_FORMATS = [
+  'openai-chat',
+  'openai-responses',
+  'anthropic-messages',
+] as const;
 export type ApiFormat = (typeof API_FORMATS)[number];
 
-export const VOLUME_PURPOSES = ['modelCache', 'compilationCache', 'custom'] as const;
-export const VOLUME_ACCESS_MODES = ['ReadWriteOnce', 'ReadWriteMany', 'ReadOnlyMany', 'ReadWriteOncePod'] as const;
+export const VOLUME_PURPOSES = [
+  'modelCache',
+  'compilationCache',
+  'custom',
+] as const;
+export const VOLUME_ACCESS_MODES = [
+  'ReadWriteOnce',
+  'ReadWriteMany',
+  'ReadOnlyMany',
+  'ReadWriteOncePod',
+] as const;
 
 export const DEFAULT_GPU_RESOURCE = 'nvidia.com/gpu';
 
@@ -102,4 +121,10 @@ export const BLOCKED_OVERRIDE_KEYS = [
 ] as const;
 
 /** Mount paths a storage volume may not use. */
-export const SYSTEM_PATHS = ['/dev', '/proc', '/sys', '/etc', '/var/run'] as const;
+export const SYSTEM_PATHS = [
+  '/dev',
+  '/proc',
+  '/sys',
+  '/etc',
+  '/var/run',
+] as const;

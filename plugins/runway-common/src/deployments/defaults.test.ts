@@ -1,39 +1,200 @@
-import { applyModelDeploymentDefaults, applySpecDefaults, gpuRequested, resolveServedName } from './defaults';
+import {
+  applyModelDeploymentDefaults,
+  applySpecDefaults,
+  gpuRequested,
+  resolveServedName,
+} from './defaults';
 import { deployment } from './testing';
 import type { ModelDeploymentSpec } from './types';
 
-const base = (patch: Record<string, unknown>) => ({ model: { id: 'org/model' }, ...patch }) as ModelDeploymentSpec;
+const base = (patch: Record<string, unknown>) =>
+  ({ model: { id: 'org/model' }, ...patch } as ModelDeploymentSpec);
 
 describe('applySpecDefaults', () => {
   it.each([
-    ['model.source → huggingface', base({}), (s: any) => s.model.source, 'huggingface'],
-    ['serving.mode → aggregated (serving created)', base({}), (s: any) => s.serving, { mode: 'aggregated' }],
-    ['serving.mode → aggregated (serving present)', base({ serving: {} }), (s: any) => s.serving.mode, 'aggregated'],
-    ['scaling.replicas → 1 in aggregated mode', base({}), (s: any) => s.scaling, { replicas: 1 }],
-    ['no aggregated scaling created when disaggregated', base({ serving: { mode: 'disaggregated' } }), (s: any) => s.scaling, undefined],
-    ['scaling.prefill.replicas → 1', base({ serving: { mode: 'disaggregated' }, scaling: { prefill: { gpu: { count: 1 } } } }), (s: any) => s.scaling.prefill.replicas, 1],
-    ['scaling.decode.gpu.type → nvidia.com/gpu', base({ scaling: { decode: { gpu: { count: 1 } } } }), (s: any) => s.scaling.decode.gpu.type, 'nvidia.com/gpu'],
-    ['resources.gpu.count → 0 when gpu is present', base({ resources: { gpu: {} } }), (s: any) => s.resources.gpu, { count: 0, type: 'nvidia.com/gpu' }],
-    ['no GPU is invented (seed: omitted means CPU only)', base({ engine: { type: 'vllm' } }), (s: any) => s.resources, undefined],
-    ['engine defaults when engine is present', base({ engine: {} }), (s: any) => s.engine, { trustRemoteCode: false, enablePrefixCaching: true, enforceEager: false }],
-    ['engine not created when absent', base({}), (s: any) => s.engine, undefined],
-    ['explicit values kept', base({ engine: { enablePrefixCaching: false }, scaling: { replicas: 0 } }), (s: any) => [s.engine.enablePrefixCaching, s.scaling.replicas], [false, 0]],
-    ['numeric cpu/memory become strings', base({ resources: { cpu: 4, memory: 1073741824 } }), (s: any) => s.resources, { cpu: '4', memory: '1073741824' }],
-    ['volume purpose → custom, readOnly → false', base({ model: { id: 'x', storage: { volumes: [{ name: 'v', claimName: 'c', mountPath: '/v' }] } } }), (s: any) => s.model.storage.volumes[0], { name: 'v', claimName: 'c', mountPath: '/v', purpose: 'custom', readOnly: false }],
-    ['modelCache mount path', base({ model: { id: 'x', storage: { volumes: [{ name: 'v', purpose: 'modelCache', claimName: 'c' }] } } }), (s: any) => s.model.storage.volumes[0].mountPath, '/model-cache'],
-    ['compilationCache mount path', base({ model: { id: 'x', storage: { volumes: [{ name: 'v', purpose: 'compilationCache', claimName: 'c' }] } } }), (s: any) => s.model.storage.volumes[0].mountPath, '/compilation-cache'],
-    ['managed volume claim name and access mode', base({ model: { id: 'x', storage: { volumes: [{ name: 'cache', purpose: 'modelCache', size: '10Gi' }] } } }), (s: any) => [s.model.storage.volumes[0].claimName, s.model.storage.volumes[0].accessMode], ['llama-cache', 'ReadWriteMany']],
-    ['env valueFrom key ref name → ""', base({ env: [{ name: 'T', valueFrom: { secretKeyRef: { key: 'k' } } }] }), (s: any) => s.env[0].valueFrom.secretKeyRef.name, ''],
+    [
+      'model.source → huggingface',
+      base({}),
+      (s: any) => s.model.source,
+      'huggingface',
+    ],
+    [
+      'serving.mode → aggregated (serving created)',
+      base({}),
+      (s: any) => s.serving,
+      { mode: 'aggregated' },
+    ],
+    [
+      'serving.mode → aggregated (serving present)',
+      base({ serving: {} }),
+      (s: any) => s.serving.mode,
+      'aggregated',
+    ],
+    [
+      'scaling.replicas → 1 in aggregated mode',
+      base({}),
+      (s: any) => s.scaling,
+      { replicas: 1 },
+    ],
+    [
+      'no aggregated scaling created when disaggregated',
+      base({ serving: { mode: 'disaggregated' } }),
+      (s: any) => s.scaling,
+      undefined,
+    ],
+    [
+      'scaling.prefill.replicas → 1',
+      base({
+        serving: { mode: 'disaggregated' },
+        scaling: { prefill: { gpu: { count: 1 } } },
+      }),
+      (s: any) => s.scaling.prefill.replicas,
+      1,
+    ],
+    [
+      'scaling.decode.gpu.type → nvidia.com/gpu',
+      base({ scaling: { decode: { gpu: { count: 1 } } } }),
+      (s: any) => s.scaling.decode.gpu.type,
+      'nvidia.com/gpu',
+    ],
+    [
+      'resources.gpu.count → 0 when gpu is present',
+      base({ resources: { gpu: {} } }),
+      (s: any) => s.resources.gpu,
+      { count: 0, type: 'nvidia.com/gpu' },
+    ],
+    [
+      'no GPU is invented (seed: omitted means CPU only)',
+      base({ engine: { type: 'vllm' } }),
+      (s: any) => s.resources,
+      undefined,
+    ],
+    [
+      'engine defaults when engine is present',
+      base({ engine: {} }),
+      (s: any) => s.engine,
+      {
+        trustRemoteCode: false,
+        enablePrefixCaching: true,
+        enforceEager: false,
+      },
+    ],
+    [
+      'engine not created when absent',
+      base({}),
+      (s: any) => s.engine,
+      undefined,
+    ],
+    [
+      'explicit values kept',
+      base({
+        engine: { enablePrefixCaching: false },
+        scaling: { replicas: 0 },
+      }),
+      (s: any) => [s.engine.enablePrefixCaching, s.scaling.replicas],
+      [false, 0],
+    ],
+    [
+      'numeric cpu/memory become strings',
+      base({ resources: { cpu: 4, memory: 1073741824 } }),
+      (s: any) => s.resources,
+      { cpu: '4', memory: '1073741824' },
+    ],
+    [
+      'volume purpose → custom, readOnly → false',
+      base({
+        model: {
+          id: 'x',
+          storage: {
+            volumes: [{ name: 'v', claimName: 'c', mountPath: '/v' }],
+          },
+        },
+      }),
+      (s: any) => s.model.storage.volumes[0],
+      {
+        name: 'v',
+        claimName: 'c',
+        mountPath: '/v',
+        purpose: 'custom',
+        readOnly: false,
+      },
+    ],
+    [
+      'modelCache mount path',
+      base({
+        model: {
+          id: 'x',
+          storage: {
+            volumes: [{ name: 'v', purpose: 'modelCache', claimName: 'c' }],
+          },
+        },
+      }),
+      (s: any) => s.model.storage.volumes[0].mountPath,
+      '/model-cache',
+    ],
+    [
+      'compilationCache mount path',
+      base({
+        model: {
+          id: 'x',
+          storage: {
+            volumes: [
+              { name: 'v', purpose: 'compilationCache', claimName: 'c' },
+            ],
+          },
+        },
+      }),
+      (s: any) => s.model.storage.volumes[0].mountPath,
+      '/compilation-cache',
+    ],
+    [
+      'managed volume claim name and access mode',
+      base({
+        model: {
+          id: 'x',
+          storage: {
+            volumes: [{ name: 'cache', purpose: 'modelCache', size: '10Gi' }],
+          },
+        },
+      }),
+      (s: any) => [
+        s.model.storage.volumes[0].claimName,
+        s.model.storage.volumes[0].accessMode,
+      ],
+      ['llama-cache', 'ReadWriteMany'],
+    ],
+    [
+      'env valueFrom key ref name → ""',
+      base({ env: [{ name: 'T', valueFrom: { secretKeyRef: { key: 'k' } } }] }),
+      (s: any) => s.env[0].valueFrom.secretKeyRef.name,
+      '',
+    ],
   ])('%s', (_name, input, pick, expected) => {
     expect(pick(applySpecDefaults(input, 'llama'))).toEqual(expected);
   });
 
   it('matches the CRD defaults the API server applies (same schema)', () => {
     // Every default in the schema is rendered into the CRD; this is the list the API server applies.
-    const defaulted = applySpecDefaults(base({ engine: {}, resources: { gpu: {} }, model: { id: 'x', storage: { volumes: [{ name: 'v' }] } } }));
+    const defaulted = applySpecDefaults(
+      base({
+        engine: {},
+        resources: { gpu: {} },
+        model: { id: 'x', storage: { volumes: [{ name: 'v' }] } },
+      }),
+    );
     expect(defaulted).toEqual({
-      model: { id: 'x', source: 'huggingface', storage: { volumes: [{ name: 'v', purpose: 'custom', readOnly: false }] } },
-      engine: { trustRemoteCode: false, enablePrefixCaching: true, enforceEager: false },
+      model: {
+        id: 'x',
+        source: 'huggingface',
+        storage: {
+          volumes: [{ name: 'v', purpose: 'custom', readOnly: false }],
+        },
+      },
+      engine: {
+        trustRemoteCode: false,
+        enablePrefixCaching: true,
+        enforceEager: false,
+      },
       resources: { gpu: { count: 0, type: 'nvidia.com/gpu' } },
       serving: { mode: 'aggregated' },
       scaling: { replicas: 1 },
@@ -48,7 +209,13 @@ describe('applySpecDefaults', () => {
     expect(applySpecDefaults(once)).toEqual(once);
   });
 
-  it.each([null, 5, 'x', [], { model: 'x', serving: 'y', scaling: [], resources: { gpu: 3 } }])('never throws on %j', garbage => {
+  it.each([
+    null,
+    5,
+    'x',
+    [],
+    { model: 'x', serving: 'y', scaling: [], resources: { gpu: 3 } },
+  ])('never throws on %j', garbage => {
     expect(() => applySpecDefaults(garbage as any)).not.toThrow();
   });
 
@@ -63,7 +230,10 @@ describe('applySpecDefaults', () => {
 
 describe('derived values', () => {
   it.each([
-    [{ model: { id: 'meta-llama/Llama-3.1-8B-Instruct' } }, 'Llama-3.1-8B-Instruct'],
+    [
+      { model: { id: 'meta-llama/Llama-3.1-8B-Instruct' } },
+      'Llama-3.1-8B-Instruct',
+    ],
     [{ model: { id: 'gpt2' } }, 'gpt2'],
     [{ model: { id: 'a/b', servedName: 'chat' } }, 'chat'],
     [{ model: { source: 'custom', servedName: 'chat' } }, undefined],
@@ -76,8 +246,17 @@ describe('derived values', () => {
     [{ resources: { gpu: { count: 1 } } }, true],
     [{ resources: { gpu: { count: 0 } } }, false],
     [{}, false],
-    [{ serving: { mode: 'disaggregated' }, scaling: { prefill: { gpu: { count: 1 } } } }, true],
-    [{ serving: { mode: 'disaggregated' }, resources: { gpu: { count: 1 } } }, false],
+    [
+      {
+        serving: { mode: 'disaggregated' },
+        scaling: { prefill: { gpu: { count: 1 } } },
+      },
+      true,
+    ],
+    [
+      { serving: { mode: 'disaggregated' }, resources: { gpu: { count: 1 } } },
+      false,
+    ],
   ])('gpuRequested(%j) is %p', (patch, expected) => {
     expect(gpuRequested(base(patch))).toBe(expected);
   });

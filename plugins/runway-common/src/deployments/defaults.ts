@@ -26,8 +26,10 @@ const DEFAULT_MOUNT_PATHS: Record<string, string> = {
 /** Seed defaults that create missing parents; runs before the schema defaults fill them in. */
 function createParents(spec: Json): void {
   if (spec.serving === undefined) spec.serving = {};
-  if (isRecord<Json>(spec.serving) && spec.serving.mode === undefined) spec.serving.mode = 'aggregated';
-  if (spec.serving?.mode === 'aggregated' && spec.scaling === undefined) spec.scaling = {};
+  if (isRecord<Json>(spec.serving) && spec.serving.mode === undefined)
+    spec.serving.mode = 'aggregated';
+  if (spec.serving?.mode === 'aggregated' && spec.scaling === undefined)
+    spec.scaling = {};
 }
 
 /** Quantities given as numbers become strings: upstream's Go types read cpu/memory as strings. */
@@ -51,7 +53,11 @@ function storageDefaults(spec: Json, deploymentName: string | undefined): void {
     }
     // A size means the controller creates the PVC: its name and access mode follow from the deployment.
     if (volume.size !== undefined) {
-      if (volume.claimName === undefined && deploymentName && typeof volume.name === 'string') {
+      if (
+        volume.claimName === undefined &&
+        deploymentName &&
+        typeof volume.name === 'string'
+      ) {
         volume.claimName = `${deploymentName}-${volume.name}`;
       }
       if (volume.accessMode === undefined) volume.accessMode = 'ReadWriteMany';
@@ -64,26 +70,36 @@ function storageDefaults(spec: Json, deploymentName: string | undefined): void {
  * a malformed spec comes back with defaults applied where they fit, for the
  * validator to report on.
  */
-export function applySpecDefaults(spec: ModelDeploymentSpec, deploymentName?: string): ModelDeploymentSpec {
+export function applySpecDefaults(
+  spec: ModelDeploymentSpec,
+  deploymentName?: string,
+): ModelDeploymentSpec {
   if (!isRecord<Json>(spec)) return spec;
   // The schema walk copies every object it passes, so the caller's spec is never modified.
   const copy = { ...spec } as Json;
   if (isRecord<Json>(copy.serving)) copy.serving = { ...copy.serving };
   createParents(copy);
-  const defaulted = applySchemaDefaults(ModelDeploymentSpecSchema, copy) as Json;
+  const defaulted = applySchemaDefaults(
+    ModelDeploymentSpecSchema,
+    copy,
+  ) as Json;
   quantitiesAsStrings(defaulted);
   storageDefaults(defaulted, deploymentName);
   return defaulted as ModelDeploymentSpec;
 }
 
 /** Returns a defaulted copy of a ModelDeployment (spec only; status is never defaulted). */
-export function applyModelDeploymentDefaults(md: ModelDeployment): ModelDeployment {
+export function applyModelDeploymentDefaults(
+  md: ModelDeployment,
+): ModelDeployment {
   if (!isRecord<Json>(md) || !isRecord<Json>(md.spec)) return md;
   return { ...md, spec: applySpecDefaults(md.spec, md.metadata?.name) };
 }
 
 /** The API-facing model name: `servedName`, else the model ID's last path segment; none for custom images. */
-export function resolveServedName(spec: ModelDeploymentSpec): string | undefined {
+export function resolveServedName(
+  spec: ModelDeploymentSpec,
+): string | undefined {
   if (spec.model?.source === 'custom') return undefined;
   if (spec.model?.servedName) return spec.model.servedName;
   const id = spec.model?.id;
@@ -94,7 +110,10 @@ export function resolveServedName(spec: ModelDeploymentSpec): string | undefined
 /** Total GPUs per replica set: resources.gpu in aggregated mode, prefill + decode workers when disaggregated. */
 export function gpuRequested(spec: ModelDeploymentSpec): boolean {
   if (spec.serving?.mode === 'disaggregated') {
-    return (spec.scaling?.prefill?.gpu?.count ?? 0) > 0 || (spec.scaling?.decode?.gpu?.count ?? 0) > 0;
+    return (
+      (spec.scaling?.prefill?.gpu?.count ?? 0) > 0 ||
+      (spec.scaling?.decode?.gpu?.count ?? 0) > 0
+    );
   }
   return (spec.resources?.gpu?.count ?? 0) > 0;
 }

@@ -22,10 +22,21 @@
  *   request's `model` field), backend the InferencePool.
  */
 import type { Condition } from '../generated';
-import { API_FORMATS, type ApiFormat, CONDITION_TYPES, DEPLOYMENTS_API_VERSION, type GatewayReadyReason } from './constants';
+import {
+  API_FORMATS,
+  type ApiFormat,
+  CONDITION_TYPES,
+  DEPLOYMENTS_API_VERSION,
+  type GatewayReadyReason,
+} from './constants';
 import { resolveServedName } from './defaults';
 import { defaultImage } from './images';
-import type { EngineCapability, InferenceProviderConfig, ModelDeployment, ModelDeploymentSpec } from './types';
+import type {
+  EngineCapability,
+  InferenceProviderConfig,
+  ModelDeployment,
+  ModelDeploymentSpec,
+} from './types';
 
 export const INFERENCE_POOL_GROUP = 'inference.networking.k8s.io';
 export const INFERENCE_POOL_API_VERSION = `${INFERENCE_POOL_GROUP}/v1`;
@@ -48,7 +59,8 @@ export const GATEWAY_MANAGED_BY = 'airunway-core';
 export const DEFAULT_EPP_IMAGE = defaultImage('core', 'epp');
 export const EPP_PORTS = { grpc: 9002, health: 9003, metrics: 9090 } as const;
 /** EndpointPickerConfig with no plugins listed: the EPP then runs its default scheduling plugins. */
-export const DEFAULT_EPP_CONFIG = 'apiVersion: inference.networking.x-k8s.io/v1alpha1\nkind: EndpointPickerConfig\n';
+export const DEFAULT_EPP_CONFIG =
+  'apiVersion: inference.networking.x-k8s.io/v1alpha1\nkind: EndpointPickerConfig\n';
 export const EPP_CONFIG_FILE = 'default-plugins.yaml';
 /** Header body-based routing sets from the request's `model` field; the HTTPRoute matches on it. */
 export const MODEL_NAME_HEADER = 'X-Gateway-Model-Name';
@@ -65,7 +77,14 @@ export interface GatewayK8sObject {
     name: string;
     namespace?: string;
     labels?: Record<string, string>;
-    ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+    ownerReferences?: Array<{
+      apiVersion: string;
+      kind: string;
+      name: string;
+      uid: string;
+      controller?: boolean;
+      blockOwnerDeletion?: boolean;
+    }>;
   };
   [field: string]: unknown;
 }
@@ -93,7 +112,9 @@ export function boundedName(base: string, suffix = ''): string {
   const full = `${base}${suffix}`;
   if (full.length <= MAX_NAME) return full;
   const keep = MAX_NAME - suffix.length - 9;
-  return `${base.slice(0, keep).replace(/-+$/, '')}-${shortHash(full)}${suffix}`;
+  return `${base.slice(0, keep).replace(/-+$/, '')}-${shortHash(
+    full,
+  )}${suffix}`;
 }
 
 export interface GatewayObjectNames {
@@ -103,7 +124,11 @@ export interface GatewayObjectNames {
 }
 
 export function gatewayObjectNames(deploymentName: string): GatewayObjectNames {
-  return { inferencePool: boundedName(deploymentName), endpointPicker: boundedName(deploymentName, '-epp'), httpRoute: boundedName(deploymentName) };
+  return {
+    inferencePool: boundedName(deploymentName),
+    endpointPicker: boundedName(deploymentName, '-epp'),
+    httpRoute: boundedName(deploymentName),
+  };
 }
 
 /** Which object of a kind and name (what the core deletes when it no longer wants it). */
@@ -114,10 +139,25 @@ export interface GatewayObjectRef {
 }
 
 /** Every object the core may create for a deployment, by group. */
-export function gatewayObjectRefs(names: GatewayObjectNames): Record<'inferencePool' | 'endpointPicker' | 'httpRoute', GatewayObjectRef[]> {
-  const picker = (apiVersion: string, kind: string) => ({ apiVersion, kind, name: names.endpointPicker });
+export function gatewayObjectRefs(
+  names: GatewayObjectNames,
+): Record<
+  'inferencePool' | 'endpointPicker' | 'httpRoute',
+  GatewayObjectRef[]
+> {
+  const picker = (apiVersion: string, kind: string) => ({
+    apiVersion,
+    kind,
+    name: names.endpointPicker,
+  });
   return {
-    inferencePool: [{ apiVersion: INFERENCE_POOL_API_VERSION, kind: 'InferencePool', name: names.inferencePool }],
+    inferencePool: [
+      {
+        apiVersion: INFERENCE_POOL_API_VERSION,
+        kind: 'InferencePool',
+        name: names.inferencePool,
+      },
+    ],
     endpointPicker: [
       picker('apps/v1', 'Deployment'),
       picker('v1', 'Service'),
@@ -126,7 +166,13 @@ export function gatewayObjectRefs(names: GatewayObjectNames): Record<'inferenceP
       picker('rbac.authorization.k8s.io/v1', 'Role'),
       picker('v1', 'ServiceAccount'),
     ],
-    httpRoute: [{ apiVersion: GATEWAY_API_VERSION, kind: 'HTTPRoute', name: names.httpRoute }],
+    httpRoute: [
+      {
+        apiVersion: GATEWAY_API_VERSION,
+        kind: 'HTTPRoute',
+        name: names.httpRoute,
+      },
+    ],
   };
 }
 
@@ -135,14 +181,25 @@ export function gatewayObjectRefs(names: GatewayObjectNames): Record<'inferenceP
 export type GatewayCapabilities = NonNullable<EngineCapability['gateway']>;
 
 /** The gateway capabilities the provider declares for the engine (undefined: none, the core runs pool and EPP). */
-export function gatewayCapabilities(provider: InferenceProviderConfig | undefined, engine: string | undefined): GatewayCapabilities | undefined {
-  return provider?.spec?.capabilities?.engines?.find(e => e.name === engine)?.gateway;
+export function gatewayCapabilities(
+  provider: InferenceProviderConfig | undefined,
+  engine: string | undefined,
+): GatewayCapabilities | undefined {
+  return provider?.spec?.capabilities?.engines?.find(e => e.name === engine)
+    ?.gateway;
 }
 
 /** API formats the provider's engine serves (empty in the registration means openai-chat). */
-export function engineApiFormats(provider: InferenceProviderConfig | undefined, engine: string | undefined): ApiFormat[] {
-  const formats = provider?.spec?.capabilities?.engines?.find(e => e.name === engine)?.apiFormats ?? [];
-  const known = formats.filter((f): f is ApiFormat => (API_FORMATS as readonly string[]).includes(f));
+export function engineApiFormats(
+  provider: InferenceProviderConfig | undefined,
+  engine: string | undefined,
+): ApiFormat[] {
+  const formats =
+    provider?.spec?.capabilities?.engines?.find(e => e.name === engine)
+      ?.apiFormats ?? [];
+  const known = formats.filter((f): f is ApiFormat =>
+    (API_FORMATS as readonly string[]).includes(f),
+  );
   return known.length > 0 ? known : ['openai-chat'];
 }
 
@@ -151,16 +208,30 @@ export function engineApiFormats(provider: InferenceProviderConfig | undefined, 
  * else the name the engine serves, unless the provider says its engine
  * ignores served names, else the model id.
  */
-export function gatewayModelName(spec: ModelDeploymentSpec, capabilities?: GatewayCapabilities): string {
+export function gatewayModelName(
+  spec: ModelDeploymentSpec,
+  capabilities?: GatewayCapabilities,
+): string {
   if (spec.gateway?.modelName) return spec.gateway.modelName;
-  const served = capabilities?.ignoresServedName ? undefined : resolveServedName(spec);
+  const served = capabilities?.ignoresServedName
+    ? undefined
+    : resolveServedName(spec);
   return served || spec.model?.id || '';
 }
 
 /** A provider pool name/namespace pattern with `{name}` and `{namespace}` filled in (empty: the fallback). */
-export function resolvePoolPattern(pattern: string | undefined, name: string, namespace: string, fallback: string): string {
+export function resolvePoolPattern(
+  pattern: string | undefined,
+  name: string,
+  namespace: string,
+  fallback: string,
+): string {
   if (!pattern) return fallback;
-  return pattern.split('{name}').join(name).split('{namespace}').join(namespace);
+  return pattern
+    .split('{name}')
+    .join(name)
+    .split('{namespace}')
+    .join(namespace);
 }
 
 // ---- builders ----
@@ -174,20 +245,42 @@ export interface OwnerRef {
 
 /** The ModelDeployment as controlling owner (garbage collection deletes the objects with it). */
 export function deploymentOwner(md: ModelDeployment): OwnerRef {
-  return { apiVersion: md.apiVersion ?? DEPLOYMENTS_API_VERSION, kind: md.kind ?? 'ModelDeployment', name: md.metadata?.name ?? '', uid: md.metadata?.uid ?? '' };
+  return {
+    apiVersion: md.apiVersion ?? DEPLOYMENTS_API_VERSION,
+    kind: md.kind ?? 'ModelDeployment',
+    name: md.metadata?.name ?? '',
+    uid: md.metadata?.uid ?? '',
+  };
 }
 
-function meta(name: string, namespace: string, labels: Record<string, string>, owner?: OwnerRef): GatewayK8sObject['metadata'] {
+function meta(
+  name: string,
+  namespace: string,
+  labels: Record<string, string>,
+  owner?: OwnerRef,
+): GatewayK8sObject['metadata'] {
   return {
     name,
     namespace,
     labels,
-    ...(owner ? { ownerReferences: [{ ...owner, controller: true, blockOwnerDeletion: true }] } : {}),
+    ...(owner
+      ? {
+          ownerReferences: [
+            { ...owner, controller: true, blockOwnerDeletion: true },
+          ],
+        }
+      : {}),
   };
 }
 
-function commonLabels(instance: string, managedBy: string = GATEWAY_MANAGED_BY): Record<string, string> {
-  return { 'app.kubernetes.io/instance': boundedName(instance), 'app.kubernetes.io/managed-by': managedBy };
+function commonLabels(
+  instance: string,
+  managedBy: string = GATEWAY_MANAGED_BY,
+): Record<string, string> {
+  return {
+    'app.kubernetes.io/instance': boundedName(instance),
+    'app.kubernetes.io/managed-by': managedBy,
+  };
 }
 
 export interface InferencePoolInput {
@@ -200,15 +293,25 @@ export interface InferencePoolInput {
   owner?: OwnerRef;
 }
 
-export function buildInferencePool(input: InferencePoolInput): GatewayK8sObject {
+export function buildInferencePool(
+  input: InferencePoolInput,
+): GatewayK8sObject {
   return {
     apiVersion: INFERENCE_POOL_API_VERSION,
     kind: 'InferencePool',
-    metadata: meta(input.name, input.namespace, commonLabels(input.name), input.owner),
+    metadata: meta(
+      input.name,
+      input.namespace,
+      commonLabels(input.name),
+      input.owner,
+    ),
     spec: {
       selector: { matchLabels: { ...input.selector } },
       targetPorts: [{ number: input.targetPort }],
-      endpointPickerRef: { name: input.endpointPickerName, port: { number: EPP_PORTS.grpc } },
+      endpointPickerRef: {
+        name: input.endpointPickerName,
+        port: { number: EPP_PORTS.grpc },
+      },
     },
   };
 }
@@ -232,21 +335,42 @@ export interface EndpointPickerInput {
 /** The EPP's namespace-scoped permissions (what it watches to pick endpoints). */
 export const EPP_ROLE_RULES = [
   { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
-  { apiGroups: [INFERENCE_POOL_GROUP], resources: ['inferencepools'], verbs: ['get', 'list', 'watch'] },
-  { apiGroups: ['inference.networking.x-k8s.io'], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: ['get', 'list', 'watch'] },
+  {
+    apiGroups: [INFERENCE_POOL_GROUP],
+    resources: ['inferencepools'],
+    verbs: ['get', 'list', 'watch'],
+  },
+  {
+    apiGroups: ['inference.networking.x-k8s.io'],
+    resources: ['inferenceobjectives', 'inferencemodelrewrites'],
+    verbs: ['get', 'list', 'watch'],
+  },
 ];
 
 /** ServiceAccount, Role, RoleBinding, ConfigMap, Deployment and Service of one endpoint picker, in that order. */
-export function buildEndpointPicker(input: EndpointPickerInput): GatewayK8sObject[] {
+export function buildEndpointPicker(
+  input: EndpointPickerInput,
+): GatewayK8sObject[] {
   const { name, namespace, owner } = input;
   const labels = commonLabels(input.poolName, input.managedBy);
   const podLabels = { 'app.kubernetes.io/name': name, ...labels };
   const image = input.endpointPicker?.image || DEFAULT_EPP_IMAGE;
   const config = input.endpointPicker?.configData || DEFAULT_EPP_CONFIG;
-  const healthProbe = { grpc: { port: EPP_PORTS.health, service: 'inference-extension' } };
+  const healthProbe = {
+    grpc: { port: EPP_PORTS.health, service: 'inference-extension' },
+  };
   return [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(name, namespace, labels, owner) },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta(name, namespace, labels, owner), rules: EPP_ROLE_RULES },
+    {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: meta(name, namespace, labels, owner),
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: meta(name, namespace, labels, owner),
+      rules: EPP_ROLE_RULES,
+    },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
@@ -254,7 +378,12 @@ export function buildEndpointPicker(input: EndpointPickerInput): GatewayK8sObjec
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
       subjects: [{ kind: 'ServiceAccount', name, namespace }],
     },
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(name, namespace, labels, owner), data: { [EPP_CONFIG_FILE]: config } },
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: meta(name, namespace, labels, owner),
+      data: { [EPP_CONFIG_FILE]: config },
+    },
     {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -263,7 +392,12 @@ export function buildEndpointPicker(input: EndpointPickerInput): GatewayK8sObjec
         replicas: 1,
         // One picker at a time: two would each hold their own view of the pool.
         strategy: { type: 'Recreate' },
-        selector: { matchLabels: { 'app.kubernetes.io/name': name, 'app.kubernetes.io/instance': labels['app.kubernetes.io/instance'] } },
+        selector: {
+          matchLabels: {
+            'app.kubernetes.io/name': name,
+            'app.kubernetes.io/instance': labels['app.kubernetes.io/instance'],
+          },
+        },
         template: {
           metadata: { labels: podLabels },
           spec: {
@@ -276,12 +410,18 @@ export function buildEndpointPicker(input: EndpointPickerInput): GatewayK8sObjec
                 image,
                 imagePullPolicy: 'IfNotPresent',
                 args: [
-                  '--pool-name', input.poolName,
-                  '--pool-namespace', namespace,
-                  '--zap-encoder', 'json',
-                  '--grpc-port', String(EPP_PORTS.grpc),
-                  '--grpc-health-port', String(EPP_PORTS.health),
-                  '--config-file', `/config/${EPP_CONFIG_FILE}`,
+                  '--pool-name',
+                  input.poolName,
+                  '--pool-namespace',
+                  namespace,
+                  '--zap-encoder',
+                  'json',
+                  '--grpc-port',
+                  String(EPP_PORTS.grpc),
+                  '--grpc-health-port',
+                  String(EPP_PORTS.health),
+                  '--config-file',
+                  `/config/${EPP_CONFIG_FILE}`,
                 ],
                 ports: [
                   { name: 'grpc', containerPort: EPP_PORTS.grpc },
@@ -289,12 +429,30 @@ export function buildEndpointPicker(input: EndpointPickerInput): GatewayK8sObjec
                   { name: 'metrics', containerPort: EPP_PORTS.metrics },
                 ],
                 env: [
-                  { name: 'NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
-                  { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                  {
+                    name: 'NAMESPACE',
+                    valueFrom: {
+                      fieldRef: { fieldPath: 'metadata.namespace' },
+                    },
+                  },
+                  {
+                    name: 'POD_NAME',
+                    valueFrom: { fieldRef: { fieldPath: 'metadata.name' } },
+                  },
                 ],
-                livenessProbe: { ...healthProbe, initialDelaySeconds: 5, periodSeconds: 10 },
-                readinessProbe: { ...healthProbe, initialDelaySeconds: 5, periodSeconds: 10 },
-                volumeMounts: [{ name: 'plugins-config', mountPath: '/config' }],
+                livenessProbe: {
+                  ...healthProbe,
+                  initialDelaySeconds: 5,
+                  periodSeconds: 10,
+                },
+                readinessProbe: {
+                  ...healthProbe,
+                  initialDelaySeconds: 5,
+                  periodSeconds: 10,
+                },
+                volumeMounts: [
+                  { name: 'plugins-config', mountPath: '/config' },
+                ],
               },
             ],
             volumes: [{ name: 'plugins-config', configMap: { name } }],
@@ -308,11 +466,30 @@ export function buildEndpointPicker(input: EndpointPickerInput): GatewayK8sObjec
       metadata: meta(name, namespace, labels, owner),
       spec: {
         type: 'ClusterIP',
-        selector: { 'app.kubernetes.io/name': name, 'app.kubernetes.io/instance': labels['app.kubernetes.io/instance'] },
+        selector: {
+          'app.kubernetes.io/name': name,
+          'app.kubernetes.io/instance': labels['app.kubernetes.io/instance'],
+        },
         ports: [
-          { name: 'grpc-ext-proc', protocol: 'TCP', port: EPP_PORTS.grpc, targetPort: EPP_PORTS.grpc, appProtocol: 'kubernetes.io/h2c' },
-          { name: 'grpc-health', protocol: 'TCP', port: EPP_PORTS.health, targetPort: EPP_PORTS.health },
-          { name: 'metrics', protocol: 'TCP', port: EPP_PORTS.metrics, targetPort: EPP_PORTS.metrics },
+          {
+            name: 'grpc-ext-proc',
+            protocol: 'TCP',
+            port: EPP_PORTS.grpc,
+            targetPort: EPP_PORTS.grpc,
+            appProtocol: 'kubernetes.io/h2c',
+          },
+          {
+            name: 'grpc-health',
+            protocol: 'TCP',
+            port: EPP_PORTS.health,
+            targetPort: EPP_PORTS.health,
+          },
+          {
+            name: 'metrics',
+            protocol: 'TCP',
+            port: EPP_PORTS.metrics,
+            targetPort: EPP_PORTS.metrics,
+          },
         ],
       },
     },
@@ -332,18 +509,43 @@ export function buildHTTPRoute(input: HTTPRouteInput): GatewayK8sObject {
   return {
     apiVersion: GATEWAY_API_VERSION,
     kind: 'HTTPRoute',
-    metadata: meta(input.name, input.namespace, commonLabels(input.pool.name), input.owner),
+    metadata: meta(
+      input.name,
+      input.namespace,
+      commonLabels(input.pool.name),
+      input.owner,
+    ),
     spec: {
-      parentRefs: [{ group: GATEWAY_API_GROUP, kind: 'Gateway', name: input.gateway.name, namespace: input.gateway.namespace }],
+      parentRefs: [
+        {
+          group: GATEWAY_API_GROUP,
+          kind: 'Gateway',
+          name: input.gateway.name,
+          namespace: input.gateway.namespace,
+        },
+      ],
       rules: [
         {
           matches: [
             {
               path: { type: 'PathPrefix', value: '/' },
-              headers: [{ type: 'Exact', name: MODEL_NAME_HEADER, value: input.modelName }],
+              headers: [
+                {
+                  type: 'Exact',
+                  name: MODEL_NAME_HEADER,
+                  value: input.modelName,
+                },
+              ],
             },
           ],
-          backendRefs: [{ group: INFERENCE_POOL_GROUP, kind: 'InferencePool', name: input.pool.name, namespace: input.pool.namespace }],
+          backendRefs: [
+            {
+              group: INFERENCE_POOL_GROUP,
+              kind: 'InferencePool',
+              name: input.pool.name,
+              namespace: input.pool.namespace,
+            },
+          ],
           timeouts: { request: ROUTE_REQUEST_TIMEOUT },
         },
       ],
@@ -355,7 +557,11 @@ export function buildHTTPRoute(input: HTTPRouteInput): GatewayK8sObject {
 
 /** What the core reads of a Gateway (gateway.networking.k8s.io/v1). */
 export interface GatewayInfo {
-  metadata?: { name?: string; namespace?: string; labels?: Record<string, string> };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+  };
   spec?: {
     listeners?: Array<{
       name?: string;
@@ -368,18 +574,28 @@ export interface GatewayInfo {
   status?: { addresses?: Array<{ type?: string; value?: string }> };
 }
 
-const ref = (gw: GatewayInfo) => `${gw.metadata?.namespace ?? ''}/${gw.metadata?.name ?? ''}`;
+const ref = (gw: GatewayInfo) =>
+  `${gw.metadata?.namespace ?? ''}/${gw.metadata?.name ?? ''}`;
 
-export type GatewayChoice = { ok: true; gateway: GatewayInfo } | { ok: false; message: string };
+export type GatewayChoice =
+  | { ok: true; gateway: GatewayInfo }
+  | { ok: false; message: string };
 
 /**
  * The Gateway to route through: the one named by the core's flags, else one
  * labelled `airunway.ai/inference-gateway=true` (first by namespace/name when
  * several are), else the only Gateway in the cluster.
  */
-export function chooseGateway(gateways: GatewayInfo[], explicit?: { name: string; namespace: string }): GatewayChoice {
+export function chooseGateway(
+  gateways: GatewayInfo[],
+  explicit?: { name: string; namespace: string },
+): GatewayChoice {
   if (explicit) {
-    const found = gateways.find(g => g.metadata?.name === explicit.name && g.metadata?.namespace === explicit.namespace);
+    const found = gateways.find(
+      g =>
+        g.metadata?.name === explicit.name &&
+        g.metadata?.namespace === explicit.namespace,
+    );
     return found
       ? { ok: true, gateway: found }
       : {
@@ -388,7 +604,9 @@ export function chooseGateway(gateways: GatewayInfo[], explicit?: { name: string
         };
   }
   const sorted = [...gateways].sort((a, b) => ref(a).localeCompare(ref(b)));
-  const labelled = sorted.filter(g => g.metadata?.labels?.[INFERENCE_GATEWAY_LABEL] === 'true');
+  const labelled = sorted.filter(
+    g => g.metadata?.labels?.[INFERENCE_GATEWAY_LABEL] === 'true',
+  );
   if (labelled.length > 0) return { ok: true, gateway: labelled[0] };
   if (sorted.length === 1) return { ok: true, gateway: sorted[0] };
   if (sorted.length === 0) {
@@ -399,24 +617,37 @@ export function chooseGateway(gateways: GatewayInfo[], explicit?: { name: string
   }
   return {
     ok: false,
-    message: `${sorted.length} Gateways found (${sorted.map(ref).join(', ')}) but none labelled ${INFERENCE_GATEWAY_LABEL}=true: label the one to use, or start the core with --gateway-name and --gateway-namespace`,
+    message: `${sorted.length} Gateways found (${sorted
+      .map(ref)
+      .join(
+        ', ',
+      )}) but none labelled ${INFERENCE_GATEWAY_LABEL}=true: label the one to use, or start the core with --gateway-name and --gateway-namespace`,
   };
 }
 
 /** Whether the Gateway's listeners accept HTTPRoutes from `namespace` (unset `from` is Same, as in Gateway API). */
-export function gatewayAcceptsNamespace(gateway: GatewayInfo, namespace: string): boolean {
+export function gatewayAcceptsNamespace(
+  gateway: GatewayInfo,
+  namespace: string,
+): boolean {
   const listeners = gateway.spec?.listeners ?? [];
   if (listeners.length === 0) return true;
   return listeners.some(l => {
     const from = l.allowedRoutes?.namespaces?.from ?? 'Same';
     // A Selector depends on namespace labels the core does not read: the Gateway decides.
-    return from === 'All' || from === 'Selector' || (from === 'Same' && gateway.metadata?.namespace === namespace);
+    return (
+      from === 'All' ||
+      from === 'Selector' ||
+      (from === 'Same' && gateway.metadata?.namespace === namespace)
+    );
   });
 }
 
 /** The listeners' `allowedRoutes.namespaces.from` values, for messages. */
 function listenerFroms(gateway: GatewayInfo): string {
-  const froms = (gateway.spec?.listeners ?? []).map(l => l.allowedRoutes?.namespaces?.from ?? 'Same');
+  const froms = (gateway.spec?.listeners ?? []).map(
+    l => l.allowedRoutes?.namespaces?.from ?? 'Same',
+  );
   return [...new Set(froms)].join(', ');
 }
 
@@ -428,9 +659,14 @@ function listenerFroms(gateway: GatewayInfo): string {
 export function gatewayEndpoint(gateway: GatewayInfo): string | undefined {
   const address = gateway.status?.addresses?.find(a => a.value)?.value;
   if (!address) return undefined;
-  const listener = gateway.spec?.listeners?.find(l => l.protocol === 'HTTP' || l.protocol === 'HTTPS');
+  const listener = gateway.spec?.listeners?.find(
+    l => l.protocol === 'HTTP' || l.protocol === 'HTTPS',
+  );
   const scheme = listener?.protocol === 'HTTPS' ? 'https' : 'http';
-  const host = address.includes(':') && !address.startsWith('[') ? `[${address}]` : address;
+  const host =
+    address.includes(':') && !address.startsWith('[')
+      ? `[${address}]`
+      : address;
   const port = listener?.port;
   const defaultPort = scheme === 'https' ? 443 : 80;
   return `${scheme}://${host}${port && port !== defaultPort ? `:${port}` : ''}`;
@@ -445,11 +681,17 @@ export interface ModelServiceInfo {
 }
 
 /** The pods' port behind the Service: the http port's numeric targetPort, else its port (upstream's rule). */
-export function serviceTargetPort(service: ModelServiceInfo, fallback?: number): number {
+export function serviceTargetPort(
+  service: ModelServiceInfo,
+  fallback?: number,
+): number {
   const ports = service.ports ?? [];
-  const http = ports.find(p => p.name === 'http' || p.port === 80 || p.port === 8080) ?? ports[0];
+  const http =
+    ports.find(p => p.name === 'http' || p.port === 80 || p.port === 8080) ??
+    ports[0];
   if (!http) return fallback ?? DEFAULT_TARGET_PORT;
-  if (typeof http.targetPort === 'number' && http.targetPort > 0) return http.targetPort;
+  if (typeof http.targetPort === 'number' && http.targetPort > 0)
+    return http.targetPort;
   return http.port ?? fallback ?? DEFAULT_TARGET_PORT;
 }
 
@@ -503,7 +745,11 @@ export type GatewayPlan =
       outcome: GatewayOutcome;
       status: GatewayStatus;
       /** The three groups; a failure is reported with its group's reason (the first failing group in this order). */
-      objects: { inferencePool: GatewayK8sObject[]; endpointPicker: GatewayK8sObject[]; httpRoute: GatewayK8sObject[] };
+      objects: {
+        inferencePool: GatewayK8sObject[];
+        endpointPicker: GatewayK8sObject[];
+        httpRoute: GatewayK8sObject[];
+      };
       remove: GatewayObjectRef[];
       /** The provider-managed pool the route points at, when the core has no pool of its own. */
       providerPool?: { name: string; namespace: string };
@@ -512,11 +758,17 @@ export type GatewayPlan =
     };
 
 /** The engine the provider runs: the core's resolved one, else the spec's (before the core first wrote status). */
-const engineOf = (md: ModelDeployment) => md.status?.engine?.type ?? md.spec?.engine?.type;
+const engineOf = (md: ModelDeployment) =>
+  md.status?.engine?.type ?? md.spec?.engine?.type;
 
 /** What a deployment needs looked up before `planGateway` can decide (the reconciler reads only these). */
-export function gatewayLookups(md: ModelDeployment, provider: InferenceProviderConfig | undefined, missingCrds: readonly string[]) {
-  const active = md.spec?.gateway?.enabled !== false && missingCrds.length === 0;
+export function gatewayLookups(
+  md: ModelDeployment,
+  provider: InferenceProviderConfig | undefined,
+  missingCrds: readonly string[],
+) {
+  const active =
+    md.spec?.gateway?.enabled !== false && missingCrds.length === 0;
   const name = md.metadata?.name ?? '';
   const namespace = md.metadata?.namespace ?? 'default';
   const capabilities = gatewayCapabilities(provider, engineOf(md));
@@ -524,17 +776,33 @@ export function gatewayLookups(md: ModelDeployment, provider: InferenceProviderC
   const service = md.status?.endpoint?.service;
   return {
     gateways: active,
-    modelService: active && !manages && service ? { name: service, namespace } : undefined,
-    providerPool: active && manages && md.status?.provider?.name
-      ? {
-          name: resolvePoolPattern(capabilities?.inferencePoolNamePattern, name, namespace, name),
-          namespace: resolvePoolPattern(capabilities?.inferencePoolNamespace, name, namespace, namespace),
-        }
-      : undefined,
+    modelService:
+      active && !manages && service ? { name: service, namespace } : undefined,
+    providerPool:
+      active && manages && md.status?.provider?.name
+        ? {
+            name: resolvePoolPattern(
+              capabilities?.inferencePoolNamePattern,
+              name,
+              namespace,
+              name,
+            ),
+            namespace: resolvePoolPattern(
+              capabilities?.inferencePoolNamespace,
+              name,
+              namespace,
+              namespace,
+            ),
+          }
+        : undefined,
   };
 }
 
-const outcome = (status: 'True' | 'False', reason: GatewayReadyReason, message: string): GatewayOutcome => ({ status, reason, message });
+const outcome = (
+  status: 'True' | 'False',
+  reason: GatewayReadyReason,
+  message: string,
+): GatewayOutcome => ({ status, reason, message });
 
 export function planGateway(input: GatewayInput): GatewayPlan {
   const { md, provider } = input;
@@ -549,29 +817,57 @@ export function planGateway(input: GatewayInput): GatewayPlan {
     if (input.missingCrds.length > 0) return { action: 'none' };
     return {
       action: 'cleanup',
-      outcome: outcome('False', 'GatewayDisabled', 'spec.gateway.enabled is false: the InferencePool, endpoint picker and HTTPRoute the core created are removed; set it to true (or remove it) to route through the Gateway again'),
-      remove: [...refs.httpRoute, ...refs.inferencePool, ...refs.endpointPicker],
+      outcome: outcome(
+        'False',
+        'GatewayDisabled',
+        'spec.gateway.enabled is false: the InferencePool, endpoint picker and HTTPRoute the core created are removed; set it to true (or remove it) to route through the Gateway again',
+      ),
+      remove: [
+        ...refs.httpRoute,
+        ...refs.inferencePool,
+        ...refs.endpointPicker,
+      ],
     };
   }
   if (input.missingCrds.length > 0) {
     return {
       action: 'report',
-      outcome: outcome('False', 'CRDsNotAvailable', `Gateway API / Inference Extension CRDs not installed (${input.missingCrds.join(', ')}); the model is reachable through its Service only`),
+      outcome: outcome(
+        'False',
+        'CRDsNotAvailable',
+        `Gateway API / Inference Extension CRDs not installed (${input.missingCrds.join(
+          ', ',
+        )}); the model is reachable through its Service only`,
+      ),
       recheck: false,
     };
   }
 
   const choice = chooseGateway(input.gateways ?? [], input.explicitGateway);
-  if (!choice.ok) return { action: 'report', outcome: outcome('False', 'NoGateway', choice.message), recheck: true };
+  if (!choice.ok)
+    return {
+      action: 'report',
+      outcome: outcome('False', 'NoGateway', choice.message),
+      recheck: true,
+    };
   const gateway = choice.gateway;
-  const gatewayRef = { name: gateway.metadata?.name ?? '', namespace: gateway.metadata?.namespace ?? '' };
+  const gatewayRef = {
+    name: gateway.metadata?.name ?? '',
+    namespace: gateway.metadata?.namespace ?? '',
+  };
   if (!gatewayAcceptsNamespace(gateway, namespace)) {
     return {
       action: 'report',
       outcome: outcome(
         'False',
         'NoGateway',
-        `Gateway ${gatewayRef.namespace}/${gatewayRef.name} does not accept HTTPRoutes from namespace '${namespace}' (listeners' allowedRoutes.namespaces.from: ${listenerFroms(gateway)}): allow it on a listener (from: All, or a Selector matching it) or deploy in '${gatewayRef.namespace}'`,
+        `Gateway ${gatewayRef.namespace}/${
+          gatewayRef.name
+        } does not accept HTTPRoutes from namespace '${namespace}' (listeners' allowedRoutes.namespaces.from: ${listenerFroms(
+          gateway,
+        )}): allow it on a listener (from: All, or a Selector matching it) or deploy in '${
+          gatewayRef.namespace
+        }'`,
       ),
       recheck: true,
     };
@@ -579,9 +875,21 @@ export function planGateway(input: GatewayInput): GatewayPlan {
 
   const providerName = md.status?.provider?.name;
   if (!providerName) {
-    return { action: 'report', outcome: outcome('False', 'WaitingForProvider', 'Waiting for a provider to be selected (see ProviderSelected)'), recheck: false };
+    return {
+      action: 'report',
+      outcome: outcome(
+        'False',
+        'WaitingForProvider',
+        'Waiting for a provider to be selected (see ProviderSelected)',
+      ),
+      recheck: false,
+    };
   }
-  const objects: { inferencePool: GatewayK8sObject[]; endpointPicker: GatewayK8sObject[]; httpRoute: GatewayK8sObject[] } = {
+  const objects: {
+    inferencePool: GatewayK8sObject[];
+    endpointPicker: GatewayK8sObject[];
+    httpRoute: GatewayK8sObject[];
+  } = {
     inferencePool: [],
     endpointPicker: [],
     httpRoute: [],
@@ -595,14 +903,22 @@ export function planGateway(input: GatewayInput): GatewayPlan {
     if (pool.namespace !== namespace) {
       return {
         action: 'report',
-        outcome: outcome('False', 'InferencePoolFailed', `Provider '${providerName}' runs its InferencePool in namespace '${pool.namespace}': routes across namespaces (ReferenceGrant) are not supported; the pool must be in '${namespace}'`),
+        outcome: outcome(
+          'False',
+          'InferencePoolFailed',
+          `Provider '${providerName}' runs its InferencePool in namespace '${pool.namespace}': routes across namespaces (ReferenceGrant) are not supported; the pool must be in '${namespace}'`,
+        ),
         recheck: false,
       };
     }
     if (!input.providerPoolExists) {
       return {
         action: 'report',
-        outcome: outcome('False', 'WaitingForProvider', `Waiting for provider '${providerName}' to create its InferencePool ${pool.namespace}/${pool.name}`),
+        outcome: outcome(
+          'False',
+          'WaitingForProvider',
+          `Waiting for provider '${providerName}' to create its InferencePool ${pool.namespace}/${pool.name}`,
+        ),
         recheck: true,
       };
     }
@@ -612,14 +928,22 @@ export function planGateway(input: GatewayInput): GatewayPlan {
     if (!serviceName || input.modelService === undefined) {
       return {
         action: 'report',
-        outcome: outcome('False', 'WaitingForProvider', `Waiting for provider '${providerName}' to report status.endpoint.service: the InferencePool selects the pods behind that Service`),
+        outcome: outcome(
+          'False',
+          'WaitingForProvider',
+          `Waiting for provider '${providerName}' to report status.endpoint.service: the InferencePool selects the pods behind that Service`,
+        ),
         recheck: false,
       };
     }
     if (input.modelService === null) {
       return {
         action: 'report',
-        outcome: outcome('False', 'WaitingForProvider', `Service '${serviceName}' (status.endpoint.service) not found in namespace '${namespace}' yet`),
+        outcome: outcome(
+          'False',
+          'WaitingForProvider',
+          `Service '${serviceName}' (status.endpoint.service) not found in namespace '${namespace}' yet`,
+        ),
         recheck: true,
       };
     }
@@ -627,7 +951,11 @@ export function planGateway(input: GatewayInput): GatewayPlan {
     if (Object.keys(selector).length === 0) {
       return {
         action: 'report',
-        outcome: outcome('False', 'InferencePoolFailed', `Service '${serviceName}' has no selector: the InferencePool selects the model's pods with the Service's selector, so the provider's Service must select its pods`),
+        outcome: outcome(
+          'False',
+          'InferencePoolFailed',
+          `Service '${serviceName}' has no selector: the InferencePool selects the model's pods with the Service's selector, so the provider's Service must select its pods`,
+        ),
         recheck: false,
       };
     }
@@ -637,28 +965,59 @@ export function planGateway(input: GatewayInput): GatewayPlan {
         name: names.inferencePool,
         namespace,
         selector,
-        targetPort: serviceTargetPort(input.modelService, md.status?.endpoint?.port),
+        targetPort: serviceTargetPort(
+          input.modelService,
+          md.status?.endpoint?.port,
+        ),
         endpointPickerName: names.endpointPicker,
         owner,
       }),
     );
     objects.endpointPicker.push(
-      ...buildEndpointPicker({ name: names.endpointPicker, namespace, poolName: names.inferencePool, endpointPicker: capabilities?.endpointPicker, owner }),
+      ...buildEndpointPicker({
+        name: names.endpointPicker,
+        namespace,
+        poolName: names.inferencePool,
+        endpointPicker: capabilities?.endpointPicker,
+        owner,
+      }),
     );
   }
 
-  const modelName = gatewayModelName((md.spec ?? {}) as ModelDeploymentSpec, capabilities);
+  const modelName = gatewayModelName(
+    (md.spec ?? {}) as ModelDeploymentSpec,
+    capabilities,
+  );
   const userRoute = md.spec?.gateway?.httpRouteRef;
   if (!userRoute) {
-    objects.httpRoute.push(buildHTTPRoute({ name: names.httpRoute, namespace, gateway: gatewayRef, modelName, pool, owner }));
+    objects.httpRoute.push(
+      buildHTTPRoute({
+        name: names.httpRoute,
+        namespace,
+        gateway: gatewayRef,
+        modelName,
+        pool,
+        owner,
+      }),
+    );
   }
   const endpoint = gatewayEndpoint(gateway);
-  const via = userRoute ? `the HTTPRoute '${userRoute}' (spec.gateway.httpRouteRef)` : `HTTPRoute '${names.httpRoute}'`;
-  const poolText = manages ? `provider '${providerName}''s InferencePool '${pool.name}'` : `InferencePool '${pool.name}'`;
-  const addressText = endpoint ? `at ${endpoint}` : '(the Gateway reports no address yet)';
+  const via = userRoute
+    ? `the HTTPRoute '${userRoute}' (spec.gateway.httpRouteRef)`
+    : `HTTPRoute '${names.httpRoute}'`;
+  const poolText = manages
+    ? `provider '${providerName}''s InferencePool '${pool.name}'`
+    : `InferencePool '${pool.name}'`;
+  const addressText = endpoint
+    ? `at ${endpoint}`
+    : '(the Gateway reports no address yet)';
   return {
     action: 'configure',
-    outcome: outcome('True', 'GatewayConfigured', `Model '${modelName}' is routed through Gateway ${gatewayRef.namespace}/${gatewayRef.name} ${addressText} by ${via} to ${poolText}`),
+    outcome: outcome(
+      'True',
+      'GatewayConfigured',
+      `Model '${modelName}' is routed through Gateway ${gatewayRef.namespace}/${gatewayRef.name} ${addressText} by ${via} to ${poolText}`,
+    ),
     status: {
       ...(endpoint ? { endpoint } : {}),
       modelName,
@@ -675,20 +1034,37 @@ export function planGateway(input: GatewayInput): GatewayPlan {
 }
 
 /** The condition for a failed apply of one group of objects (the API server's message says what). */
-export function gatewayApplyFailure(group: 'inferencePool' | 'endpointPicker' | 'httpRoute', objectName: string, error: string): GatewayOutcome {
-  const what = { inferencePool: ['InferencePoolFailed', 'InferencePool'], endpointPicker: ['EPPFailed', 'endpoint picker'], httpRoute: ['HTTPRouteFailed', 'HTTPRoute'] } as const;
+export function gatewayApplyFailure(
+  group: 'inferencePool' | 'endpointPicker' | 'httpRoute',
+  objectName: string,
+  error: string,
+): GatewayOutcome {
+  const what = {
+    inferencePool: ['InferencePoolFailed', 'InferencePool'],
+    endpointPicker: ['EPPFailed', 'endpoint picker'],
+    httpRoute: ['HTTPRouteFailed', 'HTTPRoute'],
+  } as const;
   const [reason, label] = what[group];
-  return outcome('False', reason, `Could not apply the ${label} '${objectName}': ${error}`);
+  return outcome(
+    'False',
+    reason,
+    `Could not apply the ${label} '${objectName}': ${error}`,
+  );
 }
 
 /** GatewayReady as a condition. */
-export function gatewayReadyCondition(result: GatewayOutcome, context: { observedGeneration?: number; lastTransitionTime: string }): Condition {
+export function gatewayReadyCondition(
+  result: GatewayOutcome,
+  context: { observedGeneration?: number; lastTransitionTime: string },
+): Condition {
   return {
     type: CONDITION_TYPES.GatewayReady,
     status: result.status,
     reason: result.reason,
     message: result.message,
     lastTransitionTime: context.lastTransitionTime,
-    ...(context.observedGeneration === undefined ? {} : { observedGeneration: context.observedGeneration }),
+    ...(context.observedGeneration === undefined
+      ? {}
+      : { observedGeneration: context.observedGeneration }),
   };
 }

@@ -1,4 +1,8 @@
-import { engineCapabilities, isProviderReady, normaliseProviderConfig } from './normalise';
+import {
+  engineCapabilities,
+  isProviderReady,
+  normaliseProviderConfig,
+} from './normalise';
 import { KAITO_PROVIDER } from './providers';
 
 describe('normaliseProviderConfig', () => {
@@ -6,7 +10,15 @@ describe('normaliseProviderConfig', () => {
     const flat = {
       metadata: { name: 'kaito' },
       spec: {
-        capabilities: { engines: ['vllm', { name: 'llamacpp', cpuSupport: true, gpuSupport: false }], servingModes: ['aggregated'], cpuSupport: false, gpuSupport: true },
+        capabilities: {
+          engines: [
+            'vllm',
+            { name: 'llamacpp', cpuSupport: true, gpuSupport: false },
+          ],
+          servingModes: ['aggregated'],
+          cpuSupport: false,
+          gpuSupport: true,
+        },
         selectionRules: [],
       },
     };
@@ -15,8 +27,18 @@ describe('normaliseProviderConfig', () => {
       spec: {
         capabilities: {
           engines: [
-            { name: 'vllm', servingModes: ['aggregated'], cpuSupport: false, gpuSupport: true },
-            { name: 'llamacpp', servingModes: ['aggregated'], cpuSupport: true, gpuSupport: false },
+            {
+              name: 'vllm',
+              servingModes: ['aggregated'],
+              cpuSupport: false,
+              gpuSupport: true,
+            },
+            {
+              name: 'llamacpp',
+              servingModes: ['aggregated'],
+              cpuSupport: true,
+              gpuSupport: false,
+            },
           ],
         },
         selectionRules: [],
@@ -29,13 +51,23 @@ describe('normaliseProviderConfig', () => {
     expect(normaliseProviderConfig(KAITO_PROVIDER)).toBe(KAITO_PROVIDER);
   });
 
-  it.each([null, 3, { spec: 'x' }, { spec: { capabilities: { engines: 'vllm', gpuSupport: true } } }])('never throws on %j', input => {
+  it.each([
+    null,
+    3,
+    { spec: 'x' },
+    { spec: { capabilities: { engines: 'vllm', gpuSupport: true } } },
+  ])('never throws on %j', input => {
     expect(() => normaliseProviderConfig(input)).not.toThrow();
   });
 
   it('lists engine capabilities and readiness', () => {
-    expect(engineCapabilities(KAITO_PROVIDER).map(e => e.name)).toEqual(['vllm', 'llamacpp']);
+    expect(engineCapabilities(KAITO_PROVIDER).map(e => e.name)).toEqual([
+      'vllm',
+      'llamacpp',
+    ]);
     expect(isProviderReady(KAITO_PROVIDER)).toBe(false);
-    expect(isProviderReady({ ...KAITO_PROVIDER, status: { ready: true } })).toBe(true);
+    expect(
+      isProviderReady({ ...KAITO_PROVIDER, status: { ready: true } }),
+    ).toBe(true);
   });
 });

@@ -19,7 +19,8 @@
 import { DEPLOYMENTS_API_VERSION } from './constants';
 import type { CompatibilityRule, InferenceProviderConfig } from './types';
 
-const DISAGGREGATED = "(has(spec.serving) && has(spec.serving.mode) && spec.serving.mode == 'disaggregated')";
+const DISAGGREGATED =
+  "(has(spec.serving) && has(spec.serving.mode) && spec.serving.mode == 'disaggregated')";
 const GPU_COUNT_POSITIVE =
   '(has(spec.resources) && has(spec.resources.gpu) && has(spec.resources.gpu.count) && spec.resources.gpu.count > 0)';
 /** True when the deployment asks for GPUs (resources.gpu in aggregated mode; prefill/decode when disaggregated). */
@@ -27,7 +28,10 @@ export const CEL_GPU_REQUESTED = `(${DISAGGREGATED} || ${GPU_COUNT_POSITIVE})`;
 const engineIs = (engine: string) =>
   `(has(spec.engine) && has(spec.engine.type) && spec.engine.type == '${engine}')`;
 
-const unsupportedEngine = (display: string, engine: string): CompatibilityRule => ({
+const unsupportedEngine = (
+  display: string,
+  engine: string,
+): CompatibilityRule => ({
   rule: `!${engineIs(engine)}`,
   message: `${display} does not support ${engine} engine`,
   fieldPath: 'spec.engine.type',
@@ -49,27 +53,37 @@ function registration(
     kind: 'InferenceProviderConfig',
     metadata: {
       name,
-      labels: { 'app.kubernetes.io/name': 'runway-portal', 'app.kubernetes.io/component': `${name}-provider` },
+      labels: {
+        'app.kubernetes.io/name': 'runway-portal',
+        'app.kubernetes.io/component': `${name}-provider`,
+      },
       annotations,
     },
     spec,
   };
 }
 
-const docs = (name: string) => `https://github.com/ai-runway/airunway/tree/main/docs/providers/${name}.md`;
+const docs = (name: string) =>
+  `https://github.com/ai-runway/airunway/tree/main/docs/providers/${name}.md`;
 
 export const KAITO_PROVIDER = registration(
   'kaito',
   {
     'airunway.ai/display-name': 'KAITO',
-    'airunway.ai/description': 'Kubernetes AI Toolchain Operator for simplified model deployment',
+    'airunway.ai/description':
+      'Kubernetes AI Toolchain Operator for simplified model deployment',
     'airunway.ai/default-namespace': 'kaito-workspace',
     'airunway.ai/documentation-url': docs('kaito'),
   },
   {
     capabilities: {
       engines: [
-        { name: 'vllm', servingModes: ['aggregated'], apiFormats: ['openai-chat', 'openai-responses', 'anthropic-messages'], gpuSupport: true },
+        {
+          name: 'vllm',
+          servingModes: ['aggregated'],
+          apiFormats: ['openai-chat', 'openai-responses', 'anthropic-messages'],
+          gpuSupport: true,
+        },
         {
           name: 'llamacpp',
           servingModes: ['aggregated'],
@@ -96,7 +110,11 @@ export const KAITO_PROVIDER = registration(
     compatibilityRules: [
       unsupportedEngine('KAITO', 'sglang'),
       unsupportedEngine('KAITO', 'trtllm'),
-      { rule: `!${DISAGGREGATED}`, message: 'KAITO does not support disaggregated mode', fieldPath: 'spec.serving.mode' },
+      {
+        rule: `!${DISAGGREGATED}`,
+        message: 'KAITO does not support disaggregated mode',
+        fieldPath: 'spec.serving.mode',
+      },
     ],
     documentation: docs('kaito'),
   },
@@ -106,23 +124,55 @@ export const DYNAMO_PROVIDER = registration(
   'dynamo',
   {
     'airunway.ai/display-name': 'Dynamo',
-    'airunway.ai/description': 'NVIDIA Dynamo for high-performance GPU inference',
+    'airunway.ai/description':
+      'NVIDIA Dynamo for high-performance GPU inference',
     'airunway.ai/default-namespace': 'dynamo-system',
     'airunway.ai/documentation-url': docs('dynamo'),
   },
   {
     capabilities: {
       engines: [
-        { name: 'vllm', servingModes: ['aggregated', 'disaggregated'], apiFormats: ['openai-chat', 'openai-responses', 'anthropic-messages'], gpuSupport: true },
-        { name: 'sglang', servingModes: ['aggregated', 'disaggregated'], apiFormats: ['openai-chat', 'anthropic-messages'], gpuSupport: true },
-        { name: 'trtllm', servingModes: ['aggregated'], apiFormats: ['openai-chat', 'openai-responses'], gpuSupport: true },
+        {
+          name: 'vllm',
+          servingModes: ['aggregated', 'disaggregated'],
+          apiFormats: ['openai-chat', 'openai-responses', 'anthropic-messages'],
+          gpuSupport: true,
+        },
+        {
+          name: 'sglang',
+          servingModes: ['aggregated', 'disaggregated'],
+          apiFormats: ['openai-chat', 'anthropic-messages'],
+          gpuSupport: true,
+        },
+        {
+          name: 'trtllm',
+          servingModes: ['aggregated'],
+          apiFormats: ['openai-chat', 'openai-responses'],
+          gpuSupport: true,
+        },
       ],
     },
     selectionRules: [
-      { condition: engineIs('trtllm'), priority: 90, reason: 'engine=trtllm → dynamo (only trtllm provider)' },
-      { condition: engineIs('sglang'), priority: 90, reason: 'engine=sglang → dynamo (only sglang provider)' },
-      { condition: DISAGGREGATED, priority: 70, reason: 'mode=disaggregated → dynamo (best disaggregated support)' },
-      { condition: CEL_GPU_REQUESTED, priority: 10, reason: 'default → dynamo (GPU inference default)' },
+      {
+        condition: engineIs('trtllm'),
+        priority: 90,
+        reason: 'engine=trtllm → dynamo (only trtllm provider)',
+      },
+      {
+        condition: engineIs('sglang'),
+        priority: 90,
+        reason: 'engine=sglang → dynamo (only sglang provider)',
+      },
+      {
+        condition: DISAGGREGATED,
+        priority: 70,
+        reason: 'mode=disaggregated → dynamo (best disaggregated support)',
+      },
+      {
+        condition: CEL_GPU_REQUESTED,
+        priority: 10,
+        reason: 'default → dynamo (GPU inference default)',
+      },
     ],
     compatibilityRules: [
       unsupportedEngine('Dynamo', 'llamacpp'),
@@ -141,13 +191,21 @@ export const KUBERAY_PROVIDER = registration(
   'kuberay',
   {
     'airunway.ai/display-name': 'KubeRay',
-    'airunway.ai/description': 'Ray Serve via KubeRay for distributed Ray-based model serving with vLLM',
+    'airunway.ai/description':
+      'Ray Serve via KubeRay for distributed Ray-based model serving with vLLM',
     'airunway.ai/default-namespace': 'ray-system',
     'airunway.ai/documentation-url': docs('kuberay'),
   },
   {
     capabilities: {
-      engines: [{ name: 'vllm', servingModes: ['aggregated', 'disaggregated'], apiFormats: ['openai-chat'], gpuSupport: true }],
+      engines: [
+        {
+          name: 'vllm',
+          servingModes: ['aggregated', 'disaggregated'],
+          apiFormats: ['openai-chat'],
+          gpuSupport: true,
+        },
+      ],
     },
     // Never auto-selected (seed 000 section 2.4): explicit spec.provider.name only.
     selectionRules: [],
@@ -165,7 +223,8 @@ export const LLMD_PROVIDER = registration(
   'llmd',
   {
     'airunway.ai/display-name': 'llm-d',
-    'airunway.ai/description': 'llm-d: vLLM Deployments and Services with intelligent inference scheduling',
+    'airunway.ai/description':
+      'llm-d: vLLM Deployments and Services with intelligent inference scheduling',
     'airunway.ai/default-namespace': 'default',
     'airunway.ai/documentation-url': docs('llmd'),
   },
@@ -179,14 +238,21 @@ export const LLMD_PROVIDER = registration(
           gpuSupport: true,
           requiresCRD: false,
           // llm-d runs its own InferencePool `<name>` and endpoint picker: the core only routes to it.
-          gateway: { managesInferencePool: true, inferencePoolNamePattern: '{name}' },
+          gateway: {
+            managesInferencePool: true,
+            inferencePoolNamePattern: '{name}',
+          },
         },
       ],
     },
     // Explicit selection only, as upstream registers it.
     selectionRules: [],
     compatibilityRules: [
-      { rule: `!has(spec.engine) || !has(spec.engine.type) || spec.engine.type == 'vllm'`, message: 'llm-d only supports vllm engine', fieldPath: 'spec.engine.type' },
+      {
+        rule: `!has(spec.engine) || !has(spec.engine.type) || spec.engine.type == 'vllm'`,
+        message: 'llm-d only supports vllm engine',
+        fieldPath: 'spec.engine.type',
+      },
       requiresGpu('llm-d'),
     ],
     documentation: docs('llmd'),

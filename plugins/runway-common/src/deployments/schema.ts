@@ -39,7 +39,8 @@ import {
 
 // ---- CEL building blocks for the spec-level rules (self = spec) ----
 
-const DISAGGREGATED = "(has(self.serving) && has(self.serving.mode) && self.serving.mode == 'disaggregated')";
+const DISAGGREGATED =
+  "(has(self.serving) && has(self.serving.mode) && self.serving.mode == 'disaggregated')";
 const GPU_REQUESTED =
   '(has(self.resources) && has(self.resources.gpu) && has(self.resources.gpu.count) && self.resources.gpu.count > 0)';
 const engineIs = (engine: string) =>
@@ -94,12 +95,18 @@ export const MODEL_DEPLOYMENT_SPEC_RULES = [
     fieldPath: '.scaling.decode.gpu.count',
   },
   {
-    rule: componentHas('prefill', "has(self.scaling.prefill.memory) && string(self.scaling.prefill.memory) != ''"),
+    rule: componentHas(
+      'prefill',
+      "has(self.scaling.prefill.memory) && string(self.scaling.prefill.memory) != ''",
+    ),
     message: 'Disaggregated mode requires scaling.prefill.memory',
     fieldPath: '.scaling.prefill.memory',
   },
   {
-    rule: componentHas('decode', "has(self.scaling.decode.memory) && string(self.scaling.decode.memory) != ''"),
+    rule: componentHas(
+      'decode',
+      "has(self.scaling.decode.memory) && string(self.scaling.decode.memory) != ''",
+    ),
     message: 'Disaggregated mode requires scaling.decode.memory',
     fieldPath: '.scaling.decode.memory',
   },
@@ -114,7 +121,8 @@ export const MODEL_RULE = {
 /** Seed 002: engine.type is immutable once set (a transition rule: runs on update only). */
 export const ENGINE_TYPE_IMMUTABLE_RULE = {
   rule: '!has(oldSelf.type) || (has(self.type) && self.type == oldSelf.type)',
-  message: 'engine.type is immutable once set; delete and recreate the ModelDeployment to change the engine',
+  message:
+    'engine.type is immutable once set; delete and recreate the ModelDeployment to change the engine',
   fieldPath: '.type',
 };
 
@@ -122,9 +130,19 @@ export const ENGINE_TYPE_IMMUTABLE_RULE = {
 
 const GpuSchema = Type.Object(
   {
-    count: Type.Optional(Int32({ minimum: 0, default: 0, description: 'Number of GPUs per replica; 0 or omitted means CPU only.' })),
+    count: Type.Optional(
+      Int32({
+        minimum: 0,
+        default: 0,
+        description: 'Number of GPUs per replica; 0 or omitted means CPU only.',
+      }),
+    ),
     type: Type.Optional(
-      Type.String({ default: DEFAULT_GPU_RESOURCE, description: 'GPU resource name (nvidia.com/gpu; override for AMD or Intel).' }),
+      Type.String({
+        default: DEFAULT_GPU_RESOURCE,
+        description:
+          'GPU resource name (nvidia.com/gpu; override for AMD or Intel).',
+      }),
     ),
   },
   { $id: 'GpuSpec', description: 'GPU requirements.' },
@@ -132,11 +150,25 @@ const GpuSchema = Type.Object(
 
 const ComponentScalingSchema = Type.Object(
   {
-    replicas: Type.Optional(Int32({ minimum: 0, default: 1, description: 'Number of workers of this component.' })),
+    replicas: Type.Optional(
+      Int32({
+        minimum: 0,
+        default: 1,
+        description: 'Number of workers of this component.',
+      }),
+    ),
     gpu: Type.Optional(GpuSchema),
-    memory: Type.Optional(IntOrString({ description: 'Memory per worker, a quantity such as 64Gi (required in disaggregated mode).' })),
+    memory: Type.Optional(
+      IntOrString({
+        description:
+          'Memory per worker, a quantity such as 64Gi (required in disaggregated mode).',
+      }),
+    ),
   },
-  { $id: 'ComponentScalingSpec', description: 'A prefill or decode worker group (disaggregated mode).' },
+  {
+    $id: 'ComponentScalingSpec',
+    description: 'A prefill or decode worker group (disaggregated mode).',
+  },
 );
 
 const StorageVolumeSchema = Type.Object(
@@ -147,16 +179,42 @@ const StorageVolumeSchema = Type.Object(
       description: 'Volume name, unique in the list (a DNS label).',
     }),
     claimName: Type.Optional(
-      Type.String({ description: 'Existing PVC to mount; generated as <deployment>-<volume> when size is set.' }),
+      Type.String({
+        description:
+          'Existing PVC to mount; generated as <deployment>-<volume> when size is set.',
+      }),
     ),
     mountPath: Type.Optional(
-      Type.String({ description: 'Absolute mount path; defaults by purpose (/model-cache, /compilation-cache).' }),
+      Type.String({
+        description:
+          'Absolute mount path; defaults by purpose (/model-cache, /compilation-cache).',
+      }),
     ),
-    purpose: Type.Optional(StringEnum(VOLUME_PURPOSES, { default: 'custom', description: 'What the volume holds.' })),
-    readOnly: Type.Optional(Type.Boolean({ default: false, description: 'Mount read-only.' })),
-    size: Type.Optional(Quantity({ description: 'Size of a PVC the controller creates; omit to mount an existing claim.' })),
-    storageClassName: Type.Optional(Type.String({ description: 'Storage class of a controller-created PVC.' })),
-    accessMode: Type.Optional(StringEnum(VOLUME_ACCESS_MODES, { description: 'Access mode of a controller-created PVC.' })),
+    purpose: Type.Optional(
+      StringEnum(VOLUME_PURPOSES, {
+        default: 'custom',
+        description: 'What the volume holds.',
+      }),
+    ),
+    readOnly: Type.Optional(
+      Type.Boolean({ default: false, description: 'Mount read-only.' }),
+    ),
+    size: Type.Optional(
+      Quantity({
+        description:
+          'Size of a PVC the controller creates; omit to mount an existing claim.',
+      }),
+    ),
+    storageClassName: Type.Optional(
+      Type.String({
+        description: 'Storage class of a controller-created PVC.',
+      }),
+    ),
+    accessMode: Type.Optional(
+      StringEnum(VOLUME_ACCESS_MODES, {
+        description: 'Access mode of a controller-created PVC.',
+      }),
+    ),
   },
   { $id: 'StorageVolume', description: 'A persistent volume for model data.' },
 );
@@ -165,11 +223,24 @@ export const ModelDeploymentSpecSchema = Type.Object(
   {
     model: Type.Object(
       {
-        id: Type.Optional(Type.String({ description: 'Model identifier, e.g. a HuggingFace model ID (required when source is huggingface).' })),
-        servedName: Type.Optional(
-          Type.String({ description: 'API-facing model name; defaults to the model ID basename (not used for source=custom).' }),
+        id: Type.Optional(
+          Type.String({
+            description:
+              'Model identifier, e.g. a HuggingFace model ID (required when source is huggingface).',
+          }),
         ),
-        source: Type.Optional(StringEnum(MODEL_SOURCES, { default: 'huggingface', description: 'Where the model comes from.' })),
+        servedName: Type.Optional(
+          Type.String({
+            description:
+              'API-facing model name; defaults to the model ID basename (not used for source=custom).',
+          }),
+        ),
+        source: Type.Optional(
+          StringEnum(MODEL_SOURCES, {
+            default: 'huggingface',
+            description: 'Where the model comes from.',
+          }),
+        ),
         storage: Type.Optional(
           Type.Object(
             {
@@ -182,17 +253,33 @@ export const ModelDeploymentSpecSchema = Type.Object(
                 }),
               ),
             },
-            { description: 'Persistent storage for model data (weights, compilation caches).' },
+            {
+              description:
+                'Persistent storage for model data (weights, compilation caches).',
+            },
           ),
         ),
       },
-      { $id: 'ModelSpec', description: 'The model to serve.', ...celRules(MODEL_RULE) },
+      {
+        $id: 'ModelSpec',
+        description: 'The model to serve.',
+        ...celRules(MODEL_RULE),
+      },
     ),
     provider: Type.Optional(
       Type.Object(
         {
-          name: Type.Optional(Type.String({ description: 'Provider name (kaito, dynamo, kuberay, llmd, ...); auto-selected when empty.' })),
-          overrides: Type.Optional(FreeForm({ description: 'Provider-specific settings (escape hatch).' })),
+          name: Type.Optional(
+            Type.String({
+              description:
+                'Provider name (kaito, dynamo, kuberay, llmd, ...); auto-selected when empty.',
+            }),
+          ),
+          overrides: Type.Optional(
+            FreeForm({
+              description: 'Provider-specific settings (escape hatch).',
+            }),
+          ),
         },
         { $id: 'ProviderSpec', description: 'Provider selection.' },
       ),
@@ -200,28 +287,83 @@ export const ModelDeploymentSpecSchema = Type.Object(
     engine: Type.Optional(
       Type.Object(
         {
-          type: Type.Optional(StringEnum(ENGINE_TYPES, { description: 'Inference engine; auto-selected from ready providers when empty.' })),
-          contextLength: Type.Optional(Int32({ description: 'Maximum context length (--max-model-len for vllm, --context-length for sglang, --ctx-size for llama.cpp).' })),
-          trustRemoteCode: Type.Optional(Type.Boolean({ default: false, description: 'Allow remote code from HuggingFace (vllm, sglang).' })),
-          enablePrefixCaching: Type.Optional(Type.Boolean({ default: true, description: 'Enable prefix caching (vllm, sglang).' })),
-          enforceEager: Type.Optional(Type.Boolean({ default: false, description: 'Force eager execution, no CUDA graphs (vllm, sglang).' })),
-          args: Type.Optional(StringMap({ description: 'Engine arguments passed as --key value.' })),
-          extraArgs: Type.Optional(Type.Array(Type.String(), { description: 'Raw engine flags without a structured field.' })),
-          image: Type.Optional(Type.String({ description: 'Engine-specific container image override.' })),
+          type: Type.Optional(
+            StringEnum(ENGINE_TYPES, {
+              description:
+                'Inference engine; auto-selected from ready providers when empty.',
+            }),
+          ),
+          contextLength: Type.Optional(
+            Int32({
+              description:
+                'Maximum context length (--max-model-len for vllm, --context-length for sglang, --ctx-size for llama.cpp).',
+            }),
+          ),
+          trustRemoteCode: Type.Optional(
+            Type.Boolean({
+              default: false,
+              description: 'Allow remote code from HuggingFace (vllm, sglang).',
+            }),
+          ),
+          enablePrefixCaching: Type.Optional(
+            Type.Boolean({
+              default: true,
+              description: 'Enable prefix caching (vllm, sglang).',
+            }),
+          ),
+          enforceEager: Type.Optional(
+            Type.Boolean({
+              default: false,
+              description:
+                'Force eager execution, no CUDA graphs (vllm, sglang).',
+            }),
+          ),
+          args: Type.Optional(
+            StringMap({
+              description: 'Engine arguments passed as --key value.',
+            }),
+          ),
+          extraArgs: Type.Optional(
+            Type.Array(Type.String(), {
+              description: 'Raw engine flags without a structured field.',
+            }),
+          ),
+          image: Type.Optional(
+            Type.String({
+              description: 'Engine-specific container image override.',
+            }),
+          ),
         },
-        { $id: 'EngineSpec', description: 'Inference engine configuration.', ...celRules(ENGINE_TYPE_IMMUTABLE_RULE) },
+        {
+          $id: 'EngineSpec',
+          description: 'Inference engine configuration.',
+          ...celRules(ENGINE_TYPE_IMMUTABLE_RULE),
+        },
       ),
     ),
     serving: Type.Optional(
       Type.Object(
-        { mode: Type.Optional(StringEnum(SERVING_MODES, { default: 'aggregated', description: 'Serving mode.' })) },
+        {
+          mode: Type.Optional(
+            StringEnum(SERVING_MODES, {
+              default: 'aggregated',
+              description: 'Serving mode.',
+            }),
+          ),
+        },
         { $id: 'ServingSpec', description: 'Serving mode configuration.' },
       ),
     ),
     scaling: Type.Optional(
       Type.Object(
         {
-          replicas: Type.Optional(Int32({ minimum: 0, default: 1, description: 'Replicas in aggregated mode (0 scales to zero).' })),
+          replicas: Type.Optional(
+            Int32({
+              minimum: 0,
+              default: 1,
+              description: 'Replicas in aggregated mode (0 scales to zero).',
+            }),
+          ),
           prefill: Type.Optional(ComponentScalingSchema),
           decode: Type.Optional(ComponentScalingSchema),
         },
@@ -232,22 +374,44 @@ export const ModelDeploymentSpecSchema = Type.Object(
       Type.Object(
         {
           gpu: Type.Optional(GpuSchema),
-          memory: Type.Optional(IntOrString({ description: 'Memory per replica, a quantity such as 32Gi.' })),
-          cpu: Type.Optional(IntOrString({ description: 'CPU per replica, a quantity such as 4 or 500m.' })),
+          memory: Type.Optional(
+            IntOrString({
+              description: 'Memory per replica, a quantity such as 32Gi.',
+            }),
+          ),
+          cpu: Type.Optional(
+            IntOrString({
+              description: 'CPU per replica, a quantity such as 4 or 500m.',
+            }),
+          ),
         },
-        { $id: 'ResourceSpec', description: 'Resources per replica (aggregated mode; use scaling.prefill/decode when disaggregated).' },
+        {
+          $id: 'ResourceSpec',
+          description:
+            'Resources per replica (aggregated mode; use scaling.prefill/decode when disaggregated).',
+        },
       ),
     ),
-    image: Type.Optional(Type.String({ description: 'Custom container image.' })),
-    env: Type.Optional(Type.Array(EnvVarSchema, { description: 'Environment variables of the model server.' })),
+    image: Type.Optional(
+      Type.String({ description: 'Custom container image.' }),
+    ),
+    env: Type.Optional(
+      Type.Array(EnvVarSchema, {
+        description: 'Environment variables of the model server.',
+      }),
+    ),
     podTemplate: Type.Optional(
       Type.Object(
         {
           metadata: Type.Optional(
             Type.Object(
               {
-                labels: Type.Optional(StringMap({ description: 'Labels for created pods.' })),
-                annotations: Type.Optional(StringMap({ description: 'Annotations for created pods.' })),
+                labels: Type.Optional(
+                  StringMap({ description: 'Labels for created pods.' }),
+                ),
+                annotations: Type.Optional(
+                  StringMap({ description: 'Annotations for created pods.' }),
+                ),
               },
               { description: 'Labels and annotations for created pods.' },
             ),
@@ -258,37 +422,90 @@ export const ModelDeploymentSpecSchema = Type.Object(
     ),
     secrets: Type.Optional(
       Type.Object(
-        { huggingFaceToken: Type.Optional(Type.String({ description: 'Name of the Secret holding HF_TOKEN.' })) },
-        { description: 'Secret references (names only; values are never read).' },
+        {
+          huggingFaceToken: Type.Optional(
+            Type.String({
+              description: 'Name of the Secret holding HF_TOKEN.',
+            }),
+          ),
+        },
+        {
+          description: 'Secret references (names only; values are never read).',
+        },
       ),
     ),
-    nodeSelector: Type.Optional(StringMap({ description: 'Node labels the pods must match.' })),
-    tolerations: Type.Optional(Type.Array(TolerationSchema, { description: 'Tolerations of the pods.' })),
+    nodeSelector: Type.Optional(
+      StringMap({ description: 'Node labels the pods must match.' }),
+    ),
+    tolerations: Type.Optional(
+      Type.Array(TolerationSchema, { description: 'Tolerations of the pods.' }),
+    ),
     gateway: Type.Optional(
       Type.Object(
         {
-          enabled: Type.Optional(Type.Boolean({ description: 'Create an InferencePool and HTTPRoute; defaults to true when a Gateway exists.' })),
-          httpRouteRef: Type.Optional(Type.String({ description: 'Use this existing HTTPRoute (same namespace) instead of creating one.' })),
-          modelName: Type.Optional(Type.String({ description: 'Model name used in routing; defaults to servedName or model ID.' })),
+          enabled: Type.Optional(
+            Type.Boolean({
+              description:
+                'Create an InferencePool and HTTPRoute; defaults to true when a Gateway exists.',
+            }),
+          ),
+          httpRouteRef: Type.Optional(
+            Type.String({
+              description:
+                'Use this existing HTTPRoute (same namespace) instead of creating one.',
+            }),
+          ),
+          modelName: Type.Optional(
+            Type.String({
+              description:
+                'Model name used in routing; defaults to servedName or model ID.',
+            }),
+          ),
         },
         { $id: 'GatewaySpec', description: 'Gateway API integration.' },
       ),
     ),
   },
-  { $id: 'ModelDeploymentSpec', description: 'Desired state of a ModelDeployment.', ...celRules(...MODEL_DEPLOYMENT_SPEC_RULES) },
+  {
+    $id: 'ModelDeploymentSpec',
+    description: 'Desired state of a ModelDeployment.',
+    ...celRules(...MODEL_DEPLOYMENT_SPEC_RULES),
+  },
 );
 
 export const ModelDeploymentStatusSchema = Type.Object(
   {
-    phase: Type.Optional(StringEnum(DEPLOYMENT_PHASES, { description: 'Current phase.' })),
-    message: Type.Optional(Type.String({ description: 'Human-readable state.' })),
+    phase: Type.Optional(
+      StringEnum(DEPLOYMENT_PHASES, { description: 'Current phase.' }),
+    ),
+    message: Type.Optional(
+      Type.String({ description: 'Human-readable state.' }),
+    ),
     provider: Type.Optional(
       Type.Object(
         {
-          name: Type.Optional(Type.String({ description: 'Selected provider (core controller).' })),
-          selectedReason: Type.Optional(Type.String({ description: 'Why this provider was selected (core controller).' })),
-          resourceName: Type.Optional(Type.String({ description: 'Name of the upstream resource (provider controller).' })),
-          resourceKind: Type.Optional(Type.String({ description: 'Kind of the upstream resource (provider controller).' })),
+          name: Type.Optional(
+            Type.String({
+              description: 'Selected provider (core controller).',
+            }),
+          ),
+          selectedReason: Type.Optional(
+            Type.String({
+              description: 'Why this provider was selected (core controller).',
+            }),
+          ),
+          resourceName: Type.Optional(
+            Type.String({
+              description:
+                'Name of the upstream resource (provider controller).',
+            }),
+          ),
+          resourceKind: Type.Optional(
+            Type.String({
+              description:
+                'Kind of the upstream resource (provider controller).',
+            }),
+          ),
         },
         { description: 'Provider information.' },
       ),
@@ -296,8 +513,12 @@ export const ModelDeploymentStatusSchema = Type.Object(
     engine: Type.Optional(
       Type.Object(
         {
-          type: Type.Optional(StringEnum(ENGINE_TYPES, { description: 'Resolved engine.' })),
-          selectedReason: Type.Optional(Type.String({ description: 'Why this engine was selected.' })),
+          type: Type.Optional(
+            StringEnum(ENGINE_TYPES, { description: 'Resolved engine.' }),
+          ),
+          selectedReason: Type.Optional(
+            Type.String({ description: 'Why this engine was selected.' }),
+          ),
         },
         { description: 'Resolved engine (core controller).' },
       ),
@@ -307,7 +528,9 @@ export const ModelDeploymentStatusSchema = Type.Object(
         {
           desired: Type.Optional(Int32({ description: 'Desired replicas.' })),
           ready: Type.Optional(Int32({ description: 'Ready replicas.' })),
-          available: Type.Optional(Int32({ description: 'Available replicas.' })),
+          available: Type.Optional(
+            Int32({ description: 'Available replicas.' }),
+          ),
         },
         { description: 'Replica counts (provider controller).' },
       ),
@@ -315,7 +538,9 @@ export const ModelDeploymentStatusSchema = Type.Object(
     endpoint: Type.Optional(
       Type.Object(
         {
-          service: Type.Optional(Type.String({ description: 'ClusterIP Service name.' })),
+          service: Type.Optional(
+            Type.String({ description: 'ClusterIP Service name.' }),
+          ),
           port: Type.Optional(Int32({ description: 'Service port.' })),
         },
         { description: 'Service endpoint (provider controller).' },
@@ -324,10 +549,22 @@ export const ModelDeploymentStatusSchema = Type.Object(
     gateway: Type.Optional(
       Type.Object(
         {
-          endpoint: Type.Optional(Type.String({ description: 'Unified gateway endpoint URL.' })),
-          modelName: Type.Optional(Type.String({ description: 'Model name to use in API requests.' })),
-          gatewayNamespace: Type.Optional(Type.String({ description: 'Namespace of the Gateway used for routing.' })),
-          apiFormats: Type.Optional(Type.Array(StringEnum(API_FORMATS), { description: 'API formats the engine supports.' })),
+          endpoint: Type.Optional(
+            Type.String({ description: 'Unified gateway endpoint URL.' }),
+          ),
+          modelName: Type.Optional(
+            Type.String({ description: 'Model name to use in API requests.' }),
+          ),
+          gatewayNamespace: Type.Optional(
+            Type.String({
+              description: 'Namespace of the Gateway used for routing.',
+            }),
+          ),
+          apiFormats: Type.Optional(
+            Type.Array(StringEnum(API_FORMATS), {
+              description: 'API formats the engine supports.',
+            }),
+          ),
         },
         { description: 'Gateway integration (core controller).' },
       ),
@@ -335,27 +572,71 @@ export const ModelDeploymentStatusSchema = Type.Object(
     image: Type.Optional(
       Type.Object(
         {
-          requested: Type.Optional(Type.String({ description: 'Image requested by the user or resolver.' })),
-          resolved: Type.Optional(Type.String({ description: 'Fully resolved image used.' })),
-          repository: Type.Optional(Type.String({ description: 'Image repository.' })),
+          requested: Type.Optional(
+            Type.String({
+              description: 'Image requested by the user or resolver.',
+            }),
+          ),
+          resolved: Type.Optional(
+            Type.String({ description: 'Fully resolved image used.' }),
+          ),
+          repository: Type.Optional(
+            Type.String({ description: 'Image repository.' }),
+          ),
           tag: Type.Optional(Type.String({ description: 'Image tag.' })),
-          digest: Type.Optional(Type.String({ description: 'Immutable image digest.' })),
-          source: Type.Optional(Type.String({ description: 'How the image was chosen: stable, nightly, launch or custom.' })),
-          revision: Type.Optional(Type.String({ description: 'Upstream source revision of the image.' })),
-          createdAt: Type.Optional(Type.String({ description: 'Image creation time.' })),
-          age: Type.Optional(Type.String({ description: 'Human-readable image age.' })),
-          inNightly: Type.Optional(Type.Boolean({ description: 'Whether the image is in the nightly catalog.' })),
-          verified: Type.Optional(Type.Boolean({ description: 'Whether the image passed verification.' })),
-          verificationMessage: Type.Optional(Type.String({ description: 'Verification details.' })),
-          message: Type.Optional(Type.String({ description: 'Resolution or verification details.' })),
+          digest: Type.Optional(
+            Type.String({ description: 'Immutable image digest.' }),
+          ),
+          source: Type.Optional(
+            Type.String({
+              description:
+                'How the image was chosen: stable, nightly, launch or custom.',
+            }),
+          ),
+          revision: Type.Optional(
+            Type.String({
+              description: 'Upstream source revision of the image.',
+            }),
+          ),
+          createdAt: Type.Optional(
+            Type.String({ description: 'Image creation time.' }),
+          ),
+          age: Type.Optional(
+            Type.String({ description: 'Human-readable image age.' }),
+          ),
+          inNightly: Type.Optional(
+            Type.Boolean({
+              description: 'Whether the image is in the nightly catalog.',
+            }),
+          ),
+          verified: Type.Optional(
+            Type.Boolean({
+              description: 'Whether the image passed verification.',
+            }),
+          ),
+          verificationMessage: Type.Optional(
+            Type.String({ description: 'Verification details.' }),
+          ),
+          message: Type.Optional(
+            Type.String({ description: 'Resolution or verification details.' }),
+          ),
         },
         { description: 'Resolved and verified image.' },
       ),
     ),
-    conditions: Type.Optional(ConditionList('Validated, EngineSelected, ProviderSelected, ProviderCompatible, ResourceCreated, Ready, GatewayReady.')),
-    observedGeneration: Type.Optional(Int64({ description: 'Generation last processed.' })),
+    conditions: Type.Optional(
+      ConditionList(
+        'Validated, EngineSelected, ProviderSelected, ProviderCompatible, ResourceCreated, Ready, GatewayReady.',
+      ),
+    ),
+    observedGeneration: Type.Optional(
+      Int64({ description: 'Generation last processed.' }),
+    ),
   },
-  { $id: 'ModelDeploymentStatus', description: 'Observed state of a ModelDeployment.' },
+  {
+    $id: 'ModelDeploymentStatus',
+    description: 'Observed state of a ModelDeployment.',
+  },
 );
 
 export const ModelDeploymentSchema = Type.Object(
@@ -364,7 +645,10 @@ export const ModelDeploymentSchema = Type.Object(
     spec: ModelDeploymentSpecSchema,
     status: Type.Optional(ModelDeploymentStatusSchema),
   },
-  { description: 'A model served on Kubernetes by an inference provider (KAITO, Dynamo, KubeRay, llm-d, ...).' },
+  {
+    description:
+      'A model served on Kubernetes by an inference provider (KAITO, Dynamo, KubeRay, llm-d, ...).',
+  },
 );
 
 // ---- InferenceProviderConfig ----
@@ -372,52 +656,137 @@ export const ModelDeploymentSchema = Type.Object(
 export const EngineCapabilitySchema = Type.Object(
   {
     name: StringEnum(ENGINE_TYPES, { description: 'Engine.' }),
-    servingModes: Type.Optional(Type.Array(StringEnum(SERVING_MODES), { description: 'Serving modes supported with this engine (omitted: aggregated).' })),
-    apiFormats: Type.Optional(Type.Array(StringEnum(API_FORMATS), { description: 'API formats this engine serves (empty: openai-chat).' })),
-    cpuSupport: Type.Optional(Type.Boolean({ description: 'Supports CPU-only inference.' })),
-    gpuSupport: Type.Optional(Type.Boolean({ description: 'Supports GPU inference.' })),
-    requiresCRD: Type.Optional(Type.Boolean({ description: 'Needs an upstream CRD/operator (omitted: true).' })),
+    servingModes: Type.Optional(
+      Type.Array(StringEnum(SERVING_MODES), {
+        description:
+          'Serving modes supported with this engine (omitted: aggregated).',
+      }),
+    ),
+    apiFormats: Type.Optional(
+      Type.Array(StringEnum(API_FORMATS), {
+        description: 'API formats this engine serves (empty: openai-chat).',
+      }),
+    ),
+    cpuSupport: Type.Optional(
+      Type.Boolean({ description: 'Supports CPU-only inference.' }),
+    ),
+    gpuSupport: Type.Optional(
+      Type.Boolean({ description: 'Supports GPU inference.' }),
+    ),
+    requiresCRD: Type.Optional(
+      Type.Boolean({
+        description: 'Needs an upstream CRD/operator (omitted: true).',
+      }),
+    ),
     gateway: Type.Optional(
       Type.Object(
         {
           endpointPicker: Type.Optional(
             Type.Object(
               {
-                configData: Type.Optional(Type.String({ description: 'EndpointPickerConfig YAML for the EPP.' })),
-                image: Type.Optional(Type.String({ description: 'EPP image; empty uses the default.' })),
+                configData: Type.Optional(
+                  Type.String({
+                    description: 'EndpointPickerConfig YAML for the EPP.',
+                  }),
+                ),
+                image: Type.Optional(
+                  Type.String({
+                    description: 'EPP image; empty uses the default.',
+                  }),
+                ),
               },
-              { description: 'EPP customisation for the default InferencePool.' },
+              {
+                description: 'EPP customisation for the default InferencePool.',
+              },
             ),
           ),
-          ignoresServedName: Type.Optional(Type.Boolean({ description: 'Gateway routing ignores spec.model.servedName.' })),
-          inferencePoolNamePattern: Type.Optional(Type.String({ description: 'Name pattern of provider-created pools ({name}, {namespace}).' })),
-          inferencePoolNamespace: Type.Optional(Type.String({ description: 'Namespace of provider-created pools ({name}, {namespace}).' })),
-          managesInferencePool: Type.Optional(Type.Boolean({ description: "The provider's operator owns the InferencePool." })),
+          ignoresServedName: Type.Optional(
+            Type.Boolean({
+              description: 'Gateway routing ignores spec.model.servedName.',
+            }),
+          ),
+          inferencePoolNamePattern: Type.Optional(
+            Type.String({
+              description:
+                'Name pattern of provider-created pools ({name}, {namespace}).',
+            }),
+          ),
+          inferencePoolNamespace: Type.Optional(
+            Type.String({
+              description:
+                'Namespace of provider-created pools ({name}, {namespace}).',
+            }),
+          ),
+          managesInferencePool: Type.Optional(
+            Type.Boolean({
+              description: "The provider's operator owns the InferencePool.",
+            }),
+          ),
         },
         { description: 'Gateway capabilities of this engine.' },
       ),
     ),
   },
-  { $id: 'EngineCapability', description: 'What a provider offers for one engine.' },
+  {
+    $id: 'EngineCapability',
+    description: 'What a provider offers for one engine.',
+  },
 );
 
 export const SelectionRuleSchema = Type.Object(
   {
-    condition: Type.String({ description: 'CEL expression over `spec` (the ModelDeployment spec); true selects this provider.' }),
-    priority: Type.Optional(Int32({ minimum: 0, default: 0, description: 'Higher wins; ties go to the provider name first in alphabetical order.' })),
-    reason: Type.Optional(Type.String({ description: 'Text recorded in status.provider.selectedReason when this rule selects the provider.' })),
+    condition: Type.String({
+      description:
+        'CEL expression over `spec` (the ModelDeployment spec); true selects this provider.',
+    }),
+    priority: Type.Optional(
+      Int32({
+        minimum: 0,
+        default: 0,
+        description:
+          'Higher wins; ties go to the provider name first in alphabetical order.',
+      }),
+    ),
+    reason: Type.Optional(
+      Type.String({
+        description:
+          'Text recorded in status.provider.selectedReason when this rule selects the provider.',
+      }),
+    ),
   },
-  { $id: 'SelectionRule', description: 'A rule for auto-selecting this provider.' },
+  {
+    $id: 'SelectionRule',
+    description: 'A rule for auto-selecting this provider.',
+  },
 );
 
 export const CompatibilityRuleSchema = Type.Object(
   {
-    rule: Type.String({ minLength: 1, description: 'CEL expression over `spec`; false means the deployment is not compatible.' }),
-    message: Type.String({ minLength: 1, description: 'What is incompatible and how to fix it.' }),
-    fieldPath: Type.Optional(Type.String({ description: 'Field the message is about, e.g. spec.engine.type.' })),
-    severity: Type.Optional(StringEnum(['error', 'warning'] as const, { default: 'error', description: 'A warning does not block.' })),
+    rule: Type.String({
+      minLength: 1,
+      description:
+        'CEL expression over `spec`; false means the deployment is not compatible.',
+    }),
+    message: Type.String({
+      minLength: 1,
+      description: 'What is incompatible and how to fix it.',
+    }),
+    fieldPath: Type.Optional(
+      Type.String({
+        description: 'Field the message is about, e.g. spec.engine.type.',
+      }),
+    ),
+    severity: Type.Optional(
+      StringEnum(['error', 'warning'] as const, {
+        default: 'error',
+        description: 'A warning does not block.',
+      }),
+    ),
   },
-  { $id: 'CompatibilityRule', description: 'A check a provider applies to deployments it serves.' },
+  {
+    $id: 'CompatibilityRule',
+    description: 'A check a provider applies to deployments it serves.',
+  },
 );
 
 export const InferenceProviderConfigSpecSchema = Type.Object(
@@ -432,30 +801,80 @@ export const InferenceProviderConfigSpecSchema = Type.Object(
               description: 'Engines with per-engine capabilities.',
             }),
           ),
-          servingModes: Type.Optional(Type.Array(StringEnum(SERVING_MODES), { description: 'Seed form: serving modes of every engine (normalised into engines[]).' })),
-          cpuSupport: Type.Optional(Type.Boolean({ description: 'Seed form: CPU support of every engine (normalised into engines[]).' })),
-          gpuSupport: Type.Optional(Type.Boolean({ description: 'Seed form: GPU support of every engine (normalised into engines[]).' })),
+          servingModes: Type.Optional(
+            Type.Array(StringEnum(SERVING_MODES), {
+              description:
+                'Seed form: serving modes of every engine (normalised into engines[]).',
+            }),
+          ),
+          cpuSupport: Type.Optional(
+            Type.Boolean({
+              description:
+                'Seed form: CPU support of every engine (normalised into engines[]).',
+            }),
+          ),
+          gpuSupport: Type.Optional(
+            Type.Boolean({
+              description:
+                'Seed form: GPU support of every engine (normalised into engines[]).',
+            }),
+          ),
         },
-        { $id: 'ProviderCapabilities', description: 'What this provider supports.' },
+        {
+          $id: 'ProviderCapabilities',
+          description: 'What this provider supports.',
+        },
       ),
     ),
-    selectionRules: Type.Optional(Type.Array(SelectionRuleSchema, { description: 'Rules for auto-selection; none means explicit selection only.' })),
-    compatibilityRules: Type.Optional(Type.Array(CompatibilityRuleSchema, { description: 'Checks applied to deployments using this provider.' })),
-    documentation: Type.Optional(Type.String({ description: 'Documentation link.' })),
+    selectionRules: Type.Optional(
+      Type.Array(SelectionRuleSchema, {
+        description:
+          'Rules for auto-selection; none means explicit selection only.',
+      }),
+    ),
+    compatibilityRules: Type.Optional(
+      Type.Array(CompatibilityRuleSchema, {
+        description: 'Checks applied to deployments using this provider.',
+      }),
+    ),
+    documentation: Type.Optional(
+      Type.String({ description: 'Documentation link.' }),
+    ),
   },
-  { $id: 'InferenceProviderConfigSpec', description: 'Capabilities and selection rules of a provider.' },
+  {
+    $id: 'InferenceProviderConfigSpec',
+    description: 'Capabilities and selection rules of a provider.',
+  },
 );
 
 export const InferenceProviderConfigStatusSchema = Type.Object(
   {
-    ready: Type.Optional(Type.Boolean({ description: 'The provider accepts workloads.' })),
-    version: Type.Optional(Type.String({ description: 'Version of the provider controller.' })),
-    lastHeartbeat: Type.Optional(DateTime({ description: 'Last time the provider controller updated this status.' })),
-    upstreamCRDVersion: Type.Optional(Type.String({ description: 'API version of the upstream resource the provider creates.' })),
-    upstreamSchemaHash: Type.Optional(Type.String({ description: 'Hash of the upstream CRD schema.' })),
+    ready: Type.Optional(
+      Type.Boolean({ description: 'The provider accepts workloads.' }),
+    ),
+    version: Type.Optional(
+      Type.String({ description: 'Version of the provider controller.' }),
+    ),
+    lastHeartbeat: Type.Optional(
+      DateTime({
+        description: 'Last time the provider controller updated this status.',
+      }),
+    ),
+    upstreamCRDVersion: Type.Optional(
+      Type.String({
+        description:
+          'API version of the upstream resource the provider creates.',
+      }),
+    ),
+    upstreamSchemaHash: Type.Optional(
+      Type.String({ description: 'Hash of the upstream CRD schema.' }),
+    ),
     conditions: Type.Optional(ConditionList('Current state of the provider.')),
   },
-  { $id: 'InferenceProviderConfigStatus', description: 'Written by the provider controller.' },
+  {
+    $id: 'InferenceProviderConfigStatus',
+    description: 'Written by the provider controller.',
+  },
 );
 
 export const InferenceProviderConfigSchema = Type.Object(

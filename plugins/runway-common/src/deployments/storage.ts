@@ -40,15 +40,29 @@ export interface ContainerVolumeMount {
  * (a volume the validator would have refused: no claim or no mount path).
  * Messages say what to do; `path` names the field.
  */
-export function mountableVolumes(md: ModelDeployment): { volumes: MountableVolume[]; issues: ValidationIssue[] } {
+export function mountableVolumes(md: ModelDeployment): {
+  volumes: MountableVolume[];
+  issues: ValidationIssue[];
+} {
   const volumes: MountableVolume[] = [];
   const issues: ValidationIssue[] = [];
   (md.spec?.model?.storage?.volumes ?? []).forEach((v, i) => {
     const at = (field: string) => `spec.model.storage.volumes[${i}].${field}`;
     if (!v.claimName) {
-      issues.push(error(at('claimName'), 'is required when size is not set: name an existing PVC, or set size'));
+      issues.push(
+        error(
+          at('claimName'),
+          'is required when size is not set: name an existing PVC, or set size',
+        ),
+      );
     }
-    if (!v.mountPath) issues.push(error(at('mountPath'), 'is required when purpose is custom: set an absolute path'));
+    if (!v.mountPath)
+      issues.push(
+        error(
+          at('mountPath'),
+          'is required when purpose is custom: set an absolute path',
+        ),
+      );
     if (!v.claimName || !v.mountPath) return;
     volumes.push({
       name: v.name,
@@ -65,14 +79,20 @@ export function mountableVolumes(md: ModelDeployment): { volumes: MountableVolum
 export function podVolumes(volumes: MountableVolume[]): PodVolume[] {
   return volumes.map(v => ({
     name: v.name,
-    persistentVolumeClaim: v.readOnly ? { claimName: v.claimName, readOnly: true } : { claimName: v.claimName },
+    persistentVolumeClaim: v.readOnly
+      ? { claimName: v.claimName, readOnly: true }
+      : { claimName: v.claimName },
   }));
 }
 
 /** Container `volumeMounts` entries for the same volumes. */
-export function containerVolumeMounts(volumes: MountableVolume[]): ContainerVolumeMount[] {
+export function containerVolumeMounts(
+  volumes: MountableVolume[],
+): ContainerVolumeMount[] {
   return volumes.map(v =>
-    v.readOnly ? { name: v.name, mountPath: v.mountPath, readOnly: true } : { name: v.name, mountPath: v.mountPath },
+    v.readOnly
+      ? { name: v.name, mountPath: v.mountPath, readOnly: true }
+      : { name: v.name, mountPath: v.mountPath },
   );
 }
 
@@ -80,7 +100,10 @@ export function containerVolumeMounts(volumes: MountableVolume[]): ContainerVolu
  * `HF_HOME` at the modelCache volume, so the engine downloads into (or, read-only,
  * loads from) the PVC, unless the user's `spec.env` sets it already.
  */
-export function modelCacheEnv(volumes: MountableVolume[], env: ModelDeploymentSpec['env']): Array<{ name: string; value: string }> {
+export function modelCacheEnv(
+  volumes: MountableVolume[],
+  env: ModelDeploymentSpec['env'],
+): Array<{ name: string; value: string }> {
   const cache = volumes.find(v => v.purpose === 'modelCache');
   if (!cache || (env ?? []).some(e => e.name === MODEL_CACHE_ENV)) return [];
   return [{ name: MODEL_CACHE_ENV, value: cache.mountPath }];
@@ -93,9 +116,13 @@ export const COMPILATION_CACHE_ENV = 'VLLM_CACHE_ROOT';
  * `VLLM_CACHE_ROOT` at the compilationCache volume, for providers that run
  * vLLM themselves (llm-d, KubeRay's Ray Serve LLM), unless `spec.env` sets it.
  */
-export function compilationCacheEnv(volumes: MountableVolume[], env: ModelDeploymentSpec['env']): Array<{ name: string; value: string }> {
+export function compilationCacheEnv(
+  volumes: MountableVolume[],
+  env: ModelDeploymentSpec['env'],
+): Array<{ name: string; value: string }> {
   const cache = volumes.find(v => v.purpose === 'compilationCache');
-  if (!cache || (env ?? []).some(e => e.name === COMPILATION_CACHE_ENV)) return [];
+  if (!cache || (env ?? []).some(e => e.name === COMPILATION_CACHE_ENV))
+    return [];
   return [{ name: COMPILATION_CACHE_ENV, value: cache.mountPath }];
 }
 
@@ -110,10 +137,19 @@ export interface PodStorage {
  * when the pod runs vLLM itself), or the issues that keep a volume from
  * being mounted (the provider fails naming the field).
  */
-export function podStorage(md: ModelDeployment, opts: { runsVllm: boolean }): PodStorage & { issues: ValidationIssue[] } {
+export function podStorage(
+  md: ModelDeployment,
+  opts: { runsVllm: boolean },
+): PodStorage & { issues: ValidationIssue[] } {
   const { volumes, issues } = mountableVolumes(md);
-  const compile = opts.runsVllm ? compilationCacheEnv(volumes, md.spec?.env) : [];
-  return { volumes, env: [...modelCacheEnv(volumes, md.spec?.env), ...compile], issues };
+  const compile = opts.runsVllm
+    ? compilationCacheEnv(volumes, md.spec?.env)
+    : [];
+  return {
+    volumes,
+    env: [...modelCacheEnv(volumes, md.spec?.env), ...compile],
+    issues,
+  };
 }
 
 /** A PersistentVolumeClaim as a provider creates it (namespace, owner and labels come from the provider's loop). */
@@ -146,7 +182,9 @@ export function managedClaims(md: ModelDeployment): ManagedClaim[] {
         accessModes: [v.accessMode ?? 'ReadWriteMany'],
         resources: { requests: { storage: String(v.size) } },
         // '' is Kubernetes' "no class", kept; absent means the cluster's default class.
-        ...(v.storageClassName !== undefined ? { storageClassName: v.storageClassName } : {}),
+        ...(v.storageClassName !== undefined
+          ? { storageClassName: v.storageClassName }
+          : {}),
       },
     }));
 }

@@ -1,9 +1,17 @@
 /** Builders shared by the deployments tests (not exported from the package). */
 import { BUILT_IN_PROVIDERS } from './providers';
-import type { EngineCapability, InferenceProviderConfig, ModelDeployment, ModelDeploymentSpec } from './types';
+import type {
+  EngineCapability,
+  InferenceProviderConfig,
+  ModelDeployment,
+  ModelDeploymentSpec,
+} from './types';
 
 /** A valid GPU deployment; `patch` replaces top-level spec fields. */
-export function deployment(patch: Partial<ModelDeploymentSpec> = {}, name = 'llama'): ModelDeployment {
+export function deployment(
+  patch: Partial<ModelDeploymentSpec> = {},
+  name = 'llama',
+): ModelDeployment {
   return {
     apiVersion: 'airunway.ai/v1alpha1',
     kind: 'ModelDeployment',
@@ -17,7 +25,10 @@ export function deployment(patch: Partial<ModelDeploymentSpec> = {}, name = 'lla
   };
 }
 
-export function ready(config: InferenceProviderConfig, isReady = true): InferenceProviderConfig {
+export function ready(
+  config: InferenceProviderConfig,
+  isReady = true,
+): InferenceProviderConfig {
   return { ...config, status: { ...config.status, ready: isReady } };
 }
 
@@ -26,7 +37,11 @@ export const READY_BUILT_INS = BUILT_IN_PROVIDERS.map(p => ready(p));
 
 export function provider(
   name: string,
-  selectionRules: Array<{ condition: string; priority?: number; reason?: string }>,
+  selectionRules: Array<{
+    condition: string;
+    priority?: number;
+    reason?: string;
+  }>,
   engines: EngineCapability[] = [{ name: 'vllm', gpuSupport: true }],
   isReady = true,
 ): InferenceProviderConfig {

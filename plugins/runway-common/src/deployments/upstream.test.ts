@@ -26,13 +26,26 @@ function readDocuments(name: string): Json[] {
 }
 
 /** Every schema node by path (`.spec.env[].name`, `.spec.nodeSelector.*`), with the names its parent requires. */
-function flatten(schema: Json, path = '', required = false, out = new Map<string, { node: Json; required: boolean }>()) {
+function flatten(
+  schema: Json,
+  path = '',
+  required = false,
+  out = new Map<string, { node: Json; required: boolean }>(),
+) {
   out.set(path, { node: schema, required });
-  for (const [key, child] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
-    flatten(child, `${path}.${key}`, (schema.required ?? []).includes(key), out);
+  for (const [key, child] of Object.entries(
+    (schema.properties ?? {}) as Record<string, Json>,
+  )) {
+    flatten(
+      child,
+      `${path}.${key}`,
+      (schema.required ?? []).includes(key),
+      out,
+    );
   }
   if (schema.items) flatten(schema.items, `${path}[]`, false, out);
-  if (typeof schema.additionalProperties === 'object') flatten(schema.additionalProperties, `${path}.*`, false, out);
+  if (typeof schema.additionalProperties === 'object')
+    flatten(schema.additionalProperties, `${path}.*`, false, out);
   return out;
 }
 
@@ -44,36 +57,76 @@ function openApi(crd: Json): Json {
 function incompatibility(upstream: Json, ours: Json): string | undefined {
   const oursIntOrString = ours['x-kubernetes-int-or-string'] === true;
   const upstreamIntOrString = upstream['x-kubernetes-int-or-string'] === true;
-  if (upstreamIntOrString && !oursIntOrString) return 'upstream is int-or-string, ours is not';
-  if (!upstreamIntOrString && upstream.type !== ours.type && !(upstream.type === 'string' && oursIntOrString)) {
-    return `type ${upstream.type} upstream, ${ours.type ?? 'int-or-string'} ours`;
+  if (upstreamIntOrString && !oursIntOrString)
+    return 'upstream is int-or-string, ours is not';
+  if (
+    !upstreamIntOrString &&
+    upstream.type !== ours.type &&
+    !(upstream.type === 'string' && oursIntOrString)
+  ) {
+    return `type ${upstream.type} upstream, ${
+      ours.type ?? 'int-or-string'
+    } ours`;
   }
-  if (ours.enum && (!upstream.enum || upstream.enum.some((v: unknown) => !ours.enum.includes(v)))) {
-    return `enum ${JSON.stringify(ours.enum)} narrower than upstream ${JSON.stringify(upstream.enum)}`;
+  if (
+    ours.enum &&
+    (!upstream.enum ||
+      upstream.enum.some((v: unknown) => !ours.enum.includes(v)))
+  ) {
+    return `enum ${JSON.stringify(
+      ours.enum,
+    )} narrower than upstream ${JSON.stringify(upstream.enum)}`;
   }
   if (JSON.stringify(upstream.default) !== JSON.stringify(ours.default)) {
-    return `default ${JSON.stringify(ours.default)} differs from upstream ${JSON.stringify(upstream.default)}`;
+    return `default ${JSON.stringify(
+      ours.default,
+    )} differs from upstream ${JSON.stringify(upstream.default)}`;
   }
-  for (const key of ['pattern', 'format', 'x-kubernetes-list-type', 'x-kubernetes-preserve-unknown-fields'] as const) {
-    if (ours[key] !== undefined && JSON.stringify(ours[key]) !== JSON.stringify(upstream[key])) {
-      return `${key} ${JSON.stringify(ours[key])} differs from upstream ${JSON.stringify(upstream[key])}`;
+  for (const key of [
+    'pattern',
+    'format',
+    'x-kubernetes-list-type',
+    'x-kubernetes-preserve-unknown-fields',
+  ] as const) {
+    if (
+      ours[key] !== undefined &&
+      JSON.stringify(ours[key]) !== JSON.stringify(upstream[key])
+    ) {
+      return `${key} ${JSON.stringify(
+        ours[key],
+      )} differs from upstream ${JSON.stringify(upstream[key])}`;
     }
   }
-  if (JSON.stringify(ours['x-kubernetes-list-map-keys']) !== JSON.stringify(upstream['x-kubernetes-list-map-keys'])) {
+  if (
+    JSON.stringify(ours['x-kubernetes-list-map-keys']) !==
+    JSON.stringify(upstream['x-kubernetes-list-map-keys'])
+  ) {
     return 'list map keys differ';
   }
   for (const key of ['maximum', 'maxLength', 'maxItems'] as const) {
-    if (ours[key] !== undefined && (upstream[key] === undefined || ours[key] < upstream[key])) return `${key} stricter than upstream`;
+    if (
+      ours[key] !== undefined &&
+      (upstream[key] === undefined || ours[key] < upstream[key])
+    )
+      return `${key} stricter than upstream`;
   }
   for (const key of ['minimum', 'minLength', 'minItems'] as const) {
-    if (ours[key] !== undefined && (upstream[key] === undefined || ours[key] > upstream[key])) return `${key} stricter than upstream`;
+    if (
+      ours[key] !== undefined &&
+      (upstream[key] === undefined || ours[key] > upstream[key])
+    )
+      return `${key} stricter than upstream`;
   }
   return undefined;
 }
 
 describe.each([
   ['ModelDeployment', 'airunway.ai_modeldeployments.yaml', modelDeploymentCrd],
-  ['InferenceProviderConfig', 'airunway.ai_inferenceproviderconfigs.yaml', inferenceProviderConfigCrd],
+  [
+    'InferenceProviderConfig',
+    'airunway.ai_inferenceproviderconfigs.yaml',
+    inferenceProviderConfigCrd,
+  ],
 ])('%s CRD against upstream', (_kind, file, definition) => {
   const upstreamCrd = readYaml(file);
   const ourCrd = renderCrd(definition);
@@ -86,8 +139,12 @@ describe.each([
     expect(ourCrd.spec.scope).toBe(upstreamCrd.spec.scope);
     const { shortNames: _s, categories: _c, ...names } = ourCrd.spec.names;
     expect(names).toEqual(upstreamCrd.spec.names);
-    expect(ourCrd.spec.versions[0].name).toBe(upstreamCrd.spec.versions[0].name);
-    expect(ourCrd.spec.versions[0].subresources).toEqual(upstreamCrd.spec.versions[0].subresources);
+    expect(ourCrd.spec.versions[0].name).toBe(
+      upstreamCrd.spec.versions[0].name,
+    );
+    expect(ourCrd.spec.versions[0].subresources).toEqual(
+      upstreamCrd.spec.versions[0].subresources,
+    );
   });
 
   it('declares every upstream field, accepting at least what upstream accepts', () => {
@@ -109,13 +166,18 @@ describe.each([
   it('requires no upstream field that upstream leaves optional', () => {
     // Fields only we have (our additions) may have required parts; upstream objects never carry them.
     const extra = [...ours]
-      .filter(([path, { required }]) => required && upstream.has(path) && !upstream.get(path)!.required)
+      .filter(
+        ([path, { required }]) =>
+          required && upstream.has(path) && !upstream.get(path)!.required,
+      )
       .map(([path]) => path);
     expect(extra).toEqual([]);
   });
 
   it('keeps upstream printer columns (adding only wide ones)', () => {
-    const mine = ourCrd.spec.versions[0].additionalPrinterColumns.filter((c: Json) => !c.priority);
+    const mine = ourCrd.spec.versions[0].additionalPrinterColumns.filter(
+      (c: Json) => !c.priority,
+    );
     expect(mine).toEqual(upstreamCrd.spec.versions[0].additionalPrinterColumns);
   });
 });
@@ -125,7 +187,9 @@ describe('upstream samples', () => {
     ...readDocuments('airunway_v1alpha1_modeldeployment.yaml'),
     ...readDocuments('airunway_v1alpha1_modeldeployment_llmd.yaml'),
   ];
-  const providers = readDocuments('airunway_v1alpha1_inferenceproviderconfig.yaml');
+  const providers = readDocuments(
+    'airunway_v1alpha1_inferenceproviderconfig.yaml',
+  );
 
   it('found the samples', () => {
     expect(deployments.map(d => d.metadata.name)).toEqual([
@@ -135,22 +199,36 @@ describe('upstream samples', () => {
       'llama-8b-llmd',
       'llama-70b-llmd-pd',
     ]);
-    expect(providers.map(p => p.metadata.name)).toEqual(['kaito', 'dynamo', 'kuberay', 'llmd']);
+    expect(providers.map(p => p.metadata.name)).toEqual([
+      'kaito',
+      'dynamo',
+      'kuberay',
+      'llmd',
+    ]);
   });
 
-  it.each(deployments.map(d => [d.metadata.name, d]))('ModelDeployment %s validates', (_name, md) => {
-    expect(validateModelDeployment(md)).toEqual({ valid: true, issues: [] });
-  });
+  it.each(deployments.map(d => [d.metadata.name, d]))(
+    'ModelDeployment %s validates',
+    (_name, md) => {
+      expect(validateModelDeployment(md)).toEqual({ valid: true, issues: [] });
+    },
+  );
 
   it.each(deployments.map(d => [d.metadata.name, d]))(
     'ModelDeployment %s validates against the upstream registrations, compatibility included',
     (_name, md) => {
       const ready = providers.map(p => ({ ...p, status: { ready: true } }));
-      expect(validateModelDeployment(md, { providers: ready })).toEqual({ valid: true, issues: [] });
+      expect(validateModelDeployment(md, { providers: ready })).toEqual({
+        valid: true,
+        issues: [],
+      });
     },
   );
 
-  it.each(providers.map(p => [p.metadata.name, p]))('InferenceProviderConfig %s validates', (_name, ipc) => {
-    expect(validateProviderConfig(ipc)).toEqual({ valid: true, issues: [] });
-  });
+  it.each(providers.map(p => [p.metadata.name, p]))(
+    'InferenceProviderConfig %s validates',
+    (_name, ipc) => {
+      expect(validateProviderConfig(ipc)).toEqual({ valid: true, issues: [] });
+    },
+  );
 });

@@ -23,7 +23,12 @@ export const modelCrd: CrdDefinition = {
         { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
         { name: 'Version', type: 'string', jsonPath: '.spec.version' },
         { name: 'Size', type: 'string', jsonPath: '.spec.storage.size' },
-        { name: 'Progress', type: 'integer', jsonPath: '.status.progress', priority: 1 },
+        {
+          name: 'Progress',
+          type: 'integer',
+          jsonPath: '.status.progress',
+          priority: 1,
+        },
         { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
       ],
     },

@@ -23,7 +23,9 @@ export function modelEnvPrefix(modelName: string): string {
 }
 
 /** Which source a Model uses, or undefined when none or several are set. */
-export function modelSourceType(source: Partial<Model['spec']['source']> | undefined): ModelSourceType | undefined {
+export function modelSourceType(
+  source: Partial<Model['spec']['source']> | undefined,
+): ModelSourceType | undefined {
   if (!source) return undefined;
   const set: ModelSourceType[] = [];
   if (source.huggingFace !== undefined) set.push('huggingface');

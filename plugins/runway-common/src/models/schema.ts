@@ -32,7 +32,12 @@ export const STORAGE_SIZE_PATTERN = '^[0-9]+[KMGTPE]i?$';
  */
 export const MAX_MODEL_NAME_LENGTH = 63 - 'model-download-'.length;
 
-export const MODEL_PHASES = ['Pending', 'Downloading', 'Ready', 'Failed'] as const;
+export const MODEL_PHASES = [
+  'Pending',
+  'Downloading',
+  'Ready',
+  'Failed',
+] as const;
 export type ModelPhase = (typeof MODEL_PHASES)[number];
 
 export const ACCESS_MODES = [
@@ -45,7 +50,8 @@ export const ACCESS_MODES = [
 export const HuggingFaceSourceSchema = Type.Object(
   {
     repoId: Type.String({
-      description: 'HuggingFace repository ID, e.g. "meta-llama/Llama-3.1-8B-Instruct".',
+      description:
+        'HuggingFace repository ID, e.g. "meta-llama/Llama-3.1-8B-Instruct".',
       pattern: HUGGINGFACE_REPO_ID_PATTERN,
       errorMessage:
         'must be a HuggingFace repository ID of the form "owner/name", e.g. "meta-llama/Llama-3.1-8B-Instruct"',
@@ -74,12 +80,16 @@ export const URLSourceSchema = Type.Object(
 export const S3SourceSchema = Type.Object(
   {
     bucket: Type.String({ description: 'Bucket name.', minLength: 1 }),
-    key: Type.String({ description: 'Object key or prefix (copied recursively).', minLength: 1 }),
+    key: Type.String({
+      description: 'Object key or prefix (copied recursively).',
+      minLength: 1,
+    }),
     endpoint: Type.Optional(
       Type.String({
         description: 'Endpoint of S3-compatible storage such as MinIO.',
         pattern: HTTP_URL_PATTERN,
-        errorMessage: 'must be an http:// or https:// URL, e.g. "https://minio.example.com"',
+        errorMessage:
+          'must be an http:// or https:// URL, e.g. "https://minio.example.com"',
       }),
     ),
     region: Type.Optional(Type.String({ description: 'AWS region.' })),
@@ -90,7 +100,8 @@ export const S3SourceSchema = Type.Object(
 /** The CEL rule that makes `source` a union: also checked by `validateModel`. */
 export const EXACTLY_ONE_SOURCE_RULE = {
   rule: '[has(self.huggingFace), has(self.url), has(self.s3)].filter(x, x).size() == 1',
-  message: 'spec.source must set exactly one of huggingFace, s3 or url: remove the others, or add one if none is set',
+  message:
+    'spec.source must set exactly one of huggingFace, s3 or url: remove the others, or add one if none is set',
   reason: 'FieldValueInvalid' as const,
 };
 
@@ -101,7 +112,8 @@ export const ModelSourceSchema = Type.Object(
     s3: Type.Optional(S3SourceSchema),
   },
   {
-    description: 'Where to download the model from: exactly one of huggingFace, url or s3.',
+    description:
+      'Where to download the model from: exactly one of huggingFace, url or s3.',
     ...celRules(EXACTLY_ONE_SOURCE_RULE),
   },
 );
@@ -154,29 +166,50 @@ export const ModelSpecSchema = Type.Object(
 
 export const ModelDownloadProgressSchema = Type.Object(
   {
-    bytesDownloaded: Type.Optional(Int64({ minimum: 0, description: 'Bytes written so far.' })),
+    bytesDownloaded: Type.Optional(
+      Int64({ minimum: 0, description: 'Bytes written so far.' }),
+    ),
     totalBytes: Type.Optional(
-      Int64({ minimum: 0, description: 'Total size when the source reports it.' }),
+      Int64({
+        minimum: 0,
+        description: 'Total size when the source reports it.',
+      }),
     ),
     bytesPerSecond: Type.Optional(
       Int64({ minimum: 0, description: 'Recent download speed.' }),
     ),
     remainingSeconds: Type.Optional(
-      Int64({ minimum: 0, description: 'Estimated time left, when the total is known.' }),
+      Int64({
+        minimum: 0,
+        description: 'Estimated time left, when the total is known.',
+      }),
     ),
   },
-  { description: 'Byte-level download progress, when the downloader reports it.' },
+  {
+    description:
+      'Byte-level download progress, when the downloader reports it.',
+  },
 );
 
 export const ModelStatusSchema = Type.Object(
   {
     phase: Type.Optional(
-      StringEnum(MODEL_PHASES, { description: 'Pending, Downloading, Ready or Failed.' }),
+      StringEnum(MODEL_PHASES, {
+        description: 'Pending, Downloading, Ready or Failed.',
+      }),
     ),
-    pvcName: Type.Optional(Type.String({ description: 'Name of the PVC holding the files.' })),
-    message: Type.Optional(Type.String({ description: 'Human-readable status message.' })),
+    pvcName: Type.Optional(
+      Type.String({ description: 'Name of the PVC holding the files.' }),
+    ),
+    message: Type.Optional(
+      Type.String({ description: 'Human-readable status message.' }),
+    ),
     progress: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 100, description: 'Download progress in percent.' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        description: 'Download progress in percent.',
+      }),
     ),
     download: Type.Optional(ModelDownloadProgressSchema),
     conditions: Type.Optional(ConditionList()),

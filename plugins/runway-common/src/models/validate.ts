@@ -16,16 +16,31 @@ import {
 } from '../schema';
 import { defaultModel } from './defaults';
 import type { Model } from '../generated/model';
-import { MODEL_API_VERSION, MODEL_KIND, MODEL_NAME_RULE, ModelSchema } from './schema';
+import {
+  MODEL_API_VERSION,
+  MODEL_KIND,
+  MODEL_NAME_RULE,
+  ModelSchema,
+} from './schema';
 import { isRecord } from '../schema/json';
 
 function typeMetaIssues(model: Model): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (model.apiVersion !== undefined && model.apiVersion !== MODEL_API_VERSION) {
-    issues.push(error('apiVersion', `apiVersion must be "${MODEL_API_VERSION}" (got "${model.apiVersion}")`));
+  if (
+    model.apiVersion !== undefined &&
+    model.apiVersion !== MODEL_API_VERSION
+  ) {
+    issues.push(
+      error(
+        'apiVersion',
+        `apiVersion must be "${MODEL_API_VERSION}" (got "${model.apiVersion}")`,
+      ),
+    );
   }
   if (model.kind !== undefined && model.kind !== MODEL_KIND) {
-    issues.push(error('kind', `kind must be "${MODEL_KIND}" (got "${model.kind}")`));
+    issues.push(
+      error('kind', `kind must be "${MODEL_KIND}" (got "${model.kind}")`),
+    );
   }
   return issues;
 }
@@ -33,7 +48,13 @@ function typeMetaIssues(model: Model): ValidationIssue[] {
 /** The download Job of a URL source reads no credentials (seed 003): a secret given there has no effect. */
 function unusedCredentialsIssues(model: Model): ValidationIssue[] {
   const spec = model.spec;
-  if (!isRecord(spec) || !spec.credentialsSecret || !isRecord(spec.source) || !spec.source.url) return [];
+  if (
+    !isRecord(spec) ||
+    !spec.credentialsSecret ||
+    !isRecord(spec.source) ||
+    !spec.source.url
+  )
+    return [];
   if (spec.source.huggingFace || spec.source.s3) return [];
   return [
     warning(
@@ -49,12 +70,19 @@ function unusedCredentialsIssues(model: Model): ValidationIssue[] {
  */
 export function validateModel(input: unknown): ValidationResult {
   if (!isRecord(input)) {
-    return toResult([error('(root)', 'a Model must be an object with apiVersion, kind, metadata and spec')]);
+    return toResult([
+      error(
+        '(root)',
+        'a Model must be an object with apiVersion, kind, metadata and spec',
+      ),
+    ]);
   }
   const model = defaultModel(input as unknown as Model);
   // The name rule sits at the root of the schema; its issue belongs to metadata.name.
   const celIssues = celRuleIssues(ModelSchema, model).map(i =>
-    i.path === '' && i.message === MODEL_NAME_RULE.message ? { ...i, path: 'metadata.name' } : i,
+    i.path === '' && i.message === MODEL_NAME_RULE.message
+      ? { ...i, path: 'metadata.name' }
+      : i,
   );
   return toResult([
     ...typeMetaIssues(model),

@@ -22,7 +22,10 @@ export interface CelRuleOptions {
 }
 
 /** A step from a schema node to a child: a property name, every list item, or every map value. */
-type Step = { property: string } | { items: true; mapKeys?: string[] } | { values: true };
+type Step =
+  | { property: string }
+  | { items: true; mapKeys?: string[] }
+  | { values: true };
 
 /** A schema node carrying rules, and how to reach it from the root. */
 interface RuleSite {
@@ -34,23 +37,53 @@ interface RuleSite {
 const OLD_SELF = /\boldSelf\b/;
 const sitesCache = new WeakMap<TSchema, RuleSite[]>();
 
-function findSites(schema: Json, steps: Step[], display: string, out: RuleSite[]): void {
+function findSites(
+  schema: Json,
+  steps: Step[],
+  display: string,
+  out: RuleSite[],
+): void {
   const rules = schema['x-kubernetes-validations'] as CelRule[] | undefined;
   if (rules?.length) {
-    out.push({ steps, display, rules: rules.map(r => ({ ...r, transition: OLD_SELF.test(r.rule) })) });
+    out.push({
+      steps,
+      display,
+      rules: rules.map(r => ({ ...r, transition: OLD_SELF.test(r.rule) })),
+    });
   }
-  for (const [key, child] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
-    findSites(child, [...steps, { property: key }], joinPath(display, key), out);
+  for (const [key, child] of Object.entries(
+    (schema.properties ?? {}) as Record<string, Json>,
+  )) {
+    findSites(
+      child,
+      [...steps, { property: key }],
+      joinPath(display, key),
+      out,
+    );
   }
   if (schema.items && !Array.isArray(schema.items)) {
-    const mapKeys = schema['x-kubernetes-list-type'] === 'map' ? schema['x-kubernetes-list-map-keys'] : undefined;
-    findSites(schema.items, [...steps, { items: true, mapKeys }], `${display}[]`, out);
+    const mapKeys =
+      schema['x-kubernetes-list-type'] === 'map'
+        ? schema['x-kubernetes-list-map-keys']
+        : undefined;
+    findSites(
+      schema.items,
+      [...steps, { items: true, mapKeys }],
+      `${display}[]`,
+      out,
+    );
   }
   const mapValues =
     typeof schema.additionalProperties === 'object'
       ? schema.additionalProperties
       : schema.patternProperties && Object.values(schema.patternProperties)[0];
-  if (mapValues) findSites(mapValues as Json, [...steps, { values: true }], `${display}.*`, out);
+  if (mapValues)
+    findSites(
+      mapValues as Json,
+      [...steps, { values: true }],
+      `${display}.*`,
+      out,
+    );
 }
 
 /** The rule-carrying nodes of a schema, found once per schema. */
@@ -77,7 +110,12 @@ function locate(steps: Step[], start: Located): Located[] {
     const next: Located[] = [];
     for (const { value, old, path } of current) {
       if ('property' in step) {
-        if (!isRecord(value) || value[step.property] === undefined || value[step.property] === null) continue;
+        if (
+          !isRecord(value) ||
+          value[step.property] === undefined ||
+          value[step.property] === null
+        )
+          continue;
         next.push({
           value: value[step.property],
           old: isRecord(old) ? old[step.property] : undefined,
@@ -89,13 +127,22 @@ function locate(steps: Step[], start: Located): Located[] {
         value.forEach((item, i) => {
           // Map lists correlate old and new items by their keys, as the API server does.
           const before = step.mapKeys
-            ? oldItems.find(o => isRecord(o) && isRecord(item) && step.mapKeys!.every(k => o[k] === item[k]))
+            ? oldItems.find(
+                o =>
+                  isRecord(o) &&
+                  isRecord(item) &&
+                  step.mapKeys!.every(k => o[k] === item[k]),
+              )
             : undefined;
           next.push({ value: item, old: before, path: joinPath(path, i) });
         });
       } else if (isRecord(value)) {
         for (const [key, item] of Object.entries(value)) {
-          next.push({ value: item, old: isRecord(old) ? old[key] : undefined, path: joinPath(path, key) });
+          next.push({
+            value: item,
+            old: isRecord(old) ? old[key] : undefined,
+            path: joinPath(path, key),
+          });
         }
       }
     }
@@ -116,7 +163,8 @@ function resolveFieldPath(path: string, fieldPath: string | undefined): string {
 function ruleMessage(rule: CelRule, vars: Record<string, unknown>): string {
   if (rule.messageExpression) {
     const outcome = evaluateCel(rule.messageExpression, vars);
-    if (outcome.ok && typeof outcome.value === 'string' && outcome.value) return outcome.value;
+    if (outcome.ok && typeof outcome.value === 'string' && outcome.value)
+      return outcome.value;
   }
   return rule.message ?? `failed rule: ${rule.rule}`;
 }
@@ -151,7 +199,12 @@ export function celRuleIssues(
         if (!outcome.ok) {
           options.onError?.(path, rule, outcome.error);
         } else if (!outcome.value) {
-          issues.push(error(resolveFieldPath(path, rule.fieldPath), ruleMessage(rule, vars)));
+          issues.push(
+            error(
+              resolveFieldPath(path, rule.fieldPath),
+              ruleMessage(rule, vars),
+            ),
+          );
         }
       }
     }
@@ -160,8 +213,13 @@ export function celRuleIssues(
 }
 
 /** Every CEL rule of a schema with where it applies (`[]` = each list item, `*` = each map value). */
-export function collectCelRules(schema: TSchema): Array<{ path: string; rule: CelRule }> {
+export function collectCelRules(
+  schema: TSchema,
+): Array<{ path: string; rule: CelRule }> {
   return sitesOf(schema).flatMap(site =>
-    site.rules.map(({ transition: _transition, ...rule }) => ({ path: site.display, rule })),
+    site.rules.map(({ transition: _transition, ...rule }) => ({
+      path: site.display,
+      rule,
+    })),
   );
 }

@@ -8,18 +8,26 @@ import type { TSchema } from '@sinclair/typebox';
 import { isRecord, type Json } from './json';
 
 function copyDefault(value: unknown): unknown {
-  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+  return typeof value === 'object' && value !== null
+    ? structuredClone(value)
+    : value;
 }
 
 function walk(schema: Json, value: unknown): unknown {
   if (Array.isArray(value)) {
-    return schema.items && !Array.isArray(schema.items) ? value.map(item => walk(schema.items, item)) : value;
+    return schema.items && !Array.isArray(schema.items)
+      ? value.map(item => walk(schema.items, item))
+      : value;
   }
-  if (!isRecord(value) || schema['x-kubernetes-preserve-unknown-fields']) return value;
+  if (!isRecord(value) || schema['x-kubernetes-preserve-unknown-fields'])
+    return value;
   const out: Json = { ...value };
   if (schema.properties) {
-    for (const [key, child] of Object.entries(schema.properties as Record<string, Json>)) {
-      if (out[key] === undefined && child.default !== undefined) out[key] = copyDefault(child.default);
+    for (const [key, child] of Object.entries(
+      schema.properties as Record<string, Json>,
+    )) {
+      if (out[key] === undefined && child.default !== undefined)
+        out[key] = copyDefault(child.default);
       if (out[key] !== undefined) out[key] = walk(child, out[key]);
     }
   }

@@ -14,7 +14,11 @@ describe('results', () => {
     ['', 'spec', 'spec'],
     ['spec', 'model', 'spec.model'],
     ['spec.env', 0, 'spec.env[0]'],
-    ['metadata.labels', 'app.kubernetes.io/name', 'metadata.labels["app.kubernetes.io/name"]'],
+    [
+      'metadata.labels',
+      'app.kubernetes.io/name',
+      'metadata.labels["app.kubernetes.io/name"]',
+    ],
   ])('joinPath(%p, %p) is %p', (parent, key, path) => {
     expect(joinPath(parent, key as string | number)).toBe(path);
   });

@@ -24,7 +24,10 @@ export const FREE_FORM_KIND = 'RunwayFreeForm';
 
 const quantityRe = new RegExp(QUANTITY_PATTERN);
 
-function registerOnce(kind: string, check: (schema: any, value: unknown) => boolean) {
+function registerOnce(
+  kind: string,
+  check: (schema: any, value: unknown) => boolean,
+) {
   if (!TypeRegistry.Has(kind)) TypeRegistry.Set(kind, check);
 }
 
@@ -44,7 +47,9 @@ registerOnce(FREE_FORM_KIND, (_schema, value) => isRecord(value));
 // RFC 3339 date-time, as metav1.Time serialises it.
 if (!FormatRegistry.Has('date-time')) {
   FormatRegistry.Set('date-time', value =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value),
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(
+      value,
+    ),
   );
 }
 
@@ -62,7 +67,9 @@ export function StringEnum<const T extends readonly string[]>(
 }
 
 /** An integer or a string (`x-kubernetes-int-or-string`), e.g. a port name or number. */
-export function IntOrString(options: SchemaOptions = {}): TUnsafe<number | string> {
+export function IntOrString(
+  options: SchemaOptions = {},
+): TUnsafe<number | string> {
   return Type.Unsafe<number | string>({
     ...options,
     [Kind]: INT_OR_STRING_KIND,
@@ -72,12 +79,16 @@ export function IntOrString(options: SchemaOptions = {}): TUnsafe<number | strin
 }
 
 /** A Kubernetes resource quantity such as `4`, `500m` or `16Gi`. */
-export function Quantity(options: SchemaOptions = {}): TUnsafe<number | string> {
+export function Quantity(
+  options: SchemaOptions = {},
+): TUnsafe<number | string> {
   return IntOrString({ pattern: QUANTITY_PATTERN, ...options });
 }
 
 /** An object whose content is not described (kept as is by the API server). */
-export function FreeForm(options: SchemaOptions = {}): TUnsafe<Record<string, unknown>> {
+export function FreeForm(
+  options: SchemaOptions = {},
+): TUnsafe<Record<string, unknown>> {
   return Type.Unsafe<Record<string, unknown>>({
     ...options,
     [Kind]: FREE_FORM_KIND,
@@ -110,18 +121,28 @@ export interface CelRule {
   rule: string;
   message?: string;
   messageExpression?: string;
-  reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
+  reason?:
+    | 'FieldValueInvalid'
+    | 'FieldValueForbidden'
+    | 'FieldValueRequired'
+    | 'FieldValueDuplicate';
   fieldPath?: string;
   optionalOldSelf?: boolean;
 }
 
 /** Options helper: `Type.Object({...}, celRules({ rule, message }))`. */
-export function celRules(...rules: CelRule[]): { 'x-kubernetes-validations': CelRule[] } {
+export function celRules(...rules: CelRule[]): {
+  'x-kubernetes-validations': CelRule[];
+} {
   return { 'x-kubernetes-validations': rules };
 }
 
 /** Returns true when a schema is one of this module's custom kinds. */
 export function isCustomKind(schema: TSchema): boolean {
   const kind = (schema as unknown as Record<symbol, unknown>)[Kind];
-  return kind === STRING_ENUM_KIND || kind === INT_OR_STRING_KIND || kind === FREE_FORM_KIND;
+  return (
+    kind === STRING_ENUM_KIND ||
+    kind === INT_OR_STRING_KIND ||
+    kind === FREE_FORM_KIND
+  );
 }

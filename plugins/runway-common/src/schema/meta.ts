@@ -63,7 +63,8 @@ export const ConditionSchema = Type.Object(
       }),
     ),
     lastTransitionTime: DateTime({
-      description: 'Last time the condition changed from one status to another.',
+      description:
+        'Last time the condition changed from one status to another.',
     }),
     reason: Type.String({
       description: 'Machine-readable reason in CamelCase.',
@@ -76,11 +77,16 @@ export const ConditionSchema = Type.Object(
       maxLength: 32768,
     }),
   },
-  { $id: 'Condition', description: 'A condition of a resource (metav1.Condition).' },
+  {
+    $id: 'Condition',
+    description: 'A condition of a resource (metav1.Condition).',
+  },
 );
 
 /** `status.conditions`: a list keyed by `type`, as server-side apply merges it. */
-export function ConditionList(description = 'Latest observations of the resource state.') {
+export function ConditionList(
+  description = 'Latest observations of the resource state.',
+) {
   return Type.Array(ConditionSchema, {
     description,
     'x-kubernetes-list-type': 'map',
@@ -92,10 +98,16 @@ export function ConditionList(description = 'Latest observations of the resource
 export function typeMetaProperties() {
   return {
     apiVersion: Type.Optional(
-      Type.String({ description: 'APIVersion defines the versioned schema of this representation of an object.' }),
+      Type.String({
+        description:
+          'APIVersion defines the versioned schema of this representation of an object.',
+      }),
     ),
     kind: Type.Optional(
-      Type.String({ description: 'Kind is a string value representing the REST resource this object represents.' }),
+      Type.String({
+        description:
+          'Kind is a string value representing the REST resource this object represents.',
+      }),
     ),
     metadata: Type.Optional(ObjectMetaSchema),
   };
@@ -105,4 +117,9 @@ export function typeMetaProperties() {
  * Schemas shared by every resource. The type generator emits them once, in
  * `src/generated/common.ts`, and every generated resource file imports them.
  */
-export const SHARED_SCHEMAS = [ObjectMetaSchema, ConditionSchema, EnvVarSchema, TolerationSchema];
+export const SHARED_SCHEMAS = [
+  ObjectMetaSchema,
+  ConditionSchema,
+  EnvVarSchema,
+  TolerationSchema,
+];

@@ -18,10 +18,13 @@ describe('parseQuantity', () => {
     expect(parseQuantity(input)).toBeCloseTo(expected);
   });
 
-  it.each(['16GB', 'abc', '', '1.2.3', '5 Gi', 'Gi', null, {}, Number.NaN])('%p is not a quantity', input => {
-    expect(parseQuantity(input)).toBeUndefined();
-    expect(isQuantity(input)).toBe(false);
-  });
+  it.each(['16GB', 'abc', '', '1.2.3', '5 Gi', 'Gi', null, {}, Number.NaN])(
+    '%p is not a quantity',
+    input => {
+      expect(parseQuantity(input)).toBeUndefined();
+      expect(isQuantity(input)).toBe(false);
+    },
+  );
 });
 
 describe('compareQuantities', () => {
@@ -36,6 +39,8 @@ describe('compareQuantities', () => {
   });
 
   it('throws on a value that is not a quantity', () => {
-    expect(() => compareQuantities('lots', '1')).toThrow('"lots" is not a Kubernetes quantity');
+    expect(() => compareQuantities('lots', '1')).toThrow(
+      '"lots" is not a Kubernetes quantity',
+    );
   });
 });

@@ -46,7 +46,8 @@ export function isQuantity(value: unknown): value is QuantityValue {
  * not a valid quantity, so callers decide which message to give.
  */
 export function parseQuantity(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string' || !QUANTITY_RE.test(value)) return undefined;
   const match = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(.*)$/.exec(value);
   if (!match) return undefined;

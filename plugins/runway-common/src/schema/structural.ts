@@ -46,7 +46,8 @@ export function pointerToPath(pointer: string, base = ''): string {
     .split('/')
     .map(part => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce<string>(
-      (path, part) => joinPath(path, /^(0|[1-9][0-9]*)$/.test(part) ? Number(part) : part),
+      (path, part) =>
+        joinPath(path, /^(0|[1-9][0-9]*)$/.test(part) ? Number(part) : part),
       base,
     );
 }
@@ -56,18 +57,28 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `"${value.length > 60 ? `${value.slice(0, 57)}...` : value}"`;
+  if (typeof value === 'string')
+    return `"${value.length > 60 ? `${value.slice(0, 57)}...` : value}"`;
   return `${typeof value} ${String(value)}`;
 }
 
-function customKindMessage(schema: Record<string | symbol, any>, value: unknown): string {
+function customKindMessage(
+  schema: Record<string | symbol, any>,
+  value: unknown,
+): string {
   switch (schema[Kind]) {
     case STRING_ENUM_KIND:
-      return `must be one of: ${schema.enum.join(', ')} (got ${describe(value)})`;
+      return `must be one of: ${schema.enum.join(', ')} (got ${describe(
+        value,
+      )})`;
     case INT_OR_STRING_KIND:
       return schema.pattern === QUANTITY_PATTERN
-        ? `must be a Kubernetes quantity such as 4, 500m or 16Gi (got ${describe(value)})`
-        : `must be an integer or a string${schema.pattern ? ` matching ${schema.pattern}` : ''} (got ${describe(value)})`;
+        ? `must be a Kubernetes quantity such as 4, 500m or 16Gi (got ${describe(
+            value,
+          )})`
+        : `must be an integer or a string${
+            schema.pattern ? ` matching ${schema.pattern}` : ''
+          } (got ${describe(value)})`;
     case FREE_FORM_KIND:
       return `must be an object (got ${describe(value)})`;
     default:
@@ -92,7 +103,8 @@ function messageFor(e: ValueError): string {
   if (typeof s.errorMessage === 'string') return s.errorMessage;
   const got = `(got ${describe(e.value)})`;
   // A required property set to undefined is simply missing once serialised to JSON.
-  if (e.value === undefined && FOLLOW_UPS_OF_MISSING.has(e.type)) return 'is required';
+  if (e.value === undefined && FOLLOW_UPS_OF_MISSING.has(e.type))
+    return 'is required';
   switch (e.type) {
     case ValueErrorType.ObjectRequiredProperty:
       return 'is required';
@@ -119,20 +131,30 @@ function messageFor(e: ValueError): string {
         ? 'must not be empty'
         : `must be at least ${s.minLength} characters long ${got}`;
     case ValueErrorType.StringMaxLength:
-      return `must be at most ${s.maxLength} characters long (got ${String(e.value).length})`;
+      return `must be at most ${s.maxLength} characters long (got ${
+        String(e.value).length
+      })`;
     case ValueErrorType.StringPattern:
-      return `${describe(e.value)} does not match the required format ${s.pattern}`;
+      return `${describe(e.value)} does not match the required format ${
+        s.pattern
+      }`;
     case ValueErrorType.StringFormat:
     case ValueErrorType.StringFormatUnknown:
       return s.format === 'date-time'
         ? `must be an RFC 3339 timestamp such as 2025-01-31T12:00:00Z ${got}`
         : `must be in ${s.format} format ${got}`;
     case ValueErrorType.ArrayMinItems:
-      return `must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}`;
+      return `must have at least ${s.minItems} item${
+        s.minItems === 1 ? '' : 's'
+      }`;
     case ValueErrorType.ArrayMaxItems:
-      return `must have at most ${s.maxItems} items (got ${(e.value as unknown[]).length})`;
+      return `must have at most ${s.maxItems} items (got ${
+        (e.value as unknown[]).length
+      })`;
     case ValueErrorType.ObjectMinProperties:
-      return `must have at least ${s.minProperties} entr${s.minProperties === 1 ? 'y' : 'ies'}`;
+      return `must have at least ${s.minProperties} entr${
+        s.minProperties === 1 ? 'y' : 'ies'
+      }`;
     case ValueErrorType.ObjectMaxProperties:
       return `must have at most ${s.maxProperties} entries`;
     case ValueErrorType.Kind:
@@ -141,7 +163,6 @@ function messageFor(e: ValueError): string {
       return `is not valid: ${e.message} ${got}`;
   }
 }
-
 
 /**
  * Checks `value` against `schema`. Errors name the field under `basePath`
@@ -182,7 +203,9 @@ function unknownFields(
   const s = schema as Record<string, any>;
   if (s['x-kubernetes-preserve-unknown-fields']) return;
   if (Array.isArray(value) && s.items) {
-    value.forEach((item, i) => unknownFields(s.items, item, joinPath(path, i), issues));
+    value.forEach((item, i) =>
+      unknownFields(s.items, item, joinPath(path, i), issues),
+    );
     return;
   }
   if (!isRecord(value)) return;
@@ -198,7 +221,10 @@ function unknownFields(
     const child = s.properties[key];
     if (child) {
       unknownFields(child, item, joinPath(path, key), issues);
-    } else if (s.additionalProperties === undefined || s.additionalProperties === false) {
+    } else if (
+      s.additionalProperties === undefined ||
+      s.additionalProperties === false
+    ) {
       const where = joinPath(path, key);
       issues.push(
         warning(

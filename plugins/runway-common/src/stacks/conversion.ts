@@ -20,7 +20,9 @@ export const V1ALPHA1_FIELDS_ANNOTATION = 'llamastack.io/v1alpha1-fields';
 export const V1ALPHA2_FIELDS_ANNOTATION = 'llamastack.io/v1alpha2-fields';
 
 /** Seed 004's "Field Mapping: v1alpha1 to v1alpha2", plus the status fields both versions share. */
-export const FIELD_MAP: ReadonlyArray<readonly [v1alpha1: string, v1alpha2: string]> = [
+export const FIELD_MAP: ReadonlyArray<
+  readonly [v1alpha1: string, v1alpha2: string]
+> = [
   ['spec.server.distribution', 'spec.distribution'],
   ['spec.server.containerSpec.port', 'spec.networking.port'],
   ['spec.server.containerSpec.resources', 'spec.workload.resources'],
@@ -32,12 +34,24 @@ export const FIELD_MAP: ReadonlyArray<readonly [v1alpha1: string, v1alpha2: stri
   ['spec.server.tlsConfig.caBundle', 'spec.networking.tls.caBundle'],
   ['spec.server.autoscaling', 'spec.workload.autoscaling'],
   ['spec.server.workers', 'spec.workload.workers'],
-  ['spec.server.podOverrides.serviceAccountName', 'spec.workload.overrides.serviceAccountName'],
-  ['spec.server.podOverrides.terminationGracePeriodSeconds', 'spec.workload.overrides.terminationGracePeriodSeconds'],
+  [
+    'spec.server.podOverrides.serviceAccountName',
+    'spec.workload.overrides.serviceAccountName',
+  ],
+  [
+    'spec.server.podOverrides.terminationGracePeriodSeconds',
+    'spec.workload.overrides.terminationGracePeriodSeconds',
+  ],
   ['spec.server.podOverrides.volumes', 'spec.workload.overrides.volumes'],
-  ['spec.server.podOverrides.volumeMounts', 'spec.workload.overrides.volumeMounts'],
+  [
+    'spec.server.podOverrides.volumeMounts',
+    'spec.workload.overrides.volumeMounts',
+  ],
   ['spec.server.podDisruptionBudget', 'spec.workload.podDisruptionBudget'],
-  ['spec.server.topologySpreadConstraints', 'spec.workload.topologySpreadConstraints'],
+  [
+    'spec.server.topologySpreadConstraints',
+    'spec.workload.topologySpreadConstraints',
+  ],
   ['spec.replicas', 'spec.workload.replicas'],
   ['spec.network.allowedFrom', 'spec.networking.allowedFrom'],
   ['status.phase', 'status.phase'],
@@ -85,7 +99,8 @@ function mapFields(source: Json, from: 0 | 1): Json {
     if (value !== undefined) set(out, pair[to], value);
   }
   if (from === 0 && get(source, EXPOSE_ROUTE) === true) set(out, EXPOSE, {});
-  if (from === 1 && isRecord<Json>(get(source, EXPOSE))) set(out, EXPOSE_ROUTE, true);
+  if (from === 1 && isRecord<Json>(get(source, EXPOSE)))
+    set(out, EXPOSE_ROUTE, true);
   return out;
 }
 
@@ -109,7 +124,8 @@ function lostParts(original: unknown, rebuilt: unknown): Json | undefined {
 function fillAbsent(target: Json, extra: Json): void {
   for (const [key, value] of Object.entries(extra)) {
     if (target[key] === undefined) target[key] = cloneJson(value);
-    else if (isRecord<Json>(target[key]) && isRecord<Json>(value)) fillAbsent(target[key], value);
+    else if (isRecord<Json>(target[key]) && isRecord<Json>(value))
+      fillAbsent(target[key], value);
   }
 }
 
@@ -154,15 +170,23 @@ function convert(obj: Json, from: 0 | 1): Json {
   const body = mapFields(source, from);
   // Whole sections present in the source stay present (an empty spec is still a spec).
   if (isRecord<Json>(source.spec) && body.spec === undefined) body.spec = {};
-  if (isRecord<Json>(source.status) && body.status === undefined) body.status = {};
+  if (isRecord<Json>(source.status) && body.status === undefined)
+    body.status = {};
 
   const metadata = withoutAnnotations(obj.metadata);
   // Restore what an earlier conversion into the source version set aside.
-  const ownKey = from === 0 ? V1ALPHA2_FIELDS_ANNOTATION : V1ALPHA1_FIELDS_ANNOTATION;
-  const restored = isRecord<Json>(obj.metadata) ? readFieldsAnnotation(obj.metadata, ownKey) : undefined;
+  const ownKey =
+    from === 0 ? V1ALPHA2_FIELDS_ANNOTATION : V1ALPHA1_FIELDS_ANNOTATION;
+  const restored = isRecord<Json>(obj.metadata)
+    ? readFieldsAnnotation(obj.metadata, ownKey)
+    : undefined;
   if (restored) {
     // An exposure switched off in the other version stays off.
-    if (to === 1 && get(body, EXPOSE) === undefined && isRecord<Json>(restored.spec?.networking)) {
+    if (
+      to === 1 &&
+      get(body, EXPOSE) === undefined &&
+      isRecord<Json>(restored.spec?.networking)
+    ) {
       delete restored.spec.networking.expose;
     }
     fillAbsent(body, restored);
@@ -173,7 +197,8 @@ function convert(obj: Json, from: 0 | 1): Json {
   if (lost) {
     metadata.annotations = {
       ...(metadata.annotations ?? {}),
-      [to === 1 ? V1ALPHA1_FIELDS_ANNOTATION : V1ALPHA2_FIELDS_ANNOTATION]: sortedJson(lost),
+      [to === 1 ? V1ALPHA1_FIELDS_ANNOTATION : V1ALPHA2_FIELDS_ANNOTATION]:
+        sortedJson(lost),
     };
   }
   return {
@@ -197,13 +222,24 @@ export function convertStackToV1alpha1(obj: StackV1alpha2): StackV1alpha1 {
  * Throws (with a message the webhook returns) for versions it does not know.
  */
 export function convertStack(obj: unknown, desiredApiVersion: string): Json {
-  if (!isRecord<Json>(obj)) throw new Error('the object to convert must be a LlamaStackDistribution object');
+  if (!isRecord<Json>(obj))
+    throw new Error(
+      'the object to convert must be a LlamaStackDistribution object',
+    );
   const known = [STACK_V1ALPHA1, STACK_V1ALPHA2];
   if (!known.includes(obj.apiVersion)) {
-    throw new Error(`cannot convert from apiVersion "${obj.apiVersion}": expected one of ${known.join(', ')}`);
+    throw new Error(
+      `cannot convert from apiVersion "${
+        obj.apiVersion
+      }": expected one of ${known.join(', ')}`,
+    );
   }
   if (!known.includes(desiredApiVersion)) {
-    throw new Error(`cannot convert to apiVersion "${desiredApiVersion}": expected one of ${known.join(', ')}`);
+    throw new Error(
+      `cannot convert to apiVersion "${desiredApiVersion}": expected one of ${known.join(
+        ', ',
+      )}`,
+    );
   }
   if (obj.apiVersion === desiredApiVersion) return cloneJson(obj);
   return obj.apiVersion === STACK_V1ALPHA1 ? convert(obj, 0) : convert(obj, 1);

@@ -35,9 +35,21 @@ export const stackCrd: CrdDefinition = {
       subresources: { status: true },
       printerColumns: [
         { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
-        { name: 'Operator Version', type: 'string', jsonPath: '.status.version.operatorVersion' },
-        { name: 'Server Version', type: 'string', jsonPath: '.status.version.llamaStackServerVersion' },
-        { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
+        {
+          name: 'Operator Version',
+          type: 'string',
+          jsonPath: '.status.version.operatorVersion',
+        },
+        {
+          name: 'Server Version',
+          type: 'string',
+          jsonPath: '.status.version.llamaStackServerVersion',
+        },
+        {
+          name: 'Available',
+          type: 'integer',
+          jsonPath: '.status.availableReplicas',
+        },
         { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
       ],
     },
@@ -49,10 +61,28 @@ export const stackCrd: CrdDefinition = {
       subresources: { status: true },
       printerColumns: [
         { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
-        { name: 'Distribution', type: 'string', jsonPath: '.status.resolvedDistribution.image', priority: 1 },
-        { name: 'Config', type: 'string', jsonPath: '.status.configGeneration.configMapName', priority: 1 },
-        { name: 'Providers', type: 'integer', jsonPath: '.status.configGeneration.providerCount' },
-        { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
+        {
+          name: 'Distribution',
+          type: 'string',
+          jsonPath: '.status.resolvedDistribution.image',
+          priority: 1,
+        },
+        {
+          name: 'Config',
+          type: 'string',
+          jsonPath: '.status.configGeneration.configMapName',
+          priority: 1,
+        },
+        {
+          name: 'Providers',
+          type: 'integer',
+          jsonPath: '.status.configGeneration.providerCount',
+        },
+        {
+          name: 'Available',
+          type: 'integer',
+          jsonPath: '.status.availableReplicas',
+        },
         { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
       ],
     },

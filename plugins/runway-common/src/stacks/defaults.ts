@@ -5,16 +5,23 @@
  * without type (FR-050b, FR-051a); v1alpha1: upstream's defaults).
  */
 import { applySchemaDefaults } from '../schema';
-import type { LlamaStackDistributionV1alpha1, LlamaStackDistributionV1alpha2 } from '../generated/llamaStackDistribution';
+import type {
+  LlamaStackDistributionV1alpha1,
+  LlamaStackDistributionV1alpha2,
+} from '../generated/llamaStackDistribution';
 import { StackV1alpha1Schema } from './v1alpha1';
 import { StackV1alpha2Schema } from './v1alpha2';
 
 /** A defaulted copy of a wire-form v1alpha2 object; the input is not changed. */
-export function defaultStackV1alpha2<T extends LlamaStackDistributionV1alpha2>(stack: T): T {
+export function defaultStackV1alpha2<T extends LlamaStackDistributionV1alpha2>(
+  stack: T,
+): T {
   return applySchemaDefaults(StackV1alpha2Schema, stack);
 }
 
 /** A defaulted copy of a v1alpha1 object; the input is not changed. */
-export function defaultStackV1alpha1<T extends LlamaStackDistributionV1alpha1>(stack: T): T {
+export function defaultStackV1alpha1<T extends LlamaStackDistributionV1alpha1>(
+  stack: T,
+): T {
   return applySchemaDefaults(StackV1alpha1Schema, stack);
 }

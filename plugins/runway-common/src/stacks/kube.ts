@@ -17,14 +17,24 @@ export const ResourceRequirementsSchema = Type.Object(
   {
     claims: Type.Optional(
       Type.Array(
-        Type.Object({ name: Type.String(), request: Type.Optional(Type.String()) }),
-        { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] },
+        Type.Object({
+          name: Type.String(),
+          request: Type.Optional(Type.String()),
+        }),
+        {
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+        },
       ),
     ),
     limits: Type.Optional(Type.Record(Type.String(), Quantity())),
     requests: Type.Optional(Type.Record(Type.String(), Quantity())),
   },
-  { $id: 'ResourceRequirements', description: 'CPU, memory and other resources (core/v1 ResourceRequirements).' },
+  {
+    $id: 'ResourceRequirements',
+    description:
+      'CPU, memory and other resources (core/v1 ResourceRequirements).',
+  },
 );
 
 export const VolumeMountSchema = Type.Object(
@@ -37,11 +47,19 @@ export const VolumeMountSchema = Type.Object(
     subPath: Type.Optional(Type.String()),
     subPathExpr: Type.Optional(Type.String()),
   },
-  { $id: 'VolumeMount', description: 'A volume mounted into the server container (core/v1 VolumeMount).' },
+  {
+    $id: 'VolumeMount',
+    description:
+      'A volume mounted into the server container (core/v1 VolumeMount).',
+  },
 );
 
 export const VolumeSchema = Type.Object(
-  { name: Type.String({ description: 'Name of the volume, referenced by volumeMounts.' }) },
+  {
+    name: Type.String({
+      description: 'Name of the volume, referenced by volumeMounts.',
+    }),
+  },
   {
     $id: 'Volume',
     description:
@@ -57,7 +75,9 @@ export const LabelSelectorSchema = Type.Object(
         Type.Object({
           key: Type.String(),
           operator: Type.String(),
-          values: Type.Optional(Type.Array(Type.String(), { 'x-kubernetes-list-type': 'atomic' })),
+          values: Type.Optional(
+            Type.Array(Type.String(), { 'x-kubernetes-list-type': 'atomic' }),
+          ),
         }),
         { 'x-kubernetes-list-type': 'atomic' },
       ),
@@ -70,7 +90,9 @@ export const LabelSelectorSchema = Type.Object(
 export const TopologySpreadConstraintSchema = Type.Object(
   {
     labelSelector: Type.Optional(LabelSelectorSchema),
-    matchLabelKeys: Type.Optional(Type.Array(Type.String(), { 'x-kubernetes-list-type': 'atomic' })),
+    matchLabelKeys: Type.Optional(
+      Type.Array(Type.String(), { 'x-kubernetes-list-type': 'atomic' }),
+    ),
     maxSkew: Int32(),
     minDomains: Type.Optional(Int32()),
     nodeAffinityPolicy: Type.Optional(Type.String()),
@@ -78,7 +100,10 @@ export const TopologySpreadConstraintSchema = Type.Object(
     topologyKey: Type.String(),
     whenUnsatisfiable: Type.String(),
   },
-  { $id: 'TopologySpreadConstraint', description: 'How server pods spread over topology domains (core/v1).' },
+  {
+    $id: 'TopologySpreadConstraint',
+    description: 'How server pods spread over topology domains (core/v1).',
+  },
 );
 
 export const AutoscalingSchema = (strict: boolean) =>
@@ -86,8 +111,12 @@ export const AutoscalingSchema = (strict: boolean) =>
     {
       maxReplicas: Int32(strict ? { minimum: 1 } : {}),
       minReplicas: Type.Optional(Int32(strict ? { minimum: 1 } : {})),
-      targetCPUUtilizationPercentage: Type.Optional(Int32(strict ? { minimum: 1, maximum: 100 } : {})),
-      targetMemoryUtilizationPercentage: Type.Optional(Int32(strict ? { minimum: 1, maximum: 100 } : {})),
+      targetCPUUtilizationPercentage: Type.Optional(
+        Int32(strict ? { minimum: 1, maximum: 100 } : {}),
+      ),
+      targetMemoryUtilizationPercentage: Type.Optional(
+        Int32(strict ? { minimum: 1, maximum: 100 } : {}),
+      ),
     },
     { description: 'HorizontalPodAutoscaler settings.' },
   );
@@ -102,18 +131,25 @@ export const PodDisruptionBudgetSchema = Type.Object(
 
 export const CaBundleSchema = Type.Object(
   {
-    configMapName: Type.String({ description: 'ConfigMap holding the CA certificates.' }),
+    configMapName: Type.String({
+      description: 'ConfigMap holding the CA certificates.',
+    }),
     configMapNamespace: Type.Optional(
-      Type.String({ description: 'Namespace of the ConfigMap; defaults to the resource namespace.' }),
+      Type.String({
+        description:
+          'Namespace of the ConfigMap; defaults to the resource namespace.',
+      }),
     ),
     configMapKeys: Type.Optional(
       Type.Array(Type.String(), {
         maxItems: 50,
-        description: 'Keys to concatenate into one bundle; defaults to ["ca-bundle.crt"].',
+        description:
+          'Keys to concatenate into one bundle; defaults to ["ca-bundle.crt"].',
       }),
     ),
   },
   { description: 'Custom CA certificates, from a ConfigMap.' },
 );
 
-export const TerminationGracePeriodSeconds = () => Int64({ description: 'Pod termination grace period.' });
+export const TerminationGracePeriodSeconds = () =>
+  Int64({ description: 'Pod termination grace period.' });

@@ -22,7 +22,12 @@ export interface NormalizedStack {
 function nestSecretRef(holder: Record<string, any>, field: string): boolean {
   const ref = holder[field];
   // Only a complete flat reference is rewritten; a broken one is left for the validator to name.
-  if (!isRecord(ref) || 'secretKeyRef' in ref || !('name' in ref && 'key' in ref)) return false;
+  if (
+    !isRecord(ref) ||
+    'secretKeyRef' in ref ||
+    !('name' in ref && 'key' in ref)
+  )
+    return false;
   const { name, key, ...rest } = ref;
   holder[field] = { ...rest, secretKeyRef: { name, key } };
   return true;
@@ -50,7 +55,10 @@ export function normalizeStackV1alpha2(input: unknown): NormalizedStack {
         const canonical = `${base}[${i}]`;
         const written = wrapped ? base : canonical;
         if (isRecord(provider) && nestSecretRef(provider, 'apiKey')) {
-          rewrites.push([`${canonical}.apiKey.secretKeyRef`, `${written}.apiKey`]);
+          rewrites.push([
+            `${canonical}.apiKey.secretKeyRef`,
+            `${written}.apiKey`,
+          ]);
         }
         if (wrapped) rewrites.push([canonical, written]);
       });
@@ -62,7 +70,10 @@ export function normalizeStackV1alpha2(input: unknown): NormalizedStack {
     models.forEach((model: unknown, i: number) => {
       if (typeof model === 'string') {
         models[i] = { name: model };
-        rewrites.push([`spec.resources.models[${i}].name`, `spec.resources.models[${i}]`]);
+        rewrites.push([
+          `spec.resources.models[${i}].name`,
+          `spec.resources.models[${i}]`,
+        ]);
       }
     });
   }
@@ -73,11 +84,23 @@ export function normalizeStackV1alpha2(input: unknown): NormalizedStack {
   }
 
   if (isRecord(spec.storage)) {
-    if (isRecord(spec.storage.kv) && nestSecretRef(spec.storage.kv, 'password')) {
-      rewrites.push(['spec.storage.kv.password.secretKeyRef', 'spec.storage.kv.password']);
+    if (
+      isRecord(spec.storage.kv) &&
+      nestSecretRef(spec.storage.kv, 'password')
+    ) {
+      rewrites.push([
+        'spec.storage.kv.password.secretKeyRef',
+        'spec.storage.kv.password',
+      ]);
     }
-    if (isRecord(spec.storage.sql) && nestSecretRef(spec.storage.sql, 'connectionString')) {
-      rewrites.push(['spec.storage.sql.connectionString.secretKeyRef', 'spec.storage.sql.connectionString']);
+    if (
+      isRecord(spec.storage.sql) &&
+      nestSecretRef(spec.storage.sql, 'connectionString')
+    ) {
+      rewrites.push([
+        'spec.storage.sql.connectionString.secretKeyRef',
+        'spec.storage.sql.connectionString',
+      ]);
     }
   }
 
@@ -85,7 +108,11 @@ export function normalizeStackV1alpha2(input: unknown): NormalizedStack {
   rewrites.sort((a, b) => b[0].length - a[0].length);
   const inputPath = (path: string): string => {
     for (const [canonical, written] of rewrites) {
-      if (path === canonical || path.startsWith(`${canonical}.`) || path.startsWith(`${canonical}[`)) {
+      if (
+        path === canonical ||
+        path.startsWith(`${canonical}.`) ||
+        path.startsWith(`${canonical}[`)
+      ) {
         return written + path.slice(canonical.length);
       }
     }

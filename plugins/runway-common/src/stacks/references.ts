@@ -16,7 +16,10 @@ export interface StackReferenceLookup {
   /** Whether the Secret exists. */
   secretExists(namespace: string, name: string): Promise<boolean>;
   /** The data keys of the ConfigMap, or undefined when it does not exist. */
-  configMapKeys(namespace: string, name: string): Promise<readonly string[] | undefined>;
+  configMapKeys(
+    namespace: string,
+    name: string,
+  ): Promise<readonly string[] | undefined>;
 }
 
 /** The keys a server config may be stored under in an override ConfigMap. */
@@ -37,15 +40,23 @@ type Target =
       anyOfKeys?: readonly string[];
     };
 
-function caBundleTarget(path: string, ns: string, bundle: any): Target | undefined {
+function caBundleTarget(
+  path: string,
+  ns: string,
+  bundle: any,
+): Target | undefined {
   if (!bundle?.configMapName) return undefined;
   return {
     kind: 'ConfigMap',
     path: `${path}.configMapName`,
     namespace: bundle.configMapNamespace || ns,
     name: bundle.configMapName,
-    requiredKeys: bundle.configMapKeys?.length ? bundle.configMapKeys : DEFAULT_CA_BUNDLE_KEYS,
-    keysPath: bundle.configMapKeys?.length ? `${path}.configMapKeys` : `${path}.configMapName`,
+    requiredKeys: bundle.configMapKeys?.length
+      ? bundle.configMapKeys
+      : DEFAULT_CA_BUNDLE_KEYS,
+    keysPath: bundle.configMapKeys?.length
+      ? `${path}.configMapKeys`
+      : `${path}.configMapName`,
   };
 }
 
@@ -63,14 +74,20 @@ function targetsOf(stack: StackV1alpha1 | StackV1alpha2, ns: string): Target[] {
         anyOfKeys: CONFIG_MAP_CONFIG_KEYS,
       });
     }
-    const ca = caBundleTarget('spec.server.tlsConfig.caBundle', ns, server?.tlsConfig?.caBundle);
+    const ca = caBundleTarget(
+      'spec.server.tlsConfig.caBundle',
+      ns,
+      server?.tlsConfig?.caBundle,
+    );
     if (ca) targets.push(ca);
     return targets;
   }
   const spec = (stack as StackV1alpha2).spec;
   if (!spec) return targets;
   for (const ref of stackSecretReferences(spec)) {
-    const path = ref.path.endsWith('.secretName') ? ref.path : `${ref.path}.name`;
+    const path = ref.path.endsWith('.secretName')
+      ? ref.path
+      : `${ref.path}.name`;
     targets.push({ kind: 'Secret', path, namespace: ns, name: ref.name });
   }
   if (spec.overrideConfig?.configMapName) {
@@ -82,7 +99,11 @@ function targetsOf(stack: StackV1alpha1 | StackV1alpha2, ns: string): Target[] {
       anyOfKeys: CONFIG_MAP_CONFIG_KEYS,
     });
   }
-  const ca = caBundleTarget('spec.networking.tls.caBundle', ns, spec.networking?.tls?.caBundle);
+  const ca = caBundleTarget(
+    'spec.networking.tls.caBundle',
+    ns,
+    spec.networking?.tls?.caBundle,
+  );
   if (ca) targets.push(ca);
   return targets;
 }
@@ -99,12 +120,18 @@ export async function checkStackReferences(
   namespace = stack.metadata?.namespace ?? 'default',
 ): Promise<ValidationIssue[]> {
   const targets = targetsOf(stack, namespace);
-  const cache = new Map<string, Promise<boolean | readonly string[] | undefined>>();
+  const cache = new Map<
+    string,
+    Promise<boolean | readonly string[] | undefined>
+  >();
   const look = (t: Target) => {
     const id = `${t.kind}/${t.namespace}/${t.name}`;
     let found = cache.get(id);
     if (!found) {
-      found = t.kind === 'Secret' ? lookup.secretExists(t.namespace, t.name) : lookup.configMapKeys(t.namespace, t.name);
+      found =
+        t.kind === 'Secret'
+          ? lookup.secretExists(t.namespace, t.name)
+          : lookup.configMapKeys(t.namespace, t.name);
       cache.set(id, found);
     }
     return found;
@@ -115,7 +142,10 @@ export async function checkStackReferences(
     const result = results[i];
     if (result === false || result === undefined) {
       issues.push(
-        error(t.path, `${t.kind} "${t.name}" not found in namespace "${t.namespace}": create it or change ${t.path}`),
+        error(
+          t.path,
+          `${t.kind} "${t.name}" not found in namespace "${t.namespace}": create it or change ${t.path}`,
+        ),
       );
       return;
     }
@@ -123,7 +153,14 @@ export async function checkStackReferences(
     const keys = new Set(result);
     if (t.anyOfKeys && !t.anyOfKeys.some(k => keys.has(k))) {
       issues.push(
-        error(t.path, `ConfigMap "${t.name}" in namespace "${t.namespace}" has no ${t.anyOfKeys.join(' or ')} key: store the server configuration under config.yaml`),
+        error(
+          t.path,
+          `ConfigMap "${t.name}" in namespace "${
+            t.namespace
+          }" has no ${t.anyOfKeys.join(
+            ' or ',
+          )} key: store the server configuration under config.yaml`,
+        ),
       );
     }
     const missing = (t.requiredKeys ?? []).filter(k => !keys.has(k));
@@ -131,7 +168,15 @@ export async function checkStackReferences(
       issues.push(
         error(
           t.keysPath ?? t.path,
-          `ConfigMap "${t.name}" in namespace "${t.namespace}" has no key ${missing.map(k => `"${k}"`).join(', ')}: add the certificates under that key or list the right keys in ${t.keysPath ?? t.path}`,
+          `ConfigMap "${t.name}" in namespace "${
+            t.namespace
+          }" has no key ${missing
+            .map(k => `"${k}"`)
+            .join(
+              ', ',
+            )}: add the certificates under that key or list the right keys in ${
+            t.keysPath ?? t.path
+          }`,
         ),
       );
     }

@@ -5,7 +5,15 @@
  * here (a test compares the two schemas).
  */
 import { Type } from '@sinclair/typebox';
-import { ConditionSchema, DateTime, Int32, Quantity, StringEnum, celRules, typeMetaProperties } from '../schema';
+import {
+  ConditionSchema,
+  DateTime,
+  Int32,
+  Quantity,
+  StringEnum,
+  celRules,
+  typeMetaProperties,
+} from '../schema';
 import {
   AutoscalingSchema,
   CaBundleSchema,
@@ -23,7 +31,13 @@ export const STACK_KIND = 'LlamaStackDistribution';
 export const STACK_V1ALPHA1 = `${STACK_GROUP}/v1alpha1`;
 export const STACK_V1ALPHA2 = `${STACK_GROUP}/v1alpha2`;
 
-export const STACK_PHASES = ['Pending', 'Initializing', 'Ready', 'Failed', 'Terminating'] as const;
+export const STACK_PHASES = [
+  'Pending',
+  'Initializing',
+  'Ready',
+  'Failed',
+  'Terminating',
+] as const;
 export type StackPhase = (typeof STACK_PHASES)[number];
 
 export const DEFAULT_CONTAINER_NAME = 'llama-stack';
@@ -34,13 +48,22 @@ export const DEFAULT_STORAGE_SIZE = '10Gi';
 export const DistributionSchema = Type.Object(
   {
     name: Type.Optional(
-      Type.String({ description: 'Name of a distribution the operator knows, e.g. "starter".' }),
+      Type.String({
+        description:
+          'Name of a distribution the operator knows, e.g. "starter".',
+      }),
     ),
-    image: Type.Optional(Type.String({ description: 'Container image to run directly.' })),
+    image: Type.Optional(
+      Type.String({ description: 'Container image to run directly.' }),
+    ),
   },
   {
-    description: 'Which llama-stack server to run: a named distribution or an image.',
-    ...celRules({ rule: '!(has(self.name) && has(self.image))', message: 'Only one of name or image can be specified' }),
+    description:
+      'Which llama-stack server to run: a named distribution or an image.',
+    ...celRules({
+      rule: '!(has(self.name) && has(self.image))',
+      message: 'Only one of name or image can be specified',
+    }),
   },
 );
 
@@ -59,7 +82,9 @@ const ContainerSpecSchema = Type.Object(
 const PodOverridesSchema = Type.Object(
   {
     serviceAccountName: Type.Optional(Type.String()),
-    terminationGracePeriodSeconds: Type.Optional(TerminationGracePeriodSeconds()),
+    terminationGracePeriodSeconds: Type.Optional(
+      TerminationGracePeriodSeconds(),
+    ),
     volumes: Type.Optional(Type.Array(VolumeSchema)),
     volumeMounts: Type.Optional(Type.Array(VolumeMountSchema)),
   },
@@ -68,9 +93,14 @@ const PodOverridesSchema = Type.Object(
 
 const UserConfigSchema = Type.Object(
   {
-    configMapName: Type.String({ description: 'ConfigMap holding config.yaml (or run.yaml).' }),
+    configMapName: Type.String({
+      description: 'ConfigMap holding config.yaml (or run.yaml).',
+    }),
     configMapNamespace: Type.Optional(
-      Type.String({ description: 'Namespace of the ConfigMap; defaults to the resource namespace.' }),
+      Type.String({
+        description:
+          'Namespace of the ConfigMap; defaults to the resource namespace.',
+      }),
     ),
   },
   { description: 'A user-provided server configuration.' },
@@ -78,9 +108,15 @@ const UserConfigSchema = Type.Object(
 
 const ServerStorageSchema = Type.Object(
   {
-    size: Type.Optional(Quantity({ description: `Size of the PVC; the operator defaults it to ${DEFAULT_STORAGE_SIZE}.` })),
+    size: Type.Optional(
+      Quantity({
+        description: `Size of the PVC; the operator defaults it to ${DEFAULT_STORAGE_SIZE}.`,
+      }),
+    ),
     mountPath: Type.Optional(
-      Type.String({ description: `Where the PVC is mounted; the operator defaults it to ${DEFAULT_STORAGE_MOUNT_PATH}.` }),
+      Type.String({
+        description: `Where the PVC is mounted; the operator defaults it to ${DEFAULT_STORAGE_MOUNT_PATH}.`,
+      }),
     ),
   },
   { description: 'Persistent storage for the server.' },
@@ -92,13 +128,20 @@ const ServerSchema = Type.Object(
     containerSpec: Type.Optional(ContainerSpecSchema),
     podOverrides: Type.Optional(PodOverridesSchema),
     podDisruptionBudget: Type.Optional(PodDisruptionBudgetSchema),
-    topologySpreadConstraints: Type.Optional(Type.Array(TopologySpreadConstraintSchema)),
+    topologySpreadConstraints: Type.Optional(
+      Type.Array(TopologySpreadConstraintSchema),
+    ),
     autoscaling: Type.Optional(AutoscalingSchema(false)),
-    workers: Type.Optional(Int32({ minimum: 1, description: 'Number of uvicorn workers.' })),
+    workers: Type.Optional(
+      Int32({ minimum: 1, description: 'Number of uvicorn workers.' }),
+    ),
     storage: Type.Optional(ServerStorageSchema),
     userConfig: Type.Optional(UserConfigSchema),
     tlsConfig: Type.Optional(
-      Type.Object({ caBundle: Type.Optional(CaBundleSchema) }, { description: 'TLS settings of outgoing connections.' }),
+      Type.Object(
+        { caBundle: Type.Optional(CaBundleSchema) },
+        { description: 'TLS settings of outgoing connections.' },
+      ),
     ),
   },
   { description: 'The llama-stack server.' },
@@ -106,7 +149,12 @@ const ServerSchema = Type.Object(
 
 const NetworkSchema = Type.Object(
   {
-    exposeRoute: Type.Optional(Type.Boolean({ default: false, description: 'Expose the service with an Ingress/Route.' })),
+    exposeRoute: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Expose the service with an Ingress/Route.',
+      }),
+    ),
     allowedFrom: Type.Optional(
       Type.Object({
         namespaces: Type.Optional(Type.Array(Type.String())),
@@ -126,11 +174,16 @@ export const StackSpecV1alpha1Schema = Type.Object(
   { description: 'Desired state of a LlamaStackDistribution (v1alpha1).' },
 );
 
-const ProviderHealthSchema = Type.Object({ message: Type.String(), status: Type.String() });
+const ProviderHealthSchema = Type.Object({
+  message: Type.String(),
+  status: Type.String(),
+});
 
 export const DistributionConfigStatusSchema = Type.Object({
   activeDistribution: Type.Optional(Type.String()),
-  availableDistributions: Type.Optional(Type.Record(Type.String(), Type.String())),
+  availableDistributions: Type.Optional(
+    Type.Record(Type.String(), Type.String()),
+  ),
   providers: Type.Optional(
     Type.Array(
       Type.Object({
@@ -177,4 +230,3 @@ export const StackV1alpha1Schema = Type.Object(
   },
   { description: 'A llama-stack server (v1alpha1, as released upstream).' },
 );
-

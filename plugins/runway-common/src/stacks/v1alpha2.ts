@@ -38,7 +38,13 @@ import {
 } from './v1alpha1';
 
 /** The provider APIs of `spec.providers` (FR-003), in the order config generation uses. */
-export const PROVIDER_APIS = ['inference', 'safety', 'vectorIo', 'toolRuntime', 'telemetry'] as const;
+export const PROVIDER_APIS = [
+  'inference',
+  'safety',
+  'vectorIo',
+  'toolRuntime',
+  'telemetry',
+] as const;
 export type ProviderApi = (typeof PROVIDER_APIS)[number];
 
 /**
@@ -71,7 +77,11 @@ export const PROVIDER_ID_PATTERN = '^[A-Za-z0-9]([A-Za-z0-9_-]*[A-Za-z0-9])?$';
 
 export const SecretKeySelectorSchema = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 253, description: 'Name of the Secret, in the same namespace.' }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 253,
+      description: 'Name of the Secret, in the same namespace.',
+    }),
     key: Type.String({ minLength: 1, description: 'Key within the Secret.' }),
   },
   { description: 'A key of a Secret in the same namespace.' },
@@ -91,10 +101,25 @@ export const SECRET_REF_RULE = {
 export const SecretRefSchema = Type.Object(
   {
     secretKeyRef: Type.Optional(SecretKeySelectorSchema),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'Flat form: name of the Secret.' })),
-    key: Type.Optional(Type.String({ minLength: 1, description: 'Flat form: key within the Secret.' })),
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 253,
+        description: 'Flat form: name of the Secret.',
+      }),
+    ),
+    key: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'Flat form: key within the Secret.',
+      }),
+    ),
   },
-  { $id: 'StackSecretRef', description: 'A value read from a Secret.', ...celRules(SECRET_REF_RULE) },
+  {
+    $id: 'StackSecretRef',
+    description: 'A value read from a Secret.',
+    ...celRules(SECRET_REF_RULE),
+  },
 );
 
 export const ProviderSchema = Type.Object(
@@ -111,13 +136,17 @@ export const ProviderSchema = Type.Object(
     provider: Type.String({
       minLength: 1,
       maxLength: 128,
-      description: 'Provider type, e.g. "vllm" (becomes provider_type "remote::vllm").',
+      description:
+        'Provider type, e.g. "vllm" (becomes provider_type "remote::vllm").',
     }),
-    endpoint: Type.Optional(Type.String({ description: 'URL of the provider (config.url).' })),
+    endpoint: Type.Optional(
+      Type.String({ description: 'URL of the provider (config.url).' }),
+    ),
     apiKey: Type.Optional(SecretRefSchema),
     secretRefs: Type.Optional(
       Type.Record(Type.String(), SecretKeySelectorSchema, {
-        description: 'Named secret references: each key becomes config.<key>, read from an env var.',
+        description:
+          'Named secret references: each key becomes config.<key>, read from an env var.',
       }),
     ),
     settings: Type.Optional(
@@ -183,30 +212,58 @@ export const ProvidersSchema = Type.Object(
     toolRuntime: providerList('toolRuntime'),
     telemetry: providerList('telemetry'),
   },
-  { description: 'Providers per API (FR-003).', ...celRules(UNIQUE_PROVIDER_IDS_RULE) },
+  {
+    description: 'Providers per API (FR-003).',
+    ...celRules(UNIQUE_PROVIDER_IDS_RULE),
+  },
 );
 
 export const ModelResourceSchema = Type.Object(
   {
-    name: Type.String({ minLength: 1, description: 'Model identifier, e.g. "llama3.2-8b".' }),
+    name: Type.String({
+      minLength: 1,
+      description: 'Model identifier, e.g. "llama3.2-8b".',
+    }),
     provider: Type.Optional(
-      Type.String({ minLength: 1, description: 'Provider ID to register with; defaults to the first inference provider.' }),
+      Type.String({
+        minLength: 1,
+        description:
+          'Provider ID to register with; defaults to the first inference provider.',
+      }),
     ),
-    contextLength: Type.Optional(Type.Integer({ minimum: 1, description: 'Context window size in tokens.' })),
-    modelType: Type.Optional(Type.String({ minLength: 1, description: 'Model type, e.g. "llm" or "embedding".' })),
-    quantization: Type.Optional(Type.String({ minLength: 1, description: 'Quantization method.' })),
+    contextLength: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Context window size in tokens.',
+      }),
+    ),
+    modelType: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'Model type, e.g. "llm" or "embedding".',
+      }),
+    ),
+    quantization: Type.Optional(
+      Type.String({ minLength: 1, description: 'Quantization method.' }),
+    ),
   },
   { $id: 'StackModelResource', description: 'A model to register.' },
 );
 
 export const ResourcesSchema = Type.Object(
   {
-    models: Type.Optional(Type.Array(ModelResourceSchema, { description: 'Models to register.' })),
+    models: Type.Optional(
+      Type.Array(ModelResourceSchema, { description: 'Models to register.' }),
+    ),
     tools: Type.Optional(
-      Type.Array(Type.String({ minLength: 1 }), { description: 'Tool groups to register with the toolRuntime provider.' }),
+      Type.Array(Type.String({ minLength: 1 }), {
+        description: 'Tool groups to register with the toolRuntime provider.',
+      }),
     ),
     shields: Type.Optional(
-      Type.Array(Type.String({ minLength: 1 }), { description: 'Shields to register with the safety provider.' }),
+      Type.Array(Type.String({ minLength: 1 }), {
+        description: 'Shields to register with the safety provider.',
+      }),
     ),
   },
   { description: 'Resources registered when the server starts (FR-006).' },
@@ -221,7 +278,8 @@ export const REDIS_ENDPOINT_RULE = {
 };
 export const POSTGRES_CONNECTION_RULE = {
   rule: "self.type != 'postgres' || has(self.connectionString)",
-  message: 'storage.sql.connectionString is required when storage.sql.type is postgres',
+  message:
+    'storage.sql.connectionString is required when storage.sql.type is postgres',
 };
 
 export const StorageSchema = Type.Object(
@@ -229,8 +287,18 @@ export const StorageSchema = Type.Object(
     kv: Type.Optional(
       Type.Object(
         {
-          type: Type.Optional(StringEnum(KV_STORAGE_TYPES, { default: 'sqlite', description: 'sqlite or redis.' })),
-          endpoint: Type.Optional(Type.String({ minLength: 1, description: 'Redis endpoint, e.g. redis://redis:6379.' })),
+          type: Type.Optional(
+            StringEnum(KV_STORAGE_TYPES, {
+              default: 'sqlite',
+              description: 'sqlite or redis.',
+            }),
+          ),
+          endpoint: Type.Optional(
+            Type.String({
+              minLength: 1,
+              description: 'Redis endpoint, e.g. redis://redis:6379.',
+            }),
+          ),
           password: Type.Optional(SecretRefSchema),
         },
         { description: 'Key-value store.', ...celRules(REDIS_ENDPOINT_RULE) },
@@ -239,53 +307,95 @@ export const StorageSchema = Type.Object(
     sql: Type.Optional(
       Type.Object(
         {
-          type: Type.Optional(StringEnum(SQL_STORAGE_TYPES, { default: 'sqlite', description: 'sqlite or postgres.' })),
+          type: Type.Optional(
+            StringEnum(SQL_STORAGE_TYPES, {
+              default: 'sqlite',
+              description: 'sqlite or postgres.',
+            }),
+          ),
           connectionString: Type.Optional(SecretRefSchema),
         },
-        { description: 'Relational store.', ...celRules(POSTGRES_CONNECTION_RULE) },
+        {
+          description: 'Relational store.',
+          ...celRules(POSTGRES_CONNECTION_RULE),
+        },
       ),
     ),
   },
-  { description: 'State storage (FR-008); without it the distribution defaults stay.' },
+  {
+    description:
+      'State storage (FR-008); without it the distribution defaults stay.',
+  },
 );
 
 export const TLS_SECRET_RULE = {
   rule: '!has(self.enabled) || !self.enabled || has(self.secretName)',
-  message: 'networking.tls.secretName is required when networking.tls.enabled is true',
+  message:
+    'networking.tls.secretName is required when networking.tls.enabled is true',
 };
 
 export const NetworkingSchema = Type.Object(
   {
     port: Type.Optional(
-      Int32({ minimum: 1, maximum: 65535, default: DEFAULT_SERVER_PORT, description: 'Server port.' }),
+      Int32({
+        minimum: 1,
+        maximum: 65535,
+        default: DEFAULT_SERVER_PORT,
+        description: 'Server port.',
+      }),
     ),
     tls: Type.Optional(
       Type.Object(
         {
-          enabled: Type.Optional(Type.Boolean({ description: 'Serve TLS (FR-061).' })),
+          enabled: Type.Optional(
+            Type.Boolean({ description: 'Serve TLS (FR-061).' }),
+          ),
           secretName: Type.Optional(
-            Type.String({ minLength: 1, description: 'kubernetes.io/tls Secret with the server certificate.' }),
+            Type.String({
+              minLength: 1,
+              description:
+                'kubernetes.io/tls Secret with the server certificate.',
+            }),
           ),
           caBundle: Type.Optional(CaBundleSchema),
         },
-        { description: 'TLS of the server, and custom CAs for its outgoing connections.', ...celRules(TLS_SECRET_RULE) },
+        {
+          description:
+            'TLS of the server, and custom CAs for its outgoing connections.',
+          ...celRules(TLS_SECRET_RULE),
+        },
       ),
     ),
     expose: Type.Optional(
       Type.Object(
         {
           hostname: Type.Optional(
-            Type.String({ minLength: 1, description: 'Hostname of the Ingress/Route; generated when omitted.' }),
+            Type.String({
+              minLength: 1,
+              description:
+                'Hostname of the Ingress/Route; generated when omitted.',
+            }),
           ),
         },
-        { description: 'Expose the server outside the cluster (an empty object means expose with defaults).' },
+        {
+          description:
+            'Expose the server outside the cluster (an empty object means expose with defaults).',
+        },
       ),
     ),
     allowedFrom: Type.Optional(
       Type.Object(
         {
-          namespaces: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Namespaces allowed ("*" for all).' })),
-          labels: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Namespace label keys allowed.' })),
+          namespaces: Type.Optional(
+            Type.Array(Type.String({ minLength: 1 }), {
+              description: 'Namespaces allowed ("*" for all).',
+            }),
+          ),
+          labels: Type.Optional(
+            Type.Array(Type.String({ minLength: 1 }), {
+              description: 'Namespace label keys allowed.',
+            }),
+          ),
         },
         { description: 'NetworkPolicy: who may reach the server.' },
       ),
@@ -296,17 +406,23 @@ export const NetworkingSchema = Type.Object(
 
 export const AUTOSCALING_RANGE_RULE = {
   rule: '!has(self.minReplicas) || self.maxReplicas >= self.minReplicas',
-  message: 'workload.autoscaling.maxReplicas must be greater than or equal to minReplicas',
+  message:
+    'workload.autoscaling.maxReplicas must be greater than or equal to minReplicas',
 };
 export const PDB_EXCLUSIVE_RULE = {
   rule: '!(has(self.minAvailable) && has(self.maxUnavailable))',
-  message: 'workload.podDisruptionBudget: set minAvailable or maxUnavailable, not both',
+  message:
+    'workload.podDisruptionBudget: set minAvailable or maxUnavailable, not both',
 };
 
 export const WorkloadSchema = Type.Object(
   {
-    replicas: Type.Optional(Int32({ minimum: 0, default: 1, description: 'Number of server pods.' })),
-    workers: Type.Optional(Int32({ minimum: 1, description: 'Uvicorn workers per pod.' })),
+    replicas: Type.Optional(
+      Int32({ minimum: 0, default: 1, description: 'Number of server pods.' }),
+    ),
+    workers: Type.Optional(
+      Int32({ minimum: 1, description: 'Uvicorn workers per pod.' }),
+    ),
     resources: Type.Optional(ResourceRequirementsSchema),
     autoscaling: Type.Optional(
       Type.Object(AutoscalingSchema(true).properties, {
@@ -317,9 +433,15 @@ export const WorkloadSchema = Type.Object(
     storage: Type.Optional(
       Type.Object(
         {
-          size: Type.Optional(Quantity({ description: 'Size of the PVC, e.g. "10Gi".' })),
+          size: Type.Optional(
+            Quantity({ description: 'Size of the PVC, e.g. "10Gi".' }),
+          ),
           mountPath: Type.Optional(
-            Type.String({ minLength: 1, default: DEFAULT_STORAGE_MOUNT_PATH, description: 'Where the PVC is mounted.' }),
+            Type.String({
+              minLength: 1,
+              default: DEFAULT_STORAGE_MOUNT_PATH,
+              description: 'Where the PVC is mounted.',
+            }),
           ),
         },
         { description: 'Persistent volume for the server.' },
@@ -331,12 +453,16 @@ export const WorkloadSchema = Type.Object(
         ...celRules(PDB_EXCLUSIVE_RULE),
       }),
     ),
-    topologySpreadConstraints: Type.Optional(Type.Array(TopologySpreadConstraintSchema)),
+    topologySpreadConstraints: Type.Optional(
+      Type.Array(TopologySpreadConstraintSchema),
+    ),
     overrides: Type.Optional(
       Type.Object(
         {
           serviceAccountName: Type.Optional(Type.String({ minLength: 1 })),
-          terminationGracePeriodSeconds: Type.Optional(TerminationGracePeriodSeconds()),
+          terminationGracePeriodSeconds: Type.Optional(
+            TerminationGracePeriodSeconds(),
+          ),
           env: Type.Optional(Type.Array(EnvVarSchema)),
           command: Type.Optional(Type.Array(Type.String())),
           args: Type.Optional(Type.Array(Type.String())),
@@ -357,18 +483,35 @@ const ExternalProviderSchema = Type.Object({
 
 export const ExternalProvidersSchema = Type.Object(
   Object.fromEntries(
-    PROVIDER_APIS.map(api => [api, Type.Optional(Type.Array(ExternalProviderSchema))]),
+    PROVIDER_APIS.map(api => [
+      api,
+      Type.Optional(Type.Array(ExternalProviderSchema)),
+    ]),
   ) as unknown as Record<ProviderApi, TSchema>,
-  { description: 'Providers shipped as images (spec 001), merged into the generated config.' },
+  {
+    description:
+      'Providers shipped as images (spec 001), merged into the generated config.',
+  },
 );
 
 export const DISTRIBUTION_RULES = [
-  { rule: '!(has(self.name) && has(self.image))', message: 'spec.distribution: set name or image, not both' },
-  { rule: 'has(self.name) || has(self.image)', message: 'spec.distribution: set name (e.g. "starter") or image' },
+  {
+    rule: '!(has(self.name) && has(self.image))',
+    message: 'spec.distribution: set name or image, not both',
+  },
+  {
+    rule: 'has(self.name) || has(self.image)',
+    message: 'spec.distribution: set name (e.g. "starter") or image',
+  },
 ];
 
 /** FR-070: overrideConfig replaces the generated config, so it excludes what generates it. */
-export const OVERRIDE_EXCLUSIVE_FIELDS = ['providers', 'resources', 'storage', 'disabled'] as const;
+export const OVERRIDE_EXCLUSIVE_FIELDS = [
+  'providers',
+  'resources',
+  'storage',
+  'disabled',
+] as const;
 export const OVERRIDE_RULES = OVERRIDE_EXCLUSIVE_FIELDS.map(field => ({
   rule: `!has(self.overrideConfig) || !has(self.${field})`,
   message: `spec.overrideConfig and spec.${field} are mutually exclusive: remove one of them`,
@@ -378,28 +521,54 @@ export const StackSpecV1alpha2Schema = Type.Object(
   {
     distribution: Type.Object(
       {
-        name: Type.Optional(Type.String({ minLength: 1, description: 'Named distribution, e.g. "starter".' })),
-        image: Type.Optional(Type.String({ minLength: 1, description: 'Container image to run directly.' })),
+        name: Type.Optional(
+          Type.String({
+            minLength: 1,
+            description: 'Named distribution, e.g. "starter".',
+          }),
+        ),
+        image: Type.Optional(
+          Type.String({
+            minLength: 1,
+            description: 'Container image to run directly.',
+          }),
+        ),
       },
-      { description: 'Which llama-stack server to run (FR-002).', ...celRules(...DISTRIBUTION_RULES) },
+      {
+        description: 'Which llama-stack server to run (FR-002).',
+        ...celRules(...DISTRIBUTION_RULES),
+      },
     ),
     providers: Type.Optional(ProvidersSchema),
     resources: Type.Optional(ResourcesSchema),
     storage: Type.Optional(StorageSchema),
     disabled: Type.Optional(
-      Type.Array(StringEnum(STACK_APIS), { description: 'APIs to disable (FR-009).' }),
+      Type.Array(StringEnum(STACK_APIS), {
+        description: 'APIs to disable (FR-009).',
+      }),
     ),
     networking: Type.Optional(NetworkingSchema),
     workload: Type.Optional(WorkloadSchema),
     externalProviders: Type.Optional(ExternalProvidersSchema),
     overrideConfig: Type.Optional(
       Type.Object(
-        { configMapName: Type.String({ minLength: 1, description: 'ConfigMap (same namespace) with config.yaml.' }) },
-        { description: 'Use this config.yaml instead of generating one (FR-013).' },
+        {
+          configMapName: Type.String({
+            minLength: 1,
+            description: 'ConfigMap (same namespace) with config.yaml.',
+          }),
+        },
+        {
+          description:
+            'Use this config.yaml instead of generating one (FR-013).',
+        },
       ),
     ),
   },
-  { description: 'Desired state of a LlamaStackDistribution (v1alpha2).', ...celRules(...OVERRIDE_RULES) },
+  {
+    description: 'Desired state of a LlamaStackDistribution (v1alpha2).',
+    ...celRules(...OVERRIDE_RULES),
+  },
 );
 
 /** Known values of status.resolvedDistribution.configSource (seed 004: embedded, oci-label; overrideConfig: configmap). */
@@ -413,11 +582,21 @@ export const StackStatusV1alpha2Schema = Type.Object(
     resolvedDistribution: Type.Optional(
       Type.Object(
         {
-          image: Type.Optional(Type.String({ description: 'Image reference the distribution resolved to.' })),
-          configSource: Type.Optional(
-            Type.String({ description: `Where the base config came from: ${CONFIG_SOURCES.join(', ')}.` }),
+          image: Type.Optional(
+            Type.String({
+              description: 'Image reference the distribution resolved to.',
+            }),
           ),
-          configHash: Type.Optional(Type.String({ description: 'Hash of the generated config.' })),
+          configSource: Type.Optional(
+            Type.String({
+              description: `Where the base config came from: ${CONFIG_SOURCES.join(
+                ', ',
+              )}.`,
+            }),
+          ),
+          configHash: Type.Optional(
+            Type.String({ description: 'Hash of the generated config.' }),
+          ),
         },
         { description: 'The resolved image and config (FR-020a).' },
       ),
@@ -429,7 +608,11 @@ export const StackStatusV1alpha2Schema = Type.Object(
           generatedAt: Type.Optional(DateTime()),
           providerCount: Type.Optional(Type.Integer({ minimum: 0 })),
           resourceCount: Type.Optional(Type.Integer({ minimum: 0 })),
-          configVersion: Type.Optional(Type.Integer({ description: 'config.yaml schema version of the base config.' })),
+          configVersion: Type.Optional(
+            Type.Integer({
+              description: 'config.yaml schema version of the base config.',
+            }),
+          ),
         },
         { description: 'The last generated config.' },
       ),
@@ -448,9 +631,11 @@ export const StackV1alpha2Schema = Type.Object(
     spec: StackSpecV1alpha2Schema,
     status: Type.Optional(StackStatusV1alpha2Schema),
   },
-  { description: 'A llama-stack server whose config.yaml the operator generates (v1alpha2).' },
+  {
+    description:
+      'A llama-stack server whose config.yaml the operator generates (v1alpha2).',
+  },
 );
-
 
 /**
  * The status conditions of v1alpha2 (seed 004 FR-099 and its status
@@ -460,7 +645,13 @@ export const StackV1alpha2Schema = Type.Object(
 export const STACK_CONDITIONS = {
   ConfigGenerated: {
     true: ['ConfigGenerationSucceeded'],
-    false: ['ConfigGenerationFailed', 'BaseConfigRequired', 'UnsupportedConfigVersion', 'UpgradeConfigFailure', 'MissingProviderForResource'],
+    false: [
+      'ConfigGenerationFailed',
+      'BaseConfigRequired',
+      'UnsupportedConfigVersion',
+      'UpgradeConfigFailure',
+      'MissingProviderForResource',
+    ],
   },
   DeploymentUpdated: {
     true: ['DeploymentUpdateSucceeded'],

@@ -21,8 +21,17 @@ import {
 } from '../schema';
 import { defaultStackV1alpha1, defaultStackV1alpha2 } from './defaults';
 import { normalizeStackV1alpha2 } from './normalize';
-import { STACK_KIND, STACK_V1ALPHA1, STACK_V1ALPHA2, StackV1alpha1Schema } from './v1alpha1';
-import { PROVIDER_APIS, StackV1alpha2Schema, type ProviderApi } from './v1alpha2';
+import {
+  STACK_KIND,
+  STACK_V1ALPHA1,
+  STACK_V1ALPHA2,
+  StackV1alpha1Schema,
+} from './v1alpha1';
+import {
+  PROVIDER_APIS,
+  StackV1alpha2Schema,
+  type ProviderApi,
+} from './v1alpha2';
 import type {
   LlamaStackDistributionV1alpha1,
   LlamaStackDistributionV1alpha2,
@@ -54,7 +63,9 @@ export interface ProviderEntry {
 }
 
 /** The providers of a (wire-form) spec, in API order then list order. */
-export function providerEntries(spec: Pick<StackSpecV1alpha2, 'providers'>): ProviderEntry[] {
+export function providerEntries(
+  spec: Pick<StackSpecV1alpha2, 'providers'>,
+): ProviderEntry[] {
   const entries: ProviderEntry[] = [];
   for (const api of PROVIDER_APIS) {
     const list = spec.providers?.[api];
@@ -82,10 +93,18 @@ export interface SecretReference {
 }
 
 /** A secret reference in either accepted form, or undefined when it is not one. */
-function secretRefAt(ref: unknown): { name: unknown; key: unknown; nested: boolean } | undefined {
+function secretRefAt(
+  ref: unknown,
+): { name: unknown; key: unknown; nested: boolean } | undefined {
   if (!isRecord<Json>(ref)) return undefined;
-  if (isRecord<Json>(ref.secretKeyRef)) return { name: ref.secretKeyRef.name, key: ref.secretKeyRef.key, nested: true };
-  if ('name' in ref || 'key' in ref) return { name: ref.name, key: ref.key, nested: false };
+  if (isRecord<Json>(ref.secretKeyRef))
+    return {
+      name: ref.secretKeyRef.name,
+      key: ref.secretKeyRef.key,
+      nested: true,
+    };
+  if ('name' in ref || 'key' in ref)
+    return { name: ref.name, key: ref.key, nested: false };
   return undefined;
 }
 
@@ -94,7 +113,9 @@ function secretRefAt(ref: unknown): { name: unknown; key: unknown; nested: boole
  * top-level `settings.<field>.secretKeyRef` values (FR-005: deeper ones are
  * plain config), storage passwords and connection strings, the TLS secret.
  */
-export function stackSecretReferences(spec: StackSpecV1alpha2): SecretReference[] {
+export function stackSecretReferences(
+  spec: StackSpecV1alpha2,
+): SecretReference[] {
   const refs: SecretReference[] = [];
   const add = (path: string, ref: unknown) => {
     const found = secretRefAt(ref);
@@ -116,14 +137,16 @@ export function stackSecretReferences(spec: StackSpecV1alpha2): SecretReference[
     }
     if (isRecord<Json>(p.settings)) {
       for (const [field, value] of Object.entries(p.settings)) {
-        if (isRecord<Json>(value) && 'secretKeyRef' in value) add(`${entry.path}.settings.${field}`, value);
+        if (isRecord<Json>(value) && 'secretKeyRef' in value)
+          add(`${entry.path}.settings.${field}`, value);
       }
     }
   }
   add('spec.storage.kv.password', spec.storage?.kv?.password);
   add('spec.storage.sql.connectionString', spec.storage?.sql?.connectionString);
   const tlsSecret = spec.networking?.tls?.secretName;
-  if (tlsSecret) refs.push({ path: 'spec.networking.tls.secretName', name: tlsSecret });
+  if (tlsSecret)
+    refs.push({ path: 'spec.networking.tls.secretName', name: tlsSecret });
   return refs;
 }
 
@@ -139,8 +162,19 @@ function settingsSecretIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
       if (!isRecord<Json>(value) || !('secretKeyRef' in value)) continue;
       const ref = value.secretKeyRef;
       const path = `${e.path}.settings.${field}.secretKeyRef`;
-      if (!isRecord<Json>(ref) || typeof ref.name !== 'string' || !ref.name || typeof ref.key !== 'string' || !ref.key) {
-        issues.push(error(path, `${path} must be {name: <secret>, key: <key>} with both set`));
+      if (
+        !isRecord<Json>(ref) ||
+        typeof ref.name !== 'string' ||
+        !ref.name ||
+        typeof ref.key !== 'string' ||
+        !ref.key
+      ) {
+        issues.push(
+          error(
+            path,
+            `${path} must be {name: <secret>, key: <key>} with both set`,
+          ),
+        );
       }
     }
   }
@@ -154,14 +188,26 @@ function ignoredFieldIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
   if (isRecord<Json>(kv) && kv.type !== 'redis') {
     for (const field of ['endpoint', 'password'] as const) {
       if (kv[field] !== undefined) {
-        issues.push(warning(`spec.storage.kv.${field}`, `spec.storage.kv.${field} is ignored because spec.storage.kv.type is ${kv.type}`));
+        issues.push(
+          warning(
+            `spec.storage.kv.${field}`,
+            `spec.storage.kv.${field} is ignored because spec.storage.kv.type is ${kv.type}`,
+          ),
+        );
       }
     }
   }
   const sql = spec.storage?.sql;
-  if (isRecord<Json>(sql) && sql.type !== 'postgres' && sql.connectionString !== undefined) {
+  if (
+    isRecord<Json>(sql) &&
+    sql.type !== 'postgres' &&
+    sql.connectionString !== undefined
+  ) {
     issues.push(
-      warning('spec.storage.sql.connectionString', `spec.storage.sql.connectionString is ignored because spec.storage.sql.type is ${sql.type}`),
+      warning(
+        'spec.storage.sql.connectionString',
+        `spec.storage.sql.connectionString is ignored because spec.storage.sql.type is ${sql.type}`,
+      ),
     );
   }
   return issues;
@@ -171,7 +217,8 @@ function ignoredFieldIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
 function duplicateIdIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
   const byId = new Map<string, ProviderEntry[]>();
   for (const e of providerEntries(spec)) {
-    if (typeof e.effectiveId === 'string') byId.set(e.effectiveId, [...(byId.get(e.effectiveId) ?? []), e]);
+    if (typeof e.effectiveId === 'string')
+      byId.set(e.effectiveId, [...(byId.get(e.effectiveId) ?? []), e]);
   }
   const issues: ValidationIssue[] = [];
   for (const [id, same] of byId) {
@@ -179,7 +226,14 @@ function duplicateIdIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
     const where = same.map(e => e.path).join(', ');
     for (const e of same.slice(1)) {
       const path = e.provider.id === undefined ? e.path : `${e.path}.id`;
-      issues.push(error(path, `${path}: provider id "${id}" is already used by ${where.split(', ')[0]}; give each provider a distinct id`));
+      issues.push(
+        error(
+          path,
+          `${path}: provider id "${id}" is already used by ${
+            where.split(', ')[0]
+          }; give each provider a distinct id`,
+        ),
+      );
     }
   }
   return issues;
@@ -187,42 +241,67 @@ function duplicateIdIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
 
 // --- Cross-field rules of the validating webhook (FR-076) -------------------
 
-function idsOf(spec: StackSpecV1alpha2, api: ProviderApi, options: StackValidationOptions): string[] {
+function idsOf(
+  spec: StackSpecV1alpha2,
+  api: ProviderApi,
+  options: StackValidationOptions,
+): string[] {
   const own = providerEntries(spec)
     .filter(e => e.api === api)
     .map(e => e.effectiveId);
   return [...own, ...(options.baseConfigProviders?.[api] ?? [])];
 }
 
-function resourceIssues(spec: StackSpecV1alpha2, options: StackValidationOptions): ValidationIssue[] {
+function resourceIssues(
+  spec: StackSpecV1alpha2,
+  options: StackValidationOptions,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const resources = spec.resources;
   if (!isRecord<Json>(resources)) return issues;
   const baseKnown = options.baseConfigProviders !== undefined;
-  const disabled = new Set<string>(Array.isArray(spec.disabled) ? spec.disabled : []);
+  const disabled = new Set<string>(
+    Array.isArray(spec.disabled) ? spec.disabled : [],
+  );
 
   const needs = (list: unknown, field: string, api: ProviderApi) => {
     if (!Array.isArray(list) || list.length === 0) return;
     if (disabled.has(api)) {
       issues.push(
-        error(`spec.resources.${field}`, `spec.resources.${field} needs the ${api} API, which spec.disabled disables: remove one of them`),
+        error(
+          `spec.resources.${field}`,
+          `spec.resources.${field} needs the ${api} API, which spec.disabled disables: remove one of them`,
+        ),
       );
       return;
     }
     // Without the base config, a CR without such a provider may still be fine (the base config may have one).
     if (!baseKnown || idsOf(spec, api, options).length > 0) return;
-    issues.push(error(`spec.resources.${field}`, `resources.${field} requires at least one ${api} provider to be configured`));
+    issues.push(
+      error(
+        `spec.resources.${field}`,
+        `resources.${field} requires at least one ${api} provider to be configured`,
+      ),
+    );
   };
   needs(resources.models, 'models', 'inference');
   needs(resources.tools, 'tools', 'toolRuntime');
   needs(resources.shields, 'shields', 'safety');
 
   const inferenceIds = idsOf(spec, 'inference', options);
-  const canCheckRefs = baseKnown || providerEntries(spec).some(e => e.api === 'inference');
+  const canCheckRefs =
+    baseKnown || providerEntries(spec).some(e => e.api === 'inference');
   if (Array.isArray(resources.models) && canCheckRefs) {
     resources.models.forEach((model, i) => {
-      if (!isRecord<Json>(model) || typeof model.provider !== 'string' || inferenceIds.includes(model.provider)) return;
-      const available = inferenceIds.length ? inferenceIds.map(id => `"${id}"`).join(', ') : 'none';
+      if (
+        !isRecord<Json>(model) ||
+        typeof model.provider !== 'string' ||
+        inferenceIds.includes(model.provider)
+      )
+        return;
+      const available = inferenceIds.length
+        ? inferenceIds.map(id => `"${id}"`).join(', ')
+        : 'none';
       issues.push(
         error(
           `spec.resources.models[${i}].provider`,
@@ -238,7 +317,9 @@ function resourceIssues(spec: StackSpecV1alpha2, options: StackValidationOptions
 function disabledIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
   if (!Array.isArray(spec.disabled)) return [];
   const disabled = new Set<string>(spec.disabled);
-  return PROVIDER_APIS.filter(api => disabled.has(api) && (spec.providers?.[api]?.length ?? 0) > 0).map(api =>
+  return PROVIDER_APIS.filter(
+    api => disabled.has(api) && (spec.providers?.[api]?.length ?? 0) > 0,
+  ).map(api =>
     warning(
       `spec.providers.${api}`,
       `spec.providers.${api} is ignored because spec.disabled disables ${api}; remove one of them`,
@@ -246,7 +327,10 @@ function disabledIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
   );
 }
 
-function distributionChoiceIssues(spec: StackSpecV1alpha2, options: StackValidationOptions): ValidationIssue[] {
+function distributionChoiceIssues(
+  spec: StackSpecV1alpha2,
+  options: StackValidationOptions,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const d = spec.distribution;
   if (!isRecord<Json>(d)) return issues;
@@ -255,7 +339,11 @@ function distributionChoiceIssues(spec: StackSpecV1alpha2, options: StackValidat
     issues.push(
       error(
         'spec.distribution.name',
-        `spec.distribution.name "${d.name}" is not a known distribution; use one of: ${known.join(', ')}, or set spec.distribution.image`,
+        `spec.distribution.name "${
+          d.name
+        }" is not a known distribution; use one of: ${known.join(
+          ', ',
+        )}, or set spec.distribution.image`,
       ),
     );
   }
@@ -295,7 +383,10 @@ function externalProviderIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
  * The rules of a defaulted wire-form v1alpha2 spec that its schema and CEL
  * rules do not state: the validating webhook's cross-field checks (FR-076).
  */
-export function stackSpecIssues(spec: StackSpecV1alpha2, options: StackValidationOptions = {}): ValidationIssue[] {
+export function stackSpecIssues(
+  spec: StackSpecV1alpha2,
+  options: StackValidationOptions = {},
+): ValidationIssue[] {
   return [
     ...duplicateIdIssues(spec),
     ...settingsSecretIssues(spec),
@@ -310,28 +401,50 @@ export function stackSpecIssues(spec: StackSpecV1alpha2, options: StackValidatio
 function typeMetaIssues(obj: Json, apiVersion: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
-    issues.push(error('apiVersion', `apiVersion must be "${apiVersion}" (got "${obj.apiVersion}")`));
+    issues.push(
+      error(
+        'apiVersion',
+        `apiVersion must be "${apiVersion}" (got "${obj.apiVersion}")`,
+      ),
+    );
   }
   if (obj.kind !== undefined && obj.kind !== STACK_KIND) {
-    issues.push(error('kind', `kind must be "${STACK_KIND}" (got "${obj.kind}")`));
+    issues.push(
+      error('kind', `kind must be "${STACK_KIND}" (got "${obj.kind}")`),
+    );
   }
   return issues;
 }
 
 /** Points an issue found in the normalized object at the field the user wrote. */
-function toInputPaths(issue: ValidationIssue, inputPath: (p: string) => string): ValidationIssue {
+function toInputPaths(
+  issue: ValidationIssue,
+  inputPath: (p: string) => string,
+): ValidationIssue {
   const path = inputPath(issue.path);
   if (path === issue.path) return issue;
-  return { ...issue, path, message: issue.message.split(issue.path).join(path) };
+  return {
+    ...issue,
+    path,
+    message: issue.message.split(issue.path).join(path),
+  };
 }
 
 /**
  * Validates a LlamaStackDistribution v1alpha2 object, in wire form or with
  * the seed's shorthand forms. Issue paths refer to the input as written.
  */
-export function validateStackV1alpha2(input: unknown, options: StackValidationOptions = {}): ValidationResult {
+export function validateStackV1alpha2(
+  input: unknown,
+  options: StackValidationOptions = {},
+): ValidationResult {
   if (!isRecord<Json>(input)) {
-    return toResult([error('(root)', 'a LlamaStackDistribution must be an object with apiVersion, kind, metadata and spec')]);
+    return toResult([
+      error(
+        '(root)',
+        'a LlamaStackDistribution must be an object with apiVersion, kind, metadata and spec',
+      ),
+    ]);
   }
   const { object, inputPath } = normalizeStackV1alpha2(input);
   const stack = defaultStackV1alpha2(object as LlamaStackDistributionV1alpha2);
@@ -340,16 +453,24 @@ export function validateStackV1alpha2(input: unknown, options: StackValidationOp
     ...structuralIssues(StackV1alpha2Schema, stack),
     ...celRuleIssues(StackV1alpha2Schema, stack),
   ];
-  if (isRecord<Json>(stack.spec)) issues.push(...stackSpecIssues(stack.spec, options));
+  if (isRecord<Json>(stack.spec))
+    issues.push(...stackSpecIssues(stack.spec, options));
   return toResult(issues.map(i => toInputPaths(i, inputPath)));
 }
 
 /** Validates a LlamaStackDistribution v1alpha1 object against the released upstream schema. */
 export function validateStackV1alpha1(input: unknown): ValidationResult {
   if (!isRecord<Json>(input)) {
-    return toResult([error('(root)', 'a LlamaStackDistribution must be an object with apiVersion, kind, metadata and spec')]);
+    return toResult([
+      error(
+        '(root)',
+        'a LlamaStackDistribution must be an object with apiVersion, kind, metadata and spec',
+      ),
+    ]);
   }
-  const stack = defaultStackV1alpha1(input as unknown as LlamaStackDistributionV1alpha1);
+  const stack = defaultStackV1alpha1(
+    input as unknown as LlamaStackDistributionV1alpha1,
+  );
   return toResult([
     ...typeMetaIssues(stack, STACK_V1ALPHA1),
     ...structuralIssues(StackV1alpha1Schema, stack),
@@ -358,7 +479,11 @@ export function validateStackV1alpha1(input: unknown): ValidationResult {
 }
 
 /** Validates either version, by its apiVersion. */
-export function validateStack(input: unknown, options: StackValidationOptions = {}): ValidationResult {
-  if (isRecord<Json>(input) && input.apiVersion === STACK_V1ALPHA1) return validateStackV1alpha1(input);
+export function validateStack(
+  input: unknown,
+  options: StackValidationOptions = {},
+): ValidationResult {
+  if (isRecord<Json>(input) && input.apiVersion === STACK_V1ALPHA1)
+    return validateStackV1alpha1(input);
   return validateStackV1alpha2(input, options);
 }

@@ -78,12 +78,19 @@ class ObservedKubeClient extends KubeClient {
     if ((err as { code?: number }).code === 410) return; // too old: the informer lists again
     const id = resourceTypeId(rt);
     const prev = this.states.get(id);
-    this.states.set(id, { failingSince: prev?.failingSince ?? Date.now(), lastError: err });
+    this.states.set(id, {
+      failingSince: prev?.failingSince ?? Date.now(),
+      lastError: err,
+    });
     for (const listener of this.failureListeners) listener(rt);
-    if (prev?.failingSince === undefined) for (const listener of this.healthListeners) listener(rt);
+    if (prev?.failingSince === undefined)
+      for (const listener of this.healthListeners) listener(rt);
   }
 
-  override async list<T extends KubeObject>(rt: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
+  override async list<T extends KubeObject>(
+    rt: ResourceType,
+    opts: ListOptions = {},
+  ): Promise<KubeList<T>> {
     try {
       const list = await super.list<T>(rt, opts);
       this.ok(rt);
@@ -138,7 +145,8 @@ export interface UpstreamType {
 
 export const INVOLVED_UID_INDEX = 'involved-uid';
 const byInvolvedUid = (obj: KubeObject): string[] => {
-  const uid = (obj as { involvedObject?: { uid?: string } }).involvedObject?.uid;
+  const uid = (obj as { involvedObject?: { uid?: string } }).involvedObject
+    ?.uid;
   return uid ? [uid] : [];
 };
 
@@ -173,7 +181,10 @@ export class ClusterCache {
   private readonly upstream: SharedInformerFactory;
   private readonly watched = new Set<string>();
   private readonly listeners = new Set<(change: CacheChange) => void>();
-  private readonly discovered = new Map<string, { at: number; types: Promise<UpstreamType[]> }>();
+  private readonly discovered = new Map<
+    string,
+    { at: number; types: Promise<UpstreamType[]> }
+  >();
   private readonly requestTimeoutMs: number;
   private readonly discoveryTtlMs: number;
   private readonly logger: Logger;
@@ -183,10 +194,18 @@ export class ClusterCache {
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.discoveryTtlMs = options.discoveryTtlMs ?? 5 * 60_000;
     this.logger = options.logger.child({ cluster: options.name });
-    const clientOptions = { requestTimeoutMs: options.requestTimeoutMs, userAgent: 'runway-portal' };
+    const clientOptions = {
+      requestTimeoutMs: options.requestTimeoutMs,
+      userAgent: 'runway-portal',
+    };
     this.client = new KubeClient(options.kubeConfig, clientOptions);
-    this.watchClient = new ObservedKubeClient(options.kubeConfig, clientOptions);
-    this.own = new SharedInformerFactory(this.watchClient, { logger: this.logger });
+    this.watchClient = new ObservedKubeClient(
+      options.kubeConfig,
+      clientOptions,
+    );
+    this.own = new SharedInformerFactory(this.watchClient, {
+      logger: this.logger,
+    });
     this.upstream = new SharedInformerFactory(this.watchClient, {
       logger: this.logger,
       transform: keepOwnedOnly,
@@ -211,12 +230,16 @@ export class ClusterCache {
   }
 
   /** The informer of one of Runway's kinds (or providers), started on first use. */
-  informer(rt: ResourceType, selector: { fieldSelector?: string } = {}): Informer<KubeObject> {
+  informer(
+    rt: ResourceType,
+    selector: { fieldSelector?: string } = {},
+  ): Informer<KubeObject> {
     const informer = this.own.informerFor<KubeObject>(rt, selector);
     const id = `${resourceTypeId(rt)}|${selector.fieldSelector ?? ''}`;
     if (!this.watched.has(id)) {
       this.watched.add(id);
-      if (rt.kind === EVENTS.kind) informer.addIndexer(INVOLVED_UID_INDEX, byInvolvedUid);
+      if (rt.kind === EVENTS.kind)
+        informer.addIndexer(INVOLVED_UID_INDEX, byInvolvedUid);
       // The first list of a lazily started informer is not news: only later changes are.
       // (The informer dispatches that list synchronously before sync waiters run.)
       let listed = false;
@@ -234,7 +257,9 @@ export class ClusterCache {
 
   /** Events of objects of one kind (e.g. all ModelDeployment events), indexed by the object's uid. */
   eventsInformer(kind: string): Informer<KubeObject> {
-    return this.informer(EVENTS, { fieldSelector: `involvedObject.kind=${kind}` });
+    return this.informer(EVENTS, {
+      fieldSelector: `involvedObject.kind=${kind}`,
+    });
   }
 
   /**
@@ -245,8 +270,12 @@ export class ClusterCache {
   upstreamInformers(upstream: UpstreamType): Array<Informer<KubeObject>> {
     const selectors = upstream.labelSelectors ?? [undefined];
     return selectors.map(labelSelector => {
-      const informer = this.upstream.informerFor<KubeObject>(upstream.type, labelSelector ? { labelSelector } : {});
-      if (!informer.store.hasIndexer(OWNER_UID)) informer.addIndexer(OWNER_UID, byOwnerUid);
+      const informer = this.upstream.informerFor<KubeObject>(
+        upstream.type,
+        labelSelector ? { labelSelector } : {},
+      );
+      if (!informer.store.hasIndexer(OWNER_UID))
+        informer.addIndexer(OWNER_UID, byOwnerUid);
       return informer;
     });
   }
@@ -257,10 +286,16 @@ export class ClusterCache {
    * at once instead of holding every answer for the whole bound. Returns
    * whether the informer is synced.
    */
-  async waitForSync(informer: Informer<KubeObject>, timeoutMs = this.requestTimeoutMs): Promise<boolean> {
+  async waitForSync(
+    informer: Informer<KubeObject>,
+    timeoutMs = this.requestTimeoutMs,
+  ): Promise<boolean> {
     if (informer.hasSynced()) return true;
     const id = resourceTypeId(informer.resourceType);
-    if (this.watchClient.stateOf(informer.resourceType).failingSince !== undefined) return false;
+    if (
+      this.watchClient.stateOf(informer.resourceType).failingSince !== undefined
+    )
+      return false;
     let timer: NodeJS.Timeout | undefined;
     let unsubscribe: (() => void) | undefined;
     const givenUp = new Promise<false>(resolve => {
@@ -270,7 +305,10 @@ export class ClusterCache {
       });
     });
     try {
-      return await Promise.race([informer.waitForSync().then(() => informer.hasSynced()), givenUp]);
+      return await Promise.race([
+        informer.waitForSync().then(() => informer.hasSynced()),
+        givenUp,
+      ]);
     } finally {
       clearTimeout(timer);
       unsubscribe?.();
@@ -293,7 +331,11 @@ export class ClusterCache {
     if (state.failingSince !== undefined) {
       return {
         freshness,
-        error: classifyClusterError(state.lastError, { cluster: this.name, what, collection: true }),
+        error: classifyClusterError(state.lastError, {
+          cluster: this.name,
+          what,
+          collection: true,
+        }),
       };
     }
     if (!synced) {
@@ -314,13 +356,22 @@ export class ClusterCache {
    * kinds through discovery of their group's preferred version. Cached for
    * a while so that CRDs installed later are found.
    */
-  async upstreamTypes(key: string, kinds: readonly UpstreamKind[]): Promise<UpstreamType[]> {
+  async upstreamTypes(
+    key: string,
+    kinds: readonly UpstreamKind[],
+  ): Promise<UpstreamType[]> {
     const cached = this.discovered.get(key);
-    if (cached && Date.now() - cached.at < this.discoveryTtlMs) return cached.types;
+    if (cached && Date.now() - cached.at < this.discoveryTtlMs)
+      return cached.types;
     const types = Promise.all(
       kinds.map(async (k): Promise<UpstreamType | undefined> => {
         const type = await this.resolveUpstream(k);
-        return type && { type, ...(k.labelSelectors ? { labelSelectors: k.labelSelectors } : {}) };
+        return (
+          type && {
+            type,
+            ...(k.labelSelectors ? { labelSelectors: k.labelSelectors } : {}),
+          }
+        );
       }),
     ).then(list => list.filter((t): t is UpstreamType => t !== undefined));
     this.discovered.set(key, { at: Date.now(), types });
@@ -328,29 +379,46 @@ export class ClusterCache {
     return types;
   }
 
-  private async resolveUpstream(k: UpstreamKind): Promise<ResourceType | undefined> {
+  private async resolveUpstream(
+    k: UpstreamKind,
+  ): Promise<ResourceType | undefined> {
     if (k.version && k.plural) {
-      return { group: k.group, version: k.version, kind: k.kind, plural: k.plural, namespaced: true };
+      return {
+        group: k.group,
+        version: k.version,
+        kind: k.kind,
+        plural: k.plural,
+        namespaced: true,
+      };
     }
     try {
-      const group = await withTimeout(this.name, this.requestTimeoutMs, `discovery of ${k.group}`, signal =>
-        this.client.request<{ preferredVersion?: { version?: string } }>({
-          method: 'GET',
-          path: `/apis/${k.group}`,
-          signal,
-        }),
+      const group = await withTimeout(
+        this.name,
+        this.requestTimeoutMs,
+        `discovery of ${k.group}`,
+        signal =>
+          this.client.request<{ preferredVersion?: { version?: string } }>({
+            method: 'GET',
+            path: `/apis/${k.group}`,
+            signal,
+          }),
       );
       const version = group.preferredVersion?.version;
       if (!version) return undefined;
       return await this.client.resolve(`${k.group}/${version}`, k.kind);
     } catch (err) {
       if ((err as { code?: number }).code === 404) return undefined; // not installed here
-      if (err instanceof Error && /does not serve kind/.test(err.message)) return undefined;
+      if (err instanceof Error && /does not serve kind/.test(err.message))
+        return undefined;
       throw err;
     }
   }
 
-  private emit(rt: ResourceType, type: CacheChange['type'], object: KubeObject): void {
+  private emit(
+    rt: ResourceType,
+    type: CacheChange['type'],
+    object: KubeObject,
+  ): void {
     for (const listener of this.listeners) {
       try {
         listener({ cluster: this.name, resourceType: rt, type, object });

@@ -1,6 +1,10 @@
 import { gpuCapacity, isGpuResource, podRequest } from './gpu';
 
-const node = (name: string, allocatable: Record<string, string>, unschedulable = false) => ({
+const node = (
+  name: string,
+  allocatable: Record<string, string>,
+  unschedulable = false,
+) => ({
   metadata: { name },
   spec: { unschedulable },
   status: { allocatable },
@@ -9,34 +13,70 @@ const node = (name: string, allocatable: Record<string, string>, unschedulable =
 const pod = (
   nodeName: string | undefined,
   containers: Array<Record<string, string>>,
-  extra: { phase?: string; init?: Array<{ limits: Record<string, string>; restartPolicy?: string }> } = {},
+  extra: {
+    phase?: string;
+    init?: Array<{ limits: Record<string, string>; restartPolicy?: string }>;
+  } = {},
 ) => ({
   spec: {
     nodeName,
     containers: containers.map(limits => ({ resources: { limits } })),
-    initContainers: extra.init?.map(c => ({ resources: { limits: c.limits }, restartPolicy: c.restartPolicy })),
+    initContainers: extra.init?.map(c => ({
+      resources: { limits: c.limits },
+      restartPolicy: c.restartPolicy,
+    })),
   },
   status: { phase: extra.phase ?? 'Running' },
 });
 
 describe('isGpuResource', () => {
   it('recognises device-plugin accelerator resources and nothing else', () => {
-    expect(['nvidia.com/gpu', 'nvidia.com/mig-1g.10gb', 'amd.com/gpu', 'gpu.intel.com/i915', 'google.com/tpu'].every(isGpuResource)).toBe(true);
-    expect(['cpu', 'memory', 'pods', 'ephemeral-storage', 'example.com/gpu-ish'].some(isGpuResource)).toBe(false);
+    expect(
+      [
+        'nvidia.com/gpu',
+        'nvidia.com/mig-1g.10gb',
+        'amd.com/gpu',
+        'gpu.intel.com/i915',
+        'google.com/tpu',
+      ].every(isGpuResource),
+    ).toBe(true);
+    expect(
+      [
+        'cpu',
+        'memory',
+        'pods',
+        'ephemeral-storage',
+        'example.com/gpu-ish',
+      ].some(isGpuResource),
+    ).toBe(false);
   });
 });
 
 describe('podRequest', () => {
   it('sums app containers, takes the largest init container, adds sidecars', () => {
     const p = pod('n', [{ 'nvidia.com/gpu': '1' }, { 'nvidia.com/gpu': '2' }], {
-      init: [{ limits: { 'nvidia.com/gpu': '4' } }, { limits: { 'nvidia.com/gpu': '1' }, restartPolicy: 'Always' }],
+      init: [
+        { limits: { 'nvidia.com/gpu': '4' } },
+        { limits: { 'nvidia.com/gpu': '1' }, restartPolicy: 'Always' },
+      ],
     });
     // app: 1 + 2 + sidecar 1 = 4; init: 4 + sidecar 1 = 5
     expect(podRequest(p, 'nvidia.com/gpu')).toBe(5);
   });
 
   it('takes the request when set, the limit otherwise', () => {
-    const p = { spec: { containers: [{ resources: { requests: { 'amd.com/gpu': '2' }, limits: { 'amd.com/gpu': '3' } } }] } };
+    const p = {
+      spec: {
+        containers: [
+          {
+            resources: {
+              requests: { 'amd.com/gpu': '2' },
+              limits: { 'amd.com/gpu': '3' },
+            },
+          },
+        ],
+      },
+    };
     expect(podRequest(p, 'amd.com/gpu')).toBe(2);
   });
 });
@@ -57,12 +97,29 @@ describe('gpuCapacity', () => {
       pod('cpu-0', [{ cpu: '1' }]),
     ];
     expect(gpuCapacity(nodes, pods)).toEqual([
-      { resource: 'amd.com/gpu', allocatable: 2, requested: 1, pending: 0, nodes: 1 },
-      { resource: 'nvidia.com/gpu', allocatable: 12, requested: 5, pending: 4, nodes: 2 },
+      {
+        resource: 'amd.com/gpu',
+        allocatable: 2,
+        requested: 1,
+        pending: 0,
+        nodes: 1,
+      },
+      {
+        resource: 'nvidia.com/gpu',
+        allocatable: 12,
+        requested: 5,
+        pending: 4,
+        nodes: 2,
+      },
     ]);
   });
 
   it('is empty for a cluster without accelerators', () => {
-    expect(gpuCapacity([node('cpu-0', { cpu: '16' })], [pod('cpu-0', [{ cpu: '1' }])])).toEqual([]);
+    expect(
+      gpuCapacity(
+        [node('cpu-0', { cpu: '16' })],
+        [pod('cpu-0', [{ cpu: '1' }])],
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,17 +1,61 @@
-import { KubeApiError, KubeConnectionError } from '@runway-portal/controller-runtime';
-import { ClusterTimeoutError, classifyClusterError, dataAge, withTimeout } from './health';
+import {
+  KubeApiError,
+  KubeConnectionError,
+} from '@runway-portal/controller-runtime';
+import {
+  ClusterTimeoutError,
+  classifyClusterError,
+  dataAge,
+  withTimeout,
+} from './health';
 
-const ctx = { cluster: 'east', what: 'ModelDeployment (airunway.ai/v1alpha1)', collection: true };
+const ctx = {
+  cluster: 'east',
+  what: 'ModelDeployment (airunway.ai/v1alpha1)',
+  collection: true,
+};
 
 describe('classifyClusterError', () => {
   it.each([
-    [new KubeApiError('GET', '/x', 401, { message: 'Unauthorized' }), 'Unauthorized', /renew its serviceAccountToken/],
-    [new KubeApiError('GET', '/x', 403, { message: 'forbidden' }), 'Forbidden', /grant it .* RBAC/],
-    [new KubeApiError('GET', '/x', 404, { message: 'not found' }), 'NotInstalled', /install Runway's CRDs/],
-    [new KubeApiError('GET', '/x', 500, { message: 'boom' }), 'Error', /answered 500/],
-    [new KubeConnectionError('GET', '/x', new Error('connect ECONNREFUSED')), 'Unreachable', /cannot reach cluster "east"/],
-    [new KubeConnectionError('GET', '/x', new Error('no answer within 5000 ms')), 'Timeout', /did not answer in time/],
-    [new ClusterTimeoutError('east', 5000, 'a list'), 'Timeout', /within 5000 ms/],
+    [
+      new KubeApiError('GET', '/x', 401, { message: 'Unauthorized' }),
+      'Unauthorized',
+      /renew its serviceAccountToken/,
+    ],
+    [
+      new KubeApiError('GET', '/x', 403, { message: 'forbidden' }),
+      'Forbidden',
+      /grant it .* RBAC/,
+    ],
+    [
+      new KubeApiError('GET', '/x', 404, { message: 'not found' }),
+      'NotInstalled',
+      /install Runway's CRDs/,
+    ],
+    [
+      new KubeApiError('GET', '/x', 500, { message: 'boom' }),
+      'Error',
+      /answered 500/,
+    ],
+    [
+      new KubeConnectionError('GET', '/x', new Error('connect ECONNREFUSED')),
+      'Unreachable',
+      /cannot reach cluster "east"/,
+    ],
+    [
+      new KubeConnectionError(
+        'GET',
+        '/x',
+        new Error('no answer within 5000 ms'),
+      ),
+      'Timeout',
+      /did not answer in time/,
+    ],
+    [
+      new ClusterTimeoutError('east', 5000, 'a list'),
+      'Timeout',
+      /within 5000 ms/,
+    ],
   ])('%s is %s', (err, reason, message) => {
     const result = classifyClusterError(err, ctx);
     expect(result.cluster).toBe('east');
@@ -30,7 +74,9 @@ describe('dataAge', () => {
 
 describe('withTimeout', () => {
   it('returns the work result within the bound', async () => {
-    await expect(withTimeout('east', 1000, 'x', async () => 42)).resolves.toBe(42);
+    await expect(withTimeout('east', 1000, 'x', async () => 42)).resolves.toBe(
+      42,
+    );
   });
 
   it('rejects with ClusterTimeoutError and aborts the work after the bound', async () => {

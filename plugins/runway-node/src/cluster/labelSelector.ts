@@ -13,7 +13,8 @@ export class LabelSelectorError extends Error {
   readonly name = 'LabelSelectorError';
 }
 
-const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 
 /** Splits on commas that are not inside parentheses. */
@@ -58,7 +59,9 @@ export function parseLabelSelector(selector: string): Requirement[] {
   if (selector.trim() === '') return [];
   return splitTerms(selector).map((term): Requirement => {
     if (term === '') {
-      throw new LabelSelectorError(`empty term in "${selector}": remove the extra comma`);
+      throw new LabelSelectorError(
+        `empty term in "${selector}": remove the extra comma`,
+      );
     }
     const set = /^(\S+)\s+(in|notin)\s*\(([^()]*)\)$/.exec(term);
     if (set) {
@@ -68,17 +71,26 @@ export function parseLabelSelector(selector: string): Requirement[] {
         .filter(v => v !== '')
         .map(v => checkValue(v, term));
       if (values.length === 0) {
-        throw new LabelSelectorError(`"${term}": list at least one value inside the parentheses`);
+        throw new LabelSelectorError(
+          `"${term}": list at least one value inside the parentheses`,
+        );
       }
-      return { key: checkKey(set[1], term), op: set[2] as 'in' | 'notin', values };
+      return {
+        key: checkKey(set[1], term),
+        op: set[2] as 'in' | 'notin',
+        values,
+      };
     }
     const cmp = /^([^=!\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(term);
     if (cmp) {
       const key = checkKey(cmp[1], term);
       const value = checkValue(cmp[3], term);
-      return cmp[2] === '!=' ? { key, op: 'notin', values: [value] } : { key, op: 'in', values: [value] };
+      return cmp[2] === '!='
+        ? { key, op: 'notin', values: [value] }
+        : { key, op: 'in', values: [value] };
     }
-    if (term.startsWith('!')) return { key: checkKey(term.slice(1).trim(), term), op: 'doesnotexist' };
+    if (term.startsWith('!'))
+      return { key: checkKey(term.slice(1).trim(), term), op: 'doesnotexist' };
     if (/^\S+$/.test(term)) return { key: checkKey(term, term), op: 'exists' };
     throw new LabelSelectorError(
       `"${term}" is not a selector term; write key=value, key!=value, key in (a,b), key notin (a,b), key or !key`,
@@ -86,7 +98,10 @@ export function parseLabelSelector(selector: string): Requirement[] {
   });
 }
 
-export function matchesLabels(requirements: Requirement[], labels: Record<string, string> | undefined): boolean {
+export function matchesLabels(
+  requirements: Requirement[],
+  labels: Record<string, string> | undefined,
+): boolean {
   const l = labels ?? {};
   return requirements.every(r => {
     const has = Object.prototype.hasOwnProperty.call(l, r.key);

@@ -2,13 +2,21 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { Logger, LogFields } from '@runway-portal/controller-runtime';
 
 /** Errors in log fields become their message: Backstage's logger only takes JSON. */
-function toMeta(fields: LogFields | undefined): Record<string, string | number | boolean | null> | undefined {
+function toMeta(
+  fields: LogFields | undefined,
+): Record<string, string | number | boolean | null> | undefined {
   if (!fields) return undefined;
   const meta: Record<string, string | number | boolean | null> = {};
   for (const [k, v] of Object.entries(fields)) {
     if (v === undefined) continue;
     if (v instanceof Error) meta[k] = v.message;
-    else if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') meta[k] = v;
+    else if (
+      v === null ||
+      typeof v === 'string' ||
+      typeof v === 'number' ||
+      typeof v === 'boolean'
+    )
+      meta[k] = v;
     else meta[k] = JSON.stringify(v);
   }
   return meta;

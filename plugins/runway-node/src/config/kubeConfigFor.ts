@@ -2,7 +2,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterSpec } from './readClusters';
 
 /** Where Kubernetes mounts a pod's service account token. */
-export const IN_CLUSTER_TOKEN_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+export const IN_CLUSTER_TOKEN_FILE =
+  '/var/run/secrets/kubernetes.io/serviceaccount/token';
 
 /**
  * The client configuration of one configured cluster. Credentials are the
@@ -22,7 +23,10 @@ export function kubeConfigFor(spec: ClusterSpec): KubeConfig {
     : {
         name: spec.name,
         // Re-read on expiry, as projected tokens rotate.
-        authProvider: { name: 'tokenFile', config: { tokenFile: IN_CLUSTER_TOKEN_FILE } },
+        authProvider: {
+          name: 'tokenFile',
+          config: { tokenFile: IN_CLUSTER_TOKEN_FILE },
+        },
       };
   kc.loadFromOptions({
     clusters: [

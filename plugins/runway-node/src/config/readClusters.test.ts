@@ -8,7 +8,9 @@ import { checkServerUrl, readClusterSpecs } from './readClusters';
 import { readRunwayOptions } from './readOptions';
 
 const kubernetes = (clusters: JsonObject[]) => ({
-  kubernetes: { clusterLocatorMethods: [{ type: 'catalog' }, { type: 'config', clusters }] },
+  kubernetes: {
+    clusterLocatorMethods: [{ type: 'catalog' }, { type: 'config', clusters }],
+  },
 });
 
 describe('readClusterSpecs', () => {
@@ -24,7 +26,12 @@ describe('readClusterSpecs', () => {
             serviceAccountToken: 'secret-token',
             caData: 'LS0tLS1CRUdJTg==',
           },
-          { name: 'lab', url: 'https://lab:6443', skipTLSVerify: true, authMetadata: { 'kubernetes.io/auth-provider': 'serviceAccount' } },
+          {
+            name: 'lab',
+            url: 'https://lab:6443',
+            skipTLSVerify: true,
+            authMetadata: { 'kubernetes.io/auth-provider': 'serviceAccount' },
+          },
         ]),
       ),
     );
@@ -40,7 +47,11 @@ describe('readClusterSpecs', () => {
         skipTLSVerify: false,
         configPath: 'kubernetes.clusterLocatorMethods[1].clusters[0]',
       },
-      expect.objectContaining({ name: 'lab', skipTLSVerify: true, auth: { type: 'serviceAccount', token: undefined } }),
+      expect.objectContaining({
+        name: 'lab',
+        skipTLSVerify: true,
+        auth: { type: 'serviceAccount', token: undefined },
+      }),
     ]);
   });
 
@@ -60,12 +71,24 @@ describe('readClusterSpecs', () => {
     );
     expect(clusters.map(c => c.name)).toEqual(['good']);
     const at = (p: string) => problems.find(x => x.path === p)?.message;
-    expect(at('kubernetes.clusterLocatorMethods[1].clusters[1].url')).toMatch(/has no url: set it/);
-    expect(at('kubernetes.clusterLocatorMethods[1].clusters[2].url')).toMatch(/must start with https:\/\//);
-    expect(at('kubernetes.clusterLocatorMethods[1].clusters[3].authProvider')).toMatch(/use authProvider "serviceAccount"/);
-    expect(at('kubernetes.clusterLocatorMethods[1].clusters[4].name')).toMatch(/has no name/);
-    expect(at('kubernetes.clusterLocatorMethods[1].clusters[5].name')).toMatch(/used twice/);
-    expect(at('kubernetes.clusterLocatorMethods[1].clusters[6].name')).toMatch(/lower-case letters/);
+    expect(at('kubernetes.clusterLocatorMethods[1].clusters[1].url')).toMatch(
+      /has no url: set it/,
+    );
+    expect(at('kubernetes.clusterLocatorMethods[1].clusters[2].url')).toMatch(
+      /must start with https:\/\//,
+    );
+    expect(
+      at('kubernetes.clusterLocatorMethods[1].clusters[3].authProvider'),
+    ).toMatch(/use authProvider "serviceAccount"/);
+    expect(at('kubernetes.clusterLocatorMethods[1].clusters[4].name')).toMatch(
+      /has no name/,
+    );
+    expect(at('kubernetes.clusterLocatorMethods[1].clusters[5].name')).toMatch(
+      /used twice/,
+    );
+    expect(at('kubernetes.clusterLocatorMethods[1].clusters[6].name')).toMatch(
+      /lower-case letters/,
+    );
     expect(problems.find(p => p.cluster === 'google')).toBeDefined();
   });
 
@@ -85,9 +108,15 @@ describe('readClusterSpecs', () => {
         },
       }),
     );
-    expect(clusters.find(c => c.name === 'a')?.namespaces).toEqual(['team-a', 'team-b']);
+    expect(clusters.find(c => c.name === 'a')?.namespaces).toEqual([
+      'team-a',
+      'team-b',
+    ]);
     expect(clusters.find(c => c.name === 'b')?.namespaces).toEqual([]);
-    expect(problems.map(p => p.path)).toEqual(['runway.clusters[1].namespaces', 'runway.clusters[2].name']);
+    expect(problems.map(p => p.path)).toEqual([
+      'runway.clusters[1].namespaces',
+      'runway.clusters[2].name',
+    ]);
   });
 
   it('adds kubeconfig contexts for local development', () => {
@@ -98,9 +127,13 @@ describe('readClusterSpecs', () => {
       stringify({
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: 'kind', cluster: { server: 'https://127.0.0.1:4443' } }],
+        clusters: [
+          { name: 'kind', cluster: { server: 'https://127.0.0.1:4443' } },
+        ],
         users: [{ name: 'me', user: { token: 'x' } }],
-        contexts: [{ name: 'kind-dev', context: { cluster: 'kind', user: 'me' } }],
+        contexts: [
+          { name: 'kind-dev', context: { cluster: 'kind', user: 'me' } },
+        ],
         'current-context': 'kind-dev',
       }),
     );
@@ -111,7 +144,11 @@ describe('readClusterSpecs', () => {
             kubeconfig: [
               { context: 'kind-dev', name: 'dev', path: file },
               { context: 'missing', name: 'other', path: file },
-              { context: 'kind-dev', name: 'gone', path: path.join(dir, 'nope') },
+              {
+                context: 'kind-dev',
+                name: 'gone',
+                path: path.join(dir, 'nope'),
+              },
             ],
           },
         }),
@@ -123,7 +160,9 @@ describe('readClusterSpecs', () => {
           auth: { type: 'kubeconfig', path: file, context: 'kind-dev' },
         }),
       ]);
-      expect(problems[0].message).toMatch(/no usable context "missing" \(contexts: kind-dev\)/);
+      expect(problems[0].message).toMatch(
+        /no usable context "missing" \(contexts: kind-dev\)/,
+      );
       expect(problems[1].message).toMatch(/cannot read kubeconfig/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -135,18 +174,28 @@ describe('checkServerUrl', () => {
   it('accepts http(s) server URLs only, without credentials', () => {
     expect(checkServerUrl('https://k8s:6443')).toBeUndefined();
     expect(checkServerUrl('not a url')).toMatch(/is not a URL/);
-    expect(checkServerUrl('https://user:pw@k8s:6443')).toMatch(/must not carry credentials/);
+    expect(checkServerUrl('https://user:pw@k8s:6443')).toMatch(
+      /must not carry credentials/,
+    );
   });
 });
 
 describe('readRunwayOptions', () => {
   it('defaults the request bound to 5 s and reads durations', () => {
-    expect(readRunwayOptions(new ConfigReader({})).options.requestTimeoutMs).toBe(5000);
-    expect(readRunwayOptions(new ConfigReader({ runway: { requestTimeout: { seconds: 2 } } })).options.requestTimeoutMs).toBe(2000);
+    expect(
+      readRunwayOptions(new ConfigReader({})).options.requestTimeoutMs,
+    ).toBe(5000);
+    expect(
+      readRunwayOptions(
+        new ConfigReader({ runway: { requestTimeout: { seconds: 2 } } }),
+      ).options.requestTimeoutMs,
+    ).toBe(2000);
   });
 
   it('reports a bad bound and keeps the default', () => {
-    const { options, problems } = readRunwayOptions(new ConfigReader({ runway: { requestTimeout: 'soon' } }));
+    const { options, problems } = readRunwayOptions(
+      new ConfigReader({ runway: { requestTimeout: 'soon' } }),
+    );
     expect(options.requestTimeoutMs).toBe(5000);
     expect(problems[0].path).toBe('runway.requestTimeout');
   });

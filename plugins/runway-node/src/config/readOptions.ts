@@ -13,18 +13,25 @@ export interface RunwayOptions {
  * `runway.requestTimeout` (e.g. `{ seconds: 5 }` or `5s`); a bad value is a
  * problem, reported, and the default is used instead.
  */
-export function readRunwayOptions(config: Config): { options: RunwayOptions; problems: ClusterConfigProblem[] } {
+export function readRunwayOptions(config: Config): {
+  options: RunwayOptions;
+  problems: ClusterConfigProblem[];
+} {
   const problems: ClusterConfigProblem[] = [];
   let requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
   if (config.has('runway.requestTimeout')) {
     try {
-      const ms = durationToMilliseconds(readDurationFromConfig(config, { key: 'runway.requestTimeout' }));
+      const ms = durationToMilliseconds(
+        readDurationFromConfig(config, { key: 'runway.requestTimeout' }),
+      );
       if (!(ms > 0)) throw new Error('it must be longer than zero');
       requestTimeoutMs = ms;
     } catch (err) {
       problems.push({
         path: 'runway.requestTimeout',
-        message: `${err instanceof Error ? err.message : String(err)}; write e.g. "5s" or { seconds: 5 } (using ${DEFAULT_REQUEST_TIMEOUT_MS} ms)`,
+        message: `${
+          err instanceof Error ? err.message : String(err)
+        }; write e.g. "5s" or { seconds: 5 } (using ${DEFAULT_REQUEST_TIMEOUT_MS} ms)`,
       });
     }
   }

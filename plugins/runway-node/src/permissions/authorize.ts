@@ -8,23 +8,35 @@ import type {
   PermissionsService,
 } from '@backstage/backend-plugin-api';
 import { NotAllowedError } from '@backstage/errors';
-import { AuthorizeResult, type ResourcePermission } from '@backstage/plugin-permission-common';
+import {
+  AuthorizeResult,
+  type ResourcePermission,
+} from '@backstage/plugin-permission-common';
 import type { PolicyDecision } from '@backstage/plugin-permission-common';
 import { createConditionAuthorizer } from '@backstage/plugin-permission-node';
-import { runwayPermissionDeniedMessage, type RunwayResource } from '@runway-portal/plugin-runway-common';
+import {
+  runwayPermissionDeniedMessage,
+  type RunwayResource,
+} from '@runway-portal/plugin-runway-common';
 import { isInCluster, isInNamespace } from './rules';
 
 export type ScopeCheck = (resource: RunwayResource) => boolean;
 
 /** Applies a conditional decision to one resource (from the permissions registry's rules). */
-export type ConditionAuthorizer = (decision: PolicyDecision, resource: RunwayResource | undefined) => boolean;
+export type ConditionAuthorizer = (
+  decision: PolicyDecision,
+  resource: RunwayResource | undefined,
+) => boolean;
 
 export interface Authorizer {
   /**
    * Where the user may use `permission`: a predicate over cluster and
    * namespace. Throws NotAllowedError when the answer is DENY everywhere.
    */
-  scope(permission: ResourcePermission<'runway-resource'>, credentials: BackstageCredentials): Promise<ScopeCheck>;
+  scope(
+    permission: ResourcePermission<'runway-resource'>,
+    credentials: BackstageCredentials,
+  ): Promise<ScopeCheck>;
   /** Throws NotAllowedError unless the user may use `permission` on this resource. */
   check(
     permission: ResourcePermission<'runway-resource'>,
@@ -33,9 +45,15 @@ export interface Authorizer {
   ): Promise<void>;
 }
 
-export function createAuthorizer(permissions: PermissionsService, applyConditions: ConditionAuthorizer): Authorizer {
+export function createAuthorizer(
+  permissions: PermissionsService,
+  applyConditions: ConditionAuthorizer,
+): Authorizer {
   const scope: Authorizer['scope'] = async (permission, credentials) => {
-    const [decision] = await permissions.authorizeConditional([{ permission }], { credentials });
+    const [decision] = await permissions.authorizeConditional(
+      [{ permission }],
+      { credentials },
+    );
     if (decision.result === AuthorizeResult.ALLOW) return () => true;
     if (decision.result === AuthorizeResult.DENY) {
       throw new NotAllowedError(runwayPermissionDeniedMessage(permission));
@@ -47,7 +65,9 @@ export function createAuthorizer(permissions: PermissionsService, applyCondition
     async check(permission, credentials, resource) {
       const allowed = await scope(permission, credentials);
       if (!allowed(resource)) {
-        throw new NotAllowedError(runwayPermissionDeniedMessage(permission, resource));
+        throw new NotAllowedError(
+          runwayPermissionDeniedMessage(permission, resource),
+        );
       }
     },
   };
@@ -58,6 +78,11 @@ export function createAuthorizer(permissions: PermissionsService, applyCondition
  * module), which cannot read the runway plugin's permissions registry: it
  * applies conditions with the same rules (IS_IN_CLUSTER, IS_IN_NAMESPACE).
  */
-export function createRunwayAuthorizer(permissions: PermissionsService): Authorizer {
-  return createAuthorizer(permissions, createConditionAuthorizer([isInCluster, isInNamespace]));
+export function createRunwayAuthorizer(
+  permissions: PermissionsService,
+): Authorizer {
+  return createAuthorizer(
+    permissions,
+    createConditionAuthorizer([isInCluster, isInNamespace]),
+  );
 }

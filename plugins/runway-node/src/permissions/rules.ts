@@ -11,7 +11,10 @@ import {
   createPermissionResourceRef,
   createPermissionRule,
 } from '@backstage/plugin-permission-node';
-import { RUNWAY_RESOURCE_TYPE, type RunwayResource } from '@runway-portal/plugin-runway-common';
+import {
+  RUNWAY_RESOURCE_TYPE,
+  type RunwayResource,
+} from '@runway-portal/plugin-runway-common';
 import { z } from 'zod';
 
 /** The query form of the rules (criteria on clusters and namespaces). */
@@ -20,7 +23,10 @@ export interface RunwayResourceQuery {
   namespaces?: string[];
 }
 
-export const runwayResourceRef = createPermissionResourceRef<RunwayResource, RunwayResourceQuery>().with({
+export const runwayResourceRef = createPermissionResourceRef<
+  RunwayResource,
+  RunwayResourceQuery
+>().with({
   pluginId: 'runway',
   resourceType: RUNWAY_RESOURCE_TYPE,
 });
@@ -38,7 +44,8 @@ export const isInCluster = createPermissionRule({
 
 export const isInNamespace = createPermissionRule({
   name: 'IS_IN_NAMESPACE',
-  description: 'Allow resources in one of the given namespaces (in any cluster)',
+  description:
+    'Allow resources in one of the given namespaces (in any cluster)',
   resourceRef: runwayResourceRef,
   paramsSchema: z.object({
     namespaces: z.array(z.string()).describe('Namespace names'),
@@ -50,5 +57,10 @@ export const isInNamespace = createPermissionRule({
 export const runwayPermissionRules = { isInCluster, isInNamespace };
 
 /** For permission policies: `runwayConditions.isInNamespace({namespaces})`, `createRunwayConditionalDecision(...)`. */
-export const { conditions: runwayConditions, createConditionalDecision: createRunwayConditionalDecision } =
-  createConditionExports({ resourceRef: runwayResourceRef, rules: runwayPermissionRules });
+export const {
+  conditions: runwayConditions,
+  createConditionalDecision: createRunwayConditionalDecision,
+} = createConditionExports({
+  resourceRef: runwayResourceRef,
+  rules: runwayPermissionRules,
+});

@@ -1,6 +1,15 @@
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { IdentityPermissionApi, permissionApiRef } from '@backstage/plugin-permission-react';
-import { MockFetchApi, mockApis, renderInTestApp, TestApiProvider, type TestApiProviderProps } from '@backstage/test-utils';
+import {
+  IdentityPermissionApi,
+  permissionApiRef,
+} from '@backstage/plugin-permission-react';
+import {
+  MockFetchApi,
+  mockApis,
+  renderInTestApp,
+  TestApiProvider,
+  type TestApiProviderProps,
+} from '@backstage/test-utils';
 import { rest } from 'msw';
 import type { ReactElement } from 'react';
 import { Route, Routes } from 'react-router-dom';
@@ -21,14 +30,24 @@ export const PERMISSION_API = 'http://localhost:7007/api/permission';
  */
 export function renderWithApi(
   element: ReactElement,
-  options: { path?: string; route?: string; apis?: TestApiProviderProps<any>['apis'] } = {},
+  options: {
+    path?: string;
+    route?: string;
+    apis?: TestApiProviderProps<any>['apis'];
+  } = {},
 ) {
   const api = new RunwayClient({
     discoveryApi: mockApis.discovery({ baseUrl: 'http://localhost:7007' }),
     fetchApi: new MockFetchApi(),
   });
   return renderInTestApp(
-    <TestApiProvider apis={[[runwayApiRef, api], [permissionApiRef, mockApis.permission()], ...(options.apis ?? [])]}>
+    <TestApiProvider
+      apis={[
+        [runwayApiRef, api],
+        [permissionApiRef, mockApis.permission()],
+        ...(options.apis ?? []),
+      ]}
+    >
       {/* usePermission caches answers (swr) per permission and resource ref: each render starts afresh, like a page load. */}
       <SWRConfig value={{ provider: () => new Map() }}>
         <Routes>
@@ -37,7 +56,10 @@ export function renderWithApi(
         </Routes>
       </SWRConfig>
     </TestApiProvider>,
-    { routeEntries: [options.route ?? '/'], mountedRoutes: { '/runway': rootRouteRef } },
+    {
+      routeEntries: [options.route ?? '/'],
+      mountedRoutes: { '/runway': rootRouteRef },
+    },
   );
 }
 
@@ -56,7 +78,8 @@ export function testSignals() {
     emit(channel: string, message: object) {
       subscribers.get(channel)?.forEach(s => s(message));
     },
-    channels: () => [...subscribers.entries()].filter(([, s]) => s.size > 0).map(([c]) => c),
+    channels: () =>
+      [...subscribers.entries()].filter(([, s]) => s.size > 0).map(([c]) => c),
   };
 }
 
@@ -72,21 +95,44 @@ export interface PermissionAsked {
  * the permission backend would, with `decide` as the policy. `asked` records
  * every request, resource refs included.
  */
-export function permissionsOverHttp(decide: (asked: PermissionAsked) => boolean) {
+export function permissionsOverHttp(
+  decide: (asked: PermissionAsked) => boolean,
+) {
   const asked: PermissionAsked[] = [];
   const api = IdentityPermissionApi.create({
     config: mockApis.config({ data: { permission: { enabled: true } } }),
     discovery: mockApis.discovery({ baseUrl: 'http://localhost:7007' }),
     identity: mockApis.identity(),
   });
-  const handler = rest.post(`${PERMISSION_API}/authorize`, async (req, res, ctx) => {
-    const { items } = (await req.json()) as { items: Array<{ id: string; permission: { name: string }; resourceRef?: string }> };
-    const answers = items.map(item => {
-      const request = { permission: item.permission.name, resourceRef: item.resourceRef };
-      asked.push(request);
-      return { id: item.id, result: decide(request) ? AuthorizeResult.ALLOW : AuthorizeResult.DENY };
-    });
-    return res(ctx.json({ items: answers }));
-  });
-  return { apis: [[permissionApiRef, api]] as TestApiProviderProps<any>['apis'], handler, asked };
+  const handler = rest.post(
+    `${PERMISSION_API}/authorize`,
+    async (req, res, ctx) => {
+      const { items } = (await req.json()) as {
+        items: Array<{
+          id: string;
+          permission: { name: string };
+          resourceRef?: string;
+        }>;
+      };
+      const answers = items.map(item => {
+        const request = {
+          permission: item.permission.name,
+          resourceRef: item.resourceRef,
+        };
+        asked.push(request);
+        return {
+          id: item.id,
+          result: decide(request)
+            ? AuthorizeResult.ALLOW
+            : AuthorizeResult.DENY,
+        };
+      });
+      return res(ctx.json({ items: answers }));
+    },
+  );
+  return {
+    apis: [[permissionApiRef, api]] as TestApiProviderProps<any>['apis'],
+    handler,
+    asked,
+  };
 }

@@ -8,7 +8,11 @@ import { DeploymentWizard } from './wizard/DeploymentWizard';
 function DetailRoute({ edit }: { edit?: boolean }) {
   const { cluster = '', namespace = '', name = '' } = useParams();
   const target = { cluster, namespace, name };
-  return edit ? <DeploymentWizard edit={target} /> : <DeploymentDetail target={target} />;
+  return edit ? (
+    <DeploymentWizard edit={target} />
+  ) : (
+    <DeploymentDetail target={target} />
+  );
 }
 
 /** The runway pages under the plugin's mount point. */
@@ -18,8 +22,14 @@ export function RunwayRouter() {
       <Routes>
         <Route path="/" element={<DeploymentsDashboard />} />
         <Route path="/deploy" element={<DeploymentWizard />} />
-        <Route path="/deployments/:cluster/:namespace/:name" element={<DetailRoute />} />
-        <Route path="/deployments/:cluster/:namespace/:name/edit" element={<DetailRoute edit />} />
+        <Route
+          path="/deployments/:cluster/:namespace/:name"
+          element={<DetailRoute />}
+        />
+        <Route
+          path="/deployments/:cluster/:namespace/:name/edit"
+          element={<DetailRoute edit />}
+        />
       </Routes>
     </Box>
   );
@@ -29,7 +39,10 @@ export function RunwayRouter() {
 export function RunwayPage() {
   return (
     <Page themeId="tool">
-      <Header title="Runway" subtitle="AI inference across your Kubernetes clusters" />
+      <Header
+        title="Runway"
+        subtitle="AI inference across your Kubernetes clusters"
+      />
       <Content noPadding>
         <RunwayRouter />
       </Content>

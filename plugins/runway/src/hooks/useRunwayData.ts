@@ -1,6 +1,9 @@
 import { useApi, useApiHolder } from '@backstage/core-plugin-api';
 import { signalApiRef } from '@backstage/plugin-signals-react';
-import { type RunwayKind, runwaySignalChannel } from '@runway-portal/plugin-runway-common';
+import {
+  type RunwayKind,
+  runwaySignalChannel,
+} from '@runway-portal/plugin-runway-common';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { runwayApiRef, type RunwayApi } from '../api/RunwayApi';
 
@@ -29,7 +32,11 @@ export function useRunwayData<T>(
 ): AsyncData<T> {
   const api = useApi(runwayApiRef);
   const signalApi = useApiHolder().get(signalApiRef);
-  const [state, setState] = useState<{ value?: T; error?: Error; loading: boolean }>({ loading: true });
+  const [state, setState] = useState<{
+    value?: T;
+    error?: Error;
+    loading: boolean;
+  }>({ loading: true });
   const generation = useRef(0);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const stableLoad = useCallback(load, deps);
@@ -41,7 +48,8 @@ export function useRunwayData<T>(
         if (mine === generation.current) setState({ value, loading: false });
       },
       error => {
-        if (mine === generation.current) setState(s => ({ value: s.value, error, loading: false }));
+        if (mine === generation.current)
+          setState(s => ({ value: s.value, error, loading: false }));
       },
     );
   }, [api, stableLoad]);

@@ -16,7 +16,15 @@ import type { KubeCondition } from '../api/types';
 import { serviceEndpoint } from './rows';
 
 /** How each API format the gateway reports is called (paths under /v1). */
-const API_FORMAT_EXAMPLES: Record<ApiFormat, { label: string; path: string; headers: string[]; body: (model: string) => object }> = {
+const API_FORMAT_EXAMPLES: Record<
+  ApiFormat,
+  {
+    label: string;
+    path: string;
+    headers: string[];
+    body: (model: string) => object;
+  }
+> = {
   'openai-chat': {
     label: 'OpenAI chat completions',
     path: '/chat/completions',
@@ -33,7 +41,11 @@ const API_FORMAT_EXAMPLES: Record<ApiFormat, { label: string; path: string; head
     label: 'Anthropic messages',
     path: '/messages',
     headers: ['anthropic-version: 2023-06-01'],
-    body: model => ({ model, max_tokens: 256, messages: [{ role: 'user', content: 'Hello!' }] }),
+    body: model => ({
+      model,
+      max_tokens: 256,
+      messages: [{ role: 'user', content: 'Hello!' }],
+    }),
   },
 };
 
@@ -41,12 +53,20 @@ const API_FORMAT_EXAMPLES: Record<ApiFormat, { label: string; path: string; head
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** A curl command calling `format` at `url` with `model`; OpenAI chat completions by default. */
-export function exampleRequest(url: string, model: string, format: ApiFormat = 'openai-chat'): string {
+export function exampleRequest(
+  url: string,
+  model: string,
+  format: ApiFormat = 'openai-chat',
+): string {
   const example = API_FORMAT_EXAMPLES[format];
   const base = url.replace(/\/$/, '');
   const path = /\/v1$/.test(base) ? example.path : `/v1${example.path}`;
-  const headers = ['Content-Type: application/json', ...example.headers].map(h => `  -H ${shellQuote(h)} \\\n`).join('');
-  return `curl ${base}${path} \\\n${headers}  -d ${shellQuote(JSON.stringify(example.body(model)))}`;
+  const headers = ['Content-Type: application/json', ...example.headers]
+    .map(h => `  -H ${shellQuote(h)} \\\n`)
+    .join('');
+  return `curl ${base}${path} \\\n${headers}  -d ${shellQuote(
+    JSON.stringify(example.body(model)),
+  )}`;
 }
 
 export interface GatewayAccess {
@@ -84,7 +104,9 @@ export function endpointInfo(md: ModelDeployment): EndpointInfo {
   const gateway = md.status?.gateway;
   if (gateway?.endpoint) {
     const modelName = gateway.modelName || servedName;
-    const formats = gateway.apiFormats?.length ? gateway.apiFormats : (['openai-chat'] as ApiFormat[]);
+    const formats = gateway.apiFormats?.length
+      ? gateway.apiFormats
+      : (['openai-chat'] as ApiFormat[]);
     // Chat completions is what every engine serves; another format only when the engine lacks it.
     const format = formats.includes('openai-chat') ? 'openai-chat' : formats[0];
     info.gateway = {
@@ -103,7 +125,9 @@ export function endpointInfo(md: ModelDeployment): EndpointInfo {
       url,
       model: servedName,
       curl: exampleRequest(url, servedName),
-      portForward: `kubectl -n ${md.metadata?.namespace ?? 'default'} port-forward svc/${service} ${port}:${port}`,
+      portForward: `kubectl -n ${
+        md.metadata?.namespace ?? 'default'
+      } port-forward svc/${service} ${port}:${port}`,
       localUrl: `http://localhost:${port}`,
     };
   }
@@ -122,8 +146,14 @@ export interface GatewayNotice {
 }
 
 /** Titles and weights of the core's GatewayReady reasons (the message, the controller's, says what to do). */
-const GATEWAY_REASON_VIEW: Record<GatewayReadyReason, { title: string; severity: NoticeSeverity }> = {
-  GatewayConfigured: { title: 'Routed through the Gateway', severity: 'success' },
+const GATEWAY_REASON_VIEW: Record<
+  GatewayReadyReason,
+  { title: string; severity: NoticeSeverity }
+> = {
+  GatewayConfigured: {
+    title: 'Routed through the Gateway',
+    severity: 'success',
+  },
   GatewayDisabled: { title: 'Gateway disabled', severity: 'info' },
   CRDsNotAvailable: { title: 'Gateway API not installed', severity: 'info' },
   WaitingForProvider: { title: 'Waiting for the provider', severity: 'info' },
@@ -140,25 +170,36 @@ function readable(reason: string): string {
 }
 
 /** The deployment's GatewayReady condition as a notice; undefined when the core has not written one. */
-export function gatewayNotice(conditions: KubeCondition[]): GatewayNotice | undefined {
-  const condition = conditions.find(c => c.type === CONDITION_TYPES.GatewayReady);
+export function gatewayNotice(
+  conditions: KubeCondition[],
+): GatewayNotice | undefined {
+  const condition = conditions.find(
+    c => c.type === CONDITION_TYPES.GatewayReady,
+  );
   if (!condition) return undefined;
   const reason = condition.reason ?? '';
-  const known = GATEWAY_REASON_VIEW[reason as GatewayReadyReason] as (typeof GATEWAY_REASON_VIEW)[GatewayReadyReason] | undefined;
+  const known = GATEWAY_REASON_VIEW[reason as GatewayReadyReason] as
+    | (typeof GATEWAY_REASON_VIEW)[GatewayReadyReason]
+    | undefined;
   // A True condition is never shown as a problem, nor a False one as a success, whatever its reason.
-  let severity: NoticeSeverity = known && known.severity !== 'success' ? known.severity : 'warning';
+  let severity: NoticeSeverity =
+    known && known.severity !== 'success' ? known.severity : 'warning';
   if (condition.status === 'True') severity = 'success';
   return {
     status: condition.status,
     reason,
-    title: known?.title ?? (reason ? readable(reason) : `GatewayReady ${condition.status}`),
+    title:
+      known?.title ??
+      (reason ? readable(reason) : `GatewayReady ${condition.status}`),
     message: condition.message ?? '',
     severity,
   };
 }
 
 /** Conditions newest first (the timeline reads from what happened last). */
-export function conditionTimeline(conditions: KubeCondition[]): KubeCondition[] {
+export function conditionTimeline(
+  conditions: KubeCondition[],
+): KubeCondition[] {
   return [...conditions].sort((a, b) => {
     const x = Date.parse(a.lastTransitionTime ?? '') || 0;
     const y = Date.parse(b.lastTransitionTime ?? '') || 0;

@@ -13,19 +13,35 @@ export interface RowFilter {
   text: string;
 }
 
-export const EMPTY_FILTER: RowFilter = { clusters: [], namespaces: [], phases: [], providers: [], text: '' };
+export const EMPTY_FILTER: RowFilter = {
+  clusters: [],
+  namespaces: [],
+  phases: [],
+  providers: [],
+  text: '',
+};
 
 function words(text: string): string[] {
   return text.toLocaleLowerCase('en-US').split(/\s+/).filter(Boolean);
 }
 
-export function filterRows<R extends ResourceRow & { provider?: string }>(rows: R[], filter: RowFilter): R[] {
+export function filterRows<R extends ResourceRow & { provider?: string }>(
+  rows: R[],
+  filter: RowFilter,
+): R[] {
   const clusters = new Set(filter.clusters);
   const namespaces = new Set(filter.namespaces);
   const phases = new Set(filter.phases);
   const providers = new Set(filter.providers);
   const needles = words(filter.text);
-  if (!clusters.size && !namespaces.size && !phases.size && !providers.size && !needles.length) return rows;
+  if (
+    !clusters.size &&
+    !namespaces.size &&
+    !phases.size &&
+    !providers.size &&
+    !needles.length
+  )
+    return rows;
   return rows.filter(
     row =>
       (!clusters.size || clusters.has(row.cluster)) &&
@@ -44,7 +60,10 @@ export interface FilterOptions {
 }
 
 /** The distinct values offered by each filter, sorted. */
-export function filterOptions(rows: Array<ResourceRow & { provider?: string }>, knownClusters: string[] = []): FilterOptions {
+export function filterOptions(
+  rows: Array<ResourceRow & { provider?: string }>,
+  knownClusters: string[] = [],
+): FilterOptions {
   const clusters = new Set(knownClusters);
   const namespaces = new Set<string>();
   const phases = new Set<string>();
@@ -56,7 +75,12 @@ export function filterOptions(rows: Array<ResourceRow & { provider?: string }>, 
     if (row.provider) providers.add(row.provider);
   }
   const sorted = (s: Set<string>) => [...s].sort();
-  return { clusters: sorted(clusters), namespaces: sorted(namespaces), phases: sorted(phases), providers: sorted(providers) };
+  return {
+    clusters: sorted(clusters),
+    namespaces: sorted(namespaces),
+    phases: sorted(phases),
+    providers: sorted(providers),
+  };
 }
 
 /** How many rows per phase (for the summary line above the table). */

@@ -11,8 +11,13 @@ import type { ClusterOverview } from '../api/types';
  * serves any namespace (no allow-list) or none is known: then the places
  * cannot be listed, and only the wizard, once a namespace is chosen, can ask.
  */
-export function createTargets(clusters: ClusterOverview[] | undefined): RunwayResource[] | undefined {
+export function createTargets(
+  clusters: ClusterOverview[] | undefined,
+): RunwayResource[] | undefined {
   const reachable = (clusters ?? []).filter(c => c.reachable);
-  if (reachable.length === 0 || reachable.some(c => !c.namespaces?.length)) return undefined;
-  return reachable.flatMap(c => (c.namespaces ?? []).map(namespace => ({ cluster: c.name, namespace })));
+  if (reachable.length === 0 || reachable.some(c => !c.namespaces?.length))
+    return undefined;
+  return reachable.flatMap(c =>
+    (c.namespaces ?? []).map(namespace => ({ cluster: c.name, namespace })),
+  );
 }

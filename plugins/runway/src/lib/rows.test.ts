@@ -1,14 +1,32 @@
-import { deploymentEndpoint, formatAge, serviceEndpoint, toDeploymentRow } from './rows';
-import { countByPhase, EMPTY_FILTER, filterOptions, filterRows } from './filters';
+import {
+  deploymentEndpoint,
+  formatAge,
+  serviceEndpoint,
+  toDeploymentRow,
+} from './rows';
+import {
+  countByPhase,
+  EMPTY_FILTER,
+  filterOptions,
+  filterRows,
+} from './filters';
 import type { ListedDeployment } from '../api/types';
 
-function listed(cluster: string, name: string, extra: Partial<ListedDeployment['object']> = {}): ListedDeployment {
+function listed(
+  cluster: string,
+  name: string,
+  extra: Partial<ListedDeployment['object']> = {},
+): ListedDeployment {
   return {
     cluster,
     object: {
       apiVersion: 'airunway.ai/v1alpha1',
       kind: 'ModelDeployment',
-      metadata: { name, namespace: 'ml', creationTimestamp: '2026-01-01T00:00:00Z' },
+      metadata: {
+        name,
+        namespace: 'ml',
+        creationTimestamp: '2026-01-01T00:00:00Z',
+      },
       spec: { model: { id: `org/${name}` } },
       ...extra,
     },
@@ -41,21 +59,54 @@ describe('toDeploymentRow', () => {
   });
 
   it('falls back to the spec and Pending before the controllers answered', () => {
-    const row = toDeploymentRow(listed('west', 'qwen', { spec: { model: { id: 'q' }, provider: { name: 'kaito' }, scaling: { replicas: 3 } } }));
-    expect(row).toMatchObject({ phase: 'Pending', provider: 'kaito', engine: '', replicasReady: 0, replicasDesired: 3, endpoint: '' });
+    const row = toDeploymentRow(
+      listed('west', 'qwen', {
+        spec: {
+          model: { id: 'q' },
+          provider: { name: 'kaito' },
+          scaling: { replicas: 3 },
+        },
+      }),
+    );
+    expect(row).toMatchObject({
+      phase: 'Pending',
+      provider: 'kaito',
+      engine: '',
+      replicasReady: 0,
+      replicasDesired: 3,
+      endpoint: '',
+    });
   });
 
   it('prefers the gateway endpoint and carries its model name', () => {
-    const item = listed('e', 'a', { status: { gateway: { endpoint: 'http://gw/v1', modelName: 'chat' }, endpoint: { service: 's', port: 1 } } });
+    const item = listed('e', 'a', {
+      status: {
+        gateway: { endpoint: 'http://gw/v1', modelName: 'chat' },
+        endpoint: { service: 's', port: 1 },
+      },
+    });
     expect(deploymentEndpoint(item.object)).toBe('http://gw/v1');
     expect(serviceEndpoint(item.object)).toBe('http://s.ml.svc:1');
-    expect(toDeploymentRow(item)).toMatchObject({ endpoint: 'http://gw/v1', viaGateway: true, gatewayModel: 'chat' });
+    expect(toDeploymentRow(item)).toMatchObject({
+      endpoint: 'http://gw/v1',
+      viaGateway: true,
+      gatewayModel: 'chat',
+    });
     expect(toDeploymentRow(item).search).toContain('gateway chat');
   });
 
   it('is not reachable through the gateway before the core reports its URL', () => {
-    const item = listed('e', 'a', { status: { gateway: { modelName: 'chat' }, endpoint: { service: 's', port: 1 } } });
-    expect(toDeploymentRow(item)).toMatchObject({ endpoint: 'http://s.ml.svc:1', viaGateway: false, gatewayModel: '' });
+    const item = listed('e', 'a', {
+      status: {
+        gateway: { modelName: 'chat' },
+        endpoint: { service: 's', port: 1 },
+      },
+    });
+    expect(toDeploymentRow(item)).toMatchObject({
+      endpoint: 'http://s.ml.svc:1',
+      viaGateway: false,
+      gatewayModel: '',
+    });
     expect(toDeploymentRow(item).search).not.toContain('gateway');
   });
 });
@@ -73,9 +124,23 @@ describe('formatAge', () => {
 
 describe('filterRows', () => {
   const rows = [
-    toDeploymentRow(listed('east', 'llama', { status: { phase: 'Running', provider: { name: 'dynamo' } } })),
-    toDeploymentRow(listed('west', 'qwen', { status: { phase: 'Failed', provider: { name: 'kaito' } } })),
-    toDeploymentRow({ ...listed('west', 'phi'), object: { ...listed('west', 'phi').object, metadata: { name: 'phi', namespace: 'other' } } }),
+    toDeploymentRow(
+      listed('east', 'llama', {
+        status: { phase: 'Running', provider: { name: 'dynamo' } },
+      }),
+    ),
+    toDeploymentRow(
+      listed('west', 'qwen', {
+        status: { phase: 'Failed', provider: { name: 'kaito' } },
+      }),
+    ),
+    toDeploymentRow({
+      ...listed('west', 'phi'),
+      object: {
+        ...listed('west', 'phi').object,
+        metadata: { name: 'phi', namespace: 'other' },
+      },
+    }),
   ];
 
   it('returns the same array when nothing is filtered', () => {
@@ -83,11 +148,33 @@ describe('filterRows', () => {
   });
 
   it('combines filters with AND and free text by words', () => {
-    expect(filterRows(rows, { ...EMPTY_FILTER, clusters: ['west'] }).map(r => r.name)).toEqual(['qwen', 'phi']);
-    expect(filterRows(rows, { ...EMPTY_FILTER, clusters: ['west'], phases: ['Failed'] }).map(r => r.name)).toEqual(['qwen']);
-    expect(filterRows(rows, { ...EMPTY_FILTER, providers: ['dynamo'] }).map(r => r.name)).toEqual(['llama']);
-    expect(filterRows(rows, { ...EMPTY_FILTER, namespaces: ['other'] }).map(r => r.name)).toEqual(['phi']);
-    expect(filterRows(rows, { ...EMPTY_FILTER, text: 'WEST org/q' }).map(r => r.name)).toEqual(['qwen']);
+    expect(
+      filterRows(rows, { ...EMPTY_FILTER, clusters: ['west'] }).map(
+        r => r.name,
+      ),
+    ).toEqual(['qwen', 'phi']);
+    expect(
+      filterRows(rows, {
+        ...EMPTY_FILTER,
+        clusters: ['west'],
+        phases: ['Failed'],
+      }).map(r => r.name),
+    ).toEqual(['qwen']);
+    expect(
+      filterRows(rows, { ...EMPTY_FILTER, providers: ['dynamo'] }).map(
+        r => r.name,
+      ),
+    ).toEqual(['llama']);
+    expect(
+      filterRows(rows, { ...EMPTY_FILTER, namespaces: ['other'] }).map(
+        r => r.name,
+      ),
+    ).toEqual(['phi']);
+    expect(
+      filterRows(rows, { ...EMPTY_FILTER, text: 'WEST org/q' }).map(
+        r => r.name,
+      ),
+    ).toEqual(['qwen']);
   });
 
   it('offers the distinct values, including clusters with no rows', () => {

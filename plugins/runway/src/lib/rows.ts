@@ -33,7 +33,9 @@ export interface DeploymentRow extends ResourceRow {
 }
 
 export function rowKey(cluster: string, object: KubeObject): string {
-  return `${cluster}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
+  return `${cluster}/${object.metadata?.namespace ?? ''}/${
+    object.metadata?.name ?? ''
+  }`;
 }
 
 /** The in-cluster address of the Service the provider reported; '' before it did. */
@@ -61,7 +63,9 @@ export function toDeploymentRow(item: ListedDeployment): DeploymentRow {
   const name = object.metadata?.name ?? '';
   const provider = status.provider?.name ?? spec.provider?.name ?? '';
   const engine = status.engine?.type ?? spec.engine?.type ?? '';
-  const phase = object.metadata?.deletionTimestamp ? 'Terminating' : status.phase ?? 'Pending';
+  const phase = object.metadata?.deletionTimestamp
+    ? 'Terminating'
+    : status.phase ?? 'Pending';
   const model = spec.model?.id ?? '';
   const desired = status.replicas?.desired ?? spec.scaling?.replicas ?? 0;
   const viaGateway = Boolean(status.gateway?.endpoint);
@@ -83,7 +87,16 @@ export function toDeploymentRow(item: ListedDeployment): DeploymentRow {
     message: status.message ?? '',
     createdMs: Date.parse(object.metadata?.creationTimestamp ?? ''),
     // "gateway" finds the deployments reachable through it.
-    search: [cluster, namespace, name, model, provider, engine, phase, viaGateway ? `gateway ${gatewayModel}` : '']
+    search: [
+      cluster,
+      namespace,
+      name,
+      model,
+      provider,
+      engine,
+      phase,
+      viaGateway ? `gateway ${gatewayModel}` : '',
+    ]
       .join(' ')
       .toLocaleLowerCase('en-US'),
   };
@@ -94,7 +107,9 @@ export function toResourceRow(item: ListedObject): ResourceRow {
   const { cluster, object } = item;
   const namespace = object.metadata?.namespace ?? '';
   const name = object.metadata?.name ?? '';
-  const phase = object.metadata?.deletionTimestamp ? 'Terminating' : String(object.status?.phase ?? 'Pending');
+  const phase = object.metadata?.deletionTimestamp
+    ? 'Terminating'
+    : String(object.status?.phase ?? 'Pending');
   return {
     key: `${cluster}/${namespace}/${name}`,
     cluster,
@@ -102,7 +117,9 @@ export function toResourceRow(item: ListedObject): ResourceRow {
     name,
     phase,
     createdMs: Date.parse(object.metadata?.creationTimestamp ?? ''),
-    search: [cluster, namespace, name, phase].join(' ').toLocaleLowerCase('en-US'),
+    search: [cluster, namespace, name, phase]
+      .join(' ')
+      .toLocaleLowerCase('en-US'),
   };
 }
 

@@ -1,5 +1,10 @@
 import { cluster, clustersResponse } from '../__testUtils__/fixtures';
-import { allowedNamespaces, clusterChoices, clusterProblem, namespaceProblem } from './scaffolderFields';
+import {
+  allowedNamespaces,
+  clusterChoices,
+  clusterProblem,
+  namespaceProblem,
+} from './scaffolderFields';
 
 const answer = clustersResponse(
   [
@@ -13,19 +18,43 @@ const answer = clustersResponse(
 describe('scaffolder field logic', () => {
   it('lists clusters with title, free GPUs and why an unreachable one cannot be chosen', () => {
     expect(clusterChoices(answer)).toEqual([
-      { value: 'east', title: 'East', unavailable: undefined, gpus: '6 free nvidia.com/gpu' },
-      { value: 'west', title: 'west', unavailable: 'Timeout: no answer within 5s', gpus: 'no GPUs' },
-      { value: 'north', title: 'north', unavailable: undefined, gpus: 'no GPUs' },
+      {
+        value: 'east',
+        title: 'East',
+        unavailable: undefined,
+        gpus: '6 free nvidia.com/gpu',
+      },
+      {
+        value: 'west',
+        title: 'west',
+        unavailable: 'Timeout: no answer within 5s',
+        gpus: 'no GPUs',
+      },
+      {
+        value: 'north',
+        title: 'north',
+        unavailable: undefined,
+        gpus: 'no GPUs',
+      },
     ]);
-    const unreachableWithoutError = clustersResponse([cluster('south', { reachable: false })]);
-    expect(clusterChoices(unreachableWithoutError)[0].unavailable).toBe('unreachable');
-    const syncing = clustersResponse([cluster('east')], [{ cluster: 'east', reason: 'Syncing', message: 'first list' }]);
+    const unreachableWithoutError = clustersResponse([
+      cluster('south', { reachable: false }),
+    ]);
+    expect(clusterChoices(unreachableWithoutError)[0].unavailable).toBe(
+      'unreachable',
+    );
+    const syncing = clustersResponse(
+      [cluster('east')],
+      [{ cluster: 'east', reason: 'Syncing', message: 'first list' }],
+    );
     expect(clusterChoices(syncing)[0].unavailable).toBeUndefined();
   });
 
   it('names the field and the way out for a bad cluster', () => {
     expect(clusterProblem('Cluster', 'east', answer)).toBeUndefined();
-    expect(clusterProblem('Cluster', undefined, answer)).toBe('Cluster: no cluster chosen; choose one of east, north');
+    expect(clusterProblem('Cluster', undefined, answer)).toBe(
+      'Cluster: no cluster chosen; choose one of east, north',
+    );
     expect(clusterProblem('Cluster', 'mars', answer)).toBe(
       'Cluster: cluster "mars" is not registered with Runway Portal; choose one of east, north',
     );
@@ -44,10 +73,20 @@ describe('scaffolder field logic', () => {
     expect(namespaceProblem('Namespace', 'prod', 'east', answer)).toBe(
       'Namespace: namespace "prod" is not open to the portal in cluster "east"; choose one of default, ml',
     );
-    expect(namespaceProblem('Namespace', undefined, 'east', answer)).toBe('Namespace: no namespace chosen; choose one of default, ml');
-    expect(namespaceProblem('Namespace', 'anything-goes', 'north', answer)).toBeUndefined();
-    expect(namespaceProblem('Namespace', 'Bad_NS', 'north', answer)).toMatch(/^Namespace: "Bad_NS" is not a valid namespace name; use at most 63 lowercase/);
-    expect(namespaceProblem('Namespace', 'a'.repeat(64), 'north', answer)).toMatch(/is not a valid namespace name/);
-    expect(namespaceProblem('Namespace', '', 'north', answer)).toMatch(/^Namespace: no namespace given; enter a namespace name/);
+    expect(namespaceProblem('Namespace', undefined, 'east', answer)).toBe(
+      'Namespace: no namespace chosen; choose one of default, ml',
+    );
+    expect(
+      namespaceProblem('Namespace', 'anything-goes', 'north', answer),
+    ).toBeUndefined();
+    expect(namespaceProblem('Namespace', 'Bad_NS', 'north', answer)).toMatch(
+      /^Namespace: "Bad_NS" is not a valid namespace name; use at most 63 lowercase/,
+    );
+    expect(
+      namespaceProblem('Namespace', 'a'.repeat(64), 'north', answer),
+    ).toMatch(/is not a valid namespace name/);
+    expect(namespaceProblem('Namespace', '', 'north', answer)).toMatch(
+      /^Namespace: no namespace given; enter a namespace name/,
+    );
   });
 });

@@ -24,8 +24,16 @@ export function visibleRange(options: {
   const overscan = options.overscan ?? 10;
   const visible = Math.ceil(Math.max(0, viewportHeight) / rowHeight) + 1;
   // A list that shrank while scrolled far down still shows its last rows.
-  const first = Math.min(Math.floor(Math.max(0, scrollTop) / rowHeight), Math.max(0, count - visible));
+  const first = Math.min(
+    Math.floor(Math.max(0, scrollTop) / rowHeight),
+    Math.max(0, count - visible),
+  );
   const start = Math.max(0, Math.min(count, first - overscan));
   const end = Math.max(start, Math.min(count, first + visible + overscan));
-  return { start, end, offsetTop: start * rowHeight, totalHeight: count * rowHeight };
+  return {
+    start,
+    end,
+    offsetTop: start * rowHeight,
+    totalHeight: count * rowHeight,
+  };
 }

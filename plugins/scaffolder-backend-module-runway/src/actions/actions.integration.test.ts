@@ -30,7 +30,11 @@ import {
   RUNWAY_CRDS,
 } from '@runway-portal/plugin-runway-backend/src/__testUtils__/clusters';
 // eslint-disable-next-line @backstage/no-forbidden-package-imports, @backstage/no-mixed-plugin-imports
-import { ADMIN, TEAM_A, VIEWER } from '@runway-portal/plugin-runway-backend/src/__testUtils__/permissions';
+import {
+  ADMIN,
+  TEAM_A,
+  VIEWER,
+} from '@runway-portal/plugin-runway-backend/src/__testUtils__/permissions';
 import { runwayTestPolicy } from '../__testUtils__/policy';
 import { createRunwayApplyAction } from './apply';
 import { createRunwayWaitAction } from './wait';
@@ -63,21 +67,44 @@ describe('runway scaffolder actions against a real cluster', () => {
   const audits: AuditRecord[] = [];
 
   beforeAll(async () => {
-    cluster = await startCluster({ name: 'runway-scaffolder', crds: [RUNWAY_CRDS] });
+    cluster = await startCluster({
+      name: 'runway-scaffolder',
+      crds: [RUNWAY_CRDS],
+    });
     admin = adminClient(cluster);
     await createNamespaces(admin, ['team-a', 'team-b', 'closed']);
     const token = await portalServiceAccountToken(admin);
     const { clusters, problems } = readClusterSpecs(
       new ConfigReader({
-        kubernetes: { clusterLocatorMethods: [{ type: 'config', clusters: [clusterConfigEntry('dev', cluster, token)] }] },
-        runway: { clusters: [{ name: 'dev', namespaces: ['team-a', 'team-b'] }] },
+        kubernetes: {
+          clusterLocatorMethods: [
+            {
+              type: 'config',
+              clusters: [clusterConfigEntry('dev', cluster, token)],
+            },
+          ],
+        },
+        runway: {
+          clusters: [{ name: 'dev', namespaces: ['team-a', 'team-b'] }],
+        },
       }),
     );
-    if (problems.length > 0) throw new Error(`test cluster configuration: ${JSON.stringify(problems)}`);
-    clusterClient = new DefaultClusterClient({ clusters, problems, requestTimeoutMs: 10_000, logger: mockServices.logger.mock() });
+    if (problems.length > 0)
+      throw new Error(
+        `test cluster configuration: ${JSON.stringify(problems)}`,
+      );
+    clusterClient = new DefaultClusterClient({
+      clusters,
+      problems,
+      requestTimeoutMs: 10_000,
+      logger: mockServices.logger.mock(),
+    });
     const auditor: AuditorService = {
       async createEvent(options) {
-        const record: AuditRecord = { eventId: options.eventId, meta: { ...(options.meta ?? {}) } };
+        const record: AuditRecord = {
+          eventId: options.eventId,
+          meta: { ...(options.meta ?? {}) },
+        };
         audits.push(record);
         return {
           success: async () => {
@@ -89,7 +116,11 @@ describe('runway scaffolder actions against a real cluster', () => {
         };
       },
     };
-    apply = createRunwayApplyAction({ clusterClient, authorizer: createRunwayAuthorizer(runwayTestPolicy()), auditor });
+    apply = createRunwayApplyAction({
+      clusterClient,
+      authorizer: createRunwayAuthorizer(runwayTestPolicy()),
+      auditor,
+    });
     wait = createRunwayWaitAction({ clusterClient });
   }, 30 * 60_000);
 
@@ -107,7 +138,11 @@ describe('runway scaffolder actions against a real cluster', () => {
     }
   }
 
-  function context(input: JsonObject, user: string, extra: { isDryRun?: boolean; signal?: AbortSignal } = {}) {
+  function context(
+    input: JsonObject,
+    user: string,
+    extra: { isDryRun?: boolean; signal?: AbortSignal } = {},
+  ) {
     const logger = mockServices.logger.mock();
     const outputs: Record<string, unknown> = {};
     // The mock context takes input and logger; the rest is the task's, set here.
@@ -119,24 +154,44 @@ describe('runway scaffolder actions against a real cluster', () => {
       getInitiatorCredentials: async () => mockCredentials.user(user),
       ...extra,
     };
-    const logged = () => [...logger.info.mock.calls, ...logger.warn.mock.calls].map(c => String(c[0]));
+    const logged = () =>
+      [...logger.info.mock.calls, ...logger.warn.mock.calls].map(c =>
+        String(c[0]),
+      );
     return { ctx, outputs, logged };
   }
 
   async function setStatus(name: string, status: Record<string, unknown>) {
     await admin.apply(
       DEPLOYMENTS,
-      { apiVersion: 'airunway.ai/v1alpha1', kind: 'ModelDeployment', metadata: { name, namespace: 'team-a' }, status },
+      {
+        apiVersion: 'airunway.ai/v1alpha1',
+        kind: 'ModelDeployment',
+        metadata: { name, namespace: 'team-a' },
+        status,
+      },
       { fieldManager: 'test-controller', force: true, subresource: 'status' },
     );
   }
 
   it('creates the resource with the portal field manager, audits it and outputs its page', async () => {
-    const { ctx, outputs } = context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', resource: deployment('llama-a') }, TEAM_A);
+    const { ctx, outputs } = context(
+      {
+        cluster: 'dev',
+        kind: 'deployments',
+        namespace: 'team-a',
+        resource: deployment('llama-a'),
+      },
+      TEAM_A,
+    );
     await apply.handler(ctx);
 
     const stored = await readDirect('team-a', 'llama-a');
-    expect(stored?.metadata?.managedFields?.map(f => (f as { manager?: string }).manager)).toContain(PORTAL_FIELD_MANAGER);
+    expect(
+      stored?.metadata?.managedFields?.map(
+        f => (f as { manager?: string }).manager,
+      ),
+    ).toContain(PORTAL_FIELD_MANAGER);
     expect(outputs).toEqual({
       cluster: 'dev',
       namespace: 'team-a',
@@ -146,7 +201,11 @@ describe('runway scaffolder actions against a real cluster', () => {
       link: '/runway/deployments/dev/team-a/llama-a',
     });
     expect(audits).toContainEqual(
-      expect.objectContaining({ eventId: 'runway-resource-create', outcome: 'success', meta: expect.objectContaining({ name: 'llama-a', dryRun: false }) }),
+      expect.objectContaining({
+        eventId: 'runway-resource-create',
+        outcome: 'success',
+        meta: expect.objectContaining({ name: 'llama-a', dryRun: false }),
+      }),
     );
   });
 
@@ -160,32 +219,93 @@ describe('runway scaffolder actions against a real cluster', () => {
       '  engine: { type: vllm }',
       '  resources: { gpu: { count: 1 } }',
     ].join('\n');
-    await apply.handler(context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', resource: yaml }, ADMIN).ctx);
-    const again = context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', resource: yaml.replace('count: 1', 'count: 2') }, ADMIN);
+    await apply.handler(
+      context(
+        {
+          cluster: 'dev',
+          kind: 'deployments',
+          namespace: 'team-a',
+          resource: yaml,
+        },
+        ADMIN,
+      ).ctx,
+    );
+    const again = context(
+      {
+        cluster: 'dev',
+        kind: 'deployments',
+        namespace: 'team-a',
+        resource: yaml.replace('count: 1', 'count: 2'),
+      },
+      ADMIN,
+    );
     await apply.handler(again.ctx);
     expect(again.outputs.created).toBe(false);
     const stored = await readDirect('team-a', 'llama-yaml');
-    expect((stored?.spec as { resources: { gpu: { count: number } } }).resources.gpu.count).toBe(2);
+    expect(
+      (stored?.spec as { resources: { gpu: { count: number } } }).resources.gpu
+        .count,
+    ).toBe(2);
   });
 
   it('fails an invalid resource naming the field, and writes nothing', async () => {
     const invalid = deployment('llama-bad');
     invalid.spec.resources.gpu.count = 0;
-    const { ctx } = context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', resource: invalid }, ADMIN);
-    await expect(apply.handler(ctx)).rejects.toThrow(/input\.resource is not a valid ModelDeployment: .*resources\.gpu\.count/);
+    const { ctx } = context(
+      {
+        cluster: 'dev',
+        kind: 'deployments',
+        namespace: 'team-a',
+        resource: invalid,
+      },
+      ADMIN,
+    );
+    await expect(apply.handler(ctx)).rejects.toThrow(
+      /input\.resource is not a valid ModelDeployment: .*resources\.gpu\.count/,
+    );
     await expect(
-      apply.handler(context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', resource: 'spec: [unclosed' }, ADMIN).ctx),
+      apply.handler(
+        context(
+          {
+            cluster: 'dev',
+            kind: 'deployments',
+            namespace: 'team-a',
+            resource: 'spec: [unclosed',
+          },
+          ADMIN,
+        ).ctx,
+      ),
     ).rejects.toThrow(/input\.resource is not valid YAML/);
     expect(await readDirect('team-a', 'llama-bad')).toBeUndefined();
   });
 
   it('refuses a user without permission, and writes nothing', async () => {
     await expect(
-      apply.handler(context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', resource: deployment('llama-viewer') }, VIEWER).ctx),
+      apply.handler(
+        context(
+          {
+            cluster: 'dev',
+            kind: 'deployments',
+            namespace: 'team-a',
+            resource: deployment('llama-viewer'),
+          },
+          VIEWER,
+        ).ctx,
+      ),
     ).rejects.toThrow(/runway\.deployments\.create/);
     // team-a may write in team-a only.
     await expect(
-      apply.handler(context({ cluster: 'dev', kind: 'deployments', namespace: 'team-b', resource: deployment('llama-b') }, TEAM_A).ctx),
+      apply.handler(
+        context(
+          {
+            cluster: 'dev',
+            kind: 'deployments',
+            namespace: 'team-b',
+            resource: deployment('llama-b'),
+          },
+          TEAM_A,
+        ).ctx,
+      ),
     ).rejects.toThrow(/namespace "team-b"/);
     expect(await readDirect('team-a', 'llama-viewer')).toBeUndefined();
     expect(await readDirect('team-b', 'llama-b')).toBeUndefined();
@@ -193,56 +313,158 @@ describe('runway scaffolder actions against a real cluster', () => {
 
   it('names input.namespace and input.cluster when they are not open to the portal', async () => {
     await expect(
-      apply.handler(context({ cluster: 'dev', kind: 'deployments', namespace: 'closed', resource: deployment('llama-c') }, ADMIN).ctx),
-    ).rejects.toThrow(/input\.namespace "closed" is not open to the portal in cluster "dev": use one of team-a, team-b/);
+      apply.handler(
+        context(
+          {
+            cluster: 'dev',
+            kind: 'deployments',
+            namespace: 'closed',
+            resource: deployment('llama-c'),
+          },
+          ADMIN,
+        ).ctx,
+      ),
+    ).rejects.toThrow(
+      /input\.namespace "closed" is not open to the portal in cluster "dev": use one of team-a, team-b/,
+    );
     await expect(
-      apply.handler(context({ cluster: 'prod', kind: 'deployments', namespace: 'team-a', resource: deployment('llama-c') }, ADMIN).ctx),
-    ).rejects.toThrow(/input\.cluster "prod" is not a configured cluster: use one of dev/);
+      apply.handler(
+        context(
+          {
+            cluster: 'prod',
+            kind: 'deployments',
+            namespace: 'team-a',
+            resource: deployment('llama-c'),
+          },
+          ADMIN,
+        ).ctx,
+      ),
+    ).rejects.toThrow(
+      /input\.cluster "prod" is not a configured cluster: use one of dev/,
+    );
     expect(await readDirect('closed', 'llama-c')).toBeUndefined();
   });
 
   it('applies as a server-side dry run in a dry run, storing nothing', async () => {
     const { ctx, outputs } = context(
-      { cluster: 'dev', kind: 'deployments', namespace: 'team-a', resource: deployment('llama-dry') },
+      {
+        cluster: 'dev',
+        kind: 'deployments',
+        namespace: 'team-a',
+        resource: deployment('llama-dry'),
+      },
       ADMIN,
       { isDryRun: true },
     );
     await apply.handler(ctx);
     expect(outputs.name).toBe('llama-dry');
     expect(await readDirect('team-a', 'llama-dry')).toBeUndefined();
-    expect(audits).toContainEqual(expect.objectContaining({ meta: expect.objectContaining({ name: 'llama-dry', dryRun: true }) }));
+    expect(audits).toContainEqual(
+      expect.objectContaining({
+        meta: expect.objectContaining({ name: 'llama-dry', dryRun: true }),
+      }),
+    );
   });
 
   it('waits until the deployment is Running, logging its phases', async () => {
-    await apply.handler(context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', resource: deployment('llama-run') }, ADMIN).ctx);
-    const { ctx, outputs, logged } = context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', name: 'llama-run' }, ADMIN);
+    await apply.handler(
+      context(
+        {
+          cluster: 'dev',
+          kind: 'deployments',
+          namespace: 'team-a',
+          resource: deployment('llama-run'),
+        },
+        ADMIN,
+      ).ctx,
+    );
+    const { ctx, outputs, logged } = context(
+      {
+        cluster: 'dev',
+        kind: 'deployments',
+        namespace: 'team-a',
+        name: 'llama-run',
+      },
+      ADMIN,
+    );
     const waiting = wait.handler(ctx);
-    await setStatus('llama-run', { phase: 'Deploying', message: 'Waiting for the provider' });
+    await setStatus('llama-run', {
+      phase: 'Deploying',
+      message: 'Waiting for the provider',
+    });
     await setStatus('llama-run', {
       phase: 'Running',
-      conditions: [{ type: 'Ready', status: 'True', reason: 'Running', message: 'serving', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }],
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'Running',
+          message: 'serving',
+          lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        },
+      ],
     });
     await waiting;
     expect(outputs.phase).toBe('Running');
     expect(outputs.link).toBe('/runway/deployments/dev/team-a/llama-run');
-    expect(logged()).toContainEqual(expect.stringMatching(/phase Running; conditions Ready=True \(Running\)/));
+    expect(logged()).toContainEqual(
+      expect.stringMatching(/phase Running; conditions Ready=True \(Running\)/),
+    );
   });
 
   it('fails with the status message when the deployment fails', async () => {
-    await apply.handler(context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', resource: deployment('llama-fail') }, ADMIN).ctx);
-    const waiting = wait.handler(context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', name: 'llama-fail' }, ADMIN).ctx);
+    await apply.handler(
+      context(
+        {
+          cluster: 'dev',
+          kind: 'deployments',
+          namespace: 'team-a',
+          resource: deployment('llama-fail'),
+        },
+        ADMIN,
+      ).ctx,
+    );
+    const waiting = wait.handler(
+      context(
+        {
+          cluster: 'dev',
+          kind: 'deployments',
+          namespace: 'team-a',
+          name: 'llama-fail',
+        },
+        ADMIN,
+      ).ctx,
+    );
     // Handled from the start: the step fails while the status write is still being awaited.
     const outcome = waiting.then(
       () => 'succeeded',
       (err: Error) => err.message,
     );
-    await setStatus('llama-fail', { phase: 'Failed', message: 'no provider supports engine vllm' });
-    expect(await outcome).toMatch(/ModelDeployment team-a\/llama-fail in cluster "dev" failed: no provider supports engine vllm/);
+    await setStatus('llama-fail', {
+      phase: 'Failed',
+      message: 'no provider supports engine vllm',
+    });
+    expect(await outcome).toMatch(
+      /ModelDeployment team-a\/llama-fail in cluster "dev" failed: no provider supports engine vllm/,
+    );
   });
 
   it('fails after the timeout, naming input.timeoutSeconds', async () => {
     await expect(
-      wait.handler(context({ cluster: 'dev', kind: 'deployments', namespace: 'team-a', name: 'never-created', timeoutSeconds: 1 }, ADMIN).ctx),
-    ).rejects.toThrow(/did not reach phase Running within 1 s \(it does not exist\); raise input\.timeoutSeconds/);
+      wait.handler(
+        context(
+          {
+            cluster: 'dev',
+            kind: 'deployments',
+            namespace: 'team-a',
+            name: 'never-created',
+            timeoutSeconds: 1,
+          },
+          ADMIN,
+        ).ctx,
+      ),
+    ).rejects.toThrow(
+      /did not reach phase Running within 1 s \(it does not exist\); raise input\.timeoutSeconds/,
+    );
   });
 });

@@ -1,8 +1,20 @@
 import { InputError } from '@backstage/errors';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import { RUNWAY_KINDS, type RunwayKind } from '@runway-portal/plugin-runway-common';
-import { type ClusterClient, KIND_INFO, type ResourceRef } from '@runway-portal/plugin-runway-node';
-import { describeProgress, failureMessage, targetPhaseOf, verdictOf } from './progress';
+import {
+  RUNWAY_KINDS,
+  type RunwayKind,
+} from '@runway-portal/plugin-runway-common';
+import {
+  type ClusterClient,
+  KIND_INFO,
+  type ResourceRef,
+} from '@runway-portal/plugin-runway-node';
+import {
+  describeProgress,
+  failureMessage,
+  targetPhaseOf,
+  verdictOf,
+} from './progress';
 import { checkTarget, portalLink } from './resource';
 
 export interface RunwayWaitActionOptions {
@@ -18,7 +30,11 @@ const DEFAULT_TIMEOUT_SECONDS = 900;
 const MAX_TIMEOUT_SECONDS = 24 * 3600;
 
 /** The object from the ClusterClient's cache; undefined while it does not exist. */
-async function readCached(clusterClient: ClusterClient, kind: RunwayKind, ref: ResourceRef) {
+async function readCached(
+  clusterClient: ClusterClient,
+  kind: RunwayKind,
+  ref: ResourceRef,
+) {
   try {
     return (await clusterClient.get(kind, ref)).object;
   } catch (err) {
@@ -45,44 +61,56 @@ export function createRunwayWaitAction(options: RunwayWaitActionOptions) {
     supportsDryRun: true,
     examples: [
       {
-        description: 'Wait for the deployment an earlier runway:apply step wrote',
+        description:
+          'Wait for the deployment an earlier runway:apply step wrote',
         example: [
           'steps:',
           '  - id: ready',
           '    action: runway:wait',
           '    input:',
-          "      cluster: ${{ steps.deploy.output.cluster }}",
+          '      cluster: ${{ steps.deploy.output.cluster }}',
           '      kind: deployments',
-          "      namespace: ${{ steps.deploy.output.namespace }}",
-          "      name: ${{ steps.deploy.output.name }}",
+          '      namespace: ${{ steps.deploy.output.namespace }}',
+          '      name: ${{ steps.deploy.output.name }}',
           '      timeoutSeconds: 1800',
         ].join('\n'),
       },
     ],
     schema: {
       input: {
-        cluster: z => z.string().min(1).describe('Name of a configured cluster'),
-        kind: z => z.enum(RUNWAY_KINDS).describe('deployments, models or stacks'),
+        cluster: z =>
+          z.string().min(1).describe('Name of a configured cluster'),
+        kind: z =>
+          z.enum(RUNWAY_KINDS).describe('deployments, models or stacks'),
         namespace: z => z.string().min(1).describe('Namespace of the resource'),
         name: z => z.string().min(1).describe('Name of the resource'),
         phase: z =>
-          z.string().optional().describe('Phase to wait for (default: Running for deployments, Ready for models and stacks)'),
+          z
+            .string()
+            .optional()
+            .describe(
+              'Phase to wait for (default: Running for deployments, Ready for models and stacks)',
+            ),
         timeoutSeconds: z =>
           z
             .number()
             .optional()
-            .describe(`How long to wait before failing the step, in seconds (default ${DEFAULT_TIMEOUT_SECONDS})`),
+            .describe(
+              `How long to wait before failing the step, in seconds (default ${DEFAULT_TIMEOUT_SECONDS})`,
+            ),
       },
       output: {
         phase: z => z.string().describe('The phase reached'),
-        message: z => z.string().optional().describe('The status message, if any'),
+        message: z =>
+          z.string().optional().describe('The status message, if any'),
         link: z => z.string().describe("The portal's page of the resource"),
       },
     },
     async handler(ctx) {
       const { cluster, kind, namespace, name } = ctx.input;
       const target = targetPhaseOf(kind, ctx.input.phase);
-      const timeoutSeconds = ctx.input.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+      const timeoutSeconds =
+        ctx.input.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       if (!(timeoutSeconds > 0 && timeoutSeconds <= MAX_TIMEOUT_SECONDS)) {
         throw new InputError(
           `input.timeoutSeconds ${timeoutSeconds} is out of range: give a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}`,
@@ -93,7 +121,9 @@ export function createRunwayWaitAction(options: RunwayWaitActionOptions) {
       const what = `${KIND_INFO[kind].kind} ${namespace}/${name} in cluster "${cluster}"`;
       ctx.output('link', portalLink(kind, cluster, namespace, name));
       if (ctx.isDryRun) {
-        ctx.logger.info(`Dry run: would wait up to ${timeoutSeconds} s for ${what} to reach phase ${target}`);
+        ctx.logger.info(
+          `Dry run: would wait up to ${timeoutSeconds} s for ${what} to reach phase ${target}`,
+        );
         ctx.output('phase', target);
         return;
       }
@@ -101,13 +131,19 @@ export function createRunwayWaitAction(options: RunwayWaitActionOptions) {
       const changes = changeTracker();
       const unsubscribe = clusterClient.onChange(change => {
         if (change.cluster !== cluster) return;
-        if (change.type === 'health' || (change.kind === kind && change.namespace === namespace)) changes.notify();
+        if (
+          change.type === 'health' ||
+          (change.kind === kind && change.namespace === namespace)
+        )
+          changes.notify();
       });
       const deadline = Date.now() + timeoutSeconds * 1000;
       let lastLine = '';
       let lastProblem = '';
       try {
-        ctx.logger.info(`Waiting up to ${timeoutSeconds} s for ${what} to reach phase ${target}`);
+        ctx.logger.info(
+          `Waiting up to ${timeoutSeconds} s for ${what} to reach phase ${target}`,
+        );
         for (;;) {
           // Taken before reading, so a change during the read is not missed.
           const seen = changes.count();
@@ -118,7 +154,8 @@ export function createRunwayWaitAction(options: RunwayWaitActionOptions) {
           } catch (err) {
             // A cluster that is briefly unreachable does not end the wait; the timeout does.
             const problem = err instanceof Error ? err.message : String(err);
-            if (problem !== lastProblem) ctx.logger.warn(`Cannot read ${what} yet: ${problem}`);
+            if (problem !== lastProblem)
+              ctx.logger.warn(`Cannot read ${what} yet: ${problem}`);
             lastProblem = problem;
           }
           if (object !== undefined) {
@@ -128,7 +165,8 @@ export function createRunwayWaitAction(options: RunwayWaitActionOptions) {
             lastLine = line;
             if (verdict.state === 'reached') {
               ctx.output('phase', target);
-              if (verdict.progress.message) ctx.output('message', verdict.progress.message);
+              if (verdict.progress.message)
+                ctx.output('message', verdict.progress.message);
               return;
             }
             if (verdict.state === 'failed') {
@@ -140,7 +178,10 @@ export function createRunwayWaitAction(options: RunwayWaitActionOptions) {
           }
           const left = deadline - Date.now();
           if (left <= 0) {
-            const last = lastLine && lastLine !== 'missing' ? ` (last seen: ${lastLine})` : ' (it does not exist)';
+            const last =
+              lastLine && lastLine !== 'missing'
+                ? ` (last seen: ${lastLine})`
+                : ' (it does not exist)';
             throw new Error(
               `${what} did not reach phase ${target} within ${timeoutSeconds} s${last}; raise input.timeoutSeconds or look at its page`,
             );
@@ -167,7 +208,11 @@ function changeTracker() {
       for (const listener of listeners) listener();
     },
     count: () => count,
-    next(seen: number, ms: number, signal: AbortSignal | undefined): Promise<void> {
+    next(
+      seen: number,
+      ms: number,
+      signal: AbortSignal | undefined,
+    ): Promise<void> {
       return new Promise<void>((resolve, reject) => {
         if (signal?.aborted) {
           reject(new Error('the task was cancelled'));

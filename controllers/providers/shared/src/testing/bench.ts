@@ -8,10 +8,17 @@ import fs from 'node:fs';
 import { ConfigMaps, type KubeClient } from '@runway-portal/controller-runtime';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { ModelDeployments } from '../resources';
-import { createModelDeploymentAsCore, type ModelDeploymentObject } from '../testing';
+import {
+  createModelDeploymentAsCore,
+  type ModelDeploymentObject,
+} from '../testing';
 
 /** Runs `work(0)` … `work(count - 1)` with at most `concurrency` in flight. */
-export async function inParallel(count: number, concurrency: number, work: (i: number) => Promise<unknown>): Promise<void> {
+export async function inParallel(
+  count: number,
+  concurrency: number,
+  work: (i: number) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -28,10 +35,17 @@ export async function timed(work: () => Promise<void>): Promise<number> {
 }
 
 /** Polls `check` once a second until it holds; throws after `timeoutMs`, naming `what` it waited for. */
-export async function pollUntil(check: () => Promise<boolean>, timeoutMs: number, what = "the benchmark's condition"): Promise<void> {
+export async function pollUntil(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what = "the benchmark's condition",
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`benchmark timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `benchmark timed out after ${timeoutMs / 1000} s waiting for ${what}`,
+      );
     await new Promise(r => setTimeout(r, 1000)); // listing every deployment is load too: poll gently
   }
 }
@@ -39,7 +53,8 @@ export async function pollUntil(check: () => Promise<boolean>, timeoutMs: number
 /** Resident and peak memory of a process, in MiB, from /proc. */
 export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  const kb = (field: string) =>
+    Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
@@ -50,14 +65,32 @@ export const ratio = (a: number, b: number) => (a / b).toFixed(2);
  * Starts a provider's `main.ts` as its own process through the test
  * transform (as local processes run), on free ports, logging warnings only.
  */
-export function startProviderProcess(provider: string, mainTs: string, kubeconfig: string): ChildProcess {
+export function startProviderProcess(
+  provider: string,
+  mainTs: string,
+  kubeconfig: string,
+): ChildProcess {
   const child = spawn(
     process.execPath,
-    ['--require', require.resolve('@backstage/cli/config/nodeTransform.cjs'), mainTs, '--metrics-port', '0', '--health-port', '0', '--log-level', 'warn'],
-    { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'ignore', 'inherit'] },
+    [
+      '--require',
+      require.resolve('@backstage/cli/config/nodeTransform.cjs'),
+      mainTs,
+      '--metrics-port',
+      '0',
+      '--health-port',
+      '0',
+      '--log-level',
+      'warn',
+    ],
+    {
+      env: { ...process.env, KUBECONFIG: kubeconfig },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
   );
   child.on('exit', code => {
-    if (code) process.stderr.write(`${provider} provider exited with ${code}\n`);
+    if (code)
+      process.stderr.write(`${provider} provider exited with ${code}\n`);
   });
   return child;
 }
@@ -65,7 +98,14 @@ export function startProviderProcess(provider: string, mainTs: string, kubeconfi
 /** Sends SIGTERM to each process and waits until all have exited. */
 export async function stopProcesses(children: ChildProcess[]): Promise<void> {
   for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map(child => new Promise(r => (child.exitCode !== null ? r(null) : child.once('exit', r)))));
+  await Promise.all(
+    children.map(
+      child =>
+        new Promise(r =>
+          child.exitCode !== null ? r(null) : child.once('exit', r),
+        ),
+    ),
+  );
 }
 
 /** Seconds and writes per second of a batch of API writes. */
@@ -75,9 +115,19 @@ export interface WriteRate {
 }
 
 /** Baseline: the API server's raw write rate, `count` creates of small ConfigMaps. */
-async function measureRawWriteRate(client: KubeClient, namespace: string, count: number, concurrency: number): Promise<WriteRate> {
+async function measureRawWriteRate(
+  client: KubeClient,
+  namespace: string,
+  count: number,
+  concurrency: number,
+): Promise<WriteRate> {
   const seconds = await timed(() =>
-    inParallel(count, concurrency, i => client.create(ConfigMaps, { metadata: { name: `raw-${i}`, namespace }, data: { i: String(i) } })),
+    inParallel(count, concurrency, i =>
+      client.create(ConfigMaps, {
+        metadata: { name: `raw-${i}`, namespace },
+        data: { i: String(i) },
+      }),
+    ),
   );
   return { seconds, rate: count / seconds };
 }
@@ -93,7 +143,14 @@ async function submitModelDeployments(
   provider: string,
 ): Promise<WriteRate> {
   const seconds = await timed(() =>
-    inParallel(target.count, target.concurrency, i => createModelDeploymentAsCore(client, { namespace: target.namespace, name: `md-${i}` }, spec, provider)),
+    inParallel(target.count, target.concurrency, i =>
+      createModelDeploymentAsCore(
+        client,
+        { namespace: target.namespace, name: `md-${i}` },
+        spec,
+        provider,
+      ),
+    ),
   );
   return { seconds, rate: (2 * target.count) / seconds };
 }
@@ -113,27 +170,57 @@ export async function measureBaselines(
   spec: ModelDeployment['spec'],
   provider: string,
 ): Promise<Baselines> {
-  const raw = await measureRawWriteRate(client, target.namespace, target.count, target.concurrency);
-  const submitted = await submitModelDeployments(client, target, spec, provider);
+  const raw = await measureRawWriteRate(
+    client,
+    target.namespace,
+    target.count,
+    target.concurrency,
+  );
+  const submitted = await submitModelDeployments(
+    client,
+    target,
+    spec,
+    provider,
+  );
   return { raw, submitted };
 }
 
 /** The report's first lines: the load and both baselines. */
-export function baselineReport(target: { count: number; concurrency: number }, { raw, submitted }: Baselines): string[] {
+export function baselineReport(
+  target: { count: number; concurrency: number },
+  { raw, submitted }: Baselines,
+): string[] {
   return [
-    `ModelDeployments: ${target.count} (client concurrency ${target.concurrency}, provider reconciles ${process.env.MAX_CONCURRENT_RECONCILES ?? 4} in parallel)`,
-    `baseline 1, API server raw write rate (ConfigMap creates): ${raw.rate.toFixed(0)} writes/s (${raw.seconds.toFixed(2)} s for ${target.count})`,
-    `baseline 2, ModelDeployment writes (create + core status write, CEL-validated): ${submitted.rate.toFixed(0)} writes/s (${submitted.seconds.toFixed(2)} s for ${2 * target.count})`,
+    `ModelDeployments: ${target.count} (client concurrency ${
+      target.concurrency
+    }, provider reconciles ${
+      process.env.MAX_CONCURRENT_RECONCILES ?? 4
+    } in parallel)`,
+    `baseline 1, API server raw write rate (ConfigMap creates): ${raw.rate.toFixed(
+      0,
+    )} writes/s (${raw.seconds.toFixed(2)} s for ${target.count})`,
+    `baseline 2, ModelDeployment writes (create + core status write, CEL-validated): ${submitted.rate.toFixed(
+      0,
+    )} writes/s (${submitted.seconds.toFixed(2)} s for ${2 * target.count})`,
   ];
 }
 
 /** How many ModelDeployments in `namespace` satisfy `check`. */
-export async function countModelDeployments(client: KubeClient, namespace: string, check: (md: ModelDeployment) => boolean): Promise<number> {
-  return (await client.list<ModelDeploymentObject>(ModelDeployments, { namespace })).items.filter(check).length;
+export async function countModelDeployments(
+  client: KubeClient,
+  namespace: string,
+  check: (md: ModelDeployment) => boolean,
+): Promise<number> {
+  return (
+    await client.list<ModelDeploymentObject>(ModelDeployments, { namespace })
+  ).items.filter(check).length;
 }
 
 /** Whether the provider has created the deployment's upstream object. */
-export const resourceCreated = (md: ModelDeployment) => md.status?.conditions?.some(c => c.type === 'ResourceCreated' && c.status === 'True') ?? false;
+export const resourceCreated = (md: ModelDeployment) =>
+  md.status?.conditions?.some(
+    c => c.type === 'ResourceCreated' && c.status === 'True',
+  ) ?? false;
 
 /** Runs a benchmark's `main`, printing a failure's stack and exiting 1. */
 export function runBenchmark(main: () => Promise<void>): void {

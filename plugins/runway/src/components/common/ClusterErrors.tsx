@@ -14,23 +14,41 @@ export function formatDuration(ms: number): string {
  * One banner per cluster that could not (fully) answer, naming it; the rest
  * of the page keeps showing what the other clusters answered.
  */
-export function ClusterErrors({ errors, clusters = [] }: { errors: ClusterError[]; clusters?: ClusterFreshness[] }) {
+export function ClusterErrors({
+  errors,
+  clusters = [],
+}: {
+  errors: ClusterError[];
+  clusters?: ClusterFreshness[];
+}) {
   const failing = new Set(errors.map(e => e.cluster));
-  const stale = clusters.filter(c => !failing.has(c.cluster) && c.dataAgeMs !== null && c.dataAgeMs > 0);
+  const stale = clusters.filter(
+    c => !failing.has(c.cluster) && c.dataAgeMs !== null && c.dataAgeMs > 0,
+  );
   if (errors.length === 0 && stale.length === 0) return null;
   return (
-    <Stack spacing={1} sx={{ mb: 2 }} aria-label="cluster problems" role="region">
+    <Stack
+      spacing={1}
+      sx={{ mb: 2 }}
+      aria-label="cluster problems"
+      role="region"
+    >
       {errors.map(e => (
-        <Alert key={`${e.cluster}-${e.reason}`} severity={e.reason === 'Syncing' ? 'info' : 'error'}>
+        <Alert
+          key={`${e.cluster}-${e.reason}`}
+          severity={e.reason === 'Syncing' ? 'info' : 'error'}
+        >
           <AlertTitle>
             Cluster {e.cluster}: {e.reason}
           </AlertTitle>
-          {/[.!?]$/.test(e.message.trim()) ? e.message : `${e.message}.`} Showing what the other clusters answered.
+          {/[.!?]$/.test(e.message.trim()) ? e.message : `${e.message}.`}{' '}
+          Showing what the other clusters answered.
         </Alert>
       ))}
       {stale.map(c => (
         <Alert key={`${c.cluster}-stale`} severity="warning">
-          Data from cluster {c.cluster} is {formatDuration(c.dataAgeMs ?? 0)} old: its watch is reconnecting.
+          Data from cluster {c.cluster} is {formatDuration(c.dataAgeMs ?? 0)}{' '}
+          old: its watch is reconnecting.
         </Alert>
       ))}
     </Stack>

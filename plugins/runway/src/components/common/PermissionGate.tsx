@@ -1,6 +1,9 @@
 import { useApi } from '@backstage/core-plugin-api';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import { permissionApiRef, usePermission } from '@backstage/plugin-permission-react';
+import {
+  permissionApiRef,
+  usePermission,
+} from '@backstage/plugin-permission-react';
 import Button from '@mui/material/Button';
 import Tooltip from '@mui/material/Tooltip';
 import {
@@ -33,9 +36,16 @@ function capitalise(text: string): string {
  * Without a resource (no cluster or namespace chosen yet) the answer is "not
  * allowed", without a reason.
  */
-export function useRunwayPermission(permission: RunwayPermission, resource: RunwayResource | undefined): RunwayPermissionState {
-  const complete = resource?.cluster && resource.namespace ? resource : undefined;
-  const { allowed, loading, error } = usePermission({ permission, resourceRef: complete ? runwayResourceRefOf(complete) : undefined });
+export function useRunwayPermission(
+  permission: RunwayPermission,
+  resource: RunwayResource | undefined,
+): RunwayPermissionState {
+  const complete =
+    resource?.cluster && resource.namespace ? resource : undefined;
+  const { allowed, loading, error } = usePermission({
+    permission,
+    resourceRef: complete ? runwayResourceRefOf(complete) : undefined,
+  });
   if (allowed || loading || !complete) return { allowed, loading };
   const reason = error
     ? `Could not check permission ${permission.name}: ${error.message}`
@@ -51,19 +61,34 @@ export function useRunwayPermission(permission: RunwayPermission, resource: Runw
  * the check fails, the action stays available: the wizard asks again for
  * the namespace chosen, and the backend decides.
  */
-export function useRunwayPermissionAnywhere(permission: RunwayPermission, clusters: ClusterOverview[] | undefined): RunwayPermissionState {
+export function useRunwayPermissionAnywhere(
+  permission: RunwayPermission,
+  clusters: ClusterOverview[] | undefined,
+): RunwayPermissionState {
   const permissionApi = useApi(permissionApiRef);
   const key = createTargets(clusters)?.map(runwayResourceRefOf).join(',');
-  const [answer, setAnswer] = useState<{ key: string; allowed: boolean; reason?: string }>();
+  const [answer, setAnswer] = useState<{
+    key: string;
+    allowed: boolean;
+    reason?: string;
+  }>();
   useEffect(() => {
     if (key === undefined) return undefined;
     let current = true;
     const refs = key.split(',');
-    Promise.all(refs.map(resourceRef => permissionApi.authorize({ permission, resourceRef }))).then(
+    Promise.all(
+      refs.map(resourceRef =>
+        permissionApi.authorize({ permission, resourceRef }),
+      ),
+    ).then(
       answers => {
         if (!current) return;
         const allowed = answers.some(a => a.result === AuthorizeResult.ALLOW);
-        const reason = allowed ? undefined : `You do not have permission ${permission.name} in any namespace the portal serves (${refs.join(', ')})`;
+        const reason = allowed
+          ? undefined
+          : `You do not have permission ${
+              permission.name
+            } in any namespace the portal serves (${refs.join(', ')})`;
         setAnswer({ key, allowed, reason });
       },
       () => current && setAnswer({ key, allowed: true }),
@@ -82,7 +107,13 @@ export function useRunwayPermissionAnywhere(permission: RunwayPermission, cluste
  * that shows it (a disabled button gets no pointer events, so the tooltip
  * sits on a wrapper, which it also labels with the reason).
  */
-export function WithReason({ reason, children }: { reason?: string; children: ReactElement }) {
+export function WithReason({
+  reason,
+  children,
+}: {
+  reason?: string;
+  children: ReactElement;
+}) {
   if (!reason) return children;
   return (
     <Tooltip title={reason}>
@@ -103,12 +134,23 @@ export function PermissionGate(props: {
   resource: RunwayResource | undefined;
   children: (allowed: boolean) => ReactElement;
 }) {
-  const { allowed, reason } = useRunwayPermission(props.permission, props.resource);
+  const { allowed, reason } = useRunwayPermission(
+    props.permission,
+    props.resource,
+  );
   return <WithReason reason={reason}>{props.children(allowed)}</WithReason>;
 }
 
 /** The link to the wizard; disabled, with the reason, when the user may create deployments nowhere. */
-export function DeployButton({ access, to, variant }: { access: RunwayPermissionState; to: string; variant?: 'contained' }) {
+export function DeployButton({
+  access,
+  to,
+  variant,
+}: {
+  access: RunwayPermissionState;
+  to: string;
+  variant?: 'contained';
+}) {
   return (
     <WithReason reason={access.reason}>
       {access.allowed ? (

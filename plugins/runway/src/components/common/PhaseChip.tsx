@@ -1,6 +1,9 @@
 import Chip from '@mui/material/Chip';
 
-const COLORS: Record<string, 'success' | 'info' | 'warning' | 'error' | 'default'> = {
+const COLORS: Record<
+  string,
+  'success' | 'info' | 'warning' | 'error' | 'default'
+> = {
   Running: 'success',
   Ready: 'success',
   Deploying: 'info',
@@ -10,5 +13,12 @@ const COLORS: Record<string, 'success' | 'info' | 'warning' | 'error' | 'default
 };
 
 export function PhaseChip({ phase }: { phase: string }) {
-  return <Chip size="small" label={phase || 'Unknown'} color={COLORS[phase] ?? 'default'} variant="outlined" />;
+  return (
+    <Chip
+      size="small"
+      label={phase || 'Unknown'}
+      color={COLORS[phase] ?? 'default'}
+      variant="outlined"
+    />
+  );
 }

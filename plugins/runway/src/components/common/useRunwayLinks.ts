@@ -7,7 +7,9 @@ export function useRunwayLinks() {
   return {
     root: root || '/',
     deploy: `${root}/${paths.deploy}`,
-    detail: (cluster: string, namespace: string, name: string) => `${root}/${paths.detail(cluster, namespace, name)}`,
-    edit: (cluster: string, namespace: string, name: string) => `${root}/${paths.edit(cluster, namespace, name)}`,
+    detail: (cluster: string, namespace: string, name: string) =>
+      `${root}/${paths.detail(cluster, namespace, name)}`,
+    edit: (cluster: string, namespace: string, name: string) =>
+      `${root}/${paths.edit(cluster, namespace, name)}`,
   };
 }

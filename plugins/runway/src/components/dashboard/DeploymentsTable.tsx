@@ -9,7 +9,16 @@ import { PhaseChip } from '../common/PhaseChip';
 
 export const ROW_HEIGHT = 44;
 /** Marks an endpoint that is the Gateway's (one constant style: rows stay cheap to render). */
-const GATEWAY_BADGE = { fontFamily: 'inherit', fontSize: 11, border: 1, borderColor: 'info.main', color: 'info.main', borderRadius: 1, px: 0.5, mr: 0.5 };
+const GATEWAY_BADGE = {
+  fontFamily: 'inherit',
+  fontSize: 11,
+  border: 1,
+  borderColor: 'info.main',
+  color: 'info.main',
+  borderRadius: 1,
+  px: 0.5,
+  mr: 0.5,
+};
 const MAX_HEIGHT = 640;
 
 export interface Column<R> {
@@ -20,7 +29,9 @@ export interface Column<R> {
   render: (row: R, now: number) => ReactNode;
 }
 
-export function deploymentColumns(detailLink: (row: DeploymentRow) => string): Column<DeploymentRow>[] {
+export function deploymentColumns(
+  detailLink: (row: DeploymentRow) => string,
+): Column<DeploymentRow>[] {
   return [
     {
       id: 'name',
@@ -32,12 +43,42 @@ export function deploymentColumns(detailLink: (row: DeploymentRow) => string): C
         </Link>
       ),
     },
-    { id: 'cluster', title: 'Cluster', width: '1fr', render: row => row.cluster },
-    { id: 'namespace', title: 'Namespace', width: '1fr', render: row => row.namespace },
-    { id: 'phase', title: 'Phase', width: '110px', render: row => <PhaseChip phase={row.phase} /> },
-    { id: 'provider', title: 'Provider', width: '90px', render: row => row.provider || '—' },
-    { id: 'engine', title: 'Engine', width: '90px', render: row => row.engine || '—' },
-    { id: 'replicas', title: 'Ready', width: '70px', render: row => `${row.replicasReady}/${row.replicasDesired}` },
+    {
+      id: 'cluster',
+      title: 'Cluster',
+      width: '1fr',
+      render: row => row.cluster,
+    },
+    {
+      id: 'namespace',
+      title: 'Namespace',
+      width: '1fr',
+      render: row => row.namespace,
+    },
+    {
+      id: 'phase',
+      title: 'Phase',
+      width: '110px',
+      render: row => <PhaseChip phase={row.phase} />,
+    },
+    {
+      id: 'provider',
+      title: 'Provider',
+      width: '90px',
+      render: row => row.provider || '—',
+    },
+    {
+      id: 'engine',
+      title: 'Engine',
+      width: '90px',
+      render: row => row.engine || '—',
+    },
+    {
+      id: 'replicas',
+      title: 'Ready',
+      width: '70px',
+      render: row => `${row.replicasReady}/${row.replicasDesired}`,
+    },
     {
       id: 'endpoint',
       title: 'Endpoint',
@@ -45,8 +86,17 @@ export function deploymentColumns(detailLink: (row: DeploymentRow) => string): C
       render: row => (
         <Box
           component="span"
-          sx={{ fontFamily: 'monospace', fontSize: 12, overflow: 'hidden', textOverflow: 'ellipsis' }}
-          title={row.viaGateway ? `Through the Gateway: requests carry "model": "${row.gatewayModel}"` : undefined}
+          sx={{
+            fontFamily: 'monospace',
+            fontSize: 12,
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+          }}
+          title={
+            row.viaGateway
+              ? `Through the Gateway: requests carry "model": "${row.gatewayModel}"`
+              : undefined
+          }
         >
           {row.viaGateway && (
             <Box component="span" sx={GATEWAY_BADGE}>
@@ -57,7 +107,12 @@ export function deploymentColumns(detailLink: (row: DeploymentRow) => string): C
         </Box>
       ),
     },
-    { id: 'age', title: 'Age', width: '60px', render: (row, now) => formatAge(row.createdMs, now) },
+    {
+      id: 'age',
+      title: 'Age',
+      width: '60px',
+      render: (row, now) => formatAge(row.createdMs, now),
+    },
   ];
 }
 
@@ -80,14 +135,42 @@ export function VirtualTable<R extends { key: string }>(props: {
     const height = scroller.current?.clientHeight;
     if (height) setViewport(height);
   }, [rows.length]);
-  const range = visibleRange({ count: rows.length, rowHeight: ROW_HEIGHT, scrollTop, viewportHeight: viewport });
+  const range = visibleRange({
+    count: rows.length,
+    rowHeight: ROW_HEIGHT,
+    scrollTop,
+    viewportHeight: viewport,
+  });
   const template = columns.map(c => c.width).join(' ');
-  const cellSx = { px: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', display: 'flex', alignItems: 'center' };
+  const cellSx = {
+    px: 1,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    display: 'flex',
+    alignItems: 'center',
+  };
 
   return (
-    <Box role="table" aria-label={label} aria-rowcount={rows.length + 1} sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+    <Box
+      role="table"
+      aria-label={label}
+      aria-rowcount={rows.length + 1}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}
+    >
       <Box role="rowgroup">
-        <Box role="row" aria-rowindex={1} sx={{ display: 'grid', gridTemplateColumns: template, height: ROW_HEIGHT, borderBottom: 1, borderColor: 'divider', bgcolor: 'action.hover' }}>
+        <Box
+          role="row"
+          aria-rowindex={1}
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: template,
+            height: ROW_HEIGHT,
+            borderBottom: 1,
+            borderColor: 'divider',
+            bgcolor: 'action.hover',
+          }}
+        >
           {columns.map(c => (
             <Box role="columnheader" key={c.id} sx={cellSx}>
               <Typography variant="subtitle2" component="span">
@@ -105,13 +188,26 @@ export function VirtualTable<R extends { key: string }>(props: {
         data-testid="table-scroller"
       >
         <Box sx={{ height: range.totalHeight, position: 'relative' }}>
-          <Box sx={{ position: 'absolute', top: range.offsetTop, left: 0, right: 0 }}>
+          <Box
+            sx={{
+              position: 'absolute',
+              top: range.offsetTop,
+              left: 0,
+              right: 0,
+            }}
+          >
             {rows.slice(range.start, range.end).map((row, i) => (
               <Box
                 role="row"
                 aria-rowindex={range.start + i + 2}
                 key={row.key}
-                sx={{ display: 'grid', gridTemplateColumns: template, height: ROW_HEIGHT, borderBottom: 1, borderColor: 'divider' }}
+                sx={{
+                  display: 'grid',
+                  gridTemplateColumns: template,
+                  height: ROW_HEIGHT,
+                  borderBottom: 1,
+                  borderColor: 'divider',
+                }}
               >
                 {columns.map(c => (
                   <Box role="cell" key={c.id} sx={cellSx}>

@@ -15,7 +15,11 @@ const LABELS: Record<ListKey, string> = {
 };
 
 /** The dashboard's filters; every control is labelled. */
-export function Filters(props: { filter: RowFilter; options: FilterOptions; onChange: (filter: RowFilter) => void }) {
+export function Filters(props: {
+  filter: RowFilter;
+  options: FilterOptions;
+  onChange: (filter: RowFilter) => void;
+}) {
   const { filter, options, onChange } = props;
   const select = (key: ListKey) => (
     <TextField
@@ -28,13 +32,19 @@ export function Filters(props: { filter: RowFilter; options: FilterOptions; onCh
       sx={{ minWidth: 150 }}
       SelectProps={{
         multiple: true,
-        renderValue: selected => ((selected as string[]).length ? (selected as string[]).join(', ') : 'All'),
+        renderValue: selected =>
+          (selected as string[]).length
+            ? (selected as string[]).join(', ')
+            : 'All',
         displayEmpty: true,
       }}
       InputLabelProps={{ shrink: true }}
       onChange={e => {
         const value = e.target.value as unknown as string[] | string;
-        onChange({ ...filter, [key]: typeof value === 'string' ? value.split(',') : value });
+        onChange({
+          ...filter,
+          [key]: typeof value === 'string' ? value.split(',') : value,
+        });
       }}
     >
       {options[key].map(option => (
@@ -45,7 +55,15 @@ export function Filters(props: { filter: RowFilter; options: FilterOptions; onCh
     </TextField>
   );
   return (
-    <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap', rowGap: 2 }} component="form" role="search" aria-label="filter deployments" onSubmit={e => e.preventDefault()}>
+    <Stack
+      direction="row"
+      spacing={2}
+      sx={{ mb: 2, flexWrap: 'wrap', rowGap: 2 }}
+      component="form"
+      role="search"
+      aria-label="filter deployments"
+      onSubmit={e => e.preventDefault()}
+    >
       {select('clusters')}
       {select('namespaces')}
       {select('phases')}
@@ -58,7 +76,10 @@ export function Filters(props: { filter: RowFilter; options: FilterOptions; onCh
         value={filter.text}
         onChange={e => onChange({ ...filter, text: e.target.value })}
       />
-      <Button onClick={() => onChange(EMPTY_FILTER)} disabled={JSON.stringify(filter) === JSON.stringify(EMPTY_FILTER)}>
+      <Button
+        onClick={() => onChange(EMPTY_FILTER)}
+        disabled={JSON.stringify(filter) === JSON.stringify(EMPTY_FILTER)}
+      >
         Clear filters
       </Button>
     </Stack>

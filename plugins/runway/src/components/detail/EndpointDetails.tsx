@@ -6,10 +6,28 @@ import Typography from '@mui/material/Typography';
 import type { EndpointInfo, GatewayNotice } from '../../lib/endpoint';
 import { CopyButton, Fact } from './parts';
 
-function Example({ curl, label, copyLabel }: { curl: string; label: string; copyLabel: string }) {
+function Example({
+  curl,
+  label,
+  copyLabel,
+}: {
+  curl: string;
+  label: string;
+  copyLabel: string;
+}) {
   return (
     <>
-      <Box component="pre" aria-label={label} sx={{ bgcolor: 'action.hover', p: 1, fontSize: 12, overflow: 'auto', mb: 0 }}>
+      <Box
+        component="pre"
+        aria-label={label}
+        sx={{
+          bgcolor: 'action.hover',
+          p: 1,
+          fontSize: 12,
+          overflow: 'auto',
+          mb: 0,
+        }}
+      >
         {curl}
       </Box>
       <CopyButton text={curl} label={copyLabel} />
@@ -22,14 +40,24 @@ function Example({ curl, label, copyLabel }: { curl: string; label: string; copy
  * there, the Service as the in-cluster alternative, and GatewayReady in the
  * controller's own words when it is not True.
  */
-export function EndpointDetails({ info, notice }: { info: EndpointInfo; notice?: GatewayNotice }) {
+export function EndpointDetails({
+  info,
+  notice,
+}: {
+  info: EndpointInfo;
+  notice?: GatewayNotice;
+}) {
   const { gateway, service } = info;
   // A True condition is news only while the Gateway has no address (its message says so).
   const showNotice = notice && (notice.status !== 'True' || !gateway);
   return (
     <>
       {showNotice && (
-        <Alert severity={notice.severity} sx={{ mb: 2 }} aria-label="gateway status">
+        <Alert
+          severity={notice.severity}
+          sx={{ mb: 2 }}
+          aria-label="gateway status"
+        >
           <AlertTitle>{notice.title}</AlertTitle>
           {notice.message && <Box>{notice.message}</Box>}
           <Typography variant="caption" component="div" sx={{ mt: 0.5 }}>
@@ -39,7 +67,11 @@ export function EndpointDetails({ info, notice }: { info: EndpointInfo; notice?:
         </Alert>
       )}
       {gateway && (
-        <Box component="section" aria-label="Through the Gateway" sx={{ mb: 2 }}>
+        <Box
+          component="section"
+          aria-label="Through the Gateway"
+          sx={{ mb: 2 }}
+        >
           <Typography variant="subtitle1" component="h3">
             Through the Gateway
           </Typography>
@@ -49,15 +81,22 @@ export function EndpointDetails({ info, notice }: { info: EndpointInfo; notice?:
           </Stack>
           <Box component="dl" sx={{ mt: 1, mb: 0 }}>
             <Fact name="Model name (the request's model field)">
-              <code>{gateway.modelName}</code> <CopyButton text={gateway.modelName} label="Copy model name" />
+              <code>{gateway.modelName}</code>{' '}
+              <CopyButton text={gateway.modelName} label="Copy model name" />
             </Fact>
-            {gateway.gatewayNamespace && <Fact name="Gateway namespace">{gateway.gatewayNamespace}</Fact>}
+            {gateway.gatewayNamespace && (
+              <Fact name="Gateway namespace">{gateway.gatewayNamespace}</Fact>
+            )}
             <Fact name="API formats">{gateway.apiFormats.join(', ')}</Fact>
           </Box>
           <Typography variant="body2" color="text.secondary">
             Example request:
           </Typography>
-          <Example curl={gateway.curl} label="example request through the gateway" copyLabel="Copy gateway example request" />
+          <Example
+            curl={gateway.curl}
+            label="example request through the gateway"
+            copyLabel="Copy gateway example request"
+          />
           {notice?.status === 'True' && notice.message && (
             <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
               {notice.message}
@@ -79,15 +118,21 @@ export function EndpointDetails({ info, notice }: { info: EndpointInfo; notice?:
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
             Example request (from inside the cluster):
           </Typography>
-          <Example curl={service.curl} label="example request" copyLabel="Copy example request" />
+          <Example
+            curl={service.curl}
+            label="example request"
+            copyLabel="Copy example request"
+          />
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            From your machine: <code>{service.portForward}</code>, then use {service.localUrl}.
+            From your machine: <code>{service.portForward}</code>, then use{' '}
+            {service.localUrl}.
           </Typography>
         </Box>
       )}
       {!gateway && !service && (
         <Typography variant="body2" color="text.secondary">
-          No endpoint yet: the provider reports its Service once the model server is created.
+          No endpoint yet: the provider reports its Service once the model
+          server is created.
         </Typography>
       )}
     </>

@@ -22,7 +22,13 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
 }
 
 /** One term and its value in a `dl`. */
-export function Fact({ name, children }: { name: string; children: ReactNode }) {
+export function Fact({
+  name,
+  children,
+}: {
+  name: string;
+  children: ReactNode;
+}) {
   return (
     <>
       <Typography component="dt" variant="body2" color="text.secondary">

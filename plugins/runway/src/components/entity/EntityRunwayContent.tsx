@@ -8,19 +8,34 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { runwayPermissions } from '@runway-portal/plugin-runway-common';
 import { useMemo } from 'react';
-import type { ListedDeployment, ListResponse, RunwayKind } from '../../api/types';
+import type {
+  ListedDeployment,
+  ListResponse,
+  RunwayKind,
+} from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
 import { countByPhase } from '../../lib/filters';
-import { type DeploymentRow, type ResourceRow, toDeploymentRow, toResourceRow } from '../../lib/rows';
+import {
+  type DeploymentRow,
+  type ResourceRow,
+  toDeploymentRow,
+  toResourceRow,
+} from '../../lib/rows';
 import { ClusterErrors } from '../common/ClusterErrors';
 import { ErrorAlert } from '../common/ErrorAlert';
-import { DeployButton, useRunwayPermissionAnywhere } from '../common/PermissionGate';
+import {
+  DeployButton,
+  useRunwayPermissionAnywhere,
+} from '../common/PermissionGate';
 import { PhaseChip } from '../common/PhaseChip';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
-import { type Column, deploymentColumns, VirtualTable } from '../dashboard/DeploymentsTable';
+import {
+  type Column,
+  deploymentColumns,
+  VirtualTable,
+} from '../dashboard/DeploymentsTable';
 import { KUBERNETES_ID } from '../../kubernetesId';
-
 
 export const KINDS: Array<{ kind: RunwayKind; title: string }> = [
   { kind: 'deployments', title: 'Deployments' },
@@ -37,11 +52,14 @@ export function entitySelector(kubernetesId: string): string {
 
 function useEntityResources() {
   const { entity } = useEntity();
-  const id = entity.metadata.annotations?.[KUBERNETES_ID] ?? entity.metadata.name;
+  const id =
+    entity.metadata.annotations?.[KUBERNETES_ID] ?? entity.metadata.name;
   const data = useRunwayData<EntityLists>(
     async api => {
       const labelSelector = entitySelector(id);
-      const [deployments, models, stacks] = await Promise.all(KINDS.map(k => api.list(k.kind, { labelSelector })));
+      const [deployments, models, stacks] = await Promise.all(
+        KINDS.map(k => api.list(k.kind, { labelSelector })),
+      );
       return { deployments, models, stacks };
     },
     [id],
@@ -54,14 +72,28 @@ function genericColumns(): Column<ResourceRow>[] {
   return [
     { id: 'name', title: 'Name', width: '2fr', render: r => r.name },
     { id: 'cluster', title: 'Cluster', width: '1fr', render: r => r.cluster },
-    { id: 'namespace', title: 'Namespace', width: '1fr', render: r => r.namespace },
-    { id: 'phase', title: 'Phase', width: '120px', render: r => <PhaseChip phase={r.phase} /> },
+    {
+      id: 'namespace',
+      title: 'Namespace',
+      width: '1fr',
+      render: r => r.namespace,
+    },
+    {
+      id: 'phase',
+      title: 'Phase',
+      width: '120px',
+      render: r => <PhaseChip phase={r.phase} />,
+    },
   ];
 }
 
 function allErrors(lists: EntityLists) {
   const all = KINDS.flatMap(k => lists[k.kind].errors);
-  return all.filter((e, i) => all.findIndex(o => o.cluster === e.cluster && o.reason === e.reason) === i);
+  return all.filter(
+    (e, i) =>
+      all.findIndex(o => o.cluster === e.cluster && o.reason === e.reason) ===
+      i,
+  );
 }
 
 /** Entity tab: the entity's deployments, models and stacks across clusters. */
@@ -71,32 +103,69 @@ export function EntityRunwayContent() {
   const now = useNow();
   // As on the dashboard: "Deploy a model" is disabled when no namespace of the clusters allows creating.
   const clusters = useRunwayData(api => api.listClusters(), []);
-  const createAccess = useRunwayPermissionAnywhere(runwayPermissions.deployments.create, clusters.value?.items);
-  const deploymentRows = useMemo(() => (value?.deployments.items ?? []).map(i => toDeploymentRow(i as ListedDeployment)), [value]);
-  const columns = useMemo(() => deploymentColumns(r => links.detail(r.cluster, r.namespace, r.name)), [links]);
+  const createAccess = useRunwayPermissionAnywhere(
+    runwayPermissions.deployments.create,
+    clusters.value?.items,
+  );
+  const deploymentRows = useMemo(
+    () =>
+      (value?.deployments.items ?? []).map(i =>
+        toDeploymentRow(i as ListedDeployment),
+      ),
+    [value],
+  );
+  const columns = useMemo(
+    () => deploymentColumns(r => links.detail(r.cluster, r.namespace, r.name)),
+    [links],
+  );
   if (loading) return <LinearProgress aria-label="loading runway resources" />;
   if (!value) return <ErrorAlert error={error ?? new Error('no answer')} />;
   return (
     <Box>
-      {error && <ErrorAlert error={error} title="Showing the last known state: reload failed" />}
+      {error && (
+        <ErrorAlert
+          error={error}
+          title="Showing the last known state: reload failed"
+        />
+      )}
       <ClusterErrors errors={allErrors(value)} />
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         Resources labelled <code>{entitySelector(id)}</code> in every cluster.{' '}
-        <DeployButton access={createAccess} to={`${links.deploy}?kubernetesId=${encodeURIComponent(id)}`} />
+        <DeployButton
+          access={createAccess}
+          to={`${links.deploy}?kubernetesId=${encodeURIComponent(id)}`}
+        />
       </Typography>
       {KINDS.map(({ kind, title }) => {
-        const rows = kind === 'deployments' ? deploymentRows : value[kind].items.map(toResourceRow);
+        const rows =
+          kind === 'deployments'
+            ? deploymentRows
+            : value[kind].items.map(toResourceRow);
         return (
           <Box key={kind} component="section" aria-label={title} sx={{ mb: 3 }}>
             <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
               {title} ({rows.length})
             </Typography>
-            {rows.length === 0 && <Alert severity="info">No {title.toLowerCase()} labelled for this entity.</Alert>}
+            {rows.length === 0 && (
+              <Alert severity="info">
+                No {title.toLowerCase()} labelled for this entity.
+              </Alert>
+            )}
             {rows.length > 0 && kind === 'deployments' && (
-              <VirtualTable rows={deploymentRows} columns={columns} now={now} label={title} />
+              <VirtualTable
+                rows={deploymentRows}
+                columns={columns}
+                now={now}
+                label={title}
+              />
             )}
             {rows.length > 0 && kind !== 'deployments' && (
-              <VirtualTable rows={rows} columns={genericColumns()} now={now} label={title} />
+              <VirtualTable
+                rows={rows}
+                columns={genericColumns()}
+                now={now}
+                label={title}
+              />
             )}
           </Box>
         );
@@ -115,7 +184,9 @@ export function EntityRunwayCard() {
           Runway
         </Typography>
         {loading && <LinearProgress aria-label="loading runway resources" />}
-        {!loading && !value && <ErrorAlert error={error ?? new Error('no answer')} />}
+        {!loading && !value && (
+          <ErrorAlert error={error ?? new Error('no answer')} />
+        )}
         {value && (
           <>
             {allErrors(value).map(e => (
@@ -124,11 +195,25 @@ export function EntityRunwayCard() {
               </Alert>
             ))}
             {KINDS.map(({ kind, title }) => {
-              const rows = kind === 'deployments' ? value.deployments.items.map(i => toDeploymentRow(i as ListedDeployment)) : value[kind].items.map(toResourceRow);
+              const rows =
+                kind === 'deployments'
+                  ? value.deployments.items.map(i =>
+                      toDeploymentRow(i as ListedDeployment),
+                    )
+                  : value[kind].items.map(toResourceRow);
               const phases = countByPhase(rows);
-              const viaGateway = rows.filter(r => (r as DeploymentRow).viaGateway).length;
+              const viaGateway = rows.filter(
+                r => (r as DeploymentRow).viaGateway,
+              ).length;
               return (
-                <Stack direction="row" spacing={1} alignItems="center" key={kind} sx={{ mb: 0.5 }} aria-label={`${title} summary`}>
+                <Stack
+                  direction="row"
+                  spacing={1}
+                  alignItems="center"
+                  key={kind}
+                  sx={{ mb: 0.5 }}
+                  aria-label={`${title} summary`}
+                >
                   <Typography variant="body2" sx={{ minWidth: 110 }}>
                     {title}: {rows.length}
                   </Typography>
@@ -138,7 +223,10 @@ export function EntityRunwayCard() {
                     </Typography>
                   ))}
                   {viaGateway > 0 && (
-                    <Typography variant="caption" title="Reachable through the cluster's inference Gateway">
+                    <Typography
+                      variant="caption"
+                      title="Reachable through the cluster's inference Gateway"
+                    >
                       {viaGateway} through the gateway
                     </Typography>
                   )}

@@ -21,7 +21,11 @@ import {
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { FormProvider, get, useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { type ResourceRef, RunwayApiError, runwayApiRef } from '../../api/RunwayApi';
+import {
+  type ResourceRef,
+  RunwayApiError,
+  runwayApiRef,
+} from '../../api/RunwayApi';
 import type { ClusterOverview, PreviewResponse } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
 import { freeGpus, providerConfigsFor } from '../../lib/clusters';
@@ -40,7 +44,13 @@ import { ErrorAlert } from '../common/ErrorAlert';
 import { PermissionGate, useRunwayPermission } from '../common/PermissionGate';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { KUBERNETES_ID } from '../../kubernetesId';
-import { FormField, GatewayFields, KeyValueRows, TolerationRows, WarningsContext } from './fields';
+import {
+  FormField,
+  GatewayFields,
+  KeyValueRows,
+  TolerationRows,
+  WarningsContext,
+} from './fields';
 import { wizardResolver } from './resolver';
 import { ReviewStep } from './ReviewStep';
 import { SelectionPanel } from './SelectionPanel';
@@ -57,17 +67,40 @@ export function DeploymentWizard({ edit }: { edit?: ResourceRef }) {
     api => (edit ? api.get('deployments', edit) : Promise.resolve(undefined)),
     [edit?.cluster, edit?.namespace, edit?.name],
   );
-  if (clusters.loading || existing.loading) return <LinearProgress aria-label="loading clusters" />;
+  if (clusters.loading || existing.loading)
+    return <LinearProgress aria-label="loading clusters" />;
   if (edit && !existing.value) {
-    return <ErrorAlert error={existing.error ?? new Error(`deployment ${edit.namespace}/${edit.name} not found in ${edit.cluster}`)} title="Cannot edit" />;
+    return (
+      <ErrorAlert
+        error={
+          existing.error ??
+          new Error(
+            `deployment ${edit.namespace}/${edit.name} not found in ${edit.cluster}`,
+          )
+        }
+        title="Cannot edit"
+      />
+    );
   }
   return (
     <>
-      {clusters.error && <ErrorAlert error={clusters.error} title="Could not load the clusters" />}
+      {clusters.error && (
+        <ErrorAlert
+          error={clusters.error}
+          title="Could not load the clusters"
+        />
+      )}
       <WizardForm
         clusters={clusters.value?.items ?? []}
         clusterErrors={clusters.value?.errors ?? []}
-        existing={existing.value ? { cluster: existing.value.cluster, object: existing.value.object as ModelDeployment } : undefined}
+        existing={
+          existing.value
+            ? {
+                cluster: existing.value.cluster,
+                object: existing.value.object as ModelDeployment,
+              }
+            : undefined
+        }
       />
     </>
   );
@@ -88,10 +121,14 @@ function WizardForm(props: {
       existing
         ? fromModelDeployment(existing.cluster, existing.object)
         : emptyWizardValues({
-            cluster: search.get('cluster') ?? (clusters.length === 1 ? clusters[0].name : ''),
+            cluster:
+              search.get('cluster') ??
+              (clusters.length === 1 ? clusters[0].name : ''),
             namespace: search.get('namespace') ?? 'default',
             // Opened from a catalog entity: label the deployment so it shows on the entity's page.
-            labels: search.get('kubernetesId') ? { [KUBERNETES_ID]: search.get('kubernetesId')! } : undefined,
+            labels: search.get('kubernetesId')
+              ? { [KUBERNETES_ID]: search.get('kubernetesId')! }
+              : undefined,
           }),
     // Defaults are read once, when the form opens.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -102,7 +139,8 @@ function WizardForm(props: {
   const form = useForm<WizardValues>({
     defaultValues: defaults,
     mode: 'onChange',
-    resolver: (values, _ctx, options) => wizardResolver(values, context.current, options),
+    resolver: (values, _ctx, options) =>
+      wizardResolver(values, context.current, options),
   });
   const values = useWatch({ control: form.control }) as WizardValues;
 
@@ -116,13 +154,28 @@ function WizardForm(props: {
   };
   const valuesKey = JSON.stringify(values);
   const md = useMemo(() => toModelDeployment(values), [valuesKey]); // eslint-disable-line react-hooks/exhaustive-deps
-  const issues = useMemo(() => validateWizard(values, context.current), [valuesKey, cluster]); // eslint-disable-line react-hooks/exhaustive-deps
-  const warnings = useMemo(() => issues.filter(i => i.severity === 'warning'), [issues]);
-  const selection = useMemo(() => selectionView(md.spec, cluster, md.metadata?.name), [md, cluster]);
+  const issues = useMemo(
+    () => validateWizard(values, context.current),
+    // values is keyed by its JSON (a new object on every render)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [valuesKey, cluster],
+  );
+  const warnings = useMemo(
+    () => issues.filter(i => i.severity === 'warning'),
+    [issues],
+  );
+  const selection = useMemo(
+    () => selectionView(md.spec, cluster, md.metadata?.name),
+    [md, cluster],
+  );
   const fits = useMemo(() => providerFits(md.spec, cluster), [md, cluster]);
 
   const [step, setStep] = useState(0);
-  const [preview, setPreview] = useState<{ value?: PreviewResponse; error?: Error; loading: boolean }>({ loading: false });
+  const [preview, setPreview] = useState<{
+    value?: PreviewResponse;
+    error?: Error;
+    loading: boolean;
+  }>({ loading: false });
   const [submitError, setSubmitError] = useState<Error>();
   const [confirmRecreate, setConfirmRecreate] = useState(false);
 
@@ -130,10 +183,17 @@ function WizardForm(props: {
     if (step !== REVIEW) return undefined;
     let current = true;
     setPreview({ loading: true });
-    api.preview('deployments', values.cluster, md, existing ? 'update' : 'create').then(
-      value => current && setPreview({ value, loading: false }),
-      error => current && setPreview({ error, loading: false }),
-    );
+    api
+      .preview(
+        'deployments',
+        values.cluster,
+        md,
+        existing ? 'update' : 'create',
+      )
+      .then(
+        value => current && setPreview({ value, loading: false }),
+        error => current && setPreview({ error, loading: false }),
+      );
     return () => {
       current = false;
     };
@@ -143,7 +203,9 @@ function WizardForm(props: {
   // rule about the engine): re-check the fields the user already touched.
   useEffect(() => {
     const { dirtyFields, touchedFields, errors } = form.formState;
-    const seen = STEPS[step].fields.filter(f => get(dirtyFields, f) || get(touchedFields, f) || get(errors, f));
+    const seen = STEPS[step].fields.filter(
+      f => get(dirtyFields, f) || get(touchedFields, f) || get(errors, f),
+    );
     if (seen.length) form.trigger(seen as any);
   }, [valuesKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -153,15 +215,27 @@ function WizardForm(props: {
   };
 
   // What saving needs: create where the form points, or update where the deployment is.
-  const writePermission = existing ? runwayPermissions.deployments.update : runwayPermissions.deployments.create;
+  const writePermission = existing
+    ? runwayPermissions.deployments.update
+    : runwayPermissions.deployments.create;
   const writeTarget = existing
-    ? { cluster: existing.cluster, namespace: existing.object.metadata?.namespace ?? '' }
-    : { cluster: values.cluster ?? '', namespace: values.metadata?.namespace ?? '' };
+    ? {
+        cluster: existing.cluster,
+        namespace: existing.object.metadata?.namespace ?? '',
+      }
+    : {
+        cluster: values.cluster ?? '',
+        namespace: values.metadata?.namespace ?? '',
+      };
   const writeAccess = useRunwayPermission(writePermission, writeTarget);
 
-  const rootErrors = issues.filter(i => i.severity === 'error' && i.field === 'root');
+  const rootErrors = issues.filter(
+    i => i.severity === 'error' && i.field === 'root',
+  );
   // Saving a change of an identity field recreates the deployment: ask first.
-  const recreate = existing ? identityChanges(existing.object, md).length > 0 : false;
+  const recreate = existing
+    ? identityChanges(existing.object, md).length > 0
+    : false;
 
   const submit = form.handleSubmit(async formValues => {
     setSubmitError(undefined);
@@ -170,18 +244,31 @@ function WizardForm(props: {
       if (existing) {
         const name = existing.object.metadata?.name ?? '';
         const namespace = existing.object.metadata?.namespace ?? '';
-        await api.update('deployments', { cluster: existing.cluster, namespace, name }, object);
+        await api.update(
+          'deployments',
+          { cluster: existing.cluster, namespace, name },
+          object,
+        );
         navigate(links.detail(existing.cluster, namespace, name));
       } else {
         await api.create('deployments', formValues.cluster, object);
-        navigate(links.detail(formValues.cluster, object.metadata?.namespace ?? '', object.metadata?.name ?? ''));
+        navigate(
+          links.detail(
+            formValues.cluster,
+            object.metadata?.namespace ?? '',
+            object.metadata?.name ?? '',
+          ),
+        );
       }
     } catch (err) {
       const error = err as Error;
       setSubmitError(error);
       if (error instanceof RunwayApiError) {
         for (const issue of error.issues.filter(i => i.severity === 'error')) {
-          form.setError(fieldForIssue(issue.path, SPEC_FIELDS) as any, { type: 'server', message: issue.message });
+          form.setError(fieldForIssue(issue.path, SPEC_FIELDS) as any, {
+            type: 'server',
+            message: issue.message,
+          });
         }
       }
     }
@@ -191,7 +278,9 @@ function WizardForm(props: {
     value: c.name,
     label: `${c.title || c.name}${c.reachable ? '' : ' (unreachable)'}`,
   }));
-  const namespaceOptions = cluster?.namespaces?.length ? cluster.namespaces.map(n => ({ value: n, label: n })) : undefined;
+  const namespaceOptions = cluster?.namespaces?.length
+    ? cluster.namespaces.map(n => ({ value: n, label: n }))
+    : undefined;
   const explicitProvider = values.spec?.provider?.name;
   const chosenFit = fits.find(f => f.name === explicitProvider);
   const free = freeGpus(cluster, gpuType);
@@ -200,31 +289,61 @@ function WizardForm(props: {
   return (
     <FormProvider {...form}>
       <WarningsContext.Provider value={warnings}>
-        <Box component="form" noValidate aria-label={existing ? 'Edit deployment' : 'Deploy a model'} onSubmit={e => e.preventDefault()}>
+        <Box
+          component="form"
+          noValidate
+          aria-label={existing ? 'Edit deployment' : 'Deploy a model'}
+          onSubmit={e => e.preventDefault()}
+        >
           <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
-            {existing ? `Edit deployment ${existing.object.metadata?.name}` : 'Deploy a model'}
+            {existing
+              ? `Edit deployment ${existing.object.metadata?.name}`
+              : 'Deploy a model'}
           </Typography>
           <Stepper nonLinear activeStep={step} sx={{ mb: 3 }}>
             {STEPS.map((s, i) => (
               <Step key={s.label} completed={i < step}>
-                <StepButton onClick={() => (i < step ? setStep(i) : undefined)}>{s.label}</StepButton>
+                <StepButton onClick={() => (i < step ? setStep(i) : undefined)}>
+                  {s.label}
+                </StepButton>
               </Step>
             ))}
           </Stepper>
 
           {step === 0 && (
             <Box>
-              <FormField name="cluster" label="Cluster" options={clusterOptions} disabled={Boolean(existing)} help="Where the deployment runs." />
-              {clusterErrors.filter(e => e.cluster === values.cluster).map(e => (
-                <Alert severity="error" key={e.cluster}>
-                  Cluster {e.cluster}: {e.message}
-                </Alert>
-              ))}
-              <FormField name="metadata.namespace" label="Namespace" options={namespaceOptions} disabled={Boolean(existing)} />
-              <FormField name="metadata.name" label="Deployment name" disabled={Boolean(existing)} help="Lower-case letters, digits and '-'." />
+              <FormField
+                name="cluster"
+                label="Cluster"
+                options={clusterOptions}
+                disabled={Boolean(existing)}
+                help="Where the deployment runs."
+              />
+              {clusterErrors
+                .filter(e => e.cluster === values.cluster)
+                .map(e => (
+                  <Alert severity="error" key={e.cluster}>
+                    Cluster {e.cluster}: {e.message}
+                  </Alert>
+                ))}
+              <FormField
+                name="metadata.namespace"
+                label="Namespace"
+                options={namespaceOptions}
+                disabled={Boolean(existing)}
+              />
+              <FormField
+                name="metadata.name"
+                label="Deployment name"
+                disabled={Boolean(existing)}
+                help="Lower-case letters, digits and '-'."
+              />
               {writeAccess.reason && (
                 <Alert severity="warning" sx={{ mt: 1 }}>
-                  {writeAccess.reason}: {existing ? 'you can review changes but not save them.' : 'choose another namespace or cluster to be able to create the deployment.'}
+                  {writeAccess.reason}:{' '}
+                  {existing
+                    ? 'you can review changes but not save them.'
+                    : 'choose another namespace or cluster to be able to create the deployment.'}
                 </Alert>
               )}
             </Box>
@@ -240,9 +359,17 @@ function WizardForm(props: {
                   { value: 'custom', label: 'Custom image' },
                 ]}
               />
-              <FormField name="spec.model.id" label="Model ID" help="e.g. meta-llama/Llama-3.1-8B-Instruct" />
+              <FormField
+                name="spec.model.id"
+                label="Model ID"
+                help="e.g. meta-llama/Llama-3.1-8B-Instruct"
+              />
               {values.spec?.model?.source !== 'custom' && (
-                <FormField name="spec.model.servedName" label="Served model name" help="The name clients use; defaults to the model ID's last part." />
+                <FormField
+                  name="spec.model.servedName"
+                  label="Served model name"
+                  help="The name clients use; defaults to the model ID's last part."
+                />
               )}
             </Box>
           )}
@@ -252,7 +379,13 @@ function WizardForm(props: {
               <FormField
                 name="spec.engine.type"
                 label="Engine"
-                options={[{ value: '', label: 'Automatic' }, ...ENGINE_TYPES.map(e => ({ value: e, label: ENGINE_DISPLAY_NAMES[e] }))]}
+                options={[
+                  { value: '', label: 'Automatic' },
+                  ...ENGINE_TYPES.map(e => ({
+                    value: e,
+                    label: ENGINE_DISPLAY_NAMES[e],
+                  })),
+                ]}
                 SelectProps={{ displayEmpty: true }}
                 InputLabelProps={{ shrink: true }}
               />
@@ -261,7 +394,14 @@ function WizardForm(props: {
                 label="Provider"
                 options={[
                   { value: '', label: 'Automatic' },
-                  ...fits.map(f => ({ value: f.name, label: `${f.label}${f.problems.length ? ` (${f.ready ? 'incompatible' : 'not ready'})` : ''}` })),
+                  ...fits.map(f => ({
+                    value: f.name,
+                    label: `${f.label}${
+                      f.problems.length
+                        ? ` (${f.ready ? 'incompatible' : 'not ready'})`
+                        : ''
+                    }`,
+                  })),
                 ]}
                 SelectProps={{ displayEmpty: true }}
                 InputLabelProps={{ shrink: true }}
@@ -269,7 +409,9 @@ function WizardForm(props: {
               <SelectionPanel view={selection} />
               {chosenFit && chosenFit.problems.length > 0 && (
                 <Alert severity="error">
-                  <AlertTitle>{chosenFit.label} cannot run this deployment</AlertTitle>
+                  <AlertTitle>
+                    {chosenFit.label} cannot run this deployment
+                  </AlertTitle>
                   <ul>
                     {chosenFit.problems.map(p => (
                       <li key={p}>{p}</li>
@@ -279,7 +421,9 @@ function WizardForm(props: {
               )}
               {!explicitProvider && fits.some(f => f.problems.length > 0) && (
                 <Alert severity="info">
-                  <AlertTitle>Providers that cannot run it as configured</AlertTitle>
+                  <AlertTitle>
+                    Providers that cannot run it as configured
+                  </AlertTitle>
                   <ul>
                     {fits
                       .filter(f => f.problems.length > 0)
@@ -291,7 +435,11 @@ function WizardForm(props: {
                   </ul>
                 </Alert>
               )}
-              {!cluster && <Alert severity="info">Choose a cluster first to see which providers it offers.</Alert>}
+              {!cluster && (
+                <Alert severity="info">
+                  Choose a cluster first to see which providers it offers.
+                </Alert>
+              )}
             </Box>
           )}
 
@@ -302,7 +450,10 @@ function WizardForm(props: {
                 label="Serving mode"
                 options={[
                   { value: 'aggregated', label: 'Aggregated' },
-                  { value: 'disaggregated', label: 'Disaggregated (prefill / decode)' },
+                  {
+                    value: 'disaggregated',
+                    label: 'Disaggregated (prefill / decode)',
+                  },
                 ]}
               />
               {free !== undefined && (
@@ -312,23 +463,62 @@ function WizardForm(props: {
               )}
               {!disaggregated ? (
                 <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-                  <FormField name="spec.scaling.replicas" label="Replicas" type="number" />
-                  <FormField name="spec.resources.gpu.count" label="GPUs per replica" type="number" help="0 runs on CPU." />
-                  <FormField name="spec.resources.memory" label="Memory per replica" help="e.g. 32Gi" />
-                  <FormField name="spec.resources.cpu" label="CPU per replica" help="e.g. 4 or 500m" />
+                  <FormField
+                    name="spec.scaling.replicas"
+                    label="Replicas"
+                    type="number"
+                  />
+                  <FormField
+                    name="spec.resources.gpu.count"
+                    label="GPUs per replica"
+                    type="number"
+                    help="0 runs on CPU."
+                  />
+                  <FormField
+                    name="spec.resources.memory"
+                    label="Memory per replica"
+                    help="e.g. 32Gi"
+                  />
+                  <FormField
+                    name="spec.resources.cpu"
+                    label="CPU per replica"
+                    help="e.g. 4 or 500m"
+                  />
                 </Stack>
               ) : (
                 <>
                   {(['prefill', 'decode'] as const).map(component => (
-                    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} key={component}>
-                      <FormField name={`spec.scaling.${component}.replicas`} label={`${component === 'prefill' ? 'Prefill' : 'Decode'} workers`} type="number" />
-                      <FormField name={`spec.scaling.${component}.gpu.count`} label={`GPUs per ${component} worker`} type="number" />
-                      <FormField name={`spec.scaling.${component}.memory`} label={`Memory per ${component} worker`} help="e.g. 64Gi" />
+                    <Stack
+                      direction={{ xs: 'column', md: 'row' }}
+                      spacing={2}
+                      key={component}
+                    >
+                      <FormField
+                        name={`spec.scaling.${component}.replicas`}
+                        label={`${
+                          component === 'prefill' ? 'Prefill' : 'Decode'
+                        } workers`}
+                        type="number"
+                      />
+                      <FormField
+                        name={`spec.scaling.${component}.gpu.count`}
+                        label={`GPUs per ${component} worker`}
+                        type="number"
+                      />
+                      <FormField
+                        name={`spec.scaling.${component}.memory`}
+                        label={`Memory per ${component} worker`}
+                        help="e.g. 64Gi"
+                      />
                     </Stack>
                   ))}
                 </>
               )}
-              <FormField name="spec.resources.gpu.type" label="GPU resource name" help="nvidia.com/gpu, amd.com/gpu, ..." />
+              <FormField
+                name="spec.resources.gpu.type"
+                label="GPU resource name"
+                help="nvidia.com/gpu, amd.com/gpu, ..."
+              />
             </Box>
           )}
 
@@ -341,16 +531,59 @@ function WizardForm(props: {
                 valueLabel="Label value"
                 help={`${KUBERNETES_ID}: <id> shows the deployment on the catalog entity with that kubernetes-id.`}
               />
-              <FormField name="spec.image" label="Container image" help="The model server image; empty uses the provider's default for the engine." />
-              <FormField name="spec.engine.contextLength" label="Context length" type="number" help="Maximum tokens per request (engine default when empty)." />
-              <KeyValueRows name="engineArgs" title="Engine arguments" keyLabel="Argument" valueLabel="Argument value" help="Passed to the engine as --name value." />
-              <KeyValueRows name="env" title="Environment variables" keyLabel="Variable" valueLabel="Variable value" />
-              <FormField name="spec.secrets.huggingFaceToken" label="HuggingFace token secret" help="Name of a Secret in the namespace with the key HF_TOKEN; its value is never read by the portal." />
-              <FormField name="providerOverrides" label="Provider overrides (YAML)" multiline minRows={3} help="Provider-specific settings, passed through as spec.provider.overrides." />
-              <KeyValueRows name="nodeSelector" title="Node selector" keyLabel="Node label" valueLabel="Node label value" />
+              <FormField
+                name="spec.image"
+                label="Container image"
+                help="The model server image; empty uses the provider's default for the engine."
+              />
+              <FormField
+                name="spec.engine.contextLength"
+                label="Context length"
+                type="number"
+                help="Maximum tokens per request (engine default when empty)."
+              />
+              <KeyValueRows
+                name="engineArgs"
+                title="Engine arguments"
+                keyLabel="Argument"
+                valueLabel="Argument value"
+                help="Passed to the engine as --name value."
+              />
+              <KeyValueRows
+                name="env"
+                title="Environment variables"
+                keyLabel="Variable"
+                valueLabel="Variable value"
+              />
+              <FormField
+                name="spec.secrets.huggingFaceToken"
+                label="HuggingFace token secret"
+                help="Name of a Secret in the namespace with the key HF_TOKEN; its value is never read by the portal."
+              />
+              <FormField
+                name="providerOverrides"
+                label="Provider overrides (YAML)"
+                multiline
+                minRows={3}
+                help="Provider-specific settings, passed through as spec.provider.overrides."
+              />
+              <KeyValueRows
+                name="nodeSelector"
+                title="Node selector"
+                keyLabel="Node label"
+                valueLabel="Node label value"
+              />
               <TolerationRows />
-              <KeyValueRows name="podLabels" title="Pod labels" keyLabel="Pod label" valueLabel="Pod label value" />
-              <GatewayFields spec={md.spec} namespace={values.metadata?.namespace} />
+              <KeyValueRows
+                name="podLabels"
+                title="Pod labels"
+                keyLabel="Pod label"
+                valueLabel="Pod label value"
+              />
+              <GatewayFields
+                spec={md.spec}
+                namespace={values.metadata?.namespace}
+              />
             </Box>
           )}
 
@@ -375,7 +608,12 @@ function WizardForm(props: {
               ))}
             </Alert>
           )}
-          {submitError && <ErrorAlert error={submitError} title={existing ? 'Update failed' : 'Create failed'} />}
+          {submitError && (
+            <ErrorAlert
+              error={submitError}
+              title={existing ? 'Update failed' : 'Create failed'}
+            />
+          )}
 
           <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
             <Button disabled={step === 0} onClick={() => setStep(s => s - 1)}>
@@ -386,12 +624,20 @@ function WizardForm(props: {
                 Next
               </Button>
             ) : (
-              <PermissionGate permission={writePermission} resource={writeTarget}>
+              <PermissionGate
+                permission={writePermission}
+                resource={writeTarget}
+              >
                 {allowed => (
                   <Button
                     variant="contained"
                     onClick={submit}
-                    disabled={!allowed || form.formState.isSubmitting || preview.loading || (recreate && !confirmRecreate)}
+                    disabled={
+                      !allowed ||
+                      form.formState.isSubmitting ||
+                      preview.loading ||
+                      (recreate && !confirmRecreate)
+                    }
                   >
                     {existing ? 'Update' : 'Create'}
                   </Button>

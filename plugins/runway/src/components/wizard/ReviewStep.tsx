@@ -5,9 +5,17 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import { identityChanges, type ModelDeployment } from '@runway-portal/plugin-runway-common';
+import {
+  identityChanges,
+  type ModelDeployment,
+} from '@runway-portal/plugin-runway-common';
 import { stringify } from 'yaml';
-import type { KubeObject, PreviewResponse, ProviderObjects, ProviderObjectsStatus } from '../../api/types';
+import type {
+  KubeObject,
+  PreviewResponse,
+  ProviderObjects,
+  ProviderObjectsStatus,
+} from '../../api/types';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { SelectionPanel } from './SelectionPanel';
 
@@ -25,7 +33,14 @@ export function Yaml({ value, label }: { value: unknown; label: string }) {
       component="pre"
       aria-label={label}
       tabIndex={0}
-      sx={{ bgcolor: 'action.hover', p: 2, borderRadius: 1, overflow: 'auto', maxHeight: 480, fontSize: 12 }}
+      sx={{
+        bgcolor: 'action.hover',
+        p: 2,
+        borderRadius: 1,
+        overflow: 'auto',
+        maxHeight: 480,
+        fontSize: 12,
+      }}
     >
       {stringify(withoutManagedFields(value))}
     </Box>
@@ -33,7 +48,13 @@ export function Yaml({ value, label }: { value: unknown; label: string }) {
 }
 
 /** One object to be written, captioned with what happens to it, as YAML. */
-function ObjectYaml({ object, action }: { object: KubeObject; action?: string }) {
+function ObjectYaml({
+  object,
+  action,
+}: {
+  object: KubeObject;
+  action?: string;
+}) {
   const { kind, metadata } = object;
   return (
     <Box>
@@ -56,7 +77,15 @@ export function ReviewStep(props: {
   confirmRecreate: boolean;
   onConfirmRecreate: (value: boolean) => void;
 }) {
-  const { preview, error, loading, existing, object, confirmRecreate, onConfirmRecreate } = props;
+  const {
+    preview,
+    error,
+    loading,
+    existing,
+    object,
+    confirmRecreate,
+    onConfirmRecreate,
+  } = props;
   const changes = existing ? identityChanges(existing, object) : [];
   return (
     <Box>
@@ -70,28 +99,46 @@ export function ReviewStep(props: {
               </li>
             ))}
           </ul>
-          Changing an identity field deletes and recreates the provider resource: the model is unavailable until the new one is ready.
+          Changing an identity field deletes and recreates the provider
+          resource: the model is unavailable until the new one is ready.
           <FormControlLabel
-            control={<Checkbox checked={confirmRecreate} onChange={e => onConfirmRecreate(e.target.checked)} />}
+            control={
+              <Checkbox
+                checked={confirmRecreate}
+                onChange={e => onConfirmRecreate(e.target.checked)}
+              />
+            }
             label="I understand the deployment will be recreated"
           />
         </Alert>
       )}
       {loading && <LinearProgress aria-label="loading preview" />}
-      {error && <ErrorAlert error={error} title="The cluster rejected the preview" />}
+      {error && (
+        <ErrorAlert error={error} title="The cluster rejected the preview" />
+      )}
       {preview && (
         <>
           {preview.selection && (
             <SelectionPanel
               title="Cluster's selection"
               view={{
-                engine: { ...preview.selection.engine, auto: preview.selection.engine.auto ?? false },
-                provider: preview.selection.provider && { ...preview.selection.provider, auto: preview.selection.provider.auto ?? false },
+                engine: {
+                  ...preview.selection.engine,
+                  auto: preview.selection.engine.auto ?? false,
+                },
+                provider: preview.selection.provider && {
+                  ...preview.selection.provider,
+                  auto: preview.selection.provider.auto ?? false,
+                },
               }}
             />
           )}
           {preview.warnings.map(w => (
-            <Alert severity="warning" key={`${w.path}|${w.message}`} sx={{ mb: 1 }}>
+            <Alert
+              severity="warning"
+              key={`${w.path}|${w.message}`}
+              sx={{ mb: 1 }}
+            >
               <code>{w.path}</code>: {w.message}
             </Alert>
           ))}
@@ -99,7 +146,11 @@ export function ReviewStep(props: {
             Objects written to cluster {preview.cluster} (server-side dry run)
           </Typography>
           {preview.objects.map(o => (
-            <ObjectYaml key={`${o.object.kind}/${o.object.metadata?.name}`} object={o.object} action={o.action} />
+            <ObjectYaml
+              key={`${o.object.kind}/${o.object.metadata?.name}`}
+              object={o.object}
+              action={o.action}
+            />
           ))}
           <ProviderObjectsView value={preview.providerObjects} />
         </>
@@ -108,7 +159,10 @@ export function ReviewStep(props: {
   );
 }
 
-const SEVERITY: Record<ProviderObjectsStatus, 'success' | 'info' | 'warning' | 'error'> = {
+const SEVERITY: Record<
+  ProviderObjectsStatus,
+  'success' | 'info' | 'warning' | 'error'
+> = {
   available: 'success',
   'not-applicable': 'info',
   'not-built-in': 'info',
@@ -133,7 +187,9 @@ export function ProviderObjectsView({ value }: { value: ProviderObjects }) {
   return (
     <Box component="section" aria-label="Provider objects">
       <Typography variant="h6" component="h3" sx={{ mt: 2 }}>
-        {value.provider ? `Objects written by provider ${value.provider}` : 'Provider objects'}
+        {value.provider
+          ? `Objects written by provider ${value.provider}`
+          : 'Provider objects'}
         {value.apiVersion && ` (${value.apiVersion})`}
       </Typography>
       <Alert severity={SEVERITY[value.status]} sx={{ mb: 1 }}>

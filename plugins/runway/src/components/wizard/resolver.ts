@@ -4,7 +4,12 @@
  * `validateWizard` directly). Pure apart from what RHF passes in.
  */
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import { type FieldIssue, type FormContext, validateWizard, type WizardValues } from '../../lib/form';
+import {
+  type FieldIssue,
+  type FormContext,
+  validateWizard,
+  type WizardValues,
+} from '../../lib/form';
 
 /** Nests issues by their field's dotted name, the shape RHF reads with `get(errors, name)`. */
 export function toFieldErrors(issues: FieldIssue[]): FieldErrors<WizardValues> {
@@ -14,7 +19,12 @@ export function toFieldErrors(issues: FieldIssue[]): FieldErrors<WizardValues> {
     const parts = issue.field.split('.');
     let node = errors;
     for (const part of parts.slice(0, -1)) {
-      if (typeof node[part] !== 'object' || node[part] === null || 'message' in node[part]) node[part] = {};
+      if (
+        typeof node[part] !== 'object' ||
+        node[part] === null ||
+        'message' in node[part]
+      )
+        node[part] = {};
       node = node[part];
     }
     const leaf = parts[parts.length - 1];
@@ -28,8 +38,13 @@ export function toFieldErrors(issues: FieldIssue[]): FieldErrors<WizardValues> {
   return errors as FieldErrors<WizardValues>;
 }
 
-export const wizardResolver: Resolver<WizardValues, FormContext> = async (values, context) => {
+export const wizardResolver: Resolver<WizardValues, FormContext> = async (
+  values,
+  context,
+) => {
   const issues = validateWizard(values, context ?? {});
   const errors = toFieldErrors(issues);
-  return Object.keys(errors).length ? { values: {}, errors } : { values, errors: {} };
+  return Object.keys(errors).length
+    ? { values: {}, errors }
+    : { values, errors: {} };
 };
