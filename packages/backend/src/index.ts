@@ -7,6 +7,8 @@
  */
 
 import { createBackend } from '@backstage/backend-defaults';
+import { runwayPolicyModule } from './permissions/module';
+import { signInCheckModule } from './signIn';
 
 const backend = createBackend();
 
@@ -28,8 +30,13 @@ backend.add(import('@backstage/plugin-techdocs-backend'));
 // auth plugin
 backend.add(import('@backstage/plugin-auth-backend'));
 // See https://backstage.io/docs/backend-system/building-backends/migrating#the-auth-plugin
+// Guest sign-in: the local system only (refused outside NODE_ENV=development, see signIn.ts)
 backend.add(import('@backstage/plugin-auth-backend-module-guest-provider'));
 // See https://backstage.io/docs/auth/guest/provider
+// A real sign-in provider for deployed portals: configure auth.providers.github (README "Sign-in and permissions")
+backend.add(import('@backstage/plugin-auth-backend-module-github-provider'));
+// Outside development, refuses to start unless auth.providers configures a real provider
+backend.add(signInCheckModule);
 
 // catalog plugin
 backend.add(import('@backstage/plugin-catalog-backend'));
@@ -42,10 +49,8 @@ backend.add(import('@backstage/plugin-catalog-backend-module-logs'));
 
 // permission plugin
 backend.add(import('@backstage/plugin-permission-backend'));
-// See https://backstage.io/docs/permissions/getting-started for how to create your own permission policy
-backend.add(
-  import('@backstage/plugin-permission-backend-module-allow-all-policy'),
-);
+// The example policy for runway permissions (runway.permissions in app-config; see the README)
+backend.add(runwayPolicyModule);
 
 // search plugin
 backend.add(import('@backstage/plugin-search-backend'));
