@@ -11,6 +11,7 @@
  * --no-webhooks there. The first test keeps the webhooks and shows what the
  * CLI does when nothing answers them.
  */
+import { startLocalHub, type HubStandIn } from '@runway-portal/e2e-simulators';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -119,6 +120,7 @@ async function freePort(): Promise<number> {
 }
 
 let cluster: TestCluster;
+let hub: HubStandIn;
 let client: KubeClient;
 const processes = new Map<string, ChildProcess>();
 
@@ -154,7 +156,12 @@ async function startController(
       `--health-port=${healthPort}`,
     ],
     {
-      env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath },
+      // KAITO finds a llama.cpp model's GGUF file in the hub's file list: the stand-in's.
+      env: {
+        ...process.env,
+        KUBECONFIG: cluster.kubeconfigPath,
+        HF_ENDPOINT: hub.url,
+      },
       stdio: ['ignore', log, log],
     },
   );
@@ -237,6 +244,7 @@ async function waitEstablished(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
+  hub = await startLocalHub();
   cluster = await startCluster({
     name: 'runway-cli',
     nodes: [{ name: 'cpu-0', cpu: '32', memory: '128Gi' }],
@@ -249,6 +257,7 @@ afterAll(async () => {
   for (const name of [...processes.keys()]) await stopController(name);
   client?.close();
   await cluster?.stop();
+  await hub?.close();
 }, 60_000);
 
 describe('runway on a real control plane', () => {

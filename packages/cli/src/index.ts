@@ -7,7 +7,6 @@
 export * from './doctor';
 export {
   CATALOG,
-  EXPECTED_OPERATORS,
   DEFAULT_NAMESPACE,
   FIELD_MANAGER,
   COMPONENT_LABEL,

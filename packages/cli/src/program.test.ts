@@ -170,7 +170,7 @@ describe('runway: bad input is one line and a non-zero exit, before touching a c
       ),
     ).toBe(1);
     expect(t.reporter.lines.at(-1)).toBe(
-      'runway: bad input: unknown controller "nosuch" (known: core, stacks)',
+      'runway: bad input: unknown controller "nosuch" (known: core, models, stacks)',
     );
     for (const cmd of [
       [],

@@ -149,7 +149,7 @@ export function useModelsCluster(options: {
     env.client = new KubeClient(env.cluster.kubeConfig());
     await applyManifests(
       env.client,
-      path.join(MODELS_MANIFESTS, 'namespace.yaml'),
+      path.join(MODELS_MANIFESTS, '../namespace/namespace.yaml'),
     );
     await applyManifests(env.client, path.join(MODELS_MANIFESTS, 'rbac.yaml'));
     for (const ns of options.namespaces)

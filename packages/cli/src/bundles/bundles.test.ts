@@ -91,6 +91,7 @@ describe('the bundles in controllers/deploy', () => {
       .map(o => o.metadata?.name);
     expect(deployments).toEqual([
       'airunway-core',
+      'airunway-models',
       'airunway-stacks',
       'kaito-provider',
       'dynamo-provider',

@@ -31,6 +31,11 @@ export interface CatalogEntry {
   guards: Guard[];
   /** Full names of the upstream CRDs a provider needs (doctor checks them). */
   upstreamCrds?: string[];
+  /**
+   * An operator a cluster may go without (models, stacks): `runway doctor`
+   * warns when it is absent and checks its webhooks only when it is installed.
+   */
+  optional?: boolean;
 }
 
 const MODEL_DEPLOYMENTS = {
@@ -48,9 +53,24 @@ export const CATALOG: readonly CatalogEntry[] = [
     guards: [MODEL_DEPLOYMENTS],
   },
   {
+    name: 'models',
+    type: 'controller',
+    dir: 'models',
+    title: 'models operator (Model: download Jobs, pod-injection webhook)',
+    optional: true,
+    guards: [
+      {
+        apiVersion: 'models.airunway.ai/v1alpha1',
+        kind: 'Model',
+        plural: 'models',
+      },
+    ],
+  },
+  {
     name: 'stacks',
     type: 'controller',
     dir: 'stacks',
+    optional: true,
     title:
       'stacks operator (LlamaStackDistribution: config generation, conversion webhook)',
     guards: [
@@ -94,15 +114,6 @@ export const CATALOG: readonly CatalogEntry[] = [
     upstreamCrds: ['inferencepools.inference.networking.k8s.io'],
   },
 ];
-
-/** Operators the doctor looks for even before the CLI can install them (Deployments in the namespace). */
-export const EXPECTED_OPERATORS = [
-  {
-    name: 'models',
-    deployment: 'airunway-models',
-    title: 'models operator (Model)',
-  },
-] as const;
 
 export function catalogEntry(
   name: string,

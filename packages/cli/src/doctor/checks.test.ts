@@ -194,3 +194,34 @@ describe('runChecks', () => {
     });
   });
 });
+
+describe('optional operators (models, stacks)', () => {
+  const withModelsWebhook: Expectations = {
+    ...expected,
+    webhooks: [
+      ...expected.webhooks,
+      {
+        kind: 'MutatingWebhookConfiguration',
+        name: 'airunway-models-inject',
+        component: 'models',
+      },
+    ],
+  };
+
+  it('warns when one is absent and does not check its webhooks', () => {
+    const state = healthy();
+    delete state.deployments['airunway-models'];
+    const checks = runChecks(state, withModelsWebhook);
+    expect(byId(checks, 'operator/models')).toMatchObject({ status: 'warn' });
+    expect(byId(checks, 'webhook/airunway-models-inject')).toBeUndefined();
+    expect(checks.some(c => c.status === 'fail')).toBe(false);
+  });
+
+  it('checks the webhooks of one that is installed', () => {
+    const checks = runChecks(healthy(), withModelsWebhook);
+    expect(byId(checks, 'operator/models')).toMatchObject({ status: 'ok' });
+    expect(byId(checks, 'webhook/airunway-models-inject')).toMatchObject({
+      status: 'fail',
+    });
+  });
+});

@@ -11,11 +11,7 @@ import {
   type ResourceType,
   ValidatingWebhookConfigurations,
 } from '@runway-portal/controller-runtime';
-import {
-  CATALOG,
-  type CatalogEntry,
-  EXPECTED_OPERATORS,
-} from '../bundles/catalog';
+import { CATALOG, type CatalogEntry } from '../bundles/catalog';
 import { loadCatalogBundle } from '../bundles/load';
 import {
   crdEstablished,
@@ -52,7 +48,7 @@ export function expectationsFromBundles(
     controllers: [],
     webhooks: [],
     providers: [],
-    operators: [...EXPECTED_OPERATORS],
+    operators: [],
   };
   const crds = new Map<string, string[]>();
   for (const entry of entries) {
@@ -77,7 +73,13 @@ export function expectationsFromBundles(
         });
       }
     }
-    if (entry.type === 'controller')
+    if (entry.type === 'controller' && entry.optional)
+      expected.operators.push({
+        name: entry.name,
+        deployment,
+        title: entry.title,
+      });
+    else if (entry.type === 'controller')
       expected.controllers.push({ component: entry.name, deployment });
     else
       expected.providers.push({

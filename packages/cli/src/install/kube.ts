@@ -4,6 +4,7 @@ import {
   CustomResourceDefinitions,
   Deployments,
   isNotFound,
+  KubeApiError,
   type KubeClient,
   type KubeObject,
   parseApiVersion,
@@ -27,6 +28,31 @@ export const InferenceProviderConfigs: ResourceType = {
   kind: 'InferenceProviderConfig',
   namespaced: false,
 };
+
+/**
+ * Runs `call` again while the API server answers 429 (as client-go does), for
+ * example "storage is (re)initializing" while a new CRD's watch cache fills;
+ * at most `attempts` times, waiting its Retry-After (1 s when it gives none).
+ */
+export async function retryTooManyRequests<T>(
+  call: () => Promise<T>,
+  attempts = 10,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (
+        !(err instanceof KubeApiError) ||
+        err.code !== 429 ||
+        attempt >= attempts
+      )
+        throw err;
+      const seconds = err.status?.details?.retryAfterSeconds ?? 1;
+      await sleep(Math.min(seconds, 5) * 1000);
+    }
+  }
+}
 
 export async function getOrUndefined<T extends KubeObject>(
   client: KubeClient,

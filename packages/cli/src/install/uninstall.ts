@@ -24,6 +24,7 @@ import {
   getOrUndefined,
   InferenceProviderConfigs,
   resolvePlural,
+  retryTooManyRequests,
   serverVersion,
   sleep,
 } from './kube';
@@ -97,7 +98,9 @@ export async function guardedObjects(
       plural: guard.plural,
       namespaced: true,
     };
-    const list = await client.list<CustomObject>(rt);
+    const list = await retryTooManyRequests(() =>
+      client.list<CustomObject>(rt),
+    );
     for (const item of list.items) {
       if (guard.byProvider && item.status?.provider?.name !== target.component)
         continue;
