@@ -114,6 +114,8 @@ describe('the local system, started in this process', () => {
     expect(system.missing).toEqual([]);
     expect(system.services.map(s => s.name)).toEqual([
       'core',
+      'models',
+      'stacks',
       'provider-kaito',
       'provider-dynamo',
       'provider-kuberay',
