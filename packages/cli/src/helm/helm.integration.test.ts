@@ -136,6 +136,16 @@ describe('the Helm chart, with the real helm', () => {
         image: 'ghcr.io/runway-portal/airunway-core:v9.9.9',
         args: ['--webhook-mode=service', '--leader-elect=false'],
       },
+      'airunway-models': {
+        replicas: 2,
+        image: 'ghcr.io/runway-portal/airunway-models:v9.9.9',
+        args: ['--webhook-mode=service', '--leader-elect=false'],
+      },
+      'airunway-stacks': {
+        replicas: 2,
+        image: 'ghcr.io/runway-portal/airunway-stacks:v9.9.9',
+        args: ['--webhook-mode=service', '--leader-elect=false'],
+      },
       'dynamo-provider': {
         replicas: 1,
         image: 'ghcr.io/runway-portal/dynamo-provider:v1.0.0',
@@ -192,6 +202,8 @@ describe('the Helm chart, with the real helm', () => {
       .sort();
     expect(names).toEqual([
       'airunway-core',
+      'airunway-models',
+      'airunway-stacks',
       'dynamo-provider',
       'kaito-provider',
       'kuberay-provider',
