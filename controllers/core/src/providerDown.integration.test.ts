@@ -74,8 +74,13 @@ describe('providers that are not running', () => {
     });
     expect(md.status?.message).toMatch(/^Deleting: waiting for /);
     await eventually('the deployment gone', () => gone('stopped'), 15_000);
-    const events = await eventsOf(env.client, NS, 'stopped');
-    expect(events.find(e => e.reason === 'FinalizerTimeout')?.message).toMatch(
+    // The event recorder writes after the patch that lets the deletion finish: wait for it.
+    const event = await eventually('the FinalizerTimeout event', async () =>
+      (
+        await eventsOf(env.client, NS, 'stopped')
+      ).find(e => e.reason === 'FinalizerTimeout'),
+    );
+    expect(event.message).toMatch(
       /^Finalizer airunway\.ai\/provider-kaito removed after 3s: provider 'kaito' last reported \d+s ago \(status\.lastHeartbeat; its controller is not running\); its resources may be orphaned/,
     );
   });
