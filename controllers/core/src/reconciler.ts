@@ -16,6 +16,7 @@ import {
   type Predicate,
   type Reconciler,
   type ResourceType,
+  secretExists,
 } from '@runway-portal/controller-runtime';
 import {
   type InferenceProviderConfig as ProviderConfig,
@@ -43,7 +44,7 @@ import {
   withStaleProvidersUnready,
 } from './liveness';
 import { GATEWAY_RECHECK_MS, GatewayStep } from './gateway';
-import { GatewayCrdCheck, GatewayList, secretExists } from './lookups';
+import { GatewayCrdCheck, GatewayList } from './lookups';
 import { CoreMetrics } from './metrics';
 
 /** The generated types, as objects the runtime's caches hold. */
@@ -278,7 +279,7 @@ export function registerCoreController(
           heartbeatTimeoutMs,
         ),
         secretExists: secretName
-          ? await secretExists(mgr.client, namespace, secretName)
+          ? await secretExists(mgr.client, namespace, secretName, 'the core')
           : undefined,
         gateway: gateway.result,
         now: new Date().toISOString(),

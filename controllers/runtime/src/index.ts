@@ -228,3 +228,4 @@ export type {
   ManagerOptions,
   WebhookOptions,
 } from './manager/manager';
+export { secretExists } from './kube/secretExists';
