@@ -14,7 +14,7 @@ import {
 } from '@runway-portal/controller-runtime';
 import { Models } from './reconciler';
 import {
-  eventReasons,
+  eventsRecorded,
   eventually,
   finishJobPod,
   getModel,
@@ -127,8 +127,12 @@ describe('the Model controller', () => {
     expect(
       ready.status!.conditions!.find(c => c.type === 'Ready'),
     ).toMatchObject({ status: 'True', reason: 'Downloaded' });
-    expect(await eventReasons(env.client, NS, 'qwen')).toEqual(
-      expect.arrayContaining(['DownloadStarted', 'DownloadSucceeded']),
+    await eventsRecorded(
+      env.client,
+      NS,
+      'qwen',
+      'DownloadStarted',
+      'DownloadSucceeded',
     );
     const metrics = await env.models.manager.metrics.registry.metrics();
     expect(metrics).toMatch(
@@ -170,7 +174,7 @@ describe('the Model controller', () => {
       },
       60_000,
     );
-    expect(await eventReasons(env.client, NS, 'qwen')).toContain('PVCDeleted');
+    await eventsRecorded(env.client, NS, 'qwen', 'PVCDeleted');
   }, 120_000);
 
   it('Downloading, Job deleted → the Job is recreated', async () => {
@@ -191,9 +195,7 @@ describe('the Model controller', () => {
     expect((await getModel(env.client, NS, 'qwen')).status?.phase).toBe(
       'Downloading',
     );
-    expect(await eventReasons(env.client, NS, 'qwen')).toContain(
-      'JobRecreated',
-    );
+    await eventsRecorded(env.client, NS, 'qwen', 'JobRecreated');
   }, 120_000);
 
   it('a restarted operator creates nothing twice and keeps the status (level-triggered)', async () => {
@@ -219,9 +221,7 @@ describe('the Model controller', () => {
     expect(failed.status!.message).toMatch(
       /^Download failed: .*\. Fix the cause, then delete Job model-download-qwen to retry$/,
     );
-    expect(await eventReasons(env.client, NS, 'qwen')).toContain(
-      'DownloadFailed',
-    );
+    await eventsRecorded(env.client, NS, 'qwen', 'DownloadFailed');
 
     const failedJob = (await get(Jobs, NS, 'model-download-qwen'))!;
     await env.client.delete(
@@ -244,7 +244,7 @@ describe('the Model controller', () => {
       },
       60_000,
     );
-    expect(await eventReasons(env.client, NS, 'qwen')).toContain('Retrying');
+    await eventsRecorded(env.client, NS, 'qwen', 'Retrying');
   }, 120_000);
 
   it('Downloading → Failed after 3 failed attempts (seed: failed >= backoffLimit), retried pods in between', async () => {

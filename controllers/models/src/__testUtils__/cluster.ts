@@ -209,6 +209,26 @@ export async function eventReasons(
 }
 
 /**
+ * Waits until the Model has events with every one of `reasons`: the event
+ * recorder writes after the objects and the status, so a test that saw
+ * those change must still wait for the events.
+ */
+export async function eventsRecorded(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  ...reasons: string[]
+): Promise<string[]> {
+  return eventually(
+    `events ${reasons.join(', ')} of Model ${name}`,
+    async () => {
+      const recorded = await eventReasons(client, namespace, name);
+      return reasons.every(r => recorded.includes(r)) && recorded;
+    },
+  );
+}
+
+/**
  * Ends the newest pod of a Job as a kubelet would report it (kwok runs
  * pods but executes nothing, and these pods wait for a volume that never
  * binds): phase and the downloader container's exit code.

@@ -138,11 +138,8 @@ describe('Dynamo provider against a real cluster', () => {
   let running: RunningProvider;
   let providerClient: KubeClient;
 
-  const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(
-    () => client,
-    'dynamo',
-    NS,
-  );
+  const { getMd, createMd, patchSpec, events, eventRecorded } =
+    modelDeploymentTestHelpers(() => client, 'dynamo', NS);
   const getDgd = (name: string, version = 'v1beta1') =>
     client.get<DGD>(DGDs(version), { namespace: NS, name });
   const getClaim = (name: string) =>
@@ -317,7 +314,8 @@ describe('Dynamo provider against a real cluster', () => {
       replicas: { desired: 6, ready: 0 },
       endpoint: { service: 'llama-70b-pd-frontend', port: 8000 },
     });
-    expect(await events('llama-70b-pd')).toContain(
+    await eventRecorded(
+      'llama-70b-pd',
       "Normal/ResourceCreated: Created DynamoGraphDeployment 'llama-70b-pd'",
     );
   });
@@ -665,7 +663,8 @@ describe('Dynamo provider against a real cluster', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(
       FINALIZER_TIMEOUT_MS - 1000,
     );
-    expect(await events('llama-8b')).toContain(
+    await eventRecorded(
+      'llama-8b',
       'Warning/FinalizerTimeout: Finalizer removed after timeout, provider resource may be orphaned',
     );
     expect(await gone(() => getDgd('llama-8b'))).toBe(false);

@@ -112,11 +112,8 @@ describe('llm-d provider against a real cluster', () => {
   let running: RunningProvider;
   let providerClient: KubeClient;
 
-  const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(
-    () => client,
-    'llmd',
-    NS,
-  );
+  const { getMd, createMd, patchSpec, events, eventRecorded } =
+    modelDeploymentTestHelpers(() => client, 'llmd', NS);
   const getDeployment = (name: string, ns = NS) =>
     client.get<Obj>(Deployments, { namespace: ns, name });
   const getPool = (name: string) =>
@@ -252,7 +249,8 @@ describe('llm-d provider against a real cluster', () => {
       ]);
     }
     expect(md.metadata!.finalizers).toContain('airunway.ai/provider-llmd');
-    expect(await events('llama-8b-llmd')).toContain(
+    await eventRecorded(
+      'llama-8b-llmd',
       "Normal/ResourceCreated: Created InferencePool 'llama-8b-llmd'",
     );
   });
@@ -812,7 +810,8 @@ describe('llm-d provider against a real cluster', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(
       FINALIZER_TIMEOUT_MS - 1000,
     );
-    expect(await events('llama-70b-llmd-pd')).toContain(
+    await eventRecorded(
+      'llama-70b-llmd-pd',
       'Warning/FinalizerTimeout: Finalizer removed after timeout, provider resource may be orphaned',
     );
     await client.patch(

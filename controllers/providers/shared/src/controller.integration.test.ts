@@ -166,11 +166,8 @@ describe('the shared provider loop against a real cluster', () => {
   let client: KubeClient;
   let running: RunningProvider;
   let runningBeta: RunningProvider;
-  const { getMd, createMd, patchSpec, events } = modelDeploymentTestHelpers(
-    () => client,
-    PROVIDER,
-    NS,
-  );
+  const { getMd, createMd, patchSpec, events, eventRecorded } =
+    modelDeploymentTestHelpers(() => client, PROVIDER, NS);
   const getDgd = (name: string) =>
     client.get<Obj>(DGDs('v1alpha1'), { namespace: NS, name });
   const getConfigMap = (name: string) =>
@@ -284,7 +281,8 @@ describe('the shared provider loop against a real cluster', () => {
         message: md.status!.message,
       });
     }
-    expect(await events('llama')).toContain(
+    await eventRecorded(
+      'llama',
       `Warning/ProviderError: ${md.status!.message}`,
     );
     // What is true of the DGD that still runs stays in the status (the core's gateway routing reads the endpoint).

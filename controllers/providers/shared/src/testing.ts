@@ -16,6 +16,7 @@ import {
   Namespaces,
   silentLogger,
 } from '@runway-portal/controller-runtime';
+import { waitFor } from '@runway-portal/e2e-cluster';
 import { parseAllDocuments } from 'yaml';
 import {
   DEPLOYMENTS_API_VERSION,
@@ -177,6 +178,18 @@ export function modelDeploymentTestHelpers(
     patchSpec: (name: string, spec: object) =>
       client().patch(ModelDeployments, { namespace, name }, { spec }, 'merge'),
     events: (name: string, ns = namespace) => eventsAbout(client(), ns, name),
+    /** Waits for an event (`Type/Reason: message`): the recorder writes after the objects and the status. */
+    eventRecorded: (name: string, event: string, ns = namespace) =>
+      waitFor(
+        `event "${event}" about ${name}`,
+        async () => (await eventsAbout(client(), ns, name)).includes(event),
+        {
+          timeoutMs: 30_000,
+          intervalMs: 200,
+          explain: async () =>
+            `events: ${(await eventsAbout(client(), ns, name)).join('\n')}`,
+        },
+      ),
   };
 }
 
