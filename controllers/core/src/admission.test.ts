@@ -1,6 +1,10 @@
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import { BUILT_IN_PROVIDERS } from '@runway-portal/plugin-runway-common';
-import { admitModelDeployment, defaultModelDeployment } from './admission';
+import {
+  admitModelDeployment,
+  defaultModelDeployment,
+  warmUpAdmission,
+} from './admission';
 
 function md(spec: Record<string, unknown>, name = 'llama'): KubeObject {
   return {
@@ -162,5 +166,11 @@ describe('defaultModelDeployment', () => {
     expect(out.spec.serving.mode).toBe('aggregated');
     expect(out.spec.model.source).toBe('huggingface');
     expect(out.metadata).toEqual({ name: 'llama', namespace: 'default' });
+  });
+});
+
+describe('warmUpAdmission', () => {
+  it('runs both webhooks on a sample without throwing, so the validators compile at start-up', () => {
+    expect(() => warmUpAdmission()).not.toThrow();
   });
 });

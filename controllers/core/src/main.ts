@@ -27,6 +27,7 @@ import {
   defaultModelDeployment,
   MUTATE_PATH,
   VALIDATE_PATH,
+  warmUpAdmission,
 } from './admission';
 import { CORE_FIELD_MANAGER } from './decide';
 import {
@@ -164,6 +165,7 @@ export function buildCore(
       MUTATE_PATH,
       mutatingWebhook(defaultModelDeployment),
     );
+    warmUpAdmission();
   }
   registerCoreController(manager, {
     maxConcurrentReconciles: options.maxConcurrentReconciles,

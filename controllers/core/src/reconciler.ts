@@ -288,6 +288,25 @@ export function registerCoreController(
       providerLabel = decision.status.provider?.name ?? 'none';
 
       const identity = { name: md.metadata!.name, namespace };
+      // Before the status: a provider acts once the status names it, and then it must
+      // already see the provider label it propagates, or it applies every object twice.
+      // (This reconcile, re-triggered by the label, reads the status it wrote from the
+      // cache: informers read their own writes.)
+      if (!metadataUpToDate(md, decision.labels, decision.annotations)) {
+        await applier.apply(
+          {
+            apiVersion: md.apiVersion,
+            kind: md.kind,
+            metadata: {
+              ...identity,
+              labels: decision.labels,
+              annotations: decision.annotations,
+            },
+          },
+          // The core is the authority for this label and annotation, even if a user set them by hand.
+          { force: true },
+        );
+      }
       const statusJson = JSON.stringify(decision.status);
       if (
         lastApplied.get(key) !== statusJson ||
@@ -304,22 +323,6 @@ export function registerCoreController(
           { force: true },
         );
         lastApplied.set(key, statusJson);
-      }
-      // After the status: the metadata change re-triggers this reconcile, which must see the status in the cache.
-      if (!metadataUpToDate(md, decision.labels, decision.annotations)) {
-        await applier.apply(
-          {
-            apiVersion: md.apiVersion,
-            kind: md.kind,
-            metadata: {
-              ...identity,
-              labels: decision.labels,
-              annotations: decision.annotations,
-            },
-          },
-          // The core is the authority for this label and annotation, even if a user set them by hand.
-          { force: true },
-        );
       }
       for (const e of decision.events) {
         events.event(md, e.type, e.reason, e.message);

@@ -16,11 +16,12 @@
  */
 import {
   type Condition,
+  formatBytes,
   type Model,
   modelDownloadJobName,
   type ModelPhase,
   modelPvcName,
-  modelSourceType,
+  modelSourceText,
 } from '@runway-portal/plugin-runway-common';
 import { type LogSummary, percentOf } from './progress';
 import { DOWNLOAD_BACKOFF_LIMIT, type ModelObject } from './resources';
@@ -118,31 +119,8 @@ function condition(
     : next;
 }
 
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${UNITS[unit]}`;
-}
-
 function sourceText(model: ModelObject): string {
-  const source = model.spec?.source;
-  switch (modelSourceType(source)) {
-    case 'huggingface':
-      return `HuggingFace ${source.huggingFace!.repoId}@${
-        source.huggingFace!.revision ?? 'main'
-      }`;
-    case 's3':
-      return `s3://${source.s3!.bucket}/${source.s3!.key}`;
-    case 'url':
-      return source.url!.url;
-    default:
-      return 'its source';
-  }
+  return modelSourceText(model.spec?.source) ?? 'its source';
 }
 
 function downloadOf(

@@ -64,7 +64,10 @@ export type {
   InformerOptions,
 } from './cache/informer';
 export { SharedInformerFactory } from './cache/sharedInformers';
-export type { InformerSelector } from './cache/sharedInformers';
+export type {
+  InformerSelector,
+  SharedInformerOptions,
+} from './cache/sharedInformers';
 export { Store } from './cache/store';
 export type { IndexFunc, ReplaceResult } from './cache/store';
 export {
@@ -77,7 +80,13 @@ export {
   labelIndexName,
   ownerIndexValue,
 } from './cache/indexers';
-export { stripManagedFields } from './cache/transform';
+export {
+  keepFields,
+  LAST_APPLIED_ANNOTATION,
+  stripManagedFields,
+  trimForCache,
+} from './cache/transform';
+export type { CacheTransform } from './cache/transform';
 export { Backoff } from './cache/backoff';
 
 // Work queue
@@ -229,3 +238,4 @@ export type {
   WebhookOptions,
 } from './manager/manager';
 export { secretExists } from './kube/secretExists';
+export { LineDecoder } from './kube/lineDecoder';

@@ -10,7 +10,13 @@ import {
   stackCrd,
 } from '@runway-portal/plugin-runway-common';
 import { parse, parseAllDocuments } from 'yaml';
-import { CERT_SECRET, STACK_CRD, VALIDATING_CONFIG } from './main';
+import {
+  CERT_SECRET,
+  SPEC_CHANGED_CONDITION,
+  STACK_CRD,
+  VALIDATING_CONFIG,
+  validatingConfiguration,
+} from './main';
 import { CONVERT_PATH, VALIDATE_PATH } from './webhooks';
 
 const DEPLOY = path.resolve(__dirname, '../../deploy/stacks');
@@ -105,6 +111,15 @@ describe('controllers/deploy/stacks', () => {
         },
       ],
     });
+  });
+
+  it('calls the webhook only for creates and spec changes, in the bundle and in url mode alike', () => {
+    const vwc = find('ValidatingWebhookConfiguration', VALIDATING_CONFIG);
+    expect(vwc.webhooks[0].matchConditions).toEqual([SPEC_CHANGED_CONDITION]);
+    expect(
+      validatingConfiguration({ url: 'https://127.0.0.1:9443' }).webhooks[0]
+        .matchConditions,
+    ).toEqual([SPEC_CHANGED_CONDITION]);
   });
 
   it('gives RBAC for exactly the names the process uses, and Secrets get only', () => {

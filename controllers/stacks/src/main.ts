@@ -48,6 +48,13 @@ export const VALIDATING_CONFIG = 'airunway-stacks-validating';
 export const CERT_SECRET = 'airunway-stacks-webhook-cert';
 export const STACK_CRD = 'llamastackdistributions.llamastack.io';
 
+/** Calls the webhook only for creates and spec changes (the core's condition, same text as webhooks.yaml). */
+export const SPEC_CHANGED_CONDITION = {
+  name: 'spec-changed',
+  expression:
+    "request.operation != 'UPDATE' || !has(object.spec) || !has(oldObject.spec) || object.spec != oldObject.spec",
+};
+
 /** The validating webhook configuration (url mode; service mode ships it as YAML with the same rules). */
 export function validatingConfiguration(clientConfig: Record<string, unknown>) {
   return {
@@ -72,6 +79,8 @@ export function validatingConfiguration(clientConfig: Record<string, unknown>) {
             scope: 'Namespaced',
           },
         ],
+        // Only creates and spec changes: metadata-only updates have nothing to check (webhooks.yaml does the same).
+        matchConditions: [SPEC_CHANGED_CONDITION],
       },
     ],
   };

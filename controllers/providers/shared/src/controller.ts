@@ -170,7 +170,7 @@ export class ProviderController {
         ],
       })
       .withOptions({
-        maxConcurrentReconciles: this.options.maxConcurrentReconciles ?? 4,
+        maxConcurrentReconciles: this.options.maxConcurrentReconciles ?? 16,
       });
     for (const rt of this.definition.extraKinds ?? [])
       builder = builder.owns(rt, { selector: MANAGED_SELECTOR });
@@ -381,73 +381,59 @@ export class ProviderController {
       );
     }
 
-    let primaryLive: KubeObject | undefined;
+    const [primary, ...helpers] = desired;
+    const primaryBefore = this.liveOf(primary, true);
+    const primaryLabel = `${primary.kind} '${primary.metadata!.name}'`;
+    if (applyDecision(primary, primaryBefore) === 'recreate') {
+      this.events.event(
+        md,
+        'Warning',
+        'IdentityChanged',
+        `Identity fields changed: deleting and recreating ${primaryLabel}`,
+      );
+      await this.deleteObject(this.upstream!.rt, primary);
+      await this.writeStatus(
+        md,
+        notCreatedStatus(
+          ctx,
+          'Deploying',
+          'Recreating',
+          `Identity fields changed: recreating ${primaryLabel}`,
+        ),
+      );
+      // The delete event of the old object brings us back; poll in case it lingers.
+      return { requeueAfterMs: 2000 };
+    }
+    const first = await this.applyOne(md, primary, primaryBefore, logger);
+    if ('failed' in first)
+      return this.applyFailed(md, ctx, first.failed, primaryBefore, logger);
+    const primaryLive = first.current;
+    // One event per deployment, for its upstream resource (seed 000 §9): helpers are not the transition.
+    if (first.created)
+      this.events.event(
+        md,
+        'Normal',
+        'ResourceCreated',
+        `Created ${primaryLabel}`,
+      );
+
+    // Helpers at once (llm-d has eight): a reconcile waits two round trips, not one per object.
+    // RoleBindings last: the API server checks a binding against its Role, which must exist.
     const extrasLive: KubeObject[] = [];
-    for (const [i, obj] of desired.entries()) {
-      const live = this.liveOf(obj, i === 0);
-      const decision = applyDecision(obj, live);
-      const label = `${obj.kind} '${obj.metadata!.name}'`;
-      if (decision === 'recreate' && i === 0) {
-        this.events.event(
-          md,
-          'Warning',
-          'IdentityChanged',
-          `Identity fields changed: deleting and recreating ${label}`,
-        );
-        await this.deleteObject(this.upstream!.rt, obj);
-        await this.writeStatus(
-          md,
-          notCreatedStatus(
-            ctx,
-            'Deploying',
-            'Recreating',
-            `Identity fields changed: recreating ${label}`,
-          ),
-        );
-        // The delete event of the old object brings us back; poll in case it lingers.
-        return { requeueAfterMs: 2000 };
+    for (const stage of [
+      helpers.filter(o => o.kind !== 'RoleBinding'),
+      helpers.filter(o => o.kind === 'RoleBinding'),
+    ]) {
+      const outcomes = await Promise.all(
+        stage.map(obj =>
+          this.applyOne(md, obj, this.liveOf(obj, false), logger),
+        ),
+      );
+      for (const [i, outcome] of outcomes.entries()) {
+        if ('failed' in outcome)
+          return this.applyFailed(md, ctx, outcome.failed, primaryLive, logger);
+        extrasLive[helpers.indexOf(stage[i])] = outcome.current ?? stage[i];
       }
-      if (decision === 'drift') {
-        this.events.event(
-          md,
-          'Warning',
-          'DriftDetected',
-          `Provider resource was modified directly, reconciling ${label}`,
-        );
-      }
-      let current = live;
-      if (decision !== 'none') {
-        try {
-          current = await this.applier.apply(obj, { force: true });
-        } catch (err) {
-          // Rejected, conflicting, server error or timeout: say so in the status, retry with backoff, delete nothing.
-          const upstreamExists = (i === 0 ? live : primaryLive) !== undefined;
-          const failure = applyFailure(label, err, upstreamExists);
-          // Handled (reported in the status and retried), so controller-runtime's error count never sees it.
-          this.errors.inc({
-            provider: this.definition.name,
-            error_type: 'ApplyFailed',
-          });
-          logger.warn('apply failed', { object: label, error: err });
-          if (md.status?.message !== failure.message)
-            this.events.event(md, 'Warning', 'ProviderError', failure.message);
-          await this.writeStatus(
-            md,
-            applyFailedStatus(ctx, failure, md.status, upstreamExists),
-          );
-          return { requeue: true };
-        }
-        if (decision === 'create')
-          this.events.event(
-            md,
-            'Normal',
-            'ResourceCreated',
-            `Created ${label}`,
-          );
-        logger.debug('applied', { object: label, decision });
-      }
-      if (i === 0) primaryLive = current;
-      else extrasLive.push(current ?? obj);
     }
 
     // Helpers the deployment no longer needs (e.g. a ConfigMap once its flags are gone).
@@ -460,7 +446,6 @@ export class ProviderController {
         await this.deleteObject(rt, obj);
     }
 
-    const primary = desired[0];
     const mapped = this.definition.mapStatus(
       resolved,
       primaryLive ?? primary,
@@ -480,6 +465,64 @@ export class ProviderController {
       );
     }
     return this.writeStatus(md, status);
+  }
+
+  /**
+   * Applies one desired object unless the live one already has it. Returns
+   * what is live afterwards, or the failure (the caller reports it).
+   */
+  private async applyOne(
+    md: ModelDeployment & KubeObject,
+    obj: KubeObject,
+    live: KubeObject | undefined,
+    logger: Logger,
+  ): Promise<
+    | { current: KubeObject | undefined; created: boolean }
+    | { failed: { label: string; err: unknown } }
+  > {
+    const decision = applyDecision(obj, live);
+    const label = `${obj.kind} '${obj.metadata!.name}'`;
+    if (decision === 'none') return { current: live, created: false };
+    if (decision === 'drift') {
+      this.events.event(
+        md,
+        'Warning',
+        'DriftDetected',
+        `Provider resource was modified directly, reconciling ${label}`,
+      );
+    }
+    try {
+      const current = await this.applier.apply(obj, { force: true });
+      logger.debug('applied', { object: label, decision });
+      return { current, created: decision === 'create' };
+    } catch (err) {
+      return { failed: { label, err } };
+    }
+  }
+
+  /** An apply the API server did not take: say so in the status, retry with backoff, delete nothing. */
+  private async applyFailed(
+    md: ModelDeployment & KubeObject,
+    ctx: StatusContext,
+    { label, err }: { label: string; err: unknown },
+    upstream: KubeObject | undefined,
+    logger: Logger,
+  ): Promise<Result> {
+    const upstreamExists = upstream !== undefined;
+    const failure = applyFailure(label, err, upstreamExists);
+    // Handled (reported in the status and retried), so controller-runtime's error count never sees it.
+    this.errors.inc({
+      provider: this.definition.name,
+      error_type: 'ApplyFailed',
+    });
+    logger.warn('apply failed', { object: label, error: err });
+    if (md.status?.message !== failure.message)
+      this.events.event(md, 'Warning', 'ProviderError', failure.message);
+    await this.writeStatus(
+      md,
+      applyFailedStatus(ctx, failure, md.status, upstreamExists),
+    );
+    return { requeue: true };
   }
 
   private async writeStatus(

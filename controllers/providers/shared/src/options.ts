@@ -37,7 +37,8 @@ export const PROVIDER_OPTIONS = {
     flag: 'max-concurrent-reconciles',
     env: 'MAX_CONCURRENT_RECONCILES',
     help: 'parallel reconciles',
-    default: '4',
+    // Like the core's: a reconcile mostly waits on the API server (llm-d applies nine objects).
+    default: '16',
     parse: p.wholeNumber(1, 64),
   },
   /** Unset: leader election is off. */

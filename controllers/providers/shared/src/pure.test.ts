@@ -456,7 +456,7 @@ describe('options', () => {
         metricsPort: 0,
         healthPort: 9000,
         heartbeatIntervalMs: 60_000,
-        maxConcurrentReconciles: 4,
+        maxConcurrentReconciles: 16,
         logLevel: 'info',
       },
     });

@@ -21,6 +21,7 @@ import {
   ownerIndexValue,
 } from './indexers';
 import { SharedInformerFactory } from './sharedInformers';
+import { keepFields } from './transform';
 
 jest.setTimeout(180_000);
 
@@ -241,6 +242,51 @@ describe('informers against a real API server', () => {
     await running;
   });
 
+  it('reads its own writes at once, never a dry run, and then follows the watch', async () => {
+    await createNamespace(client, 'ryw');
+    const factory = new SharedInformerFactory(client, { logger: silentLogger });
+    const informer = factory.informerFor<ConfigMap>(ConfigMaps, {
+      namespace: 'ryw',
+    });
+    factory.start();
+    await informer.waitForSync();
+    try {
+      await client.create(
+        ConfigMaps,
+        { metadata: { name: 'dry', namespace: 'ryw' } },
+        { dryRun: true },
+      );
+      expect(informer.store.get('ryw/dry')).toBeUndefined();
+      const written = await client.create<ConfigMap>(ConfigMaps, {
+        metadata: { name: 'mine', namespace: 'ryw' },
+        data: { v: '1' },
+      });
+      expect(informer.store.get('ryw/mine')?.data).toEqual({ v: '1' });
+      const patched = await client.patch<ConfigMap>(
+        ConfigMaps,
+        { namespace: 'ryw', name: 'mine' },
+        { data: { v: '2' } },
+        'merge',
+      );
+      expect(informer.store.get('ryw/mine')?.metadata?.resourceVersion).toBe(
+        patched.metadata?.resourceVersion,
+      );
+      expect(written.metadata?.resourceVersion).not.toBe(
+        patched.metadata?.resourceVersion,
+      );
+      await eventually(
+        'the watch to catch up with the writes',
+        () =>
+          informer.store.list().find(o => o.metadata?.name === 'mine')?.data
+            ?.v === '2',
+      );
+      expect(informer.store.pendingWrites).toBe(0);
+      expect(informer.store.get('ryw/mine')?.data).toEqual({ v: '2' });
+    } finally {
+      await factory.stop();
+    }
+  });
+
   it('lists again after 410 Gone when its resourceVersion predates the restarted API server cache', async () => {
     await createNamespace(client, 'quiet');
     await client.create(ConfigMaps, {
@@ -270,7 +316,8 @@ describe('informers against a real API server', () => {
       });
       await eventually(
         'the informer to see the object created after the restart',
-        () => !!informer.store.get('quiet/b'),
+        // keys(), not get(): get also answers with this client's own write before the watch brings it.
+        () => informer.store.keys().includes('quiet/b'),
         60_000,
       );
       const restarts = (await metrics.informerRestarts.get()).values;
@@ -317,7 +364,8 @@ describe('informers against a real API server', () => {
       });
       await eventually(
         'the object created after the restart',
-        () => !!informer.store.get('silent/late'),
+        // keys(), not get(): get also answers with this client's own write before the watch brings it.
+        () => informer.store.keys().includes('silent/late'),
         15_000,
       );
     } finally {
@@ -337,5 +385,60 @@ describe('informers against a real API server', () => {
       await factory.stop();
       expect(Date.now() - started).toBeLessThan(1000);
     }
+  });
+
+  it("caches what a transform keeps, without kubectl's last-applied copy, for list and watch alike", async () => {
+    await createNamespace(client, 'trim');
+    const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration';
+    const make = (name: string) =>
+      client.create<ConfigMap>(ConfigMaps, {
+        metadata: {
+          name,
+          namespace: 'trim',
+          labels: { trim: 'yes' },
+          annotations: { [lastApplied]: '{"data":{"big":"x"}}', keep: 'me' },
+        },
+        data: { big: 'x'.repeat(10_000) },
+      });
+    await make('listed');
+    const factory = new SharedInformerFactory(client, { logger: silentLogger });
+    const informer = factory.informerFor<ConfigMap>(
+      ConfigMaps,
+      { namespace: 'trim', labelSelector: 'trim=yes' },
+      { transform: keepFields() },
+    );
+    factory.start();
+    await informer.waitForSync();
+    try {
+      await make('watched');
+      await eventually('the watch to deliver the new object', () =>
+        Boolean(informer.store.get('trim/watched')),
+      );
+      for (const name of ['listed', 'watched']) {
+        const cached = informer.store.get(`trim/${name}`)!;
+        expect(Object.keys(cached).sort()).toEqual([
+          'apiVersion',
+          'kind',
+          'metadata',
+        ]);
+        expect(cached.metadata?.annotations).toEqual({ keep: 'me' });
+        expect(cached.metadata).not.toHaveProperty('managedFields');
+      }
+    } finally {
+      await factory.stop();
+    }
+  });
+
+  it('reads an answer that is not JSON as text, and its errors as for JSON', async () => {
+    await expect(
+      client.requestText({ method: 'GET', path: '/healthz' }),
+    ).resolves.toBe('ok');
+    await expect(
+      client.requestText({
+        method: 'GET',
+        path: '/api/v1/namespaces/default/pods/absent/log',
+        query: { tailLines: 50 },
+      }),
+    ).rejects.toMatchObject({ code: 404 });
   });
 });

@@ -9,8 +9,9 @@ import {
 import type { KubeObject, Status, WatchEvent } from '../kube/types';
 import { Logger, silentLogger } from '../observability/logger';
 import { Backoff, sleep } from './backoff';
+import { selectorsAdmit } from './selectors';
 import { IndexFunc, Store } from './store';
-import { stripManagedFields } from './transform';
+import { type CacheTransform, trimForCache } from './transform';
 
 export interface EventHandler<T extends KubeObject> {
   add?(obj: T): void;
@@ -41,8 +42,17 @@ export interface InformerOptions<T extends KubeObject> {
   silenceTimeoutMs?: number;
   /** Restart backoff after errors; default 800 ms doubling to 30 s. */
   backoff?: Backoff;
-  /** Applied to every object before it is cached; default strips managedFields. */
-  transform?: (obj: T) => T;
+  /**
+   * Whether `store.get` returns what this process wrote before the watch
+   * delivers it (the client's `onWrite`); default true. Reconciles then do
+   * not act on the state before their own write and write again.
+   */
+  readYourWrites?: boolean;
+  /**
+   * Applied to every object before it is cached, after `trimForCache`
+   * (which always drops managedFields and the last-applied annotation).
+   */
+  transform?: CacheTransform<T>;
   logger?: Logger;
   metrics?: InformerMetrics;
 }
@@ -65,7 +75,11 @@ export class Informer<T extends KubeObject> {
   private readonly options: Required<
     Omit<
       InformerOptions<T>,
-      'namespace' | 'labelSelector' | 'fieldSelector' | 'metrics'
+      | 'namespace'
+      | 'labelSelector'
+      | 'fieldSelector'
+      | 'metrics'
+      | 'readYourWrites'
     >
   > &
     InformerOptions<T>;
@@ -75,6 +89,7 @@ export class Informer<T extends KubeObject> {
   private running?: Promise<void>;
   private readonly stopController = new AbortController();
   private readonly id: string;
+  private unsubscribeWrites?: () => void;
 
   constructor(
     private readonly client: KubeClient,
@@ -98,9 +113,11 @@ export class Informer<T extends KubeObject> {
       watchTimeoutSeconds: () => 300 + Math.floor(Math.random() * 300),
       silenceTimeoutMs: 180_000,
       backoff: new Backoff(800, 30_000),
-      transform: stripManagedFields,
       logger: silentLogger,
       ...options,
+      transform: options.transform
+        ? (obj: T) => options.transform!(trimForCache(obj))
+        : trimForCache,
     };
     this.options.logger = this.options.logger.child({ informer: this.id });
   }
@@ -139,10 +156,30 @@ export class Informer<T extends KubeObject> {
 
   start(): void {
     if (this.running || this.stopController.signal.aborted) return;
+    if (this.options.readYourWrites !== false)
+      this.unsubscribeWrites = this.client.onWrite((rt, obj) => {
+        if (resourceTypeId(rt) === this.id) this.noteWritten(obj as T);
+      });
     this.running = this.run();
   }
 
+  /**
+   * Lets `store.get` answer with an object this process just wrote, until
+   * the watch delivers it. Only objects this informer would hold: its
+   * namespace and selectors admit them, or, when a selector is too complex
+   * to check here, the object is cached already.
+   */
+  noteWritten(obj: T): void {
+    if (!this.synced) return;
+    const typed = this.options.transform(this.withTypeMeta(obj));
+    const admitted = selectorsAdmit(typed, this.options);
+    if (admitted === false) return;
+    if (admitted === undefined && !this.store.get(keyOfObject(typed))) return;
+    this.store.noteWritten(typed);
+  }
+
   async stop(): Promise<void> {
+    this.unsubscribeWrites?.();
     this.stopController.abort(new Error('informer stopped'));
     this.releaseSyncWaiters();
     await this.running;

@@ -4,11 +4,22 @@ import type { KubeObject } from '../kube/types';
 import { Logger, silentLogger } from '../observability/logger';
 import { byOwnerIndexer, OWNER_INDEX } from './indexers';
 import { Informer, InformerMetrics, InformerOptions } from './informer';
+import type { CacheTransform } from './transform';
 
 export interface InformerSelector {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+}
+
+export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
+  /**
+   * Keeps only what the controllers read of each cached object (see
+   * `CacheTransform`). The informer is shared: every caller asking for the
+   * same type and selector must pass the same function, or none after the
+   * first one set it.
+   */
+  transform?: CacheTransform<T>;
 }
 
 /**
@@ -18,6 +29,7 @@ export interface InformerSelector {
  */
 export class SharedInformerFactory {
   private readonly informers = new Map<string, Informer<KubeObject>>();
+  private readonly transforms = new Map<string, CacheTransform>();
   private started = false;
 
   constructor(
@@ -34,6 +46,7 @@ export class SharedInformerFactory {
   informerFor<T extends KubeObject>(
     rt: ResourceType,
     selector: InformerSelector = {},
+    options: SharedInformerOptions<T> = {},
   ): Informer<T> {
     const id = [
       resourceTypeId(rt),
@@ -41,15 +54,31 @@ export class SharedInformerFactory {
       selector.labelSelector ?? '',
       selector.fieldSelector ?? '',
     ].join('|');
+    const transform = options.transform as CacheTransform | undefined;
     let informer = this.informers.get(id);
-    if (!informer) {
+    if (informer) {
+      const existing = this.transforms.get(id);
+      if (transform && transform !== existing) {
+        throw new Error(
+          `the informer of ${resourceTypeId(rt)} (${JSON.stringify(
+            selector,
+          )}) ${
+            existing
+              ? 'has another transform'
+              : 'was created without a transform'
+          }: its objects are shared, so pass the same transform wherever it is requested, first included`,
+        );
+      }
+    } else {
       informer = new Informer<KubeObject>(this.client, rt, {
         ...this.defaults,
         logger: this.defaults.logger ?? silentLogger,
         ...selector,
+        transform,
       });
       informer.addIndexer(OWNER_INDEX, byOwnerIndexer);
       this.informers.set(id, informer);
+      if (transform) this.transforms.set(id, transform);
       if (this.started) informer.start();
     }
     return informer as unknown as Informer<T>;

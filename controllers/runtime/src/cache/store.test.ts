@@ -9,7 +9,8 @@ import {
   OWNER_UID_INDEX,
   ownerIndexValue,
 } from './indexers';
-import { Store } from './store';
+import { newerResourceVersion, Store, WRITTEN_TTL_MS } from './store';
+import { selectorsAdmit } from './selectors';
 import { stripManagedFields } from './transform';
 
 function cm(
@@ -137,5 +138,79 @@ describe('controllerOf', () => {
       ),
     ).toBe(owner);
     expect(controllerOf(cm('a', '1'))).toBeUndefined();
+  });
+});
+
+describe('read-your-writes', () => {
+  it('compares resourceVersions as etcd revisions, never across unknown formats', () => {
+    expect(newerResourceVersion('10', '9')).toBe(true);
+    expect(newerResourceVersion('9', '10')).toBe(false);
+    expect(newerResourceVersion('10', '10')).toBe(false);
+    expect(newerResourceVersion('12', undefined)).toBe(true);
+    expect(newerResourceVersion('abc', '1')).toBe(false);
+    expect(newerResourceVersion('2', 'abc')).toBe(false);
+    expect(newerResourceVersion(undefined, '1')).toBe(false);
+  });
+
+  it('get answers the written object until the watch delivers that version', () => {
+    const store = new Store<KubeObject>();
+    store.upsert(cm('a', '5', { labels: { v: 'old' } }));
+    store.noteWritten(cm('a', '7', { labels: { v: 'written' } }));
+    expect(store.get('ns/a')?.metadata?.labels).toEqual({ v: 'written' });
+    // Lists, indexes and event handlers keep following the watch.
+    expect(store.list()[0].metadata?.labels).toEqual({ v: 'old' });
+    store.upsert(cm('a', '6', { labels: { v: 'between' } }));
+    expect(store.get('ns/a')?.metadata?.labels).toEqual({ v: 'written' });
+    store.upsert(cm('a', '7', { labels: { v: 'watched' } }));
+    expect(store.get('ns/a')?.metadata?.labels).toEqual({ v: 'watched' });
+    expect(store.pendingWrites).toBe(0);
+  });
+
+  it('ignores a write older than the cache or than a pending write', () => {
+    const store = new Store<KubeObject>();
+    store.upsert(cm('a', '9'));
+    store.noteWritten(cm('a', '8'));
+    expect(store.pendingWrites).toBe(0);
+    store.noteWritten(cm('a', '12', { labels: { v: '12' } }));
+    store.noteWritten(cm('a', '11', { labels: { v: '11' } }));
+    expect(store.get('ns/a')?.metadata?.labels).toEqual({ v: '12' });
+  });
+
+  it('serves a created object before its first watch event; a delete drops it', () => {
+    const store = new Store<KubeObject>();
+    store.noteWritten(cm('new', '3'));
+    expect(store.get('ns/new')?.metadata?.resourceVersion).toBe('3');
+    store.delete('ns/new');
+    expect(store.get('ns/new')).toBeUndefined();
+  });
+
+  it('forgets a write the watch never delivers after a while', () => {
+    const store = new Store<KubeObject>();
+    store.noteWritten(cm('lost', '3'), Date.now() - WRITTEN_TTL_MS - 1);
+    expect(store.get('ns/lost')).toBeUndefined();
+    expect(store.pendingWrites).toBe(0);
+  });
+
+  it('checks plain equality selectors and says when it cannot tell', () => {
+    const obj = cm('a', '1', { labels: { app: 'x', tier: 'web' } });
+    expect(selectorsAdmit(obj, {})).toBe(true);
+    expect(selectorsAdmit(obj, { namespace: 'other' })).toBe(false);
+    expect(selectorsAdmit(obj, { labelSelector: 'app=x,tier==web' })).toBe(
+      true,
+    );
+    expect(selectorsAdmit(obj, { labelSelector: 'app=y' })).toBe(false);
+    expect(selectorsAdmit(obj, { fieldSelector: 'metadata.name=a' })).toBe(
+      true,
+    );
+    expect(selectorsAdmit(obj, { fieldSelector: 'metadata.name=b' })).toBe(
+      false,
+    );
+    expect(
+      selectorsAdmit(obj, { labelSelector: 'app in (x,y)' }),
+    ).toBeUndefined();
+    expect(selectorsAdmit(obj, { labelSelector: 'app!=y' })).toBeUndefined();
+    expect(
+      selectorsAdmit(obj, { fieldSelector: 'status.phase=Running' }),
+    ).toBeUndefined();
   });
 });

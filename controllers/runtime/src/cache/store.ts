@@ -4,6 +4,22 @@ import type { KubeObject } from '../kube/types';
 /** Returns the index values of an object (none, one or several). */
 export type IndexFunc<T> = (obj: T) => string[];
 
+/**
+ * Whether resourceVersion `a` is newer than `b`. resourceVersions are
+ * opaque, but the API server's are etcd revisions (decimal integers), which
+ * client-go's mutation cache compares the same way; anything else is never
+ * newer, so an unknown format only turns read-your-writes off.
+ */
+export function newerResourceVersion(a?: string, b?: string): boolean {
+  if (!a || !/^\d+$/.test(a)) return false;
+  if (b === undefined) return true;
+  if (!/^\d+$/.test(b)) return false;
+  return a.length !== b.length ? a.length > b.length : a > b;
+}
+
+/** How long a written object may stand in for the watch (it normally catches up in milliseconds). */
+export const WRITTEN_TTL_MS = 30_000;
+
 export interface ReplaceResult<T> {
   added: T[];
   updated: Array<{ old: T; obj: T }>;
@@ -20,6 +36,8 @@ export class Store<T extends KubeObject> {
   private readonly indexers = new Map<string, IndexFunc<T>>();
   /** index name -> index value -> keys */
   private readonly indices = new Map<string, Map<string, Set<string>>>();
+  /** Objects this process wrote that the watch has not delivered yet (read-your-writes). */
+  private readonly written = new Map<string, { obj: T; untilMs: number }>();
 
   get size(): number {
     return this.items.size;
@@ -41,8 +59,52 @@ export class Store<T extends KubeObject> {
     return this.indexers.has(name);
   }
 
+  /**
+   * The object at `key`: the newest of what the watch delivered and what
+   * this process wrote itself (`noteWritten`), so a reconcile right after a
+   * write does not act on the state before it and write again.
+   */
   get(key: string): T | undefined {
-    return this.items.get(key);
+    const cached = this.items.get(key);
+    const written = this.written.get(key);
+    if (!written) return cached;
+    if (
+      Date.now() < written.untilMs &&
+      newerResourceVersion(
+        written.obj.metadata?.resourceVersion,
+        cached?.metadata?.resourceVersion,
+      )
+    )
+      return written.obj;
+    this.written.delete(key);
+    return cached;
+  }
+
+  /**
+   * Remembers the server's answer to a write of this process until the
+   * watch delivers that version or a newer one (client-go's MutationCache).
+   * Only `get` reads it; `list`, indexes and event handlers keep following
+   * the watch, so predicates still see every change once.
+   */
+  noteWritten(obj: T, nowMs = Date.now()): void {
+    const key = keyOfObject(obj);
+    const rv = obj.metadata?.resourceVersion;
+    if (
+      !newerResourceVersion(rv, this.items.get(key)?.metadata?.resourceVersion)
+    )
+      return;
+    const pending = this.written.get(key);
+    if (
+      pending &&
+      !newerResourceVersion(rv, pending.obj.metadata?.resourceVersion)
+    )
+      return;
+    this.written.set(key, { obj, untilMs: nowMs + WRITTEN_TTL_MS });
+  }
+
+  /** How many written objects wait for the watch (tests, metrics). */
+  get pendingWrites(): number {
+    return this.written.size;
   }
 
   list(): T[] {
@@ -71,6 +133,15 @@ export class Store<T extends KubeObject> {
   /** Inserts or replaces; returns the previous object. */
   upsert(obj: T): T | undefined {
     const key = keyOfObject(obj);
+    const written = this.written.get(key);
+    if (
+      written &&
+      !newerResourceVersion(
+        written.obj.metadata?.resourceVersion,
+        obj.metadata?.resourceVersion,
+      )
+    )
+      this.written.delete(key);
     const old = this.items.get(key);
     if (old) this.unindex(key, old);
     this.items.set(key, obj);
@@ -80,6 +151,7 @@ export class Store<T extends KubeObject> {
 
   /** Removes by key; returns what was there. */
   delete(key: string): T | undefined {
+    this.written.delete(key);
     const old = this.items.get(key);
     if (!old) return undefined;
     this.unindex(key, old);

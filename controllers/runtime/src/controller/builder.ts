@@ -2,6 +2,7 @@ import type {
   InformerSelector,
   SharedInformerFactory,
 } from '../cache/sharedInformers';
+import type { CacheTransform } from '../cache/transform';
 import type { ReconnectSource } from '../kube/connectivity';
 import type { ResourceType } from '../kube/resource';
 import type { KubeObject } from '../kube/types';
@@ -31,6 +32,8 @@ export interface WatchOptions<T extends KubeObject = KubeObject> {
   predicates?: Predicate<T>[];
   /** Restricts the informer (and so the watch) to a namespace or selector. */
   selector?: InformerSelector;
+  /** What the shared informer keeps of each object (see `SharedInformerFactory.informerFor`). */
+  transform?: CacheTransform<T>;
 }
 
 export interface OwnsOptions<T extends KubeObject = KubeObject>
@@ -88,7 +91,7 @@ export class ControllerBuilder {
     this.forType = rt;
     this.sources.unshift({
       rt,
-      options: options as WatchOptions,
+      options: options as unknown as WatchOptions,
       map: requestFor,
     });
     return this;
@@ -101,7 +104,7 @@ export class ControllerBuilder {
   ): this {
     this.sources.push({
       rt,
-      options: options as WatchOptions,
+      options: options as unknown as WatchOptions,
       map: obj => {
         if (!this.forType) return [];
         return ownerRequests(obj, this.forType, !options.anyOwner);
@@ -118,7 +121,7 @@ export class ControllerBuilder {
   ): this {
     this.sources.push({
       rt,
-      options: options as WatchOptions,
+      options: options as unknown as WatchOptions,
       map: map as (obj: KubeObject) => Request[],
     });
     return this;
@@ -150,7 +153,9 @@ export class ControllerBuilder {
       );
     }
     const sources: Source[] = this.sources.map(({ rt, options, map }) => ({
-      informer: this.host.informers.informerFor(rt, options.selector),
+      informer: this.host.informers.informerFor(rt, options.selector, {
+        transform: options.transform,
+      }),
       predicates: [...this.globalPredicates, ...(options.predicates ?? [])],
       map,
     }));

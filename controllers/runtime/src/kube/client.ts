@@ -29,6 +29,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the client's request timeout; 0 disables it (watches). */
   timeoutMs?: number;
+  /** The Accept header; default application/json (e.g. `…;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` for metadata only). */
+  accept?: string;
 }
 
 export interface ListOptions {
@@ -73,6 +75,9 @@ const patchContentTypes: Record<PatchType, string> = {
 
 export const APPLY_CONTENT_TYPE = 'application/apply-patch+yaml';
 
+/** Told about every object a write (create, replace, patch, apply; not dry runs) returned. */
+export type WriteListener = (rt: ResourceType, obj: KubeObject) => void;
+
 export interface KubeClientOptions {
   /** Timeout of every non-watch request; default 30 s. */
   requestTimeoutMs?: number;
@@ -110,6 +115,7 @@ export class KubeClient {
   private agent?: http.Agent;
   private agentTls?: TlsMaterial;
   private readonly discovered = new Map<string, Promise<ResourceType[]>>();
+  private readonly writeListeners = new Set<WriteListener>();
   /** Whether the API server answers; informers and controllers wait on its reconnects after an outage. */
   readonly connectivity: Connectivity;
 
@@ -158,9 +164,41 @@ export class KubeClient {
     this.agent = undefined;
   }
 
+  /**
+   * Calls `listener` with the object every successful write returns
+   * (informers use it to read their own writes before the watch brings
+   * them). Returns an unsubscribe.
+   */
+  onWrite(listener: WriteListener): () => void {
+    this.writeListeners.add(listener);
+    return () => this.writeListeners.delete(listener);
+  }
+
+  private wrote<T>(rt: ResourceType, dryRun: boolean | undefined) {
+    return (obj: T): T => {
+      const o = obj as KubeObject | undefined;
+      if (!dryRun && o?.metadata?.resourceVersion) {
+        for (const listener of this.writeListeners) {
+          try {
+            listener(rt, o);
+          } catch {
+            // A listener is a cache hint: it must never fail the write.
+          }
+        }
+      }
+      return obj;
+    };
+  }
+
   // ---- generic requests ---------------------------------------------------
 
   async request<T>(opts: RequestOptions): Promise<T> {
+    const text = await this.requestText(opts);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** A request whose answer is not JSON (a pod's log): the body as text; errors as `request`'s. */
+  async requestText(opts: RequestOptions): Promise<string> {
     const res = await this.send(opts);
     const text = await readBody(res, opts);
     if ((res.statusCode ?? 0) >= 400) {
@@ -172,7 +210,28 @@ export class KubeClient {
         opts.contentType === APPLY_CONTENT_TYPE,
       );
     }
-    return (text ? JSON.parse(text) : undefined) as T;
+    return text;
+  }
+
+  /**
+   * A request whose answer is read as a stream (a pod's log): resolves with
+   * the response once the server answered 2xx; an HTTP error is thrown as the
+   * API's error, as `request` does. The caller reads, bounds and ends it
+   * (`signal`, or `destroy()`).
+   */
+  async stream(opts: RequestOptions): Promise<http.IncomingMessage> {
+    const res = await this.send(opts);
+    if ((res.statusCode ?? 0) >= 400) {
+      const text = await readBody(res, opts);
+      throw errorFromStatus(
+        opts.method,
+        opts.path,
+        res.statusCode ?? 0,
+        parseStatus(text, res.statusCode ?? 0),
+        false,
+      );
+    }
+    return res;
   }
 
   /**
@@ -315,7 +374,7 @@ export class KubeClient {
         dryRun: opts.dryRun ? 'All' : undefined,
       },
       body: withTypeMeta(rt, obj),
-    });
+    }).then(this.wrote<T>(rt, opts.dryRun));
   }
 
   replace<T extends KubeObject>(
@@ -332,7 +391,7 @@ export class KubeClient {
       }),
       query: { fieldManager: opts.fieldManager },
       body: withTypeMeta(rt, obj),
-    });
+    }).then(this.wrote<T>(rt, false));
   }
 
   delete(
@@ -372,7 +431,7 @@ export class KubeClient {
       query: { fieldManager: opts.fieldManager },
       body: patch,
       contentType: patchContentTypes[type],
-    });
+    }).then(this.wrote<T>(rt, false));
   }
 
   /**
@@ -407,7 +466,7 @@ export class KubeClient {
       body: withTypeMeta(rt, obj),
       contentType: APPLY_CONTENT_TYPE,
       signal: opts.signal,
-    });
+    }).then(this.wrote<T>(rt, opts.dryRun));
   }
 
   // ---- discovery ------------------------------------------------------------
@@ -472,7 +531,7 @@ export class KubeClient {
         : Buffer.from(JSON.stringify(opts.body));
     const headers: http.OutgoingHttpHeaders = {
       ...(auth.headers as http.OutgoingHttpHeaders | undefined),
-      Accept: 'application/json',
+      Accept: opts.accept ?? 'application/json',
       'User-Agent': this.userAgent,
     };
     if (auth.auth) {

@@ -73,6 +73,10 @@ export class WebhookServer {
       { ...this.tls },
       (req, res) => void this.serve(req, res),
     );
+    // The API server keeps idle connections for 90 s (Go's default); closing them sooner
+    // (Node's default is 5 s) races with a call sent on one and costs a new TLS handshake.
+    server.keepAliveTimeout = 120_000;
+    server.headersTimeout = 125_000;
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

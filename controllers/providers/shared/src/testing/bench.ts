@@ -194,7 +194,7 @@ export function baselineReport(
     `ModelDeployments: ${target.count} (client concurrency ${
       target.concurrency
     }, provider reconciles ${
-      process.env.MAX_CONCURRENT_RECONCILES ?? 4
+      process.env.MAX_CONCURRENT_RECONCILES ?? 16
     } in parallel)`,
     `baseline 1, API server raw write rate (ConfigMap creates): ${raw.rate.toFixed(
       0,
