@@ -27,3 +27,11 @@ export type { Component } from './layout';
 export { readManifests, isCrd } from './manifests';
 export type { SourcedObject } from './manifests';
 export { waitFor, apiErrorMessage } from './wait';
+export { kubeletNodeStatus, startKubeletLogStandIn } from './kubeletLogs';
+export type {
+  KubeletLogFollower,
+  KubeletLogRequest,
+  KubeletLogSource,
+  KubeletLogStandIn,
+  KubeletLogStandInOptions,
+} from './kubeletLogs';

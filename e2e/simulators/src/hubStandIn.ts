@@ -8,6 +8,8 @@ export interface StandInRepo {
   /** Answer 401 `GatedRepo` unless the request carries the stand-in's token. */
   gated?: boolean;
   license?: string;
+  /** Parameter count the search reports (the hub's `safetensors.total`). */
+  parameters?: number;
 }
 
 export interface HubStandInOptions {
@@ -133,11 +135,26 @@ export async function startHubStandIn(
         200,
         [...repos.keys()]
           .filter(id => id.toLowerCase().includes(search))
-          .map(id => ({
-            id,
-            modelId: id,
-            gated: repos.get(id)!.gated ?? false,
-          })),
+          .slice(0, Number(url.searchParams.get('limit') ?? 1000))
+          .map(id => {
+            const repo = repos.get(id)!;
+            // The hub's expanded fields: the bytes stored, the parameter count, the card's license.
+            const usedStorage = [...repo.files.values()].reduce(
+              (n, f) => n + f.length,
+              0,
+            );
+            return {
+              id,
+              modelId: id,
+              gated: repo.gated ?? false,
+              downloads: 0,
+              usedStorage,
+              ...(repo.parameters
+                ? { safetensors: { total: repo.parameters } }
+                : {}),
+              ...(repo.license ? { cardData: { license: repo.license } } : {}),
+            };
+          }),
       );
       return;
     }

@@ -1,7 +1,7 @@
 /**
  * Runs the operator test doubles against one cluster until SIGTERM/SIGINT:
  *
- *   KUBECONFIG=... yarn workspace @runway-portal/e2e-simulators start [--step-delay-ms 2000] [--only kaito,dynamo]
+ *   KUBECONFIG=... yarn workspace @runway-portal/e2e-simulators start [--step-delay-ms 2000] [--only kaito,dynamo] [--models-dir DIR] [--cluster-dir DIR]
  */
 import { Manager, createLogger } from '@runway-portal/controller-runtime';
 import { parseArgs } from 'node:util';
@@ -16,6 +16,11 @@ import {
   MODEL_DOWNLOADS_SIMULATOR,
   registerModelDownloads,
 } from './modelDownloads';
+import {
+  LOGS_NODE,
+  MODEL_SERVER_PODS_SIMULATOR,
+  registerModelServerPods,
+} from './modelServerPods';
 
 export interface SimulatorArgs {
   kubeconfig?: string;
@@ -23,6 +28,8 @@ export interface SimulatorArgs {
   only?: string[];
   /** Run the model download simulator (and a hub stand-in with a demo model) with this folder. */
   modelsDir?: string;
+  /** The cluster's folder (e2e-cluster's `TestCluster.dir`): model server pods with logs (modelServerPods.ts). */
+  clusterDir?: string;
 }
 
 /** Flags (then environment) to options; throws a message naming the bad flag. */
@@ -37,6 +44,7 @@ export function parseSimulatorArgs(
       'step-delay-ms': { type: 'string' },
       only: { type: 'string' },
       'models-dir': { type: 'string' },
+      'cluster-dir': { type: 'string' },
     },
   });
   const delayText =
@@ -65,6 +73,7 @@ export function parseSimulatorArgs(
     stepDelayMs,
     only,
     modelsDir: values['models-dir'] ?? env.RUNWAY_MODELS_DIR,
+    clusterDir: values['cluster-dir'] ?? env.RUNWAY_CLUSTER_DIR,
   };
 }
 
@@ -84,7 +93,17 @@ async function main(): Promise<void> {
     metrics: false,
     healthProbes: false,
   });
-  const { started, skipped } = await registerSimulators(mgr, args);
+  const modelServerPods = args.clusterDir
+    ? await registerModelServerPods(mgr, { clusterDir: args.clusterDir })
+    : undefined;
+  const { started, skipped } = await registerSimulators(mgr, {
+    ...args,
+    modelServerPods,
+  });
+  if (modelServerPods)
+    started.push(
+      `${MODEL_SERVER_PODS_SIMULATOR} (pods on node ${LOGS_NODE}, logs from a kubelet log stand-in)`,
+    );
   if (args.modelsDir) {
     // Download pods run the real downloader against the local hub stand-in with a demo
     // model: the one the local system started (HF_ENDPOINT), else one of our own.

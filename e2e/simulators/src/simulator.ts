@@ -21,6 +21,7 @@ import {
   SIMULATED_GATEWAY_CLASS,
 } from './gateway';
 import { KUBERAY_RAY_SERVICE, kuberaySimulation } from './kuberay';
+import type { ModelServerPods } from './modelServerPods';
 import {
   decide,
   generationOf,
@@ -127,6 +128,8 @@ export interface RegisterOptions {
   /** Names from SIMULATOR_NAMES; default all. */
   only?: string[];
   stepDelayMs?: number;
+  /** Also give each upstream object a model server pod with a log (modelServerPods.ts). */
+  modelServerPods?: ModelServerPods;
 }
 
 export interface Registered {
@@ -212,10 +215,12 @@ export async function registerSimulators(
             namespace: request.namespace,
             uid,
           };
+          const service = simulation.service(obj);
           await applier.apply(
-            modelServiceObject(simulation.name, owner, simulation.service(obj)),
+            modelServiceObject(simulation.name, owner, service),
             { force: true },
           );
+          await options.modelServerPods?.ensurePod(owner, service.selector);
           served.set(key, uid);
         }
         const now = new Date();
