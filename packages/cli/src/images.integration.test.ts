@@ -3,7 +3,8 @@
  * controllers/Dockerfile does (a package's dist-workspace from its
  * build-workspace script, a backend-role bundle unpacked in place, then
  * `yarn workspaces focus --production` and the yarn release removed) done
- * in a temporary folder; the entry point then runs from there against a real
+ * in a temporary folder; the entry point (the bundled dist/controller.cjs,
+ * with the ENTRYPOINT's Node flags) then runs from there against a real
  * control plane and must answer its probes. So the image holds everything a
  * controller needs at run time, and no dev dependency is needed.
  */
@@ -83,6 +84,18 @@ async function buildContext(pkg: string, packageDir: string): Promise<string> {
   return app;
 }
 
+/** The Node flags of controllers/Dockerfile's ENTRYPOINT (`node <flags> /app/controller.cjs`). */
+function entrypointFlags(): string[] {
+  const dockerfile = fs.readFileSync(
+    path.join(REPO, 'controllers/Dockerfile'),
+    'utf8',
+  );
+  const entrypoint = JSON.parse(
+    /^ENTRYPOINT (.*)$/m.exec(dockerfile)?.[1] ?? '[]',
+  ) as string[];
+  return entrypoint.slice(1, -1);
+}
+
 /** Runs the entry as the image's ENTRYPOINT would; resolves with what /readyz answered. */
 async function readyz(
   app: string,
@@ -95,6 +108,7 @@ async function readyz(
   const child = spawn(
     process.execPath,
     [
+      ...entrypointFlags(),
       path.join(app, entry),
       ...args,
       '--metrics-port=0',
@@ -167,7 +181,7 @@ describe('the controller images, built as controllers/Dockerfile builds them', (
     );
     const port = await freePort();
     expect(
-      await readyz(app, 'controllers/core/dist/index.cjs.js', [
+      await readyz(app, 'controllers/core/dist/controller.cjs', [
         '--webhook-mode=url',
         `--webhook-port=${port}`,
         '--namespace=default',
@@ -184,7 +198,7 @@ describe('the controller images, built as controllers/Dockerfile builds them', (
       false,
     );
     expect(
-      await readyz(app, 'controllers/providers/kaito/dist/main.cjs.js', [
+      await readyz(app, 'controllers/providers/kaito/dist/controller.cjs', [
         '--heartbeat-interval=5s',
       ]),
     ).toContain('provider-registered ok');

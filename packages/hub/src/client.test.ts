@@ -3,7 +3,13 @@ import {
   startHubStandIn,
   type HubStandIn,
 } from '@runway-portal/e2e-simulators';
-import { fileUrl, hubEndpoint, HubError, listModelFiles } from './client';
+import {
+  fileUrl,
+  hubEndpoint,
+  HubError,
+  listModelFiles,
+  searchModels,
+} from './client';
 
 const weights = Buffer.alloc(4096, 7);
 const sha = createHash('sha256').update(weights).digest('hex');
@@ -22,7 +28,12 @@ describe('hub client against the hub stand-in', () => {
             'sub/tokenizer.json': '{"a":1}',
           },
         },
-        'org/gated': { gated: true, files: { 'config.json': '{}' } },
+        'org/gated': {
+          gated: true,
+          license: 'llama3.1',
+          parameters: 8_030_000_000,
+          files: { 'config.json': '{}' },
+        },
       },
     });
   });
@@ -69,6 +80,28 @@ describe('hub client against the hub stand-in', () => {
     const part = await fetch(url, { headers: { range: 'bytes=4090-' } });
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer())).toHaveLength(6);
+  });
+
+  it('searches repositories with size, parameter count and license', async () => {
+    const found = await searchModels('ORG/', { endpoint: hub.url, limit: 5 });
+    expect(found).toEqual([
+      { id: 'org/tiny', gated: false, sizeBytes: 4105, downloads: 0 },
+      {
+        id: 'org/gated',
+        gated: true,
+        sizeBytes: 2,
+        parameters: 8_030_000_000,
+        license: 'llama3.1',
+        downloads: 0,
+      },
+    ]);
+    const asked = hub.requests.find(r => r.path.startsWith('/api/models?'))!;
+    expect(asked.path).toContain('search=ORG%2F');
+    expect(asked.path).toContain('limit=5');
+    expect(await searchModels('nothing', { endpoint: hub.url })).toEqual([]);
+    await expect(
+      searchModels('x', { endpoint: 'http://127.0.0.1:1' }),
+    ).rejects.toMatchObject({ code: 'network' });
   });
 
   it('reads HF_ENDPOINT without a trailing slash', () => {

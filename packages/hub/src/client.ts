@@ -165,3 +165,107 @@ export async function listModelFiles(
   }
   return files;
 }
+
+/** A repository as the hub's search lists it: what a model picker shows. */
+export interface HubModelSummary {
+  id: string;
+  /** Parameter count from the safetensors metadata, when the hub knows it. */
+  parameters?: number;
+  /** Bytes stored in the repository (every file), when the hub reports it. */
+  sizeBytes?: number;
+  license?: string;
+  gated: boolean;
+  downloads?: number;
+  pipelineTag?: string;
+}
+
+interface SearchEntry {
+  id?: string;
+  modelId?: string;
+  gated?: boolean | string;
+  downloads?: number;
+  pipeline_tag?: string;
+  usedStorage?: number;
+  safetensors?: { total?: number };
+  cardData?: { license?: string };
+  tags?: string[];
+}
+
+/** What the search asks the hub to include for each result. */
+const SEARCH_EXPAND = [
+  'safetensors',
+  'cardData',
+  'gated',
+  'downloads',
+  'usedStorage',
+  'pipeline_tag',
+  'tags',
+];
+
+/** The license of a search entry: its card's, else the hub's `license:` tag. */
+function licenseOf(entry: SearchEntry): string | undefined {
+  return (
+    entry.cardData?.license ??
+    entry.tags?.find(t => t.startsWith('license:'))?.slice('license:'.length)
+  );
+}
+
+/**
+ * Repositories matching `query` (`GET /api/models?search=&limit=&expand[]=…`),
+ * most downloaded first as the hub orders them, with size, parameter count
+ * and license when the hub has them.
+ */
+export async function searchModels(
+  query: string,
+  options: Omit<HubOptions, 'revision'> & { limit?: number } = {},
+): Promise<HubModelSummary[]> {
+  const endpoint = (options.endpoint ?? hubEndpoint()).replace(/\/+$/, '');
+  const params = new URLSearchParams({
+    search: query,
+    limit: String(options.limit ?? 20),
+    sort: 'downloads',
+  });
+  for (const field of SEARCH_EXPAND) params.append('expand[]', field);
+  const doFetch = options.fetch ?? fetch;
+  let response: Response;
+  try {
+    response = await doFetch(`${endpoint}/api/models?${params}`, {
+      headers: { accept: 'application/json', ...authHeaders(options.token) },
+      signal: options.signal,
+    });
+  } catch (error) {
+    throw new HubError(
+      'network',
+      `Could not reach the hub at ${endpoint} (${
+        (error as Error).message
+      }): check HF_ENDPOINT and the network`,
+    );
+  }
+  if (!response.ok)
+    throw hubErrorOf(
+      response,
+      `The hub's search for '${query}'`,
+      Boolean(options.token),
+    );
+  const entries = (await response.json()) as SearchEntry[];
+  return entries
+    .map((entry): HubModelSummary | undefined => {
+      const id = entry.id ?? entry.modelId;
+      if (!id) return undefined;
+      const license = licenseOf(entry);
+      return {
+        id,
+        gated: Boolean(entry.gated) && entry.gated !== 'false',
+        ...(entry.safetensors?.total
+          ? { parameters: entry.safetensors.total }
+          : {}),
+        ...(entry.usedStorage ? { sizeBytes: entry.usedStorage } : {}),
+        ...(license ? { license } : {}),
+        ...(entry.downloads !== undefined
+          ? { downloads: entry.downloads }
+          : {}),
+        ...(entry.pipeline_tag ? { pipelineTag: entry.pipeline_tag } : {}),
+      };
+    })
+    .filter((m): m is HubModelSummary => m !== undefined);
+}

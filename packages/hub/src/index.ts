@@ -12,5 +12,11 @@ export {
   hubEndpoint,
   hubErrorOf,
   listModelFiles,
+  searchModels,
 } from './client';
-export type { HubErrorCode, HubFile, HubOptions } from './client';
+export type {
+  HubErrorCode,
+  HubFile,
+  HubModelSummary,
+  HubOptions,
+} from './client';

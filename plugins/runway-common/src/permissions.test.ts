@@ -3,6 +3,7 @@ import {
   isRunwayKind,
   parseRunwayResourceRef,
   runwayClustersReadPermission,
+  runwayLogsReadPermission,
   runwayPermissionDeniedMessage,
   runwayPermissionList,
   runwayPermissions,
@@ -11,9 +12,10 @@ import {
 import { runwaySignalChannel } from './signals';
 
 describe('runway permissions', () => {
-  it('defines read, create, update and delete per kind, plus the cluster overview', () => {
+  it('defines read, create, update and delete per kind, plus the cluster overview and pod logs', () => {
     expect(runwayPermissionList.map(p => p.name)).toEqual([
       'runway.clusters.read',
+      'runway.logs.read',
       ...['deployments', 'models', 'stacks'].flatMap(k =>
         ['read', 'create', 'update', 'delete'].map(a => `runway.${k}.${a}`),
       ),
@@ -28,6 +30,10 @@ describe('runway permissions', () => {
         runwayPermissions.deployments.delete,
         'runway-resource',
       ),
+    ).toBe(true);
+    // Logs are conditional on the cluster and namespace, like the resources.
+    expect(
+      isResourcePermission(runwayLogsReadPermission, 'runway-resource'),
     ).toBe(true);
     expect(runwayClustersReadPermission).toMatchObject({
       type: 'basic',

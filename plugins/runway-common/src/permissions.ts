@@ -64,8 +64,20 @@ export const runwayClustersReadPermission = createPermission({
   attributes: { action: 'read' },
 });
 
+/**
+ * Reading the logs of a resource's pods. A resource permission like the
+ * kinds' (a policy may make it conditional on the cluster and namespace),
+ * separate from `read`: logs may hold what a spec does not (prompts, tokens).
+ */
+export const runwayLogsReadPermission: RunwayPermission = createPermission({
+  name: 'runway.logs.read',
+  attributes: { action: 'read' },
+  resourceType: RUNWAY_RESOURCE_TYPE,
+});
+
 export const runwayPermissionList = [
   runwayClustersReadPermission,
+  runwayLogsReadPermission,
   ...RUNWAY_KINDS.flatMap(kind =>
     RUNWAY_ACTIONS.map(action => runwayPermissions[kind][action]),
   ),

@@ -14,6 +14,7 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   ConflictError,
+  InputError,
   NotAllowedError,
   NotFoundError,
 } from '@backstage/errors';
@@ -23,6 +24,8 @@ import {
   resourcePath,
 } from '@runway-portal/controller-runtime';
 import type {
+  SecretNamesAnswer,
+  StorageClassesAnswer,
   ApiCondition,
   ClusterAnswer,
   ClusterDescription,
@@ -56,6 +59,7 @@ import {
   withTimeout,
 } from './cluster/health';
 import { runtimeLogger } from './cluster/logger';
+import { METADATA_LIST, storageClassSummaries } from './cluster/storageClasses';
 import { summarizeProviders } from './cluster/providers';
 import { kubeConfigFor } from './config/kubeConfigFor';
 import type { ClusterConfigProblem, ClusterSpec } from './config/readClusters';
@@ -75,7 +79,22 @@ import {
   UPSTREAM_KINDS,
 } from './kinds';
 import { hasErrors, updateIssuesOf, validateResourceBody } from './validation';
-import { dedupeIssues, isRecord } from '@runway-portal/plugin-runway-common';
+import {
+  dedupeIssues,
+  isRecord,
+  LOG_BYTES_MAX,
+  type LogQuery,
+  type PodsAnswer,
+} from '@runway-portal/plugin-runway-common';
+import type { IncomingMessage } from 'node:http';
+import {
+  endpointServiceName,
+  INJECTED_PODS_SELECTOR,
+  podSelectors,
+  podUsesModel,
+  podSummary,
+  sortPods,
+} from './cluster/pods';
 
 /** The field manager of every write the portal makes. */
 export const PORTAL_FIELD_MANAGER = 'runway-portal';
@@ -165,8 +184,32 @@ export interface ClusterClient {
   delete(kind: RunwayKind, ref: ResourceRef): Promise<void>;
   /** Provider registrations of one cluster, from the cache. */
   providerConfigs(cluster: string): Promise<KubeObject[]>;
+  /** The cluster's StorageClasses, the default first (read from the API server). */
+  storageClasses(cluster: string): Promise<StorageClassesAnswer>;
+  /** The names of a namespace's Secrets: a metadata-only list, so no Secret value ever reaches the portal. */
+  secretNames(cluster: string, namespace: string): Promise<SecretNamesAnswer>;
   /** Called for every change of a deployment, model or stack (or their events) in a watched cluster. */
   onChange(listener: (change: ResourceChange) => void): () => void;
+  /** The resource's pods, found by label (its endpoint Service's selector, its workloads'), read live. */
+  resourcePods(kind: RunwayKind, ref: ResourceRef): Promise<PodsAnswer>;
+  /**
+   * One container's log of one of the resource's pods, read with the
+   * portal's credentials: the open response (the caller bounds and ends it).
+   * A pod that is not the resource's is refused before anything is read.
+   */
+  podLog(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    pod: string,
+    query: LogQuery,
+    signal?: AbortSignal,
+  ): Promise<PodLogStream>;
+}
+
+/** An open pod log: the container read and the API server's response (text, one line per entry). */
+export interface PodLogStream {
+  container: string;
+  stream: IncomingMessage;
 }
 
 export interface ClusterClientOptions {
@@ -176,6 +219,8 @@ export interface ClusterClientOptions {
   logger: LoggerService;
   /** How long a cluster's GPU capacity is reused; default 10 s. */
   gpuCacheTtlMs?: number;
+  /** Time between health probes of each cluster; default 5 s (see ClusterCacheOptions). */
+  healthProbeIntervalMs?: number;
 }
 
 function eventTime(e: KubeObject): string {
@@ -221,6 +266,39 @@ function throwIfInvalid(kind: string, issues: ValidationIssue[]): void {
   );
 }
 
+const SERVICES: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'services',
+  kind: 'Service',
+  namespaced: true,
+};
+
+/**
+ * The API server's answers about a log in the user's terms: 400 is what the
+ * kubelet says (no previous container, container not started yet), a 5xx
+ * from the log proxy means the pod's node does not serve logs now.
+ */
+function logError(err: unknown, ctx: { cluster: string; what: string }): Error {
+  const code = (err as { code?: number }).code;
+  const detail =
+    (err as { status?: { message?: string } }).status?.message ??
+    (err instanceof Error ? err.message : String(err));
+  if (code === 400) {
+    return new InputError(
+      `no log yet: cluster "${ctx.cluster}" cannot give ${ctx.what}: ${detail}`,
+    );
+  }
+  if (code !== undefined && code >= 500) {
+    return new ClusterUnavailableError(
+      `the node of the pod did not serve ${ctx.what} (cluster "${ctx.cluster}" answered ${code}: ${detail}); the pod may not have started yet, or its node is unreachable`,
+      ctx.cluster,
+      'Error',
+    );
+  }
+  return toPortalError(err, ctx);
+}
+
 export class DefaultClusterClient implements ClusterClient {
   private readonly specs = new Map<string, ClusterSpec>();
   private readonly caches = new Map<string, ClusterCache>();
@@ -230,6 +308,8 @@ export class DefaultClusterClient implements ClusterClient {
     string,
     { at: number; value: Promise<GpuCapacity[]> }
   >();
+  /** The last capacity each cluster answered: an unreachable cluster's card shows it, marked stale. */
+  private readonly lastGpus = new Map<string, GpuCapacity[]>();
   private readonly requestTimeoutMs: number;
   private readonly gpuCacheTtlMs: number;
   private readonly logger: LoggerService;
@@ -256,6 +336,7 @@ export class DefaultClusterClient implements ClusterClient {
           kubeConfig: kubeConfigFor(spec),
           requestTimeoutMs: this.requestTimeoutMs,
           logger: runtimeLogger(this.logger),
+          healthProbeIntervalMs: options.healthProbeIntervalMs,
         });
         cache.onChange(change => this.forward(change));
         cache.onHealthChange(cluster => this.forwardHealth(cluster));
@@ -401,6 +482,62 @@ export class DefaultClusterClient implements ClusterClient {
     return informer.store.list();
   }
 
+  async storageClasses(cluster: string): Promise<StorageClassesAnswer> {
+    const cache = this.cacheFor(cluster);
+    const list = await this.direct(cluster, 'its storage classes', signal =>
+      cache.client.request<{ items?: KubeObject[] }>({
+        method: 'GET',
+        path: '/apis/storage.k8s.io/v1/storageclasses',
+        signal,
+      }),
+    );
+    return { cluster, items: storageClassSummaries(list.items ?? []) };
+  }
+
+  async secretNames(
+    cluster: string,
+    namespace: string,
+  ): Promise<SecretNamesAnswer> {
+    const cache = this.cacheFor(cluster);
+    this.assertNamespaceAllowed(cluster, namespace);
+    const list = await this.direct(
+      cluster,
+      `the Secret names of namespace ${namespace}`,
+      signal =>
+        cache.client.request<{ items?: KubeObject[] }>({
+          method: 'GET',
+          path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`,
+          // Metadata only: the API server never sends the data.
+          accept: METADATA_LIST,
+          signal,
+        }),
+    );
+    const items = (list.items ?? [])
+      .map(s => s.metadata?.name ?? '')
+      .filter(Boolean)
+      .sort()
+      .map(name => ({ name }));
+    return { cluster, namespace, items };
+  }
+
+  /** A request to the API server within the bound; a failure is the cluster's, classified (503 with the reason). */
+  private async direct<T>(
+    cluster: string,
+    what: string,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await withTimeout(cluster, this.requestTimeoutMs, what, work);
+    } catch (err) {
+      const classified = classifyClusterError(err, { cluster, what });
+      throw new ClusterUnavailableError(
+        classified.message,
+        cluster,
+        classified.reason,
+      );
+    }
+  }
+
   async overview(
     options: { clusters?: string[] } = {},
   ): Promise<OverviewResult> {
@@ -420,16 +557,22 @@ export class DefaultClusterClient implements ClusterClient {
             return undefined;
           }),
           this.providerSummaries(cache, clusters, errors),
-          this.gpus(cache).catch(err => {
-            errors.push(
-              classifyClusterError(err, {
-                cluster: cache.name,
-                what: 'nodes and pods',
-                collection: true,
-              }),
-            );
-            return [] as GpuCapacity[];
-          }),
+          this.gpus(cache).then(
+            capacity => {
+              this.lastGpus.set(cache.name, capacity);
+              return capacity;
+            },
+            err => {
+              errors.push(
+                classifyClusterError(err, {
+                  cluster: cache.name,
+                  what: 'nodes and pods',
+                  collection: true,
+                }),
+              );
+              return this.lastGpus.get(cache.name) ?? [];
+            },
+          ),
         ]);
         return {
           name: spec.name,
@@ -526,6 +669,137 @@ export class DefaultClusterClient implements ClusterClient {
       });
     } catch (err) {
       throw toPortalError(err, { cluster: ref.cluster, what });
+    }
+  }
+
+  async resourcePods(kind: RunwayKind, ref: ResourceRef): Promise<PodsAnswer> {
+    const detail = await this.get(kind, ref);
+    const cache = this.cacheFor(ref.cluster);
+    const read = async <T>(
+      what: string,
+      work: (s: AbortSignal) => Promise<T>,
+    ) => {
+      try {
+        return await withTimeout(
+          ref.cluster,
+          this.requestTimeoutMs,
+          what,
+          work,
+        );
+      } catch (err) {
+        throw toPortalError(err, { cluster: ref.cluster, what });
+      }
+    };
+    const serviceName = endpointServiceName(detail.object);
+    const service = serviceName
+      ? await read(`Service ${ref.namespace}/${serviceName}`, signal =>
+          cache.client
+            .get<KubeObject>(
+              SERVICES,
+              { namespace: ref.namespace, name: serviceName },
+              signal,
+            )
+            .catch(err => {
+              // Not created yet: the workloads' selectors may still find pods.
+              if ((err as { code?: number }).code === 404) return undefined;
+              throw err;
+            }),
+        )
+      : undefined;
+    const selectors = podSelectors(detail.owned, service);
+    // A model's pods are its download Job's and the pods that mount it (injected, naming it).
+    if (kind === 'models') selectors.push(INJECTED_PODS_SELECTOR);
+    const lists = await Promise.all(
+      selectors.map(labelSelector =>
+        read(`pods matching ${labelSelector}`, signal =>
+          cache.client.list<KubeObject>(PODS, {
+            namespace: ref.namespace,
+            labelSelector,
+            signal,
+          }),
+        ).then(list =>
+          labelSelector === INJECTED_PODS_SELECTOR
+            ? list.items.filter(p => podUsesModel(p, ref.name))
+            : list.items,
+        ),
+      ),
+    );
+    // Each pod ranked by the first selector that found it: the model servers come first.
+    const rank = new Map<string, number>();
+    const byName = new Map<string, KubeObject>();
+    lists.forEach((pods, i) => {
+      for (const pod of pods) {
+        const name = pod.metadata?.name ?? '';
+        if (!rank.has(name)) rank.set(name, i);
+        byName.set(name, pod);
+      }
+    });
+    return {
+      cluster: ref.cluster,
+      pods: sortPods(
+        [...byName.values()].map(podSummary),
+        p => rank.get(p.name) ?? 0,
+      ),
+      selectors,
+    };
+  }
+
+  async podLog(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    pod: string,
+    query: LogQuery,
+    signal?: AbortSignal,
+  ): Promise<PodLogStream> {
+    const { pods } = await this.resourcePods(kind, ref);
+    const found = pods.find(p => p.name === pod);
+    const what = `${KIND_INFO[kind].kind} ${ref.namespace}/${ref.name}`;
+    if (!found) {
+      throw new NotAllowedError(
+        `pod "${pod}" is not one of the pods of ${what} (its pods: ${
+          pods.map(p => p.name).join(', ') || 'none yet'
+        }): the portal reads only the logs of a resource's own pods`,
+      );
+    }
+    const names = found.containers.map(c => c.name);
+    const container = query.container ?? names[0];
+    if (!container || !names.includes(container)) {
+      throw new ResourceInvalidError(
+        `container "${
+          query.container
+        }" is not in pod ${pod} (its containers: ${names.join(', ')})`,
+        [
+          {
+            path: 'container',
+            message: `choose one of the pod's containers: ${names.join(', ')}`,
+            severity: 'error',
+          },
+        ],
+      );
+    }
+    const cache = this.cacheFor(ref.cluster);
+    const logWhat = `the log of container ${container} of pod ${ref.namespace}/${pod}`;
+    try {
+      const stream = await cache.client.stream({
+        method: 'GET',
+        path: `/api/v1/namespaces/${encodeURIComponent(
+          ref.namespace,
+        )}/pods/${encodeURIComponent(pod)}/log`,
+        query: {
+          container,
+          tailLines: query.tailLines,
+          previous: query.previous || undefined,
+          follow: query.follow || undefined,
+          // A tail is bounded in bytes too; a followed log is bounded by its reader.
+          limitBytes: query.follow ? undefined : LOG_BYTES_MAX,
+        },
+        signal,
+        // A followed log stays open until the reader goes; a tail has the usual bound.
+        timeoutMs: query.follow ? 0 : this.requestTimeoutMs,
+      });
+      return { container, stream };
+    } catch (err) {
+      throw logError(err, { cluster: ref.cluster, what: logWhat });
     }
   }
 

@@ -152,6 +152,12 @@ export const RUNWAY_CREATED_SELECTORS: readonly string[] = [
   `app.kubernetes.io/managed-by=${GATEWAY_MANAGED_BY},!${MANAGED_BY_LABEL}`,
 ];
 
+/**
+ * The stack operator's generated config ConfigMaps (controller-stacks'
+ * `CONFIG_MAP_LABEL`; its objects carry `app.kubernetes.io/managed-by: runway-stacks`).
+ */
+export const STACK_CONFIG_SELECTOR = 'llamastack.io/generated-config=true';
+
 export const UPSTREAM_KINDS: Record<RunwayKind, readonly UpstreamKind[]> = {
   // The provider's resource, the storage PVCs of every provider, KAITO's inference ConfigMap, and
   // what llm-d and the core's gateway create directly (pool, route, and the endpoint picker's
@@ -205,11 +211,13 @@ export const UPSTREAM_KINDS: Record<RunwayKind, readonly UpstreamKind[]> = {
     core('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims'),
     core('batch', 'v1', 'Job', 'jobs'),
   ],
-  // The stack operator's server Deployment, Service and storage.
+  // The stack operator's server Deployment, Service and storage, and its generated config.yaml
+  // ConfigMaps (only those it labels: the detail view shows the config the server runs).
   stacks: [
     core('apps', 'v1', 'Deployment', 'deployments'),
     core('', 'v1', 'Service', 'services'),
     core('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims'),
+    core('', 'v1', 'ConfigMap', 'configmaps', [STACK_CONFIG_SELECTOR]),
   ],
 };
 

@@ -45,7 +45,16 @@ describe('portal RBAC', () => {
       expect(allowed(group, resource, 'create')).toBe(false);
       expect(allowed(group, resource, 'delete')).toBe(false);
     }
+    // Pod logs: read, nothing else (no exec, attach or port-forward).
+    expect(allowed('', 'pods/log', 'get')).toBe(true);
+    expect(allowed('', 'pods/log', 'list')).toBe(false);
+    expect(allowed('', 'pods/exec', 'create')).toBe(false);
+    expect(allowed('', 'pods/exec', 'get')).toBe(false);
+    // Secrets: nothing unless chosen (list would also read their values).
     expect(allowed('', 'secrets', 'get')).toBe(false);
+    expect(allowed('', 'secrets', 'watch')).toBe(false);
+    expect(allowed('', 'secrets', 'list')).toBe(false);
+    expect(allowed('storage.k8s.io', 'storageclasses', 'list')).toBe(true);
     expect(allowed('', 'serviceaccounts/token', 'create')).toBe(false);
     expect(allowed('rbac.authorization.k8s.io', 'roles', 'bind')).toBe(false);
     expect(allowed('rbac.authorization.k8s.io', 'roles', 'escalate')).toBe(
@@ -92,5 +101,20 @@ describe('portal RBAC', () => {
       '--namespace "Bad_NS" is not a valid Kubernetes name',
     );
     expect(() => rbacList(['--nmespace', 'x'])).toThrow(/nmespace/);
+  });
+});
+
+describe('listSecretNames', () => {
+  it('adds list on Secrets, and nothing more on them, only when chosen', () => {
+    const secretRules = (rules: ReturnType<typeof portalRules>) =>
+      rules.filter(r => r.resources?.includes('secrets'));
+    expect(secretRules(portalRules())).toEqual([]);
+    expect(secretRules(portalRules({ listSecretNames: true }))).toEqual([
+      { apiGroups: [''], resources: ['secrets'], verbs: ['list'] },
+    ]);
+    const role = portalAccessManifests({ listSecretNames: true }).find(
+      m => m.kind === 'ClusterRole',
+    ) as { rules: ReturnType<typeof portalRules> };
+    expect(secretRules(role.rules)).toHaveLength(1);
   });
 });

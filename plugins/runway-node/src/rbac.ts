@@ -47,12 +47,26 @@ function rulesFor(
   }));
 }
 
+/** What the forms' storage class picker lists. */
+const PICKER_READS = [{ group: 'storage.k8s.io', plural: 'storageclasses' }];
+
+export interface PortalRuleOptions {
+  /**
+   * Adds `list` on Secrets, for the forms' credentials picker (names only:
+   * read as metadata). Off by default: RBAC cannot say "names only", so
+   * `list` would also let the portal's token read every Secret's value. Off,
+   * the picker says it cannot list the names and takes a typed one.
+   */
+  listSecretNames?: boolean;
+}
+
 /**
  * The rules: every verb on Runway's own kinds (the portal creates, updates
  * and deletes them); read on provider registrations, events, nodes and pods
- * (GPU capacity) and on every upstream kind the detail view shows.
+ * (GPU capacity) and on every upstream kind the detail view shows; `get`
+ * on `pods/log`.
  */
-export function portalRules(): PolicyRule[] {
+export function portalRules(options: PortalRuleOptions = {}): PolicyRule[] {
   const upstream = RUNWAY_KINDS.flatMap(kind => UPSTREAM_KINDS[kind]);
   const read = [PROVIDER_CONFIGS, EVENTS, NODES, PODS, ...upstream];
   return [
@@ -61,10 +75,17 @@ export function portalRules(): PolicyRule[] {
       WRITE,
     ),
     ...rulesFor(read, READ),
+    // The forms' pickers: storage classes, and, when chosen, Secret names (listed as metadata only; no get, no watch).
+    ...rulesFor(PICKER_READS, ['list']),
+    ...(options.listSecretNames
+      ? [{ apiGroups: [''], resources: ['secrets'], verbs: ['list'] }]
+      : []),
+    // Pod logs (the detail view's Logs tab), read only after the user's runway.logs.read is checked.
+    { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
   ];
 }
 
-export interface PortalAccessOptions {
+export interface PortalAccessOptions extends PortalRuleOptions {
   /** Name of the ServiceAccount, ClusterRole and ClusterRoleBinding; default `runway-portal`. */
   name?: string;
   /** Namespace of the ServiceAccount; default `runway-system`. */
@@ -72,12 +93,15 @@ export interface PortalAccessOptions {
 }
 
 /** The ClusterRole the portal's ServiceAccount is bound to. */
-export function portalClusterRole(name = PORTAL_SERVICE_ACCOUNT): KubeObject {
+export function portalClusterRole(
+  name = PORTAL_SERVICE_ACCOUNT,
+  options: PortalRuleOptions = {},
+): KubeObject {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',
     metadata: { name },
-    rules: portalRules(),
+    rules: portalRules(options),
   } as KubeObject;
 }
 
@@ -95,7 +119,7 @@ export function portalAccessManifests(
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } },
-    portalClusterRole(name),
+    portalClusterRole(name, options),
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',

@@ -21,6 +21,13 @@ export function operationOf(
   const m = method.toUpperCase();
   if (segments[0] === 'openapi.json') return undefined;
   if (m === 'GET' && path === '/clusters') return 'ListClusters';
+  if (m === 'GET' && path === '/hub/models') return 'SearchHub';
+  if (m === 'GET' && segments[0] === 'clusters') {
+    if (segments.length === 3 && segments[2] === 'storageclasses')
+      return 'ListStorageClasses';
+    if (segments.length === 5 && segments[4] === 'secrets')
+      return 'ListSecretNames';
+  }
   if (m === 'GET' && segments.length === 1) return 'ListResources';
   if (m === 'POST' && segments.length === 2) return 'CreateResource';
   if (m === 'POST' && segments.length === 3 && segments[2] === 'preview')
@@ -31,6 +38,10 @@ export function operationOf(
     DELETE: 'DeleteResource',
   } as const;
   if (segments.length === 4) return onOne[m as keyof typeof onOne];
+  if (m === 'GET' && segments.length === 5 && segments[4] === 'pods')
+    return 'ListPods';
+  if (m === 'GET' && segments.length === 7 && segments[6] === 'log')
+    return 'ReadPodLog';
   return undefined;
 }
 

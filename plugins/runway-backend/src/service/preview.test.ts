@@ -11,7 +11,13 @@ import {
   type ProviderDefinition,
   TransformError,
 } from '@runway-portal/provider-shared';
-import { previewWrite, providerObjectsPreview } from './preview';
+import {
+  previewWrite,
+  providerObjectsPreview,
+  STACK_OPERATOR,
+  stackDistributions,
+  stackObjectsPreview,
+} from './preview';
 
 /** The preview's selection of an object: the core's own `selectDeployment`, shown. */
 const selectionPreview = (md: object, registered: InferenceProviderConfig[]) =>
@@ -498,7 +504,7 @@ describe('previewWrite', () => {
     });
   });
 
-  it('has no provider objects for models and stacks', async () => {
+  it('has no provider objects for models', async () => {
     const clusterClient = {
       create: async () => ({ object: { kind: 'Model' }, warnings: [] }),
     } as any;
@@ -514,6 +520,30 @@ describe('previewWrite', () => {
       status: 'not-applicable',
       objects: [],
     });
+    expect(preview.selection).toBeUndefined();
+  });
+
+  it("shows, for a stack, what the stack operator would write for the dry run's object", async () => {
+    const stored = {
+      apiVersion: 'llamastack.io/v1alpha2',
+      kind: 'LlamaStackDistribution',
+      metadata: { name: 'chat', namespace: 'ml', uid: 'dry-run' },
+      spec: { distribution: { name: 'starter' } },
+    };
+    const clusterClient = {
+      create: async () => ({ object: stored, warnings: [] }),
+    } as any;
+    const preview = await previewWrite({
+      clusterClient,
+      kind: 'stacks',
+      cluster: 'east',
+      mode: 'create',
+      body: stored,
+      builtInProviders: [boxes],
+    });
+    expect(preview.objects).toEqual([{ action: 'create', object: stored }]);
+    expect(preview.providerObjects.status).toBe('available');
+    expect(preview.providerObjects.objects[0].kind).toBe('ConfigMap');
     expect(preview.selection).toBeUndefined();
   });
 
@@ -540,5 +570,75 @@ describe('previewWrite', () => {
       status: 'provider-unavailable',
       message: reason,
     });
+  });
+});
+
+describe('stackObjectsPreview', () => {
+  const stack = (spec: object) => ({
+    apiVersion: 'llamastack.io/v1alpha2',
+    kind: 'LlamaStackDistribution',
+    metadata: { name: 'chat', namespace: 'ml', uid: 'dry-run' },
+    spec,
+  });
+
+  it("shows the config.yaml the stack operator's own code generates, secrets as env references", () => {
+    const preview = stackObjectsPreview(
+      stack({
+        distribution: { name: 'starter' },
+        providers: {
+          inference: [
+            {
+              id: 'llama',
+              provider: 'vllm',
+              endpoint: 'http://llama.ml.svc:8000/v1',
+              apiKey: { secretKeyRef: { name: 'vllm-key', key: 'token' } },
+            },
+          ],
+        },
+        resources: { models: [{ name: 'llama-3', provider: 'llama' }] },
+      }) as any,
+      '2026-01-01T00:00:00Z',
+    );
+    expect(preview.status).toBe('available');
+    expect(preview.provider).toBe(STACK_OPERATOR);
+    expect(preview.objects.map(o => o.kind)).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'Service',
+    ]);
+    const config = (preview.objects[0] as any).data['config.yaml'] as string;
+    expect(config).toContain('provider_type: remote::vllm');
+    expect(config).toContain('base_url: http://llama.ml.svc:8000/v1');
+    expect(config).toContain('${env.LLSD_LLAMA_API_KEY}');
+    expect(config).not.toContain('vllm-key');
+    expect(preview.message).toMatch(
+      /^The stack operator would generate config.yaml \(1 providers, 1 resources\) into ConfigMap chat-config-[0-9a-f]{8} and run image docker.io\/llamastack\/distribution-starter:latest/,
+    );
+  });
+
+  it("says why the operator would not write it (an image without base config), and what a stack's own config means", () => {
+    const refused = stackObjectsPreview(
+      stack({ distribution: { image: 'example.com/llama:1' } }) as any,
+      '2026-01-01T00:00:00Z',
+    );
+    expect(refused).toMatchObject({ status: 'invalid', objects: [] });
+    expect(refused.message).toMatch(/base config|overrideConfig/);
+    const own = stackObjectsPreview(
+      stack({
+        distribution: { image: 'example.com/llama:1' },
+        overrideConfig: { configMapName: 'my-config' },
+      }) as any,
+      '2026-01-01T00:00:00Z',
+    );
+    expect(own.status).toBe('not-applicable');
+    expect(own.message).toMatch(/my-config/);
+  });
+
+  it("lists the operator's embedded distributions by name", () => {
+    expect(stackDistributions().map(d => d.name)).toEqual([
+      'postgres-demo',
+      'starter',
+      'starter-gpu',
+    ]);
   });
 });

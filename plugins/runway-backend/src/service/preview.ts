@@ -7,6 +7,10 @@
  * object as the API server would store it, and the provider's objects are
  * `planProviderObjects` of `@runway-portal/provider-shared` (the checks and
  * `desiredObjects` its controller runs) with the provider's own definition.
+ * For a stack, what the stack operator would write comes from its own
+ * `decide` (`@runway-portal/controller-stacks`: distribution resolution,
+ * `generateConfig`, the ConfigMap, Deployment and the rest) over the
+ * distributions it embeds.
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
@@ -25,6 +29,11 @@ import type {
   ClusterClient,
   RunwayKind,
 } from '@runway-portal/plugin-runway-node';
+import {
+  decide as decideStack,
+  embeddedDistributions,
+  type Stack,
+} from '@runway-portal/controller-stacks';
 import {
   planProviderObjects,
   type ProviderDefinition,
@@ -206,6 +215,13 @@ export async function previewWrite(options: {
       'only deployments are transformed by a provider',
     ),
   };
+  if (kind === 'stacks') {
+    preview.providerObjects = stackObjectsPreview(
+      result.object,
+      new Date().toISOString(),
+    );
+    return preview;
+  }
   if (kind !== 'deployments') return preview;
   let registered: InferenceProviderConfig[];
   try {
@@ -233,4 +249,83 @@ export async function previewWrite(options: {
     cluster,
   });
   return preview;
+}
+
+/** The distributions the stack operator embeds, for the stack form's choice. */
+export function stackDistributions(): Array<{ name: string; image: string }> {
+  const { images } = embeddedDistributions();
+  return Object.keys(images)
+    .sort()
+    .map(name => ({ name, image: images[name] }));
+}
+
+/** The stack operator's name, as the preview shows it where a deployment shows its provider. */
+export const STACK_OPERATOR = 'runway-stacks';
+
+/**
+ * What the stack operator would write for `stack` (as the API server would
+ * store it, v1alpha2): its own `decide` on a stack with nothing running yet,
+ * so the config.yaml shown is the one it would generate. References were
+ * checked by the dry run (the operator's webhook); secret values never appear,
+ * only their `${env.…}` references. Pure apart from reading the embedded registry.
+ */
+export function stackObjectsPreview(
+  stack: KubeObject,
+  now: string,
+): ProviderObjects {
+  const typed = stack as unknown as Stack;
+  if (typed.spec?.overrideConfig) {
+    return none(
+      'not-applicable',
+      `The server mounts your ConfigMap "${typed.spec.overrideConfig.configMapName}" (spec.overrideConfig): the operator generates no config.yaml`,
+      { provider: STACK_OPERATOR },
+    );
+  }
+  let decision: ReturnType<typeof decideStack>;
+  try {
+    decision = decideStack({
+      stack: typed,
+      registry: embeddedDistributions(),
+      referenceIssues: [],
+      secretCount: 0,
+      live: {},
+      now,
+    });
+  } catch (err) {
+    return none(
+      'error',
+      `The stack operator's config generation failed: ${messageOf(err)}`,
+      { provider: STACK_OPERATOR },
+    );
+  }
+  const warnings = decision.events
+    .filter(e => e.type === 'Warning')
+    .map(e => e.message);
+  if (!decision.writes) {
+    const failed = decision.status.conditions?.find(
+      c => c.type === 'ConfigGenerated' && c.status === 'False',
+    );
+    return none(
+      'invalid',
+      failed?.message ?? 'The stack operator would not write this stack',
+      { provider: STACK_OPERATOR, warnings },
+    );
+  }
+  const { configMap, deployment, satellites } = decision.writes;
+  const others = Object.values(satellites).filter(
+    (o): o is KubeObject => o !== undefined,
+  );
+  const generation = decision.status.configGeneration;
+  const image = decision.status.resolvedDistribution?.image ?? '';
+  return {
+    status: 'available',
+    message: `The stack operator would generate config.yaml (${
+      generation?.providerCount ?? 0
+    } providers, ${generation?.resourceCount ?? 0} resources) into ConfigMap ${
+      generation?.configMapName ?? ''
+    } and run image ${image}. Secrets appear as their \${env.…} references, never as values.`,
+    provider: STACK_OPERATOR,
+    objects: [...(configMap ? [configMap] : []), deployment, ...others],
+    warnings,
+  };
 }

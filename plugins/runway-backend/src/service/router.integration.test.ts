@@ -412,6 +412,15 @@ describe('runway REST API against real clusters', () => {
       'west',
       'wrong-token',
     ]);
+    // The distributions the stack operator embeds, for the stack form.
+    expect(res.body.stackDistributions).toEqual(
+      expect.arrayContaining([
+        {
+          name: 'starter',
+          image: 'docker.io/llamastack/distribution-starter:latest',
+        },
+      ]),
+    );
     expect(byName.east).toMatchObject({
       title: 'east (test)',
       reachable: true,
@@ -454,6 +463,97 @@ describe('runway REST API against real clusters', () => {
     expect(errorOf('gke').message).toMatch(/authProvider "google"/);
   });
 
+  it("lists a cluster's storage classes and a namespace's Secret names (never their values) for the forms", async () => {
+    await eastAdmin.create(
+      {
+        group: 'storage.k8s.io',
+        version: 'v1',
+        plural: 'storageclasses',
+        kind: 'StorageClass',
+        namespaced: false,
+      },
+      {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: {
+          name: 'picker-default',
+          annotations: {
+            'storageclass.kubernetes.io/is-default-class': 'true',
+          },
+        },
+        provisioner: 'example.com/local',
+      } as KubeObject,
+    );
+    const classes = await api()
+      .get('/api/runway/clusters/east/storageclasses')
+      .set(auth(VIEWER));
+    expect(classes.status).toBe(200);
+    expect(classes.body.items[0]).toEqual({
+      name: 'picker-default',
+      provisioner: 'example.com/local',
+      isDefault: true,
+    });
+
+    await eastAdmin.create(
+      {
+        group: '',
+        version: 'v1',
+        plural: 'secrets',
+        kind: 'Secret',
+        namespaced: true,
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'hf-token', namespace: 'team-a' },
+        stringData: { HF_TOKEN: 'do-not-show' },
+      } as KubeObject,
+    );
+    const secrets = await api()
+      .get('/api/runway/clusters/east/namespaces/team-a/secrets')
+      .set(auth(TEAM_A));
+    expect(secrets.status).toBe(200);
+    expect(secrets.body.items).toContainEqual({ name: 'hf-token' });
+    expect(JSON.stringify(secrets.body)).not.toContain('do-not-show');
+    expect(JSON.stringify(secrets.body)).not.toContain(
+      Buffer.from('do-not-show').toString('base64'),
+    );
+
+    // Only who may create a model or a stack there; only namespaces open to the portal.
+    const viewer = await api()
+      .get('/api/runway/clusters/east/namespaces/team-a/secrets')
+      .set(auth(VIEWER));
+    expect(viewer.status).toBe(403);
+    expect(viewer.body.error.message).toMatch(
+      /runway\.models\.create or runway\.stacks\.create/,
+    );
+    const closed = await api()
+      .get('/api/runway/clusters/east/namespaces/other/secrets')
+      .set(auth(ADMIN));
+    expect(closed.status).toBe(403);
+    expect(closed.body.error.message).toMatch(/not open to the portal/);
+    const ghost = await api()
+      .get('/api/runway/clusters/ghost/storageclasses')
+      .set(auth(VIEWER));
+    expect(ghost.status).toBe(503);
+
+    // The hub search answers 503 naming the hub when HF_ENDPOINT does not answer (its results: packages/hub's tests against the stand-in).
+    const saved = process.env.HF_ENDPOINT;
+    process.env.HF_ENDPOINT = 'http://127.0.0.1:1';
+    try {
+      const hub = await api()
+        .get('/api/runway/hub/models?search=llama')
+        .set(auth(VIEWER));
+      expect(hub.status).toBe(503);
+      expect(hub.body.error.message).toMatch(
+        /searching the hub at http:\/\/127\.0\.0\.1:1 failed: Could not reach the hub/,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.HF_ENDPOINT;
+      else process.env.HF_ENDPOINT = saved;
+    }
+  });
+
   it('lists deployments across clusters, with filters', async () => {
     const res = await api().get('/api/runway/deployments').set(auth(VIEWER));
     expect(res.status).toBe(200);
@@ -470,10 +570,13 @@ describe('runway REST API against real clusters', () => {
     // Outside east's namespace allow-list: never shown.
     expect(names).not.toContain('east/other/outside');
     expect(res.body.items[0].object.metadata.managedFields).toBeUndefined();
-    expect(res.body.clusters.find((c: any) => c.cluster === 'west')).toEqual({
+    expect(
+      res.body.clusters.find((c: any) => c.cluster === 'west'),
+    ).toMatchObject({
       cluster: 'west',
       synced: true,
       dataAgeMs: 0,
+      stale: false,
     });
 
     const filtered = await api()
@@ -526,8 +629,19 @@ describe('runway REST API against real clusters', () => {
       });
       expect(preview.body.objects[0].object.metadata.uid).toBeTruthy(); // the API server filled it in
       // A GPU vLLM deployment in east: only KAITO is ready there, and its rules do not take GPU vLLM.
+      // A stack: what the stack operator's own code would write (its config.yaml ConfigMap first).
       expect(preview.body.providerObjects.status).toBe(
-        kind === 'deployments' ? 'no-provider' : 'not-applicable',
+        {
+          deployments: 'no-provider',
+          models: 'not-applicable',
+          stacks: 'available',
+        }[kind],
+      );
+      const configYaml = preview.body.providerObjects.objects.find(
+        (o: any) => o.kind === 'ConfigMap',
+      )?.data?.['config.yaml'];
+      expect(configYaml ? /^version: 2/m.test(configYaml) : undefined).toBe(
+        kind === 'stacks' ? true : undefined,
       );
       expect(await readDirect(eastAdmin, kind, 'team-a', name)).toBeUndefined();
       const dry = await api()
@@ -1122,6 +1236,55 @@ describe('runway REST API against real clusters', () => {
     expect(detail.body.errors).toEqual([]);
   });
 
+  it("shows a stack's generated config.yaml ConfigMap among the objects it owns (only the operator's, by its label)", async () => {
+    const created = await api()
+      .post('/api/runway/stacks/east')
+      .send(bodies.stacks('configured'))
+      .set(auth(ADMIN))
+      .expect(201);
+    const ownerReferences = [
+      {
+        apiVersion: 'llamastack.io/v1alpha2',
+        kind: 'LlamaStackDistribution',
+        name: 'configured',
+        uid: created.body.object.metadata.uid,
+        controller: true,
+      },
+    ];
+    const configMap = (name: string, labels: Record<string, string>) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'team-a', labels, ownerReferences },
+      data: { 'config.yaml': 'version: 2\n' },
+    });
+    const CONFIGMAPS = {
+      group: '',
+      version: 'v1',
+      plural: 'configmaps',
+      kind: 'ConfigMap',
+      namespaced: true,
+    };
+    await eastAdmin.create(
+      CONFIGMAPS,
+      configMap('configured-config-0123abcd', {
+        'app.kubernetes.io/managed-by': 'runway-stacks',
+        'llamastack.io/generated-config': 'true',
+      }),
+    );
+    // Not the operator's generated config: the cache never watches every ConfigMap.
+    await eastAdmin.create(CONFIGMAPS, configMap('configured-other', {}));
+    const detail = await eventually(async () => {
+      const r = await api()
+        .get('/api/runway/stacks/east/team-a/configured')
+        .set(auth(VIEWER));
+      return r.body.owned?.length ? r : undefined;
+    });
+    expect(detail.body.owned.map((o: any) => o.metadata.name)).toEqual([
+      'configured-config-0123abcd',
+    ]);
+    expect(detail.body.owned[0].data['config.yaml']).toBe('version: 2\n');
+  });
+
   it("shows every object a deployment owns: storage, configuration and the endpoint picker's objects", async () => {
     const name = 'with-storage';
     const created = await api()
@@ -1254,10 +1417,14 @@ describe('runway REST API against real clusters', () => {
       ]),
     );
     expect(res.body.items.some((i: any) => i.cluster === 'slow')).toBe(false);
-    expect(res.body.clusters.find((c: any) => c.cluster === 'slow')).toEqual({
+    expect(
+      res.body.clusters.find((c: any) => c.cluster === 'slow'),
+    ).toMatchObject({
       cluster: 'slow',
       synced: false,
       dataAgeMs: null,
+      state: 'unreachable',
+      stale: false,
     });
     // Once its list has timed out, the cluster is reported as such at once.
     const timedOut = await eventually(
@@ -1337,10 +1504,17 @@ describe('runway REST API against real clusters', () => {
         res.body.clusters.map((c: any) => [c.cluster, c]),
       );
       expect(freshness.north.synced).toBe(true);
-      expect(freshness.ghost).toEqual({
+      expect(freshness.north).toMatchObject({
+        state: 'unreachable',
+        stale: true,
+      });
+      expect(freshness.ghost).toMatchObject({
         cluster: 'ghost',
         synced: false,
         dataAgeMs: null,
+        state: 'unreachable',
+        stale: false,
+        lastSeen: null,
       });
       await new Promise(r => setTimeout(r, 300));
       const later = await api()
@@ -1364,7 +1538,12 @@ describe('runway REST API against real clusters', () => {
     );
     expect(
       recovered.body.clusters.find((c: any) => c.cluster === 'north'),
-    ).toEqual({ cluster: 'north', synced: true, dataAgeMs: 0 });
+    ).toMatchObject({
+      cluster: 'north',
+      synced: true,
+      dataAgeMs: 0,
+      stale: false,
+    });
   });
 
   it('serves its OpenAPI document', async () => {

@@ -25,19 +25,24 @@ import {
   type ClustersAnswer,
   type DetailAnswer,
   type ErrorBody,
+  type HubSearchAnswer,
   type ListAnswer,
   type PreviewAnswer,
   runwayClustersReadPermission,
   runwayPermissions,
   type RunwayKind,
+  type SecretNamesAnswer,
+  type StorageClassesAnswer,
   type WriteAnswer,
 } from '@runway-portal/plugin-runway-common';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import type { PermissionsService } from '@backstage/backend-plugin-api';
-import { NotAllowedError } from '@backstage/errors';
+import { NotAllowedError, ServiceUnavailableError } from '@backstage/errors';
+import { HubError, hubEndpoint, searchModels } from '@runway-portal/hub';
 import type { ErrorRequestHandler } from 'express';
 import { matchesFilter, parseListFilter, sortListed } from './filters';
-import { previewWrite } from './preview';
+import { registerLogRoutes } from './logs';
+import { previewWrite, stackDistributions } from './preview';
 import { type RunwayRouterDoc, spec } from './openapi';
 
 type AuditedRequest = NonNullable<
@@ -147,8 +152,90 @@ export async function createRouter(options: RouterOptions) {
     const result = await clusterClient.overview({
       clusters: asList(req.query.cluster),
     });
-    res.json(result satisfies ClustersAnswer);
+    res.json({
+      ...result,
+      stackDistributions: stackDistributions(),
+    } satisfies ClustersAnswer);
   });
+
+  // The hub the downloader uses (HF_ENDPOINT), so the local system searches its stand-in.
+  router.get('/hub/models', async (req, res) => {
+    const credentials = await httpAuth.credentials(req);
+    const [decision] = await permissions.authorize(
+      [{ permission: runwayClustersReadPermission }],
+      { credentials },
+    );
+    if (decision.result !== AuthorizeResult.ALLOW) {
+      throw new NotAllowedError(
+        `you do not have permission ${runwayClustersReadPermission.name}`,
+      );
+    }
+    const endpoint = hubEndpoint();
+    try {
+      const items = await searchModels(String(req.query.search ?? ''), {
+        endpoint,
+        token: process.env.HF_TOKEN || undefined,
+        limit: req.query.limit ? Number(req.query.limit) : 20,
+        signal: AbortSignal.timeout(10_000),
+      });
+      res.json({ endpoint, items } satisfies HubSearchAnswer);
+    } catch (err) {
+      if (err instanceof HubError || (err as Error).name === 'TimeoutError')
+        throw new ServiceUnavailableError(
+          `searching the hub at ${endpoint} failed: ${(err as Error).message}`,
+        );
+      throw err;
+    }
+  });
+
+  router.get('/clusters/:cluster/storageclasses', async (req, res) => {
+    const credentials = await httpAuth.credentials(req);
+    const [decision] = await permissions.authorize(
+      [{ permission: runwayClustersReadPermission }],
+      { credentials },
+    );
+    if (decision.result !== AuthorizeResult.ALLOW) {
+      throw new NotAllowedError(
+        `you do not have permission ${runwayClustersReadPermission.name}`,
+      );
+    }
+    const answer = await clusterClient.storageClasses(req.params.cluster);
+    res.json(answer satisfies StorageClassesAnswer);
+  });
+
+  // Secret names are for the forms that reference a Secret: whoever may create a model or a stack there.
+  router.get(
+    '/clusters/:cluster/namespaces/:namespace/secrets',
+    async (req, res) => {
+      const { cluster, namespace } = req.params;
+      const credentials = await httpAuth.credentials(req);
+      const denials: string[] = [];
+      for (const permission of [
+        runwayPermissions.models.create,
+        runwayPermissions.stacks.create,
+      ]) {
+        try {
+          await authorizer.check(permission, credentials, {
+            cluster,
+            namespace,
+          });
+          break;
+        } catch (err) {
+          if (!(err instanceof NotAllowedError)) throw err;
+          denials.push(permission.name);
+        }
+      }
+      if (denials.length === 2) {
+        throw new NotAllowedError(
+          `listing Secret names in ${cluster}/${namespace} needs ${denials.join(
+            ' or ',
+          )} there`,
+        );
+      }
+      const answer = await clusterClient.secretNames(cluster, namespace);
+      res.json(answer satisfies SecretNamesAnswer);
+    },
+  );
 
   router.get('/:kind', async (req, res) => {
     const kind = req.params.kind as RunwayKind;
@@ -281,6 +368,13 @@ export async function createRouter(options: RouterOptions) {
       clusterClient.delete(kind, { cluster, namespace, name }),
     );
     res.status(204).end();
+  });
+
+  registerLogRoutes(router, {
+    clusterClient,
+    httpAuth,
+    authorizer,
+    logger: options.logger,
   });
 
   router.use(detailedErrors);

@@ -23,7 +23,17 @@ import { StringEnum } from '../schema/kinds';
 import { ObjectMetaSchema } from '../schema/meta';
 import type { ValidationIssue } from '../schema/issues';
 import { InferenceProviderConfigSpecSchema } from '../deployments/schema';
+import {
+  HubSearchAnswerSchema,
+  SecretNamesAnswerSchema,
+  StorageClassesAnswerSchema,
+} from './pickers';
+
+export * from './pickers';
 import type { InferenceProviderConfigSpec } from '../deployments/types';
+import { LogAnswerSchema, PodsAnswerSchema } from './logs';
+
+export * from './logs';
 
 const Str = Type.String;
 const Bool = Type.Boolean;
@@ -82,9 +92,43 @@ export const ClusterErrorSchema = Type.Object(
 );
 export type ClusterError = Static<typeof ClusterErrorSchema>;
 
+export const ClusterStateValues = [
+  'ok',
+  'degraded',
+  'unreachable',
+  'not-installed',
+] as const;
+/**
+ * How a cluster is, as the portal sees it: `ok`; `degraded` (it answers, but
+ * some providers are not ready, none is registered, or some kinds fail to
+ * list); `unreachable` (its API server does not answer: the data shown is
+ * the last known, marked stale); `not-installed` (it answers, but Runway's
+ * CRDs are not there).
+ */
+export type ClusterState = (typeof ClusterStateValues)[number];
+
 export const ClusterFreshnessSchema = Type.Object(
   {
     cluster: Str(),
+    state: StringEnum(ClusterStateValues, {
+      description:
+        "ok; degraded (answers, but some providers are not ready, none is registered, or some kinds fail to list); unreachable (the API server does not answer: the data is the last known); not-installed (answers, but Runway's CRDs are absent).",
+    }),
+    message: Str({
+      description:
+        'Why the cluster is in this state and what to do about it; empty when ok.',
+    }),
+    lastSeen: Type.Union([Str(), Type.Null()], {
+      description:
+        'When the API server last answered the portal (ISO 8601); null before it ever did.',
+    }),
+    stale: Bool({
+      description:
+        "True when this cluster's data in the answer is its last known, not current (the cluster is unreachable, or this kind's watch is failing).",
+    }),
+    staleSince: Opt(
+      Str({ description: 'Since when the data is stale (ISO 8601).' }),
+    ),
     synced: Bool({
       description: 'True once the cluster cache holds a full list.',
     }),
@@ -95,7 +139,7 @@ export const ClusterFreshnessSchema = Type.Object(
   },
   { $id: 'ClusterFreshness', ...closed },
 );
-/** How old a cluster's data is in an answer. */
+/** A cluster's state and how old its data is in an answer. */
 export type ClusterFreshness = Static<typeof ClusterFreshnessSchema>;
 
 export const ValidationIssueSchema = Type.Object(
@@ -214,8 +258,14 @@ export const ClusterOverviewSchema = Type.Object(
         description: 'Kubernetes version (/version gitVersion) when reachable.',
       }),
     ),
-    providers: Type.Array(ProviderSummarySchema),
-    gpus: Type.Array(GpuCapacitySchema),
+    providers: Type.Array(ProviderSummarySchema, {
+      description:
+        "From the cluster's cache: while it is unreachable, the last known (clusters[].stale says so).",
+    }),
+    gpus: Type.Array(GpuCapacitySchema, {
+      description:
+        'While the cluster is unreachable, the last capacity it answered (clusters[].stale says so).',
+    }),
   },
   { $id: 'Cluster', ...closed },
 );
@@ -225,7 +275,7 @@ export type ClusterOverview = Static<typeof ClusterOverviewSchema>;
 /** What every multi-cluster answer carries besides its data. */
 const multiClusterFields = {
   clusters: Type.Array(ClusterFreshnessSchema, {
-    description: 'Data age per cluster that was asked.',
+    description: 'State and data age per cluster that was asked.',
   }),
   errors: Type.Array(ClusterErrorSchema, {
     description: 'Clusters that failed (fully or partly), with why.',
@@ -233,8 +283,27 @@ const multiClusterFields = {
 };
 export type ClusterAnswer = Static<TObject<typeof multiClusterFields>>;
 
+export const StackDistributionSchema = Type.Object(
+  {
+    name: Str({ description: 'What spec.distribution.name accepts.' }),
+    image: Str({ description: 'The image the name resolves to.' }),
+  },
+  closed,
+);
+/** A distribution the stack operator embeds (name → image, with its base config.yaml). */
+export type StackDistribution = Static<typeof StackDistributionSchema>;
+
 export const ClustersAnswerSchema = Type.Object(
-  { items: Type.Array(ClusterOverviewSchema), ...multiClusterFields },
+  {
+    items: Type.Array(ClusterOverviewSchema),
+    stackDistributions: Opt(
+      Type.Array(StackDistributionSchema, {
+        description:
+          "The distributions the stack operator embeds (its distributions.json, the release this portal includes): the names a stack form offers for spec.distribution.name. A cluster's operator may map a name to a mirror (image-overrides).",
+      }),
+    ),
+    ...multiClusterFields,
+  },
   closed,
 );
 export type ClustersAnswer = Static<typeof ClustersAnswerSchema>;
@@ -351,8 +420,9 @@ export const ProviderObjectsStatusValues = [
   'error',
 ] as const;
 /**
- * Why there are provider objects or not: `available`; `not-applicable`
- * (models and stacks); `no-provider` (no engine or provider can be selected,
+ * Why there are provider objects or not: `available` (for a stack: the
+ * config.yaml ConfigMap, Deployment and the rest the stack operator would
+ * write); `not-applicable` (models; a stack that mounts its own config); `no-provider` (no engine or provider can be selected,
  * with the core's reason); `provider-unavailable` (not registered, not ready,
  * or no upstream CRD in that cluster); `not-built-in` (registered there, but
  * this portal does not have its transformation); `invalid` (the provider
@@ -367,7 +437,7 @@ const providerObjects = <O extends TSchema>(object: O) =>
     {
       status: StringEnum(ProviderObjectsStatusValues, {
         description:
-          "available; not-applicable (models, stacks); no-provider (no engine or provider can be selected: the core's reason); provider-unavailable (not registered, not ready, or its upstream CRD missing in that cluster); not-built-in (this portal lacks that provider's transformation); invalid (the provider rejects the spec; `field` names the field); error (the transformation failed).",
+          "available (for a stack: what the stack operator would write, its generated config.yaml first); not-applicable (models; a stack with overrideConfig); no-provider (no engine or provider can be selected: the core's reason); provider-unavailable (not registered, not ready, or its upstream CRD missing in that cluster); not-built-in (this portal lacks that provider's transformation); invalid (the provider, or the stack operator, rejects the spec; `field` names the field); error (the transformation failed).",
       }),
       message: Str({
         description:
@@ -393,7 +463,7 @@ const providerObjects = <O extends TSchema>(object: O) =>
     },
     {
       description:
-        "The objects the selected provider would write for a ModelDeployment (KAITO Workspace, DynamoGraphDeployment, RayService, llm-d Deployments, ...), from the provider's own transformation, or why there are none.",
+        "The objects the selected provider would write for a ModelDeployment (KAITO Workspace, DynamoGraphDeployment, RayService, llm-d Deployments, ...), from the provider's own transformation, or for a LlamaStackDistribution what the stack operator would write (its generated config.yaml ConfigMap, Deployment, Service, ...), from the operator's own code; or why there are none.",
       ...closed,
     },
   );
@@ -440,6 +510,11 @@ export const ANSWER_SCHEMAS = {
   PreviewResource: PreviewAnswerSchema,
   GetResource: DetailAnswerSchema,
   UpdateResource: WriteAnswerSchema,
+  ListStorageClasses: StorageClassesAnswerSchema,
+  ListSecretNames: SecretNamesAnswerSchema,
+  SearchHub: HubSearchAnswerSchema,
+  ListPods: PodsAnswerSchema,
+  ReadPodLog: LogAnswerSchema,
 } as const;
 export type RunwayOperationId = keyof typeof ANSWER_SCHEMAS;
 

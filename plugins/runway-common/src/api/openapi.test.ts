@@ -42,8 +42,13 @@ describe('the OpenAPI document derived from the contract', () => {
       'DeleteResource',
       'GetResource',
       'ListClusters',
+      'ListPods',
       'ListResources',
+      'ListSecretNames',
+      'ListStorageClasses',
       'PreviewResource',
+      'ReadPodLog',
+      'SearchHub',
       'UpdateResource',
     ]);
     expect(doc.paths['/{kind}'].get.parameters[0].schema.enum).toEqual([
@@ -57,7 +62,15 @@ describe('the OpenAPI document derived from the contract', () => {
   });
 
   it('names each field where an answer departs from it', () => {
-    const freshness = { cluster: 'east', synced: true, dataAgeMs: 0 };
+    const freshness = {
+      cluster: 'east',
+      synced: true,
+      dataAgeMs: 0,
+      state: 'ok',
+      message: '',
+      lastSeen: '2026-01-01T00:00:00.000Z',
+      stale: false,
+    };
     expect(
       answerMismatches('ListResources', {
         items: [],
@@ -80,6 +93,13 @@ describe('the OpenAPI document derived from the contract', () => {
         errors: [],
       }).join('\n'),
     ).toMatch(/\/clusters\/0\/dataAgeMs/);
+    expect(
+      answerMismatches('ListClusters', {
+        items: [],
+        clusters: [{ ...freshness, state: 'down' }],
+        errors: [],
+      }).join('\n'),
+    ).toMatch(/\/clusters\/0\/state/);
     expect(
       answerMismatches('ErrorBody', {
         error: { name: 'InputError', message: 'no' },

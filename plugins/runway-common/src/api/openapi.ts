@@ -20,6 +20,8 @@ import {
   ClusterFreshnessSchema,
   ErrorBodySchema,
   ObjectBodySchema,
+  LOG_TAIL_DEFAULT,
+  LOG_TAIL_MAX,
   PreviewModeValues,
   ValidationIssueSchema,
 } from './contract';
@@ -122,6 +124,54 @@ const paths = {
       responses: {
         '200': json('The clusters.', ref('ListClusters')),
         '403': errorResponse('The user may not read the cluster overview.'),
+      },
+    },
+  },
+  '/hub/models': {
+    get: {
+      operationId: 'SearchHub',
+      description:
+        "Searches the Hugging Face Hub the backend's HF_ENDPOINT names (the downloader's), for the model pickers: size, parameter count, license. Needs runway.clusters.read.",
+      parameters: [
+        { ...queryParam('search', STRING), required: true },
+        queryParam('limit', { type: 'integer', minimum: 1, maximum: 50 }),
+      ],
+      responses: {
+        '200': json('The matching repositories.', ref('HubSearch')),
+        '403': errorResponse('The user may not read the clusters.'),
+        '503': errorResponse(
+          'The hub could not be reached or refused the search.',
+        ),
+      },
+    },
+  },
+  '/clusters/{cluster}/storageclasses': {
+    get: {
+      operationId: 'ListStorageClasses',
+      description:
+        "The cluster's StorageClasses (for the model form's storage class). Needs runway.clusters.read.",
+      parameters: [clusterParam],
+      responses: {
+        '200': json('The storage classes.', ref('StorageClasses')),
+        '403': errorResponse('The user may not read the clusters.'),
+        '404': errorResponse('No such cluster.'),
+        '503': unreachable503,
+      },
+    },
+  },
+  '/clusters/{cluster}/namespaces/{namespace}/secrets': {
+    get: {
+      operationId: 'ListSecretNames',
+      description:
+        'The names of the Secrets of a namespace (for credentials pickers); the values are never read. Needs runway.models.create or runway.stacks.create there.',
+      parameters: [clusterParam, pathParam('namespace')],
+      responses: {
+        '200': json('The Secret names.', ref('SecretNames')),
+        '403': errorResponse(
+          'The user may create neither models nor stacks there, or the namespace is not open to the portal.',
+        ),
+        '404': errorResponse('No such cluster.'),
+        '503': unreachable503,
       },
     },
   },
@@ -267,6 +317,73 @@ const paths = {
       },
     },
   },
+  '/{kind}/{cluster}/{namespace}/{name}/pods': {
+    get: {
+      operationId: 'ListPods',
+      description:
+        "The pods of a resource, found by label: the selector of the provider's Service (status.endpoint.service) and of each workload the resource owns. Needs runway.logs.read.",
+      parameters: resourceParams,
+      responses: {
+        '200': json(
+          'The pods and the selectors they were found with.',
+          ref('ListPods'),
+        ),
+        '403': errorResponse('The user may not read logs there.'),
+        '404': errorResponse('No such resource or cluster.'),
+        '503': unreachable503,
+      },
+    },
+  },
+  '/{kind}/{cluster}/{namespace}/{name}/pods/{pod}/log': {
+    get: {
+      operationId: 'ReadPodLog',
+      description:
+        "One container's log of one of the resource's pods: the last tailLines lines as JSON, or with follow=true those lines and then every new line as server-sent events (each `data` one line; event `end` when the container's log ends, `runway-error` when reading fails), until the client disconnects. Needs runway.logs.read.",
+      parameters: [
+        ...resourceParams,
+        pathParam('pod'),
+        queryParam(
+          'container',
+          STRING,
+          "The container; default the pod's first container.",
+        ),
+        queryParam(
+          'tailLines',
+          // The bounds are checked by parseLogQuery, whose error names the parameter.
+          { type: 'integer' },
+          `How many of the last lines: 1 to ${LOG_TAIL_MAX}, default ${LOG_TAIL_DEFAULT}.`,
+        ),
+        queryParam(
+          'previous',
+          BOOLEAN,
+          'The log of the previous instance of a restarted container.',
+        ),
+        queryParam(
+          'follow',
+          BOOLEAN,
+          'Keep streaming new lines (text/event-stream).',
+        ),
+      ],
+      responses: {
+        '200': {
+          description:
+            'The lines (JSON), or with follow=true a text/event-stream of lines.',
+          content: {
+            'application/json': { schema: ref('ReadPodLog') },
+            'text/event-stream': { schema: STRING },
+          },
+        },
+        '400': errorResponse(
+          'A query parameter is not valid: `issues` names it.',
+        ),
+        '403': errorResponse(
+          "The user may not read logs there, or the pod is not one of the resource's pods.",
+        ),
+        '404': errorResponse('No such resource, cluster, pod or container.'),
+        '503': unreachable503,
+      },
+    },
+  },
 } as const;
 
 /** The schema names the paths refer to, each one a contract schema. */
@@ -276,6 +393,11 @@ const NAMED_SCHEMAS: Record<string, TSchema> = {
   WriteResponse: ANSWER_SCHEMAS.CreateResource,
   Preview: ANSWER_SCHEMAS.PreviewResource,
   ResourceDetail: ANSWER_SCHEMAS.GetResource,
+  StorageClasses: ANSWER_SCHEMAS.ListStorageClasses,
+  SecretNames: ANSWER_SCHEMAS.ListSecretNames,
+  HubSearch: ANSWER_SCHEMAS.SearchHub,
+  ListPods: ANSWER_SCHEMAS.ListPods,
+  ReadPodLog: ANSWER_SCHEMAS.ReadPodLog,
   ClusterError: ClusterErrorSchema,
   ClusterFreshness: ClusterFreshnessSchema,
   ValidationIssue: ValidationIssueSchema,

@@ -21,6 +21,8 @@ export const DEPLOYMENT_FORM_EDITORS = {
   labels: 'metadata.labels',
   engineArgs: 'spec.engine.args',
   env: 'spec.env',
+  // Kept as they are; the model step's "use a cached model" choice edits its entry.
+  volumes: 'spec.model.storage.volumes',
   providerOverrides: 'spec.provider.overrides',
   nodeSelector: 'spec.nodeSelector',
   tolerations: 'spec.tolerations',
@@ -39,6 +41,7 @@ export const DEPLOYMENT_FORM_STEPS: readonly DeploymentFormStep[] = [
       'spec.model.id',
       'spec.model.source',
       'spec.model.servedName',
+      'volumes',
     ],
   },
   {

@@ -1,6 +1,6 @@
 /**
  * Prints the portal's RBAC as a Kubernetes List (JSON), for
- * `yarn workspace @runway-portal/plugin-runway-node rbac [--name N] [--namespace NS] | kubectl apply -f -`.
+ * `yarn workspace @runway-portal/plugin-runway-node rbac [--name N] [--namespace NS] [--list-secret-names] | kubectl apply -f -`.
  */
 import { parseArgs } from 'node:util';
 import { portalAccessManifests } from '../rbac';
@@ -14,7 +14,11 @@ export function rbacList(args: string[]): {
 } {
   const { values } = parseArgs({
     args,
-    options: { name: { type: 'string' }, namespace: { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      namespace: { type: 'string' },
+      'list-secret-names': { type: 'boolean' },
+    },
     strict: true,
     allowPositionals: false,
   });
@@ -28,7 +32,11 @@ export function rbacList(args: string[]): {
   return {
     apiVersion: 'v1',
     kind: 'List',
-    items: portalAccessManifests(values),
+    items: portalAccessManifests({
+      name: values.name,
+      namespace: values.namespace,
+      listSecretNames: values['list-secret-names'],
+    }),
   };
 }
 
@@ -41,7 +49,7 @@ if (require.main === module) {
     process.stderr.write(
       `${
         err instanceof Error ? err.message : String(err)
-      }\nusage: rbac [--name runway-portal] [--namespace runway-system]\n`,
+      }\nusage: rbac [--name runway-portal] [--namespace runway-system] [--list-secret-names]\n`,
     );
     process.exitCode = 2;
   }

@@ -25,12 +25,20 @@ import {
   type WatchOptions,
 } from '@runway-portal/controller-runtime';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { EVENTS, RUNWAY_GROUPS, type UpstreamKind } from '../kinds';
+import {
+  EVENTS,
+  PROVIDER_CONFIGS,
+  RUNWAY_GROUPS,
+  type UpstreamKind,
+} from '../kinds';
 import {
   type ClusterError,
   type ClusterFreshness,
+  type ClusterHealth,
   classifyClusterError,
-  dataAge,
+  clusterHealth,
+  freshnessOf,
+  isNoAnswer,
   withTimeout,
 } from './health';
 
@@ -38,6 +46,10 @@ import {
 interface WatchState {
   failingSince?: number;
   lastError?: unknown;
+  /** The API group of the failing type. */
+  group?: string;
+  /** The failing type, for messages, e.g. `Model (models.airunway.ai/v1alpha1)`. */
+  what?: string;
 }
 
 /**
@@ -46,6 +58,8 @@ interface WatchState {
  */
 class ObservedKubeClient extends KubeClient {
   private readonly states = new Map<string, WatchState>();
+  /** Called with every answer of the API server (success or an HTTP error), or `err` when none came. */
+  contact: (err?: unknown) => void = () => {};
   private readonly failureListeners = new Set<(rt: ResourceType) => void>();
   private readonly healthListeners = new Set<(rt: ResourceType) => void>();
 
@@ -65,7 +79,13 @@ class ObservedKubeClient extends KubeClient {
     return this.states.get(resourceTypeId(rt)) ?? {};
   }
 
+  /** Every failing type's state (for the cluster's health). */
+  failing(): WatchState[] {
+    return [...this.states.values()].filter(s => s.failingSince !== undefined);
+  }
+
   private ok(rt: ResourceType): void {
+    this.contact();
     const state = this.states.get(resourceTypeId(rt));
     if (state?.failingSince !== undefined) {
       this.states.set(resourceTypeId(rt), {});
@@ -75,12 +95,16 @@ class ObservedKubeClient extends KubeClient {
 
   private fail(rt: ResourceType, err: unknown, signal?: AbortSignal): void {
     if (signal?.aborted) return; // stopped on purpose
+    const answered = typeof (err as { code?: number }).code === 'number';
+    this.contact(answered ? undefined : err);
     if ((err as { code?: number }).code === 410) return; // too old: the informer lists again
     const id = resourceTypeId(rt);
     const prev = this.states.get(id);
     this.states.set(id, {
       failingSince: prev?.failingSince ?? Date.now(),
       lastError: err,
+      group: rt.group,
+      what: `${rt.kind} (${rt.group || 'core'}/${rt.version})`,
     });
     for (const listener of this.failureListeners) listener(rt);
     if (prev?.failingSince === undefined)
@@ -107,7 +131,15 @@ class ObservedKubeClient extends KubeClient {
     onEvent: (event: WatchEvent<T>) => void,
   ): Promise<void> {
     try {
-      await super.watch<T>(rt, opts, event => {
+      // Accepted is working again, even if no event comes for a long while (a quiet kind).
+      const observed: WatchOptions = {
+        ...opts,
+        onConnected: () => {
+          this.ok(rt);
+          opts.onConnected?.();
+        },
+      };
+      await super.watch<T>(rt, observed, event => {
         this.ok(rt);
         onEvent(event);
       });
@@ -135,7 +167,20 @@ export interface ClusterCacheOptions {
   logger: Logger;
   /** How long discovered upstream kinds are trusted before discovery runs again. */
   discoveryTtlMs?: number;
+  /**
+   * Time between health probes (`GET /apis/airunway.ai`: does the API server
+   * answer, is Runway installed) while the cluster answers; default 5 s. While
+   * it does not, the probe runs every second. This bounds how long a stopped
+   * cluster can look current: probe interval + probe timeout (2 s).
+   */
+  healthProbeIntervalMs?: number;
 }
+
+/** The core group: a 404 on it means Runway's CRDs are not installed. */
+const CORE_GROUP = 'airunway.ai';
+const CORE_GROUP_PATH = `/apis/${CORE_GROUP}`;
+const PROBE_TIMEOUT_MS = 2_000;
+const DOWN_PROBE_INTERVAL_MS = 1_000;
 
 /** A served upstream kind, and the label selectors it is watched with (all of its objects when unset). */
 export interface UpstreamType {
@@ -171,6 +216,12 @@ export function keepOwnedOnly(obj: KubeObject): KubeObject {
   };
 }
 
+function dedupeMessages(errors: ClusterError[]): ClusterError[] {
+  return errors.filter(
+    (e, i) => errors.findIndex(o => o.message === e.message) === i,
+  );
+}
+
 export class ClusterCache {
   readonly name: string;
   /** For reads and writes of single requests. */
@@ -188,6 +239,18 @@ export class ClusterCache {
   private readonly requestTimeoutMs: number;
   private readonly discoveryTtlMs: number;
   private readonly logger: Logger;
+  // What the cache observed of the cluster as a whole (see clusterHealth).
+  private lastSeen?: number;
+  private downSince?: number;
+  private downError?: ClusterError;
+  private notInstalled = false;
+  private lastState = '';
+  private readonly healthListeners = new Set<(cluster: string) => void>();
+  private readonly probeIntervalMs: number;
+  private probeTimer?: NodeJS.Timeout;
+  private stopped = false;
+  /** The first probe's end: answers wait for it, so that they never say "ok" before anyone looked. */
+  private readonly firstProbe: Promise<void>;
 
   constructor(options: ClusterCacheOptions) {
     this.name = options.name;
@@ -213,6 +276,139 @@ export class ClusterCache {
     // Informers created from now on start at once: the cache fills lazily.
     this.own.start();
     this.upstream.start();
+    this.probeIntervalMs = options.healthProbeIntervalMs ?? 5_000;
+    this.watchClient.contact = err => this.contact(err);
+    this.watchClient.onHealthChange(() => this.healthChanged(true));
+    this.firstProbe = this.probe();
+  }
+
+  /** An answer from the API server (no `err`), or a request that got none. */
+  private contact(err?: unknown): void {
+    const now = Date.now();
+    if (err === undefined) {
+      this.lastSeen = now;
+      if (this.downSince !== undefined) {
+        this.downSince = undefined;
+        this.downError = undefined;
+        this.healthChanged();
+      }
+      return;
+    }
+    const error = classifyClusterError(err, {
+      cluster: this.name,
+      what: 'its API',
+    });
+    if (!isNoAnswer(error)) return;
+    this.downError = error;
+    if (this.downSince === undefined) {
+      this.downSince = now;
+      this.healthChanged();
+    }
+  }
+
+  /** One health probe, then the next one scheduled. */
+  private async probe(): Promise<void> {
+    try {
+      const bound = Math.min(PROBE_TIMEOUT_MS, this.requestTimeoutMs);
+      await withTimeout(this.name, bound, 'a probe', signal =>
+        this.watchClient.request({
+          method: 'GET',
+          path: CORE_GROUP_PATH,
+          signal,
+        }),
+      );
+      this.setInstalled(true);
+      this.contact();
+    } catch (err) {
+      const code = (err as { code?: number }).code;
+      if (typeof code === 'number') {
+        if (code === 404) this.setInstalled(false);
+        this.contact();
+      } else {
+        this.contact(err);
+      }
+    } finally {
+      if (!this.stopped) {
+        const next =
+          this.downSince === undefined
+            ? this.probeIntervalMs
+            : Math.min(this.probeIntervalMs, DOWN_PROBE_INTERVAL_MS);
+        this.probeTimer = setTimeout(() => void this.probe(), next);
+        this.probeTimer.unref?.();
+      }
+    }
+  }
+
+  private setInstalled(installed: boolean): void {
+    if (this.notInstalled === !installed) return;
+    this.notInstalled = !installed;
+    this.healthChanged();
+  }
+
+  /** Tells listeners when the cluster's state changed, or (`always`) when a watch's health did. */
+  private healthChanged(always = false): void {
+    const health = this.clusterHealth();
+    const key = `${health.state}|${health.message}`;
+    if (!always && key === this.lastState) return;
+    this.lastState = key;
+    for (const listener of this.healthListeners) {
+      try {
+        listener(this.name);
+      } catch (err) {
+        this.logger.error('health listener failed', { error: err });
+      }
+    }
+  }
+
+  /** The cluster's state from what the cache observed (see `clusterHealth`). */
+  clusterHealth(): ClusterHealth {
+    const failing = this.watchClient.failing();
+    // A 404 listing one of the core group's kinds says it as well as the probe (whichever comes first).
+    const coreMissing = failing.some(
+      s =>
+        s.group === CORE_GROUP &&
+        (s.lastError as { code?: number }).code === 404,
+    );
+    const problems = failing
+      .map(s =>
+        classifyClusterError(s.lastError, {
+          cluster: this.name,
+          what: s.what ?? 'a kind',
+          collection: true,
+        }),
+      )
+      // No answer is the cluster's state; a kind not installed (an optional operator) is the answer's error.
+      .filter(e => !isNoAnswer(e) && e.reason !== 'NotInstalled');
+    const providers = this.informer(PROVIDER_CONFIGS);
+    return clusterHealth({
+      cluster: this.name,
+      lastSeen: this.lastSeen,
+      downSince: this.downSince,
+      downError: this.downError,
+      notInstalled: this.notInstalled || coreMissing,
+      problems: dedupeMessages(problems),
+      ...(providers.hasSynced()
+        ? {
+            providers: providers.store.list().map(p => ({
+              name: p.metadata?.name ?? '',
+              ready:
+                (p.status as { ready?: boolean } | undefined)?.ready === true,
+            })),
+          }
+        : {}),
+    });
+  }
+
+  /** Waits until the first probe ended (at most `timeoutMs`; the probe itself is bounded too). */
+  private async stateKnown(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.firstProbe,
+      new Promise<void>(resolve => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Subscribes to changes of Runway's kinds and their events in this cluster. */
@@ -226,7 +422,8 @@ export class ClusterCache {
    * answers about the cluster change then although no object did.
    */
   onHealthChange(listener: (cluster: string) => void): () => void {
-    return this.watchClient.onHealthChange(() => listener(this.name));
+    this.healthListeners.add(listener);
+    return () => this.healthListeners.delete(listener);
   }
 
   /** The informer of one of Runway's kinds (or providers), started on first use. */
@@ -290,6 +487,19 @@ export class ClusterCache {
     informer: Informer<KubeObject>,
     timeoutMs = this.requestTimeoutMs,
   ): Promise<boolean> {
+    // The answer also says the cluster's state: the first probe runs alongside, in the same bound.
+    const known = this.stateKnown(timeoutMs);
+    try {
+      return await this.waitForList(informer, timeoutMs);
+    } finally {
+      await known;
+    }
+  }
+
+  private async waitForList(
+    informer: Informer<KubeObject>,
+    timeoutMs: number,
+  ): Promise<boolean> {
     if (informer.hasSynced()) return true;
     const id = resourceTypeId(informer.resourceType);
     if (
@@ -323,11 +533,11 @@ export class ClusterCache {
   ): { freshness: ClusterFreshness; error?: ClusterError } {
     const state = this.watchClient.stateOf(informer.resourceType);
     const synced = informer.hasSynced();
-    const freshness = {
-      cluster: this.name,
-      synced,
-      dataAgeMs: dataAge({ synced, failingSince: state.failingSince }, now),
-    };
+    const freshness = freshnessOf(
+      this.clusterHealth(),
+      { cluster: this.name, synced, failingSince: state.failingSince },
+      now,
+    );
     if (state.failingSince !== undefined) {
       return {
         freshness,
@@ -429,6 +639,8 @@ export class ClusterCache {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.probeTimer);
     await Promise.all([this.own.stop(), this.upstream.stop()]);
     this.client.close();
     this.watchClient.close();

@@ -33,6 +33,14 @@ export interface Progress {
   message?: string;
   /** `Type=Status (Reason)` per condition, in the order the controller wrote them. */
   conditions: string[];
+  /**
+   * Set when `status.observedGeneration` is behind `metadata.generation`: the
+   * phase describes the previous spec (a re-applied Ready model is not yet
+   * Ready with its new source), so it neither reaches nor fails the wait.
+   */
+  stale?: { observed: number; generation: number };
+  /** `metadata.deletionTimestamp` is set: it will never reach a phase. */
+  deleting?: boolean;
 }
 
 export type Verdict =
@@ -60,10 +68,23 @@ export function targetPhaseOf(
 export function progressOf(object: unknown): Progress {
   const status =
     isRecord(object) && isRecord(object.status) ? object.status : {};
+  const metadata =
+    isRecord(object) && isRecord(object.metadata) ? object.metadata : {};
   const conditions = Array.isArray(status.conditions)
     ? status.conditions.filter(isRecord)
     : [];
+  const observed = status.observedGeneration;
+  const generation = metadata.generation;
+  // Only kinds whose controller writes observedGeneration (deployments, models) can be stale.
+  const stale =
+    typeof observed === 'number' &&
+    typeof generation === 'number' &&
+    observed < generation
+      ? { observed, generation }
+      : undefined;
   return {
+    ...(stale ? { stale } : {}),
+    ...(metadata.deletionTimestamp ? { deleting: true } : {}),
     phase: typeof status.phase === 'string' ? status.phase : undefined,
     message:
       typeof status.message === 'string' && status.message !== ''
@@ -80,6 +101,8 @@ export function progressOf(object: unknown): Progress {
 
 export function verdictOf(object: unknown, targetPhase: string): Verdict {
   const progress = progressOf(object);
+  if (progress.deleting) return { state: 'failed', progress };
+  if (progress.stale) return { state: 'pending', progress };
   if (progress.phase === targetPhase) return { state: 'reached', progress };
   if (progress.phase === FAILED_PHASE) return { state: 'failed', progress };
   return { state: 'pending', progress };
@@ -91,6 +114,11 @@ export function describeProgress(what: string, progress: Progress): string {
   if (progress.message) parts.push(`message "${progress.message}"`);
   if (progress.conditions.length > 0)
     parts.push(`conditions ${progress.conditions.join(', ')}`);
+  if (progress.stale)
+    parts.push(
+      `status is for generation ${progress.stale.observed}, the spec is at ${progress.stale.generation}: waiting for the controller`,
+    );
+  if (progress.deleting) parts.push('being deleted');
   return parts.join('; ');
 }
 
@@ -100,6 +128,8 @@ export function describeProgress(what: string, progress: Progress): string {
  */
 export function failureMessage(object: unknown): string {
   const progress = progressOf(object);
+  if (progress.deleting)
+    return 'it is being deleted (metadata.deletionTimestamp is set); run the template again once it is gone';
   if (progress.message) return progress.message;
   const status =
     isRecord(object) && isRecord(object.status) ? object.status : {};

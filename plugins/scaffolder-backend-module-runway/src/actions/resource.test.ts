@@ -76,10 +76,15 @@ describe('runway:apply inputs', () => {
     );
   });
 
-  it('links a deployment to its detail page and other kinds to the dashboard', () => {
+  it('links each kind to its detail page', () => {
     expect(portalLink('deployments', 'gpu east', 'team-a', 'llama')).toBe(
       '/runway/deployments/gpu%20east/team-a/llama',
     );
-    expect(portalLink('models', 'dev', 'team-a', 'm')).toBe('/runway');
+    expect(portalLink('models', 'dev', 'team-a', 'm')).toBe(
+      '/runway/models/dev/team-a/m',
+    );
+    expect(portalLink('stacks', 'dev', 'team-a', 's')).toBe(
+      '/runway/stacks/dev/team-a/s',
+    );
   });
 });

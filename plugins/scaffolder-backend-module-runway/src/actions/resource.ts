@@ -109,8 +109,8 @@ export function portalLink(
   namespace: string,
   name: string,
 ): string {
-  if (kind !== 'deployments') return '/runway';
-  return `/runway/deployments/${[cluster, namespace, name]
+  // Every kind has its detail page: /runway/{deployments,models,stacks}/cluster/namespace/name.
+  return `/runway/${kind}/${[cluster, namespace, name]
     .map(encodeURIComponent)
     .join('/')}`;
 }

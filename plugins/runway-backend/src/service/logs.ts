@@ -1,0 +1,205 @@
+/**
+ * Pod logs: the pods of a resource, and one container's log as a bounded
+ * tail (JSON) or followed (server-sent events, ended when the client goes).
+ * Each route checks the user's runway.logs.read on the resource's cluster
+ * and namespace first; only then does the ClusterClient read, with the
+ * portal's own credentials, and only the resource's own pods.
+ */
+import type {
+  HttpAuthService,
+  LoggerService,
+} from '@backstage/backend-plugin-api';
+import { LineDecoder } from '@runway-portal/controller-runtime';
+import {
+  type Authorizer,
+  type ClusterClient,
+  ResourceInvalidError,
+} from '@runway-portal/plugin-runway-node';
+import {
+  LOG_BYTES_MAX,
+  LOG_EVENTS,
+  type LogAnswer,
+  type PodsAnswer,
+  parseLogQuery,
+  runwayLogsReadPermission,
+  type RunwayKind,
+} from '@runway-portal/plugin-runway-common';
+import type { Request, Response, Router } from 'express';
+import type { Readable } from 'node:stream';
+
+export interface LogRoutesOptions {
+  clusterClient: ClusterClient;
+  httpAuth: HttpAuthService;
+  authorizer: Authorizer;
+  logger: LoggerService;
+  /** A comment line every this often keeps idle followed logs open through proxies; default 15 s. */
+  heartbeatMs?: number;
+}
+
+/** One server-sent event; a line has no newline, so one `data` field carries it. */
+export function sseEvent(data: string, event?: string): string {
+  const lines = data.split(/\r?\n/);
+  return `${event ? `event: ${event}\n` : ''}${lines
+    .map(l => `data: ${l}`)
+    .join('\n')}\n\n`;
+}
+
+/** The last `tailLines` of a log read whole (bounded by `limitBytes` upstream). */
+export function lastLines(text: string, tailLines: number): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.slice(-tailLines);
+}
+
+async function readBounded(
+  stream: Readable,
+  maxBytes: number,
+): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = chunk as Buffer;
+    chunks.push(buffer);
+    size += buffer.length;
+    // The API server honours limitBytes; this guards against one that does not.
+    if (size >= maxBytes) {
+      stream.destroy();
+      return {
+        text: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'),
+        truncated: true,
+      };
+    }
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+}
+
+function follow(
+  req: Request,
+  res: Response,
+  stream: Readable,
+  heartbeatMs: number,
+  onEnd: () => void,
+) {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  // Behind compression middleware each event must be flushed, or it waits in a buffer.
+  const flush = () => (res as unknown as { flush?: () => void }).flush?.();
+  const write = (text: string) => {
+    const ok = res.write(text);
+    flush();
+    if (!ok) {
+      stream.pause();
+      res.once('drain', () => stream.resume());
+    }
+  };
+  const decoder = new LineDecoder();
+  const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs);
+  let done = false;
+  const finish = (event?: string) => {
+    if (done) return;
+    done = true;
+    clearInterval(heartbeat);
+    stream.destroy();
+    if (event && !res.writableEnded) {
+      res.write(event);
+      flush();
+    }
+    if (!res.writableEnded) res.end();
+    onEnd();
+  };
+  stream.on('data', (chunk: Buffer) => {
+    const lines = decoder.push(chunk);
+    if (lines.length > 0) write(lines.map(l => sseEvent(l)).join(''));
+  });
+  stream.on('end', () => {
+    const rest = decoder.end();
+    if (rest.length > 0) write(rest.map(l => sseEvent(l)).join(''));
+    finish(sseEvent('', LOG_EVENTS.end));
+  });
+  stream.on('error', err =>
+    finish(
+      sseEvent(
+        `reading the log failed: ${err.message}; reload to try again`,
+        LOG_EVENTS.error,
+      ),
+    ),
+  );
+  // The client went (tab closed, page left): stop reading from the cluster.
+  res.on('close', () => finish());
+  void req;
+}
+
+/** Adds the log routes to the runway router (after the resource routes, same error handling). */
+export function registerLogRoutes(router: Router, options: LogRoutesOptions) {
+  const { clusterClient, httpAuth, authorizer, logger } = options;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+
+  async function authorize(req: Request) {
+    const { cluster, namespace } = req.params;
+    const credentials = await httpAuth.credentials(req as any);
+    await authorizer.check(runwayLogsReadPermission, credentials, {
+      cluster,
+      namespace,
+    });
+  }
+
+  router.get('/:kind/:cluster/:namespace/:name/pods', async (req, res) => {
+    const kind = req.params.kind as RunwayKind;
+    const { cluster, namespace, name } = req.params;
+    await authorize(req);
+    const answer = await clusterClient.resourcePods(kind, {
+      cluster,
+      namespace,
+      name,
+    });
+    res.json(answer satisfies PodsAnswer);
+  });
+
+  router.get(
+    '/:kind/:cluster/:namespace/:name/pods/:pod/log',
+    async (req, res) => {
+      const kind = req.params.kind as RunwayKind;
+      const { cluster, namespace, name, pod } = req.params;
+      await authorize(req);
+      const { value: query, issues } = parseLogQuery(
+        req.query as Record<string, unknown>,
+      );
+      if (!query) {
+        throw new ResourceInvalidError(
+          `the log request is not valid: ${issues
+            .map(i => `${i.path}: ${i.message}`)
+            .join('; ')}`,
+          issues,
+        );
+      }
+      const aborted = new AbortController();
+      res.on('close', () => aborted.abort(new Error('the client went away')));
+      const ref = { cluster, namespace, name };
+      const { container, stream } = await clusterClient.podLog(
+        kind,
+        ref,
+        pod,
+        query,
+        aborted.signal,
+      );
+      if (query.follow) {
+        logger.debug(`following the log of ${namespace}/${pod} ${container}`);
+        follow(req, res, stream, heartbeatMs, () =>
+          logger.debug(`stopped following ${namespace}/${pod} ${container}`),
+        );
+        return;
+      }
+      const { text, truncated } = await readBounded(stream, LOG_BYTES_MAX);
+      res.json({
+        pod,
+        container,
+        previous: query.previous,
+        lines: lastLines(text, query.tailLines),
+        truncated,
+      } satisfies LogAnswer);
+    },
+  );
+}

@@ -1,0 +1,110 @@
+import { estimateModelMemory, gpuFit, USABLE_GPU_SHARE } from './gpuFit';
+
+const GiB = 1024 ** 3;
+
+/** Llama 3.1 8B's config.json. */
+const llama8b = {
+  parameters: 8.03e9,
+  layers: 32,
+  hiddenSize: 4096,
+  attentionHeads: 32,
+  kvHeads: 8,
+};
+
+describe('estimateModelMemory', () => {
+  it('adds weights, the KV cache of the context and a margin', () => {
+    const e = estimateModelMemory(llama8b, { contextLength: 8192 })!;
+    expect(e.weightsBytes).toBe(8.03e9 * 2);
+    // 2 (K, V) × 32 layers × 8 KV heads × 128 dims × 2 bytes × 8192 tokens = 1 GiB.
+    expect(e.kvCacheBytes).toBe(GiB);
+    expect(e.overheadBytes).toBeCloseTo(e.weightsBytes * 0.1);
+    expect(e.totalBytes).toBeCloseTo(
+      e.weightsBytes + e.kvCacheBytes + e.overheadBytes,
+    );
+    expect(e.assumptions).toEqual([
+      '2 bytes per parameter (fp16/bf16)',
+      'weights = parameters × bytes per parameter',
+    ]);
+  });
+
+  it('prefers the files’ size, and names what it assumes without the architecture', () => {
+    const e = estimateModelMemory({ weightsBytes: 4 * GiB })!;
+    expect(e.weightsBytes).toBe(4 * GiB);
+    expect(e.kvCacheBytes).toBeCloseTo(0.4 * GiB);
+    expect(e.assumptions).toContain('a context of 4096 tokens');
+    expect(e.assumptions.join(' ')).toMatch(/architecture is unknown/);
+    expect(
+      estimateModelMemory(
+        { weightsBytes: 4 * GiB },
+        { concurrentSequences: 4 },
+      )!.kvCacheBytes,
+    ).toBeCloseTo(1.6 * GiB);
+  });
+
+  it('knows nothing without a size or a parameter count', () => {
+    expect(estimateModelMemory({ layers: 32 })).toBeUndefined();
+  });
+});
+
+describe('gpuFit', () => {
+  const estimate = estimateModelMemory(llama8b, { contextLength: 8192 })!;
+
+  it('fits an 8B model on one 24 GiB GPU', () => {
+    const fit = gpuFit({ estimate, gpuMemoryBytes: 24 * GiB, freeGpus: 2 });
+    expect(fit).toMatchObject({ verdict: 'fits', gpusNeeded: 1 });
+    expect(fit.message).toMatch(
+      /^Fits: about .* on 1 GPU\(s\) of 24\.0 GiB \(2 free\)\.$/,
+    );
+  });
+
+  it('needs two 16 GiB GPUs, and says when fewer are free or asked for', () => {
+    expect(
+      gpuFit({ estimate, gpuMemoryBytes: 16 * GiB, freeGpus: 4 }),
+    ).toMatchObject({
+      verdict: 'fits',
+      gpusNeeded: 2,
+    });
+    const busy = gpuFit({ estimate, gpuMemoryBytes: 16 * GiB, freeGpus: 1 });
+    expect(busy.verdict).toBe('not-enough-gpus');
+    expect(busy.message).toMatch(/only 1 are free/);
+    const asked = gpuFit({
+      estimate,
+      gpuMemoryBytes: 16 * GiB,
+      freeGpus: 4,
+      requestedGpus: 1,
+    });
+    expect(asked.verdict).toBe('too-big');
+    expect(asked.message).toMatch(/raise the GPU count to 2/);
+  });
+
+  it('is too big when one replica needs more GPUs than a node has', () => {
+    const fit = gpuFit({
+      estimate,
+      gpuMemoryBytes: 8 * GiB,
+      freeGpus: 8,
+      maxGpusPerReplica: 2,
+    });
+    expect(fit.verdict).toBe('too-big');
+    expect(fit.message).toMatch(/more than the 2 of the largest node/);
+  });
+
+  it('uses only the usable share of each GPU', () => {
+    const exactly = { ...estimate, totalBytes: 10 * GiB };
+    expect(
+      gpuFit({
+        estimate: exactly,
+        gpuMemoryBytes: (10 * GiB) / USABLE_GPU_SHARE,
+      }).gpusNeeded,
+    ).toBe(1);
+    expect(
+      gpuFit({ estimate: exactly, gpuMemoryBytes: 10 * GiB }).gpusNeeded,
+    ).toBe(2);
+  });
+
+  it('says what it cannot check', () => {
+    expect(gpuFit({}).verdict).toBe('unknown');
+    const noMemory = gpuFit({ estimate, freeGpus: 2 });
+    expect(noMemory.verdict).toBe('unknown');
+    expect(noMemory.message).toMatch(/does not report its GPUs' memory/);
+  });
+});
