@@ -1,8 +1,10 @@
 /**
  * Browser side of the dashboard benchmark: renders the real dashboard in a
- * Backstage app (test wrapper) against a mocked RunwayApi answering N
- * deployments across 3 clusters, and reports how long until the table is on
- * screen and how long a filter takes to apply. Bundled by bench/run.ts.
+ * Backstage app (test wrapper) against a mocked RunwayApi answering N mixed
+ * resources (60% deployments, 20% models, 20% stacks) across 3 clusters, on
+ * its "All" tab (every kind in one table), and reports how long until the
+ * table is on screen and how long a filter takes to apply. Bundled by
+ * bench/run.ts.
  */
 import { permissionApiRef } from '@backstage/plugin-permission-react';
 import {
@@ -18,24 +20,30 @@ import { DeploymentsDashboard } from '../src/components/dashboard/DeploymentsDas
 import {
   cluster,
   clustersResponse,
-  manyDeployments,
+  manyResources,
 } from '../src/__testUtils__/fixtures';
 import { rootRouteRef } from '../src/routes';
 
 const CLUSTERS = ['east', 'west', 'north'];
 
 function mockedApi(count: number): RunwayApi {
-  const list = manyDeployments(count, CLUSTERS);
+  const lists = manyResources(count, CLUSTERS);
   const overview = clustersResponse(CLUSTERS.map(name => cluster(name)));
   const never = () => Promise.reject(new Error('not used by the benchmark'));
   return {
-    list: async () => list,
+    list: async kind => lists[kind],
     listClusters: async () => overview,
     get: never,
     preview: never,
     create: never,
     update: never,
     delete: never,
+    storageClasses: never,
+    secretNames: never,
+    searchHub: never,
+    pods: never,
+    log: never,
+    followLog: never,
   };
 }
 
@@ -50,6 +58,7 @@ async function waitFor(check: () => boolean): Promise<void> {
 }
 
 export interface RenderMeasurement {
+  /** Rows of the table: deployments, models and stacks. */
   deployments: number;
   /** From render() until the rows are in the DOM and painted. */
   renderMs: number;
@@ -74,7 +83,10 @@ async function measure(count: number): Promise<RenderMeasurement> {
       >
         <DeploymentsDashboard />
       </TestApiProvider>,
-      { mountedRoutes: { '/runway': rootRouteRef } },
+      {
+        mountedRoutes: { '/runway': rootRouteRef },
+        routeEntries: ['/?kind=all'],
+      },
     ),
   );
   await waitFor(
@@ -97,7 +109,7 @@ async function measure(count: number): Promise<RenderMeasurement> {
   });
   await waitFor(
     () =>
-      /of \d+ deployments/.test(host.textContent ?? '') &&
+      /of \d+ resources/.test(host.textContent ?? '') &&
       !(host.textContent ?? '').includes(`${count} of ${count}`),
   );
   await nextFrame();

@@ -98,6 +98,34 @@ export const runwayNamespacePickerField = FormFieldBlueprint.make({
   },
 });
 
+/** Scaffolder field `ui:field: RunwayRunningDeploymentPicker` (a Ready deployment's endpoint and model name). */
+export const runwayRunningDeploymentPickerField = FormFieldBlueprint.make({
+  name: 'runway-running-deployment-picker',
+  params: {
+    field: () =>
+      import('./components/scaffolder/RunningDeploymentPicker').then(m =>
+        createFormField({
+          ...m.runwayRunningDeploymentPickerOptions,
+          schema: m.RunwayRunningDeploymentPickerSchema,
+        }),
+      ),
+  },
+});
+
+/** Scaffolder field `ui:field: RunwayModelPicker` (a Model to mount: name, namespace, PVC, mount path). */
+export const runwayModelPickerField = FormFieldBlueprint.make({
+  name: 'runway-model-picker',
+  params: {
+    field: () =>
+      import('./components/scaffolder/ModelPicker').then(m =>
+        createFormField({
+          ...m.runwayModelPickerOptions,
+          schema: m.RunwayModelPickerSchema,
+        }),
+      ),
+  },
+});
+
 export default createFrontendPlugin({
   pluginId: 'runway',
   title: 'Runway',
@@ -110,6 +138,8 @@ export default createFrontendPlugin({
     runwayEntityCard,
     runwayClusterPickerField,
     runwayNamespacePickerField,
+    runwayRunningDeploymentPickerField,
+    runwayModelPickerField,
   ],
   routes: { root: rootRouteRef },
 });

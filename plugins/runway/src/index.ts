@@ -13,6 +13,8 @@ export {
   EntityRunwayCard,
   RunwayClusterPickerFieldExtension,
   RunwayNamespacePickerFieldExtension,
+  RunwayRunningDeploymentPickerFieldExtension,
+  RunwayModelPickerFieldExtension,
 } from './plugin';
 export {
   RunwayClusterPicker,
@@ -22,6 +24,18 @@ export {
   validateRunwayCluster,
   validateRunwayNamespace,
 } from './components/scaffolder/RunwayPickers';
+export {
+  RunwayRunningDeploymentPicker,
+  RunwayRunningDeploymentPickerSchema,
+  validateRunwayRunningDeployment,
+  type RunningDeploymentValue,
+} from './components/scaffolder/RunningDeploymentPicker';
+export {
+  RunwayModelPicker,
+  RunwayModelPickerSchema,
+  validateRunwayModel,
+  type ModelPickerValue,
+} from './components/scaffolder/ModelPicker';
 export {
   runwayApiRef,
   RunwayClient,

@@ -19,6 +19,14 @@ import {
   RunwayNamespacePickerSchema,
   runwayNamespacePickerOptions,
 } from './components/scaffolder/RunwayPickers';
+import {
+  RunwayRunningDeploymentPickerSchema,
+  runwayRunningDeploymentPickerOptions,
+} from './components/scaffolder/RunningDeploymentPicker';
+import {
+  RunwayModelPickerSchema,
+  runwayModelPickerOptions,
+} from './components/scaffolder/ModelPicker';
 import { rootRouteRef } from './routes';
 
 export const runwayPlugin = createPlugin({
@@ -88,5 +96,30 @@ export const RunwayNamespacePickerFieldExtension = runwayPlugin.provide(
   createScaffolderFieldExtension({
     ...runwayNamespacePickerOptions,
     schema: RunwayNamespacePickerSchema.schema,
+  }),
+);
+
+/**
+ * Scaffolder field `ui:field: RunwayRunningDeploymentPicker`: a Ready
+ * ModelDeployment of the cluster in `ui:options.clusterField` (default
+ * `cluster`); value `{ deployment, endpoint, model }`.
+ */
+export const RunwayRunningDeploymentPickerFieldExtension = runwayPlugin.provide(
+  createScaffolderFieldExtension({
+    ...runwayRunningDeploymentPickerOptions,
+    schema: RunwayRunningDeploymentPickerSchema.schema,
+  }),
+);
+
+/**
+ * Scaffolder field `ui:field: RunwayModelPicker`: a Model of the cluster in
+ * `ui:options.clusterField` (default `cluster`), optionally of the namespace
+ * in `ui:options.namespaceField`, Ready first; value
+ * `{ model, name, namespace, claimName, mountPath }`.
+ */
+export const RunwayModelPickerFieldExtension = runwayPlugin.provide(
+  createScaffolderFieldExtension({
+    ...runwayModelPickerOptions,
+    schema: RunwayModelPickerSchema.schema,
   }),
 );

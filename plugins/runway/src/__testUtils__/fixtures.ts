@@ -8,10 +8,12 @@ import {
   type EngineCapability,
 } from '@runway-portal/plugin-runway-common';
 import type {
+  ClusterFreshness,
   ClusterOverview,
   ClusterProvider,
   ClustersResponse,
   ListedDeployment,
+  ListedObject,
   ListResponse,
 } from '../api/types';
 
@@ -101,13 +103,46 @@ export function cluster(
   };
 }
 
+/** A cluster's state and data age in an answer: ok and current unless overridden. */
+export function freshness(
+  name: string,
+  overrides: Partial<ClusterFreshness> = {},
+): ClusterFreshness {
+  return {
+    cluster: name,
+    synced: true,
+    dataAgeMs: 0,
+    state: 'ok',
+    message: '',
+    lastSeen: new Date().toISOString(),
+    stale: false,
+    ...overrides,
+  };
+}
+
+/** Unreachable for `ageMs`: its data is the last known, stale since then. */
+export function unreachable(name: string, ageMs = 42_000): ClusterFreshness {
+  const since = new Date(Date.now() - ageMs).toISOString();
+  return freshness(name, {
+    state: 'unreachable',
+    message: `cannot reach cluster "${name}" (connect ECONNREFUSED): check that its API server is up and that its url is right. Its data is the last known and is refreshed by itself when it answers again.`,
+    lastSeen: since,
+    stale: true,
+    staleSince: since,
+    dataAgeMs: ageMs,
+  });
+}
+
 export function clustersResponse(
   items: ClusterOverview[],
   errors: ClustersResponse['errors'] = [],
+  states: ClusterFreshness[] = [],
 ): ClustersResponse {
   return {
     items,
-    clusters: items.map(c => ({ cluster: c.name, synced: true, dataAgeMs: 0 })),
+    clusters: items.map(
+      c => states.find(s => s.cluster === c.name) ?? freshness(c.name),
+    ),
     errors,
   };
 }
@@ -174,7 +209,112 @@ export function manyDeployments(
   });
   return {
     items,
-    clusters: clusters.map(c => ({ cluster: c, synced: true, dataAgeMs: 0 })),
+    clusters: clusters.map(c => freshness(c)),
     errors: [],
+  };
+}
+
+/** A listed Model (models.airunway.ai) of a HuggingFace repository. */
+export function model(
+  clusterName: string,
+  namespace: string,
+  name: string,
+  status: Record<string, any> = {},
+  spec: Record<string, any> = {},
+): ListedObject {
+  return {
+    cluster: clusterName,
+    object: {
+      apiVersion: 'models.airunway.ai/v1alpha1',
+      kind: 'Model',
+      metadata: {
+        name,
+        namespace,
+        creationTimestamp: new Date(Date.now() - 600_000).toISOString(),
+        uid: `${clusterName}-${namespace}-model-${name}`,
+      },
+      spec: {
+        source: { huggingFace: { repoId: `org/${name}`, revision: 'main' } },
+        storage: {
+          storageClass: 'standard',
+          size: '20Gi',
+          accessModes: ['ReadWriteOnce'],
+        },
+        ...spec,
+      },
+      status: { phase: 'Ready', progress: 100, ...status },
+    },
+  };
+}
+
+/** A listed LlamaStackDistribution (llamastack.io/v1alpha2). */
+export function stack(
+  clusterName: string,
+  namespace: string,
+  name: string,
+  status: Record<string, any> = {},
+): ListedObject {
+  return {
+    cluster: clusterName,
+    object: {
+      apiVersion: 'llamastack.io/v1alpha2',
+      kind: 'LlamaStackDistribution',
+      metadata: {
+        name,
+        namespace,
+        creationTimestamp: new Date(Date.now() - 600_000).toISOString(),
+        uid: `${clusterName}-${namespace}-stack-${name}`,
+      },
+      spec: { distribution: { name: 'starter' } },
+      status: {
+        phase: 'Ready',
+        resolvedDistribution: { image: 'docker.io/llamastack/starter:0.2' },
+        serviceURL: `http://${name}-service.${namespace}.svc:8321`,
+        ...status,
+      },
+    },
+  };
+}
+
+/** The answers of the three lists: `count` resources, 60% deployments, 20% models, 20% stacks. */
+export function manyResources(
+  count: number,
+  clusters: string[],
+): Record<'deployments' | 'models' | 'stacks', ListResponse> {
+  const models = Math.floor(count / 5);
+  const stacks = Math.floor(count / 5);
+  const deployments = manyDeployments(count - models - stacks, clusters);
+  const phases = ['Ready', 'Downloading', 'Pending', 'Failed'];
+  const clusterStates = deployments.clusters;
+  return {
+    deployments,
+    models: {
+      items: Array.from({ length: models }, (_, i) =>
+        model(
+          clusters[i % clusters.length],
+          `team-${i % 7}`,
+          `weights-${String(i).padStart(5, '0')}`,
+          {
+            phase: phases[i % phases.length],
+            progress: (i * 7) % 101,
+            download: { bytesDownloaded: i * 1_000_000, totalBytes: 8e9 },
+          },
+        ),
+      ),
+      clusters: clusterStates,
+      errors: [],
+    },
+    stacks: {
+      items: Array.from({ length: stacks }, (_, i) =>
+        stack(
+          clusters[i % clusters.length],
+          `team-${i % 7}`,
+          `stack-${String(i).padStart(5, '0')}`,
+          { phase: i % 3 ? 'Ready' : 'Initializing' },
+        ),
+      ),
+      clusters: clusterStates,
+      errors: [],
+    },
   };
 }

@@ -3,9 +3,15 @@ import {
   type DiscoveryApi,
   type FetchApi,
 } from '@backstage/core-plugin-api';
-import type {
-  FieldConflict,
-  ValidationIssue,
+import {
+  type FieldConflict,
+  type HubSearchAnswer,
+  LOG_EVENTS,
+  type LogAnswer,
+  type PodsAnswer,
+  type SecretNamesAnswer,
+  type StorageClassesAnswer,
+  type ValidationIssue,
 } from '@runway-portal/plugin-runway-common';
 import type {
   ClustersResponse,
@@ -40,6 +46,38 @@ export interface RunwayApi {
     body: KubeObject,
   ): Promise<WriteResponse>;
   delete(kind: RunwayKind, ref: ResourceRef): Promise<void>;
+  /** The cluster's StorageClasses, the default first. */
+  storageClasses(cluster: string): Promise<StorageClassesAnswer>;
+  /** The names (never the values) of a namespace's Secrets. */
+  secretNames(cluster: string, namespace: string): Promise<SecretNamesAnswer>;
+  /** Searches the Hugging Face Hub the backend uses (its HF_ENDPOINT). */
+  searchHub(search: string, limit?: number): Promise<HubSearchAnswer>;
+  /** The resource's pods (found by its provider's labels). */
+  pods(kind: RunwayKind, ref: ResourceRef): Promise<PodsAnswer>;
+  /** The last lines of one container's log. */
+  log(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    pod: string,
+    options: LogOptions,
+  ): Promise<LogAnswer>;
+  /**
+   * The last lines, then every new line, until `signal` aborts (resolves) or
+   * the log ends (resolves); rejects when reading fails.
+   */
+  followLog(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    pod: string,
+    options: LogOptions & { signal: AbortSignal },
+    onLines: (lines: string[]) => void,
+  ): Promise<void>;
+}
+
+export interface LogOptions {
+  container?: string;
+  tailLines?: number;
+  previous?: boolean;
 }
 
 export interface ResourceRef {
@@ -80,6 +118,56 @@ function listQuery(options: ListOptions = {}): string {
   return text ? `?${text}` : '';
 }
 
+function resourcePath(kind: RunwayKind, ref: ResourceRef): string {
+  return `/${kind}/${enc(ref.cluster)}/${enc(ref.namespace)}/${enc(ref.name)}`;
+}
+
+function logPath(
+  kind: RunwayKind,
+  ref: ResourceRef,
+  pod: string,
+  options: LogOptions,
+  follow: boolean,
+): string {
+  const params = new URLSearchParams();
+  if (options.container) params.set('container', options.container);
+  if (options.tailLines) params.set('tailLines', String(options.tailLines));
+  if (options.previous) params.set('previous', 'true');
+  if (follow) params.set('follow', 'true');
+  const query = params.toString();
+  return `${resourcePath(kind, ref)}/pods/${enc(pod)}/log${
+    query ? `?${query}` : ''
+  }`;
+}
+
+/** Splits a text/event-stream into events (name and data); chunks may split them anywhere. */
+export class EventStreamParser {
+  private buffer = '';
+
+  push(chunk: string): Array<{ name: string; data: string }> {
+    this.buffer += chunk.replace(/\r\n?/g, '\n');
+    const blocks = this.buffer.split('\n\n');
+    this.buffer = blocks.pop() ?? '';
+    const events: Array<{ name: string; data: string }> = [];
+    for (const block of blocks) {
+      let name = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        let value = colon < 0 ? '' : line.slice(colon + 1);
+        if (value.startsWith(' ')) value = value.slice(1);
+        if (field === 'event') name = value;
+        else if (field === 'data') data.push(value);
+      }
+      if (data.length > 0 || name !== 'message')
+        events.push({ name, data: data.join('\n') });
+    }
+    return events;
+  }
+}
+
 /** The RunwayApi over `fetchApi` (adds the user's token) and `discoveryApi`. */
 export class RunwayClient implements RunwayApi {
   constructor(
@@ -100,6 +188,10 @@ export class RunwayClient implements RunwayApi {
       body: init?.body === undefined ? undefined : JSON.stringify(init.body),
     });
     if (response.status === 204) return undefined as T;
+    return this.answer<T>(path, response);
+  }
+
+  private async answer<T>(path: string, response: Response): Promise<T> {
     const text = await response.text();
     let data: any;
     try {
@@ -172,10 +264,100 @@ export class RunwayClient implements RunwayApi {
     );
   }
 
+  pods(kind: RunwayKind, ref: ResourceRef) {
+    return this.request<PodsAnswer>(`${resourcePath(kind, ref)}/pods`);
+  }
+
+  log(kind: RunwayKind, ref: ResourceRef, pod: string, options: LogOptions) {
+    return this.request<LogAnswer>(logPath(kind, ref, pod, options, false));
+  }
+
+  async followLog(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    pod: string,
+    options: LogOptions & { signal: AbortSignal },
+    onLines: (lines: string[]) => void,
+  ): Promise<void> {
+    const base = await this.deps.discoveryApi.getBaseUrl('runway');
+    const path = logPath(kind, ref, pod, options, true);
+    let response: Response;
+    try {
+      response = await this.deps.fetchApi.fetch(`${base}${path}`, {
+        headers: { Accept: 'text/event-stream' },
+        signal: options.signal,
+      });
+    } catch (err) {
+      if (options.signal.aborted) return;
+      throw err;
+    }
+    if (!response.ok) {
+      await this.answer(path, response);
+      return;
+    }
+    const events = new EventStreamParser();
+    const deliver = (chunk: string) => {
+      const lines: string[] = [];
+      let ended = false;
+      for (const event of events.push(chunk)) {
+        if (event.name === LOG_EVENTS.error) {
+          if (lines.length > 0) onLines(lines);
+          throw new RunwayApiError(event.data, 503);
+        }
+        if (event.name === LOG_EVENTS.end) {
+          ended = true;
+          break;
+        }
+        lines.push(event.data);
+      }
+      if (lines.length > 0) onLines(lines);
+      return ended;
+    };
+    const body = response.body as ReadableStream<Uint8Array> | null;
+    try {
+      if (body && typeof body.getReader === 'function') {
+        const reader = body.getReader();
+        const decoder = new TextDecoder();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          if (deliver(decoder.decode(value, { stream: true }))) {
+            await reader.cancel();
+            break;
+          }
+        }
+      } else {
+        // A fetch without streams (tests): the whole answer at once.
+        deliver(await response.text());
+      }
+    } catch (err) {
+      if (options.signal.aborted) return;
+      throw err;
+    }
+  }
+
   async delete(kind: RunwayKind, ref: ResourceRef) {
     await this.request<void>(
       `/${kind}/${enc(ref.cluster)}/${enc(ref.namespace)}/${enc(ref.name)}`,
       { method: 'DELETE' },
+    );
+  }
+
+  storageClasses(cluster: string) {
+    return this.request<StorageClassesAnswer>(
+      `/clusters/${enc(cluster)}/storageclasses`,
+    );
+  }
+
+  searchHub(search: string, limit = 10) {
+    return this.request<HubSearchAnswer>(
+      `/hub/models?search=${enc(search)}&limit=${limit}`,
+    );
+  }
+
+  secretNames(cluster: string, namespace: string) {
+    return this.request<SecretNamesAnswer>(
+      `/clusters/${enc(cluster)}/namespaces/${enc(namespace)}/secrets`,
     );
   }
 }

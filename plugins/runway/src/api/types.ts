@@ -22,12 +22,14 @@ export type {
   ClusterErrorReason,
   ClusterFreshness,
   ClusterOverview,
+  ClusterState,
   GpuCapacity,
   ProviderEngine,
   ProviderObjectsStatus,
   ProviderSummary as ClusterProvider,
   RunwayKind,
   SelectionPreview,
+  StackDistribution,
 } from '@runway-portal/plugin-runway-common';
 
 /**

@@ -22,7 +22,8 @@ export const SIGNAL_DEBOUNCE_MS = 300;
 
 /**
  * Loads data from the runway API and reloads it when the backend signals a
- * change of one of `kinds`, or by polling when the app has no signals. A
+ * change of one of `kinds`, or by polling when the app has no signals
+ * (with no kinds, it loads once per change of `deps`). A
  * failed reload keeps the last value and reports the error next to it.
  */
 export function useRunwayData<T>(
@@ -61,6 +62,8 @@ export function useRunwayData<T>(
 
   const kindsKey = kinds.join(',');
   useEffect(() => {
+    // No kinds: loaded once (e.g. a form's pickers), neither polled nor signalled.
+    if (!kindsKey) return undefined;
     if (!signalApi) {
       const poll = setInterval(refresh, POLL_INTERVAL_MS);
       return () => clearInterval(poll);

@@ -1,12 +1,15 @@
 import { selectProvider } from '@runway-portal/plugin-runway-common';
 import {
+  clusterStateView,
+  errorsBeyondState,
   freeGpus,
+  freshnessOf,
   providerConfigsFor,
   providersReady,
   summariseGpus,
 } from './clusters';
 import type { ClusterOverview } from '../api/types';
-import { registered } from '../__testUtils__/fixtures';
+import { freshness, registered, unreachable } from '../__testUtils__/fixtures';
 
 const cluster: ClusterOverview = {
   name: 'east',
@@ -89,5 +92,80 @@ describe('cluster facts', () => {
       provider: 'kaito',
       auto: true,
     });
+  });
+});
+
+describe('clusterStateView', () => {
+  const now = Date.parse('2026-01-01T00:01:00Z');
+
+  it('colours each state by its meaning', () => {
+    const view = (state: any) =>
+      clusterStateView(freshness('east', { state }), now);
+    expect(view('ok')).toMatchObject({ label: 'ok', color: 'success' });
+    expect(view('degraded')).toMatchObject({
+      label: 'degraded',
+      color: 'warning',
+    });
+    expect(view('unreachable')).toMatchObject({
+      label: 'unreachable',
+      color: 'error',
+    });
+    expect(view('not-installed')).toMatchObject({
+      label: 'Runway not installed',
+      color: 'info',
+    });
+    expect(clusterStateView(undefined, now)).toBeUndefined();
+  });
+
+  it('says how long ago the cluster answered and how long its data is stale', () => {
+    const down = freshness('east', {
+      state: 'unreachable',
+      lastSeen: '2026-01-01T00:00:15Z',
+      stale: true,
+      staleSince: '2026-01-01T00:00:18Z',
+      dataAgeMs: 1000,
+    });
+    expect(clusterStateView(down, now)).toMatchObject({
+      stale: true,
+      lastSeenAgoMs: 45_000,
+      staleForMs: 42_000,
+    });
+    const current = clusterStateView(
+      freshness('east', { lastSeen: '2026-01-01T00:00:59Z' }),
+      now,
+    );
+    expect(current).toMatchObject({ stale: false, lastSeenAgoMs: 1000 });
+    expect(current?.staleForMs).toBeUndefined();
+    expect(
+      clusterStateView(freshness('east', { lastSeen: null }), now)
+        ?.lastSeenAgoMs,
+    ).toBeUndefined();
+  });
+
+  it("finds a cluster's entry in an answer", () => {
+    const answer = { clusters: [freshness('east'), unreachable('west')] };
+    expect(freshnessOf(answer, 'west')?.state).toBe('unreachable');
+    expect(freshnessOf(answer, 'north')).toBeUndefined();
+    expect(freshnessOf(undefined, 'east')).toBeUndefined();
+  });
+});
+
+describe('errorsBeyondState', () => {
+  const errors = [
+    { cluster: 'west', reason: 'Unreachable' as const, message: 'a' },
+    { cluster: 'west', reason: 'Timeout' as const, message: 'b' },
+    { cluster: 'west', reason: 'Forbidden' as const, message: 'c' },
+    { cluster: 'east', reason: 'Unreachable' as const, message: 'd' },
+  ];
+
+  it("drops an unreachable cluster's own no-answer errors, which its notice says once", () => {
+    expect(
+      errorsBeyondState(errors, unreachable('west')).map(e => e.message),
+    ).toEqual(['c', 'd']);
+  });
+
+  it('keeps every error otherwise', () => {
+    expect(errorsBeyondState(errors, freshness('west'))).toBe(errors);
+    expect(errorsBeyondState(errors, undefined)).toBe(errors);
   });
 });

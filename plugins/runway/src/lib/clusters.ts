@@ -6,7 +6,13 @@ import {
   DEFAULT_GPU_RESOURCE,
   type InferenceProviderConfig,
 } from '@runway-portal/plugin-runway-common';
-import type { ClusterOverview, GpuCapacity } from '../api/types';
+import type {
+  ClusterError,
+  ClusterFreshness,
+  ClusterOverview,
+  ClusterState,
+  GpuCapacity,
+} from '../api/types';
 
 export interface GpuSummary {
   resource: string;
@@ -63,4 +69,77 @@ export function providerConfigsFor(
     spec: p.spec,
     status: { ready: p.ready },
   }));
+}
+
+/** How a cluster's state is shown: the words and the colour by meaning. */
+export interface ClusterStateView {
+  state: ClusterState;
+  label: string;
+  color: 'success' | 'warning' | 'error' | 'info';
+  /** Why, and the fix; '' when ok. */
+  message: string;
+  /** The data shown is the last known, not current. */
+  stale: boolean;
+  /** How long ago the API server last answered; undefined when it never did. */
+  lastSeenAgoMs?: number;
+  /** How long the data has been stale; undefined when it is current. */
+  staleForMs?: number;
+}
+
+const STATE_LOOK: Record<
+  ClusterState,
+  Pick<ClusterStateView, 'label' | 'color'>
+> = {
+  ok: { label: 'ok', color: 'success' },
+  degraded: { label: 'degraded', color: 'warning' },
+  unreachable: { label: 'unreachable', color: 'error' },
+  'not-installed': { label: 'Runway not installed', color: 'info' },
+};
+
+/** A cluster's state from an answer's `clusters` entry, at `now` (browser time). */
+export function clusterStateView(
+  freshness: ClusterFreshness | undefined,
+  now: number,
+): ClusterStateView | undefined {
+  // An answer without a state (an older backend) says nothing about it.
+  if (!freshness?.state) return undefined;
+  const ago = (iso: string | null | undefined) => {
+    const t = iso ? Date.parse(iso) : NaN;
+    return Number.isFinite(t) ? Math.max(0, now - t) : undefined;
+  };
+  return {
+    state: freshness.state,
+    ...STATE_LOOK[freshness.state],
+    message: freshness.message,
+    stale: freshness.stale,
+    lastSeenAgoMs: ago(freshness.lastSeen),
+    staleForMs: freshness.stale
+      ? ago(freshness.staleSince) ?? freshness.dataAgeMs ?? undefined
+      : undefined,
+  };
+}
+
+/** The `clusters` entry of one cluster in an answer. */
+export function freshnessOf(
+  answer: { clusters: ClusterFreshness[] } | undefined,
+  cluster: string,
+): ClusterFreshness | undefined {
+  return answer?.clusters.find(c => c.cluster === cluster);
+}
+
+/**
+ * The errors a cluster's state notice does not already say: while the
+ * cluster is unreachable, its own no-answer errors (one per kind it failed to
+ * read) are that notice, said once.
+ */
+export function errorsBeyondState(
+  errors: ClusterError[],
+  freshness: ClusterFreshness | undefined,
+): ClusterError[] {
+  if (freshness?.state !== 'unreachable') return errors;
+  return errors.filter(
+    e =>
+      e.cluster !== freshness.cluster ||
+      (e.reason !== 'Unreachable' && e.reason !== 'Timeout'),
+  );
 }

@@ -2,6 +2,7 @@ import { BUILT_IN_PROVIDERS } from '@runway-portal/plugin-runway-common';
 import {
   emptyWizardValues,
   fieldForIssue,
+  copyOfDeployment,
   fromModelDeployment,
   parseOverrides,
   SPEC_FIELDS,
@@ -108,9 +109,25 @@ describe('toModelDeployment', () => {
     v.spec.engine.contextLength = '8192';
     v.env = [{ key: 'A', value: 'b' }];
     v.spec.image = 'ghcr.io/example/server:1';
+    // Storage volumes have no editor of their own but survive an edit.
+    v.volumes = [
+      { name: 'cache', purpose: 'compilationCache', size: '10Gi' },
+      { name: 'model-a', claimName: 'model-a', mountPath: '/models/a' },
+    ];
     const md = toModelDeployment(v);
     expect(md.spec.image).toBe('ghcr.io/example/server:1');
+    expect(md.spec.model.storage?.volumes).toEqual(v.volumes);
     expect(toModelDeployment(fromModelDeployment('east', md))).toEqual(md);
+  });
+
+  it('copies a deployment as a new one: same spec and labels, named <name>-copy', () => {
+    const v = filled();
+    v.labels = [{ key: 'team', value: 'ml' }];
+    const md = toModelDeployment(v);
+    const copy = toModelDeployment(copyOfDeployment('east', md));
+    expect(copy.metadata?.name).toBe(`${md.metadata?.name}-copy`);
+    expect(copy.spec).toEqual(md.spec);
+    expect(copy.metadata?.labels).toEqual(md.metadata?.labels);
   });
 });
 
@@ -201,8 +218,9 @@ describe('fieldForIssue', () => {
     expect(fieldForIssue('spec.nodeSelector["a/b"]', SPEC_FIELDS)).toBe(
       'nodeSelector',
     );
+    // Volumes are shown on the model step's cached-model choice.
     expect(fieldForIssue('spec.model.storage.volumes[0]', SPEC_FIELDS)).toBe(
-      'spec.model',
+      'volumes',
     );
     expect(fieldForIssue('spec.gateway', SPEC_FIELDS)).toBe('root');
   });

@@ -17,6 +17,7 @@ import {
   type InferenceProviderConfig,
   type ModelDeployment,
   type ModelDeploymentSpec,
+  type StorageVolume,
   type ValidationIssue,
   validateModelDeployment,
   validateModelDeploymentUpdate,
@@ -76,6 +77,8 @@ export interface WizardValues {
       httpRouteRef: string;
     };
   };
+  /** `spec.model.storage.volumes`, kept as they are (the cached-model choice edits its entry). */
+  volumes: StorageVolume[];
   engineArgs: KeyValue[];
   env: KeyValue[];
   nodeSelector: KeyValue[];
@@ -121,6 +124,7 @@ export function emptyWizardValues(
       image: '',
       gateway: { enabled: '', modelName: '', httpRouteRef: '' },
     },
+    volumes: [],
     engineArgs: [],
     env: [],
     nodeSelector: [],
@@ -141,14 +145,14 @@ function str(value: string | undefined): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-function toMap(rows: KeyValue[]): Record<string, string> | undefined {
+export function toMap(rows: KeyValue[]): Record<string, string> | undefined {
   const entries = rows
     .filter(r => r.key.trim() !== '')
     .map(r => [r.key.trim(), r.value] as const);
   return entries.length ? Object.fromEntries(entries) : undefined;
 }
 
-function fromMap(map: Record<string, string> | undefined): KeyValue[] {
+export function fromMap(map: Record<string, string> | undefined): KeyValue[] {
   return Object.entries(map ?? {}).map(([key, value]) => ({
     key,
     value: String(value),
@@ -156,7 +160,7 @@ function fromMap(map: Record<string, string> | undefined): KeyValue[] {
 }
 
 /** Drops undefined values and objects left empty, so the object has only what the user set. */
-function prune<T>(value: T): T | undefined {
+export function prune<T>(value: T): T | undefined {
   if (Array.isArray(value)) return value as T;
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -216,6 +220,7 @@ export function toModelDeployment(values: WizardValues): ModelDeployment {
       source: s.model.source,
       servedName:
         s.model.source === 'custom' ? undefined : str(s.model.servedName),
+      storage: values.volumes.length ? { volumes: values.volumes } : undefined,
     },
     provider: {
       name: str(s.provider.name),
@@ -288,6 +293,21 @@ export function toModelDeployment(values: WizardValues): ModelDeployment {
 }
 
 /** The form values of an existing deployment (for editing). */
+/** A new deployment's values as a copy of `md`: same spec and labels, named `<name>-copy`. */
+export function copyOfDeployment(
+  cluster: string,
+  md: ModelDeployment,
+): WizardValues {
+  const values = fromModelDeployment(cluster, md);
+  return {
+    ...values,
+    metadata: {
+      ...values.metadata,
+      name: `${md.metadata?.name ?? 'deployment'}-copy`.slice(0, 63),
+    },
+  };
+}
+
 export function fromModelDeployment(
   cluster: string,
   md: ModelDeployment,
@@ -346,6 +366,7 @@ export function fromModelDeployment(
         httpRouteRef: spec.gateway?.httpRouteRef ?? '',
       },
     },
+    volumes: spec.model?.storage?.volumes ?? [],
     engineArgs: fromMap(spec.engine?.args),
     env: (spec.env ?? []).map(e => ({ key: e.name, value: e.value ?? '' })),
     nodeSelector: fromMap(spec.nodeSelector),

@@ -3,7 +3,19 @@ import {
   formatAge,
   serviceEndpoint,
   toDeploymentRow,
+  toModelRow,
+  toResourceRow,
+  toRow,
+  toStackRow,
+  withStaleness,
 } from './rows';
+import {
+  deployment,
+  freshness,
+  model,
+  stack,
+  unreachable,
+} from '../__testUtils__/fixtures';
 import {
   countByPhase,
   EMPTY_FILTER,
@@ -47,7 +59,7 @@ describe('toDeploymentRow', () => {
       }),
     );
     expect(row).toMatchObject({
-      key: 'east/ml/llama',
+      key: 'deployments/east/ml/llama',
       phase: 'Running',
       provider: 'dynamo',
       engine: 'vllm',
@@ -185,5 +197,115 @@ describe('filterRows', () => {
       providers: ['dynamo', 'kaito'],
     });
     expect(countByPhase(rows)).toEqual({ Running: 1, Failed: 1, Pending: 1 });
+  });
+});
+
+describe('withStaleness', () => {
+  const row = (cluster: string, name: string) =>
+    toResourceRow({
+      cluster,
+      object: { metadata: { namespace: 'ml', name } },
+    });
+
+  it('marks the rows of a cluster whose data is stale with since when, and leaves the others', () => {
+    const down = unreachable('west', 42_000);
+    const rows = withStaleness(
+      [row('east', 'a'), row('west', 'b')],
+      [freshness('east'), down],
+    );
+    expect(rows[0].staleSinceMs).toBeUndefined();
+    expect(rows[1].staleSinceMs).toBe(Date.parse(down.staleSince!));
+  });
+
+  it('returns the same rows when nothing is stale', () => {
+    const rows = [row('east', 'a')];
+    expect(withStaleness(rows, [freshness('east')])).toBe(rows);
+    expect(withStaleness(rows, undefined)).toBe(rows);
+  });
+});
+
+describe('toModelRow', () => {
+  it('shows the phase, source, size and byte progress', () => {
+    const row = toModelRow(
+      model('east', 'ml', 'qwen', {
+        phase: 'Downloading',
+        progress: 50,
+        download: { bytesDownloaded: 1536, totalBytes: 3072 },
+      }),
+    );
+    expect(row).toMatchObject({
+      key: 'models/east/ml/qwen',
+      kind: 'models',
+      phase: 'Downloading',
+      source: 'HuggingFace org/qwen@main',
+      size: '20Gi',
+      progress: 50,
+      bytes: '1.5 KiB of 3.0 KiB',
+    });
+    expect(row.search).toContain('org/qwen');
+  });
+
+  it('reads S3 and URL sources, and a Ready model without progress as 100%', () => {
+    const s3 = toModelRow(
+      model(
+        'east',
+        'ml',
+        'from-s3',
+        { phase: 'Ready', progress: undefined },
+        { source: { s3: { bucket: 'weights', key: 'llama/' } } },
+      ),
+    );
+    expect(s3).toMatchObject({ source: 's3://weights/llama/', progress: 100 });
+    const url = toModelRow(
+      model(
+        'east',
+        'ml',
+        'from-url',
+        { phase: 'Pending', progress: undefined },
+        { source: { url: { url: 'https://example.com/m.gguf' } } },
+      ),
+    );
+    expect(url).toMatchObject({
+      source: 'https://example.com/m.gguf',
+      progress: undefined,
+      bytes: '',
+    });
+  });
+});
+
+describe('toStackRow', () => {
+  it('shows the distribution, the resolved image and the endpoint', () => {
+    expect(toStackRow(stack('west', 'ml', 'assistant'))).toMatchObject({
+      key: 'stacks/west/ml/assistant',
+      kind: 'stacks',
+      phase: 'Ready',
+      distribution: 'starter',
+      image: 'docker.io/llamastack/starter:0.2',
+      endpoint: 'http://assistant-service.ml.svc:8321',
+    });
+  });
+
+  it('prefers the route URL, and shows a stack without status as Pending', () => {
+    const exposed = toStackRow(
+      stack('west', 'ml', 'public', { routeURL: 'https://stack.example.com' }),
+    );
+    expect(exposed.endpoint).toBe('https://stack.example.com');
+    const fresh = stack('west', 'ml', 'fresh');
+    delete fresh.object.status;
+    expect(toStackRow(fresh)).toMatchObject({
+      phase: 'Pending',
+      image: '',
+      endpoint: '',
+    });
+  });
+});
+
+describe('toRow', () => {
+  it('picks the row function of the kind', () => {
+    expect(toRow('models', model('e', 'n', 'm')).kind).toBe('models');
+    expect(toRow('stacks', stack('e', 'n', 's')).kind).toBe('stacks');
+    expect(toRow('deployments', deployment('e', 'n', 'd')).kind).toBe(
+      'deployments',
+    );
   });
 });

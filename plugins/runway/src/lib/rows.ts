@@ -2,12 +2,23 @@
  * Dashboard rows: plain, precomputed values per listed resource, so the table
  * renders and filters without walking Kubernetes objects again. Pure.
  */
-import type { ListedDeployment, ListedObject, KubeObject } from '../api/types';
+import {
+  formatBytes,
+  modelSourceText,
+  type RunwayKind,
+} from '@runway-portal/plugin-runway-common';
+import type {
+  ClusterFreshness,
+  ListedDeployment,
+  ListedObject,
+  KubeObject,
+} from '../api/types';
 
 /** What every dashboard row has, whatever the kind (deployments, models, stacks). */
 export interface ResourceRow {
-  /** Unique across clusters: cluster/namespace/name. */
+  /** Unique across clusters and kinds: kind/cluster/namespace/name. */
   key: string;
+  kind: RunwayKind;
   cluster: string;
   namespace: string;
   name: string;
@@ -16,9 +27,16 @@ export interface ResourceRow {
   createdMs: number;
   /** Lower-cased text the free-text filter searches. */
   search: string;
+  /** One line about the resource, for views that mix kinds. */
+  summary: string;
+  /** The status message; '' when none. */
+  message: string;
+  /** Set when the row is its cluster's last known data (the cluster is unreachable): since when, ms since the epoch. */
+  staleSinceMs?: number;
 }
 
 export interface DeploymentRow extends ResourceRow {
+  kind: 'deployments';
   provider: string;
   engine: string;
   model: string;
@@ -29,7 +47,6 @@ export interface DeploymentRow extends ResourceRow {
   viaGateway: boolean;
   /** The model name requests through the gateway carry; '' when not reachable through one. */
   gatewayModel: string;
-  message: string;
 }
 
 export function rowKey(cluster: string, object: KubeObject): string {
@@ -71,7 +88,8 @@ export function toDeploymentRow(item: ListedDeployment): DeploymentRow {
   const viaGateway = Boolean(status.gateway?.endpoint);
   const gatewayModel = viaGateway ? status.gateway?.modelName ?? '' : '';
   return {
-    key: `${cluster}/${namespace}/${name}`,
+    key: `deployments/${cluster}/${namespace}/${name}`,
+    kind: 'deployments',
     cluster,
     namespace,
     name,
@@ -85,6 +103,7 @@ export function toDeploymentRow(item: ListedDeployment): DeploymentRow {
     viaGateway,
     gatewayModel,
     message: status.message ?? '',
+    summary: [model, provider, engine].filter(Boolean).join(' · '),
     createdMs: Date.parse(object.metadata?.creationTimestamp ?? ''),
     // "gateway" finds the deployments reachable through it.
     search: [
@@ -102,25 +121,128 @@ export function toDeploymentRow(item: ListedDeployment): DeploymentRow {
   };
 }
 
-/** A generic row for kinds without their own columns yet (models, stacks). */
-export function toResourceRow(item: ListedObject): ResourceRow {
+function phaseOf(object: KubeObject): string {
+  return object.metadata?.deletionTimestamp
+    ? 'Terminating'
+    : String(object.status?.phase ?? 'Pending');
+}
+
+function searchText(parts: unknown[]): string {
+  return parts
+    .filter(p => p !== undefined && p !== '')
+    .join(' ')
+    .toLocaleLowerCase('en-US');
+}
+
+/** A row with the columns every kind has. */
+export function toResourceRow(
+  item: ListedObject,
+  kind: RunwayKind = 'deployments',
+): ResourceRow {
   const { cluster, object } = item;
   const namespace = object.metadata?.namespace ?? '';
   const name = object.metadata?.name ?? '';
-  const phase = object.metadata?.deletionTimestamp
-    ? 'Terminating'
-    : String(object.status?.phase ?? 'Pending');
+  const phase = phaseOf(object);
   return {
-    key: `${cluster}/${namespace}/${name}`,
+    key: `${kind}/${cluster}/${namespace}/${name}`,
+    kind,
     cluster,
     namespace,
     name,
     phase,
     createdMs: Date.parse(object.metadata?.creationTimestamp ?? ''),
-    search: [cluster, namespace, name, phase]
-      .join(' ')
-      .toLocaleLowerCase('en-US'),
+    search: searchText([kind, cluster, namespace, name, phase]),
+    summary: '',
+    message: String(object.status?.message ?? ''),
   };
+}
+
+export interface ModelRow extends ResourceRow {
+  kind: 'models';
+  /** `HuggingFace owner/name@rev`, `s3://bucket/key` or the URL; '' when unset. */
+  source: string;
+  /** The PVC size asked for, e.g. `20Gi`. */
+  size: string;
+  /** 0-100 while downloading or done; undefined before the download reports any. */
+  progress?: number;
+  /** `1.2 GiB of 4.0 GiB` while the downloader reports bytes; '' otherwise. */
+  bytes: string;
+}
+
+/** A Model's row: phase, source, size, progress. */
+export function toModelRow(item: ListedObject): ModelRow {
+  const base = toResourceRow(item, 'models');
+  const spec = item.object.spec ?? {};
+  const status = item.object.status ?? {};
+  const source = modelSourceText(spec.source) ?? '';
+  const size = String(spec.storage?.size ?? '');
+  const download = status.download ?? {};
+  let progress: number | undefined;
+  if (typeof status.progress === 'number') progress = status.progress;
+  else if (base.phase === 'Ready') progress = 100;
+  let bytes = '';
+  if (typeof download.bytesDownloaded === 'number') {
+    bytes = download.totalBytes
+      ? `${formatBytes(download.bytesDownloaded)} of ${formatBytes(
+          download.totalBytes,
+        )}`
+      : formatBytes(download.bytesDownloaded);
+  }
+  return {
+    ...base,
+    kind: 'models',
+    source,
+    size,
+    progress,
+    bytes,
+    summary: [source, size].filter(Boolean).join(' · '),
+    search: `${base.search} ${searchText([source, size])}`,
+  };
+}
+
+export interface StackRow extends ResourceRow {
+  kind: 'stacks';
+  /** The named distribution, or '' when the stack runs an image directly. */
+  distribution: string;
+  /** The image that runs: the resolved one, else the one the spec names; ''. */
+  image: string;
+  /** The server's URL: the route's when exposed, else the in-cluster Service's; ''. */
+  endpoint: string;
+}
+
+/** A stack's row: phase, distribution, image, endpoint. */
+export function toStackRow(item: ListedObject): StackRow {
+  const base = toResourceRow(item, 'stacks');
+  const spec = item.object.spec ?? {};
+  const status = item.object.status ?? {};
+  const distribution = String(spec.distribution?.name ?? '');
+  const image = String(
+    status.resolvedDistribution?.image ?? spec.distribution?.image ?? '',
+  );
+  const endpoint = String(status.routeURL || status.serviceURL || '');
+  return {
+    ...base,
+    kind: 'stacks',
+    distribution,
+    image,
+    endpoint,
+    summary: [distribution || image, endpoint].filter(Boolean).join(' · '),
+    search: `${base.search} ${searchText([distribution, image, endpoint])}`,
+  };
+}
+
+export type DashboardRow = DeploymentRow | ModelRow | StackRow;
+
+/** The row of a listed object of `kind`. */
+export function toRow(kind: RunwayKind, item: ListedObject): DashboardRow {
+  switch (kind) {
+    case 'models':
+      return toModelRow(item);
+    case 'stacks':
+      return toStackRow(item);
+    default:
+      return toDeploymentRow(item as ListedDeployment);
+  }
 }
 
 /** "45s", "12m", "3h", "5d" like kubectl; "" when unknown. */
@@ -133,4 +255,26 @@ export function formatAge(createdMs: number, nowMs: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `${hours}h`;
   return `${Math.floor(hours / 24)}d`;
+}
+
+/**
+ * Marks the rows of clusters whose data in the answer is stale (the last
+ * known, not current) with since when; other rows are returned as they are.
+ */
+export function withStaleness<R extends ResourceRow>(
+  rows: R[],
+  clusters: ClusterFreshness[] | undefined,
+): R[] {
+  const since = new Map<string, number>();
+  for (const c of clusters ?? []) {
+    if (!c.stale) continue;
+    const t = Date.parse(c.staleSince ?? '');
+    since.set(c.cluster, Number.isFinite(t) ? t : NaN);
+  }
+  if (since.size === 0) return rows;
+  return rows.map(row =>
+    since.has(row.cluster)
+      ? { ...row, staleSinceMs: since.get(row.cluster) }
+      : row,
+  );
 }

@@ -22,8 +22,14 @@ export function ClusterErrors({
   clusters?: ClusterFreshness[];
 }) {
   const failing = new Set(errors.map(e => e.cluster));
+  const staleData = new Set(clusters.filter(c => c.stale).map(c => c.cluster));
+  // An unreachable cluster's staleness is said by its state (card, StaleNotice), not again here.
   const stale = clusters.filter(
-    c => !failing.has(c.cluster) && c.dataAgeMs !== null && c.dataAgeMs > 0,
+    c =>
+      !failing.has(c.cluster) &&
+      c.state !== 'unreachable' &&
+      c.dataAgeMs !== null &&
+      c.dataAgeMs > 0,
   );
   if (errors.length === 0 && stale.length === 0) return null;
   return (
@@ -42,7 +48,9 @@ export function ClusterErrors({
             Cluster {e.cluster}: {e.reason}
           </AlertTitle>
           {/[.!?]$/.test(e.message.trim()) ? e.message : `${e.message}.`}{' '}
-          Showing what the other clusters answered.
+          {staleData.has(e.cluster)
+            ? 'Its last known data is shown, marked stale.'
+            : 'Showing what the other clusters answered.'}
         </Alert>
       ))}
       {stale.map(c => (

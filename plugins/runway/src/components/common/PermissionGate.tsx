@@ -141,25 +141,27 @@ export function PermissionGate(props: {
   return <WithReason reason={reason}>{props.children(allowed)}</WithReason>;
 }
 
-/** The link to the wizard; disabled, with the reason, when the user may create deployments nowhere. */
+/** The link to a form (the wizard by default); disabled, with the reason, when the user may create nowhere. */
 export function DeployButton({
   access,
   to,
   variant,
+  label = 'Deploy a model',
 }: {
   access: RunwayPermissionState;
   to: string;
   variant?: 'contained';
+  label?: string;
 }) {
   return (
     <WithReason reason={access.reason}>
       {access.allowed ? (
         <Button variant={variant} component={RouterLink} to={to}>
-          Deploy a model
+          {label}
         </Button>
       ) : (
         <Button variant={variant} disabled>
-          Deploy a model
+          {label}
         </Button>
       )}
     </WithReason>

@@ -2,11 +2,27 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { runwayPermissions } from '@runway-portal/plugin-runway-common';
+import {
+  RUNWAY_KINDS,
+  type RunwayKind,
+  runwayPermissions,
+} from '@runway-portal/plugin-runway-common';
 import { useDeferredValue, useMemo, useState } from 'react';
-import type { ListedDeployment } from '../../api/types';
-import { useRunwayData } from '../../hooks/useRunwayData';
+import { useSearchParams } from 'react-router-dom';
+import type { ListResponse } from '../../api/types';
+import { useHealthPolling } from '../../hooks/useHealthPolling';
+import { type AsyncData, useRunwayData } from '../../hooks/useRunwayData';
+import {
+  DASHBOARD_TABS,
+  type DashboardTab,
+  kindsOf,
+  oldestFreshness,
+  tabOf,
+  uniqueErrors,
+} from '../../lib/dashboard';
 import {
   countByPhase,
   EMPTY_FILTER,
@@ -14,37 +30,123 @@ import {
   filterRows,
   type RowFilter,
 } from '../../lib/filters';
-import { toDeploymentRow } from '../../lib/rows';
+import {
+  type DashboardRow,
+  type DeploymentRow,
+  type ModelRow,
+  type StackRow,
+  toRow,
+  withStaleness,
+} from '../../lib/rows';
 import { ClusterErrors } from '../common/ClusterErrors';
 import { ErrorAlert } from '../common/ErrorAlert';
 import {
   DeployButton,
+  type RunwayPermissionState,
   useRunwayPermissionAnywhere,
 } from '../common/PermissionGate';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { ClusterSummary } from './ClusterSummary';
-import { deploymentColumns, VirtualTable } from './DeploymentsTable';
+import {
+  type Column,
+  deploymentColumns,
+  VirtualTable,
+} from './DeploymentsTable';
 import { Filters } from './Filters';
+import { mixedColumns, modelColumns, stackColumns } from './kindColumns';
 
-/** The multi-cluster dashboard: cluster summary, per-cluster errors, filters, deployments. */
+/** What each tab calls its rows, in the count line and the empty states. */
+const WORDS: Record<DashboardTab, string> = {
+  deployments: 'deployments',
+  models: 'models',
+  stacks: 'stacks',
+  all: 'resources',
+};
+
+const PLACEHOLDERS: Record<DashboardTab, string> = {
+  deployments: 'name, model, engine…',
+  models: 'name, repository, bucket…',
+  stacks: 'name, distribution, image…',
+  all: 'name, model, image…',
+};
+
+const EMPTY_HINT: Record<DashboardTab, string> = {
+  deployments: 'Deploy a model to see it here.',
+  models: 'Add a model to download its files into the cluster once.',
+  stacks: 'Create a stack to run a Llama Stack server.',
+  all: 'Deploy a model to see it here.',
+};
+
+/** One list per kind, each reloaded on its own kind's signals. */
+function useKindLists(): Record<RunwayKind, AsyncData<ListResponse>> {
+  return {
+    deployments: useRunwayData(
+      api => api.list('deployments'),
+      [],
+      ['deployments'],
+    ),
+    models: useRunwayData(api => api.list('models'), [], ['models']),
+    stacks: useRunwayData(api => api.list('stacks'), [], ['stacks']),
+  };
+}
+
+/**
+ * The multi-cluster dashboard: cluster summary, per-cluster errors, and the
+ * deployments, models and stacks of every cluster in tabs (`?kind=`), with
+ * the same filters and search on each.
+ */
 export function DeploymentsDashboard() {
   const links = useRunwayLinks();
-  const now = useNow();
-  const deployments = useRunwayData(api => api.list('deployments'), []);
+  const [search, setSearch] = useSearchParams();
+  const tab = tabOf(search.get('kind'));
+  const lists = useKindLists();
   const clusters = useRunwayData(api => api.listClusters(), []);
-  const [filter, setFilter] = useState<RowFilter>(EMPTY_FILTER);
-  const createAccess = useRunwayPermissionAnywhere(
-    runwayPermissions.deployments.create,
-    clusters.value?.items,
+  const somethingStale = [
+    ...RUNWAY_KINDS.flatMap(k => lists[k].value?.clusters ?? []),
+    ...(clusters.value?.clusters ?? []),
+  ].some(c => c.stale || c.state === 'unreachable');
+  // Stale rows show their age: tick every second while there are any.
+  const now = useNow(somethingStale ? 1_000 : 30_000);
+  useHealthPolling(
+    [...RUNWAY_KINDS.map(k => lists[k].refresh), clusters.refresh],
+    somethingStale,
   );
+  const [filter, setFilter] = useState<RowFilter>(EMPTY_FILTER);
 
-  const rows = useMemo(
-    () =>
-      (deployments.value?.items ?? []).map(item =>
-        toDeploymentRow(item as ListedDeployment),
+  const deploymentsValue = lists.deployments.value;
+  const modelsValue = lists.models.value;
+  const stacksValue = lists.stacks.value;
+  const rowsByKind = useMemo(
+    () => ({
+      deployments: withStaleness(
+        (deploymentsValue?.items ?? []).map(i =>
+          toRow('deployments', i),
+        ) as DeploymentRow[],
+        deploymentsValue?.clusters,
       ),
-    [deployments.value],
+      models: withStaleness(
+        (modelsValue?.items ?? []).map(i => toRow('models', i)) as ModelRow[],
+        modelsValue?.clusters,
+      ),
+      stacks: withStaleness(
+        (stacksValue?.items ?? []).map(i => toRow('stacks', i)) as StackRow[],
+        stacksValue?.clusters,
+      ),
+    }),
+    [deploymentsValue, modelsValue, stacksValue],
+  );
+  const kinds = kindsOf(tab);
+  const rows: DashboardRow[] = useMemo(
+    () =>
+      tab === 'all'
+        ? [
+            ...rowsByKind.deployments,
+            ...rowsByKind.models,
+            ...rowsByKind.stacks,
+          ]
+        : rowsByKind[tab],
+    [tab, rowsByKind],
   );
   const knownClusters = useMemo(
     () => (clusters.value?.items ?? []).map(c => c.name),
@@ -61,26 +163,39 @@ export function DeploymentsDashboard() {
     [rows, deferredFilter],
   );
   const phases = useMemo(() => countByPhase(visible), [visible]);
-  const columns = useMemo(
-    () =>
-      deploymentColumns(row =>
-        links.detail(row.cluster, row.namespace, row.name),
-      ),
-    [links],
-  );
+  const columns = useMemo((): Column<any>[] => {
+    const link = (row: DashboardRow) =>
+      links.of(row.kind, row.cluster, row.namespace, row.name);
+    switch (tab) {
+      case 'models':
+        return modelColumns(link);
+      case 'stacks':
+        return stackColumns(link);
+      case 'all':
+        return mixedColumns(link);
+      default:
+        return deploymentColumns(link);
+    }
+  }, [links, tab]);
 
-  // Errors of the list and of the overview name the same clusters; show each once.
-  const errors = useMemo(() => {
-    const all = [
-      ...(deployments.value?.errors ?? []),
-      ...(clusters.value?.errors ?? []),
-    ];
-    return all.filter(
-      (e, i) =>
-        all.findIndex(o => o.cluster === e.cluster && o.reason === e.reason) ===
-        i,
-    );
-  }, [deployments.value, clusters.value]);
+  // The errors of the lists shown and of the overview; each cluster's once.
+  const shown = kinds.map(k => lists[k]);
+  const errors = uniqueErrors(
+    ...shown.map(l => l.value?.errors),
+    clusters.value?.errors,
+  );
+  const freshness = oldestFreshness(...shown.map(l => l.value?.clusters));
+  const loading = shown.some(l => l.loading);
+  const answered = shown.every(l => l.value);
+
+  const createPermission =
+    runwayPermissions[tab === 'all' ? 'deployments' : tab].create;
+  const createAccess = useRunwayPermissionAnywhere(
+    createPermission,
+    clusters.value?.items,
+  );
+  const create = createButton(tab, links, createAccess);
+  const word = WORDS[tab];
 
   return (
     <Box>
@@ -91,72 +206,143 @@ export function DeploymentsDashboard() {
         sx={{ mb: 2 }}
       >
         <Typography variant="h5" component="h1">
-          Deployments
+          {tab === 'all'
+            ? 'Deployments, models and stacks'
+            : DASHBOARD_TABS.find(t => t.tab === tab)?.title}
         </Typography>
-        <DeployButton
-          access={createAccess}
-          to={links.deploy}
-          variant="contained"
-        />
+        {create('contained')}
       </Stack>
 
-      {clusters.value && <ClusterSummary clusters={clusters.value.items} />}
+      {clusters.value && (
+        <ClusterSummary
+          clusters={clusters.value.items}
+          states={clusters.value.clusters}
+        />
+      )}
       {clusters.error && (
         <ErrorAlert
           error={clusters.error}
           title="Could not load the cluster summary"
         />
       )}
-      <ClusterErrors errors={errors} clusters={deployments.value?.clusters} />
-      {deployments.error && (
-        <ErrorAlert
-          error={deployments.error}
-          title="Could not load deployments"
-        />
+
+      <Tabs
+        value={tab}
+        onChange={(_e, next: DashboardTab) => {
+          const params = new URLSearchParams(search);
+          if (next === 'deployments') params.delete('kind');
+          else params.set('kind', next);
+          setSearch(params, { replace: true });
+        }}
+        aria-label="kinds"
+        sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
+      >
+        {DASHBOARD_TABS.map(t => {
+          const count = kindsOf(t.tab).reduce(
+            (n, k) => n + (lists[k].value?.items.length ?? 0),
+            0,
+          );
+          return (
+            <Tab
+              key={t.tab}
+              value={t.tab}
+              label={`${t.title} (${count})`}
+              id={`runway-tab-${t.tab}`}
+            />
+          );
+        })}
+      </Tabs>
+
+      <ClusterErrors errors={errors} clusters={freshness} />
+      {kinds.map(k =>
+        lists[k].error ? (
+          <ErrorAlert
+            key={k}
+            error={lists[k].error!}
+            title={`Could not load ${k}`}
+          />
+        ) : null,
       )}
 
-      {deployments.loading && (
-        <LinearProgress aria-label="loading deployments" sx={{ mb: 2 }} />
+      {loading && (
+        <LinearProgress aria-label={`loading ${word}`} sx={{ mb: 2 }} />
       )}
 
-      {deployments.value && rows.length === 0 && (
-        <Alert
-          severity="info"
-          action={<DeployButton access={createAccess} to={links.deploy} />}
-        >
-          No deployments yet
-          {errors.length ? ' in the clusters that answered' : ''}. Deploy a
-          model to see it here.
+      {answered && rows.length === 0 && (
+        <Alert severity="info" action={create()}>
+          No {word} yet
+          {errors.length ? ' in the clusters that answered' : ''}.{' '}
+          {EMPTY_HINT[tab]}
         </Alert>
       )}
 
       {rows.length > 0 && (
         <>
-          <Filters filter={filter} options={options} onChange={setFilter} />
+          <Filters
+            filter={filter}
+            options={options}
+            onChange={setFilter}
+            lists={
+              tab === 'models' || tab === 'stacks'
+                ? ['clusters', 'namespaces', 'phases']
+                : undefined
+            }
+            what={word}
+            placeholder={PLACEHOLDERS[tab]}
+          />
           <Typography
             variant="body2"
             color="text.secondary"
             sx={{ mb: 1 }}
             aria-live="polite"
           >
-            {visible.length} of {rows.length} deployments
+            {visible.length} of {rows.length} {word}
             {Object.keys(phases).length > 0 &&
               ` · ${Object.entries(phases)
                 .map(([phase, n]) => `${n} ${phase}`)
                 .join(', ')}`}
           </Typography>
           {visible.length === 0 ? (
-            <Alert severity="info">No deployments match the filters.</Alert>
+            <Alert severity="info">No {word} match the filters.</Alert>
           ) : (
             <VirtualTable
               rows={visible}
               columns={columns}
               now={now}
-              label="deployments"
+              label={word}
             />
           )}
         </>
       )}
     </Box>
   );
+}
+
+/** The tab's create action: the deployment wizard, the model form or the stack form. */
+function createButton(
+  tab: DashboardTab,
+  links: ReturnType<typeof useRunwayLinks>,
+  access: RunwayPermissionState,
+) {
+  return (variant?: 'contained') => {
+    if (tab === 'models')
+      return (
+        <DeployButton
+          access={access}
+          to={links.newModel}
+          variant={variant}
+          label="Add a model"
+        />
+      );
+    if (tab === 'stacks')
+      return (
+        <DeployButton
+          access={access}
+          to={`${links.root.replace(/\/$/, '')}/stacks/new`}
+          variant={variant}
+          label="Create a stack"
+        />
+      );
+    return <DeployButton access={access} to={links.deploy} variant={variant} />;
+  };
 }

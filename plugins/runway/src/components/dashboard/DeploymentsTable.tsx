@@ -3,7 +3,11 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { type DeploymentRow, formatAge } from '../../lib/rows';
+import {
+  type DeploymentRow,
+  formatAge,
+  type ResourceRow,
+} from '../../lib/rows';
 import { visibleRange } from '../../lib/windowing';
 import { PhaseChip } from '../common/PhaseChip';
 
@@ -20,6 +24,33 @@ const GATEWAY_BADGE = {
   mr: 0.5,
 };
 const MAX_HEIGHT = 640;
+/** A stale row (its cluster's last known data) is dimmed; its cluster cell says since when. */
+const STALE_ROW = { opacity: 0.5, fontStyle: 'italic' };
+
+/** The cluster's name and, for a stale row, how old the data is. */
+export function ClusterCell({ row, now }: { row: ResourceRow; now: number }) {
+  if (row.staleSinceMs === undefined) return <>{row.cluster}</>;
+  const age = formatAge(row.staleSinceMs, now);
+  return (
+    <Box
+      component="span"
+      title={`Cluster ${
+        row.cluster
+      } is unreachable: this row is its last known state${
+        age ? `, ${age} old` : ''
+      }`}
+    >
+      {row.cluster}{' '}
+      <Box
+        component="span"
+        sx={{ color: 'error.main', fontSize: 12 }}
+        data-testid="stale-badge"
+      >
+        stale{age ? ` ${age}` : ''}
+      </Box>
+    </Box>
+  );
+}
 
 export interface Column<R> {
   id: string;
@@ -47,7 +78,7 @@ export function deploymentColumns(
       id: 'cluster',
       title: 'Cluster',
       width: '1fr',
-      render: row => row.cluster,
+      render: (row, now) => <ClusterCell row={row} now={now} />,
     },
     {
       id: 'namespace',
@@ -121,12 +152,9 @@ export function deploymentColumns(
  * so 5,000 rows render as fast as 30. ARIA table roles keep it readable by
  * screen readers (aria-rowcount tells the full size).
  */
-export function VirtualTable<R extends { key: string }>(props: {
-  rows: R[];
-  columns: Column<R>[];
-  now: number;
-  label: string;
-}) {
+export function VirtualTable<
+  R extends { key: string; staleSinceMs?: number },
+>(props: { rows: R[]; columns: Column<R>[]; now: number; label: string }) {
   const { rows, columns, now, label } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -201,12 +229,14 @@ export function VirtualTable<R extends { key: string }>(props: {
                 role="row"
                 aria-rowindex={range.start + i + 2}
                 key={row.key}
+                data-stale={row.staleSinceMs !== undefined ? 'true' : undefined}
                 sx={{
                   display: 'grid',
                   gridTemplateColumns: template,
                   height: ROW_HEIGHT,
                   borderBottom: 1,
                   borderColor: 'divider',
+                  ...(row.staleSinceMs !== undefined ? STALE_ROW : {}),
                 }}
               >
                 {columns.map(c => (

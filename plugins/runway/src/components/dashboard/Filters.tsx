@@ -5,7 +5,8 @@ import TextField from '@mui/material/TextField';
 import type { FilterOptions, RowFilter } from '../../lib/filters';
 import { EMPTY_FILTER } from '../../lib/filters';
 
-type ListKey = 'clusters' | 'namespaces' | 'phases' | 'providers';
+export type ListKey = 'clusters' | 'namespaces' | 'phases' | 'providers';
+const ALL_LISTS: ListKey[] = ['clusters', 'namespaces', 'phases', 'providers'];
 
 const LABELS: Record<ListKey, string> = {
   clusters: 'Cluster',
@@ -19,8 +20,20 @@ export function Filters(props: {
   filter: RowFilter;
   options: FilterOptions;
   onChange: (filter: RowFilter) => void;
+  /** The list filters shown (default: all four); models and stacks have no provider. */
+  lists?: ListKey[];
+  /** What is filtered, for the search landmark's name (default "deployments"). */
+  what?: string;
+  placeholder?: string;
 }) {
-  const { filter, options, onChange } = props;
+  const {
+    filter,
+    options,
+    onChange,
+    lists = ALL_LISTS,
+    what = 'deployments',
+    placeholder = 'name, model, engine…',
+  } = props;
   const select = (key: ListKey) => (
     <TextField
       key={key}
@@ -61,18 +74,15 @@ export function Filters(props: {
       sx={{ mb: 2, flexWrap: 'wrap', rowGap: 2 }}
       component="form"
       role="search"
-      aria-label="filter deployments"
+      aria-label={`filter ${what}`}
       onSubmit={e => e.preventDefault()}
     >
-      {select('clusters')}
-      {select('namespaces')}
-      {select('phases')}
-      {select('providers')}
+      {lists.map(select)}
       <TextField
         size="small"
         label="Search"
         id="runway-filter-text"
-        placeholder="name, model, engine…"
+        placeholder={placeholder}
         value={filter.text}
         onChange={e => onChange({ ...filter, text: e.target.value })}
       />

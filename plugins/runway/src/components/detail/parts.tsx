@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
@@ -34,9 +35,45 @@ export function Fact({
       <Typography component="dt" variant="body2" color="text.secondary">
         {name}
       </Typography>
-      <Typography component="dd" variant="body2" sx={{ m: 0, mb: 1 }}>
+      <Typography component="dd" variant="body2" sx={{ m: 0, mb: 0.75 }}>
         {children}
       </Typography>
     </>
+  );
+}
+
+/** The overview's facts: a `dl` laid out in columns, compact enough for 1280×800. */
+export function OverviewFacts({ children }: { children: ReactNode }) {
+  return (
+    <Box
+      component="dl"
+      aria-label="facts"
+      sx={{
+        m: 0,
+        display: 'grid',
+        gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))',
+        columnGap: 3,
+        rowGap: 0.5,
+      }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+/** One fact of the overview (`wide` spans two columns: the endpoint, long reasons). */
+export function OverviewFact({
+  name,
+  wide,
+  children,
+}: {
+  name: string;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Box sx={wide ? { gridColumn: 'span 2' } : undefined}>
+      <Fact name={name}>{children}</Fact>
+    </Box>
   );
 }

@@ -8,26 +8,16 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { runwayPermissions } from '@runway-portal/plugin-runway-common';
 import { useMemo } from 'react';
-import type {
-  ListedDeployment,
-  ListResponse,
-  RunwayKind,
-} from '../../api/types';
+import type { ListResponse, RunwayKind } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
 import { countByPhase } from '../../lib/filters';
-import {
-  type DeploymentRow,
-  type ResourceRow,
-  toDeploymentRow,
-  toResourceRow,
-} from '../../lib/rows';
+import { type DashboardRow, type DeploymentRow, toRow } from '../../lib/rows';
 import { ClusterErrors } from '../common/ClusterErrors';
 import { ErrorAlert } from '../common/ErrorAlert';
 import {
   DeployButton,
   useRunwayPermissionAnywhere,
 } from '../common/PermissionGate';
-import { PhaseChip } from '../common/PhaseChip';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import {
@@ -35,6 +25,7 @@ import {
   deploymentColumns,
   VirtualTable,
 } from '../dashboard/DeploymentsTable';
+import { modelColumns, stackColumns } from '../dashboard/kindColumns';
 import { KUBERNETES_ID } from '../../kubernetesId';
 
 export const KINDS: Array<{ kind: RunwayKind; title: string }> = [
@@ -68,23 +59,13 @@ function useEntityResources() {
   return { id, ...data };
 }
 
-function genericColumns(): Column<ResourceRow>[] {
-  return [
-    { id: 'name', title: 'Name', width: '2fr', render: r => r.name },
-    { id: 'cluster', title: 'Cluster', width: '1fr', render: r => r.cluster },
-    {
-      id: 'namespace',
-      title: 'Namespace',
-      width: '1fr',
-      render: r => r.namespace,
-    },
-    {
-      id: 'phase',
-      title: 'Phase',
-      width: '120px',
-      render: r => <PhaseChip phase={r.phase} />,
-    },
-  ];
+/** The rows of each kind, with the dashboard's row functions. */
+function rowsOf(lists: EntityLists): Record<RunwayKind, DashboardRow[]> {
+  return {
+    deployments: lists.deployments.items.map(i => toRow('deployments', i)),
+    models: lists.models.items.map(i => toRow('models', i)),
+    stacks: lists.stacks.items.map(i => toRow('stacks', i)),
+  };
 }
 
 function allErrors(lists: EntityLists) {
@@ -107,19 +88,20 @@ export function EntityRunwayContent() {
     runwayPermissions.deployments.create,
     clusters.value?.items,
   );
-  const deploymentRows = useMemo(
-    () =>
-      (value?.deployments.items ?? []).map(i =>
-        toDeploymentRow(i as ListedDeployment),
-      ),
-    [value],
-  );
-  const columns = useMemo(
-    () => deploymentColumns(r => links.detail(r.cluster, r.namespace, r.name)),
-    [links],
-  );
+  const rows = useMemo(() => (value ? rowsOf(value) : undefined), [value]);
+  // The dashboard's columns of each kind.
+  const columns = useMemo((): Record<RunwayKind, Column<any>[]> => {
+    const link = (r: DashboardRow) =>
+      links.of(r.kind, r.cluster, r.namespace, r.name);
+    return {
+      deployments: deploymentColumns(link),
+      models: modelColumns(link),
+      stacks: stackColumns(link),
+    };
+  }, [links]);
   if (loading) return <LinearProgress aria-label="loading runway resources" />;
-  if (!value) return <ErrorAlert error={error ?? new Error('no answer')} />;
+  if (!value || !rows)
+    return <ErrorAlert error={error ?? new Error('no answer')} />;
   return (
     <Box>
       {error && (
@@ -136,40 +118,25 @@ export function EntityRunwayContent() {
           to={`${links.deploy}?kubernetesId=${encodeURIComponent(id)}`}
         />
       </Typography>
-      {KINDS.map(({ kind, title }) => {
-        const rows =
-          kind === 'deployments'
-            ? deploymentRows
-            : value[kind].items.map(toResourceRow);
-        return (
-          <Box key={kind} component="section" aria-label={title} sx={{ mb: 3 }}>
-            <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-              {title} ({rows.length})
-            </Typography>
-            {rows.length === 0 && (
-              <Alert severity="info">
-                No {title.toLowerCase()} labelled for this entity.
-              </Alert>
-            )}
-            {rows.length > 0 && kind === 'deployments' && (
-              <VirtualTable
-                rows={deploymentRows}
-                columns={columns}
-                now={now}
-                label={title}
-              />
-            )}
-            {rows.length > 0 && kind !== 'deployments' && (
-              <VirtualTable
-                rows={rows}
-                columns={genericColumns()}
-                now={now}
-                label={title}
-              />
-            )}
-          </Box>
-        );
-      })}
+      {KINDS.map(({ kind, title }) => (
+        <Box key={kind} component="section" aria-label={title} sx={{ mb: 3 }}>
+          <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+            {title} ({rows[kind].length})
+          </Typography>
+          {rows[kind].length === 0 ? (
+            <Alert severity="info">
+              No {title.toLowerCase()} labelled for this entity.
+            </Alert>
+          ) : (
+            <VirtualTable
+              rows={rows[kind]}
+              columns={columns[kind]}
+              now={now}
+              label={title}
+            />
+          )}
+        </Box>
+      ))}
     </Box>
   );
 }
@@ -177,6 +144,7 @@ export function EntityRunwayContent() {
 /** Entity card: how many deployments, models and stacks, by phase. */
 export function EntityRunwayCard() {
   const { value, error, loading } = useEntityResources();
+  const byKind = useMemo(() => (value ? rowsOf(value) : undefined), [value]);
   return (
     <Card>
       <CardContent>
@@ -195,12 +163,7 @@ export function EntityRunwayCard() {
               </Alert>
             ))}
             {KINDS.map(({ kind, title }) => {
-              const rows =
-                kind === 'deployments'
-                  ? value.deployments.items.map(i =>
-                      toDeploymentRow(i as ListedDeployment),
-                    )
-                  : value[kind].items.map(toResourceRow);
+              const rows = byKind![kind];
               const phases = countByPhase(rows);
               const viaGateway = rows.filter(
                 r => (r as DeploymentRow).viaGateway,

@@ -8,6 +8,7 @@ import {
   cluster,
   clustersResponse,
   deployment,
+  model,
 } from '../../__testUtils__/fixtures';
 import {
   API,
@@ -190,6 +191,111 @@ describe('DeploymentWizard', () => {
     expectAllControlsLabelled();
   });
 
+  it('uses a cached model: lists the namespace Models, Ready first, mounts the chosen one and removes it again', async () => {
+    serveClusters();
+    const listed: string[] = [];
+    const previews: any[] = [];
+    server.use(
+      rest.get(`${API}/models`, (req, res, ctx) => {
+        listed.push(req.url.search);
+        return res(
+          ctx.json({
+            items: [
+              model('east', 'ml', 'a-down', {
+                phase: 'Downloading',
+                progress: 40,
+                message: '40% (2.0 GiB of 5.0 GiB)',
+              }),
+              model('east', 'ml', 'qwen', { pvcName: 'model-qwen' }),
+            ],
+            clusters: [],
+            errors: [],
+          }),
+        );
+      }),
+      rest.post(`${API}/deployments/east/preview`, async (req, res, ctx) => {
+        previews.push(await req.json());
+        return res(
+          ctx.status(503),
+          ctx.json({ error: { name: 'Error', message: 'not in this test' } }),
+        );
+      }),
+    );
+    await renderWithApi(<DeploymentWizard />);
+    await fillTarget();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+
+    await userEvent.click(
+      await screen.findByRole('combobox', { name: 'Use a cached model' }),
+    );
+    await screen.findByRole('option', { name: 'qwen (org/qwen)' });
+    expect(screen.getAllByRole('option').map(o => o.textContent)).toEqual([
+      'None: the engine downloads the model',
+      'qwen (org/qwen)',
+      'a-down (org/a-down) - not Ready',
+    ]);
+    expect(listed.some(q => /east/.test(q) && /ml/.test(q))).toBe(true);
+    await userEvent.click(
+      screen.getByRole('option', { name: 'a-down (org/a-down) - not Ready' }),
+    );
+    expect(
+      await screen.findByRole('status', { name: 'cached model' }),
+    ).toHaveTextContent(
+      'Model a-down is not Ready yet (phase Downloading: 40% (2.0 GiB of 5.0 GiB))',
+    );
+    expect(screen.getByLabelText('Model ID')).toHaveValue('/models/a-down');
+
+    await choose('Use a cached model', 'qwen (org/qwen)');
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('status', { name: 'cached model' }),
+      ).not.toBeInTheDocument(),
+    );
+    expect(screen.getByLabelText('Model ID')).toHaveValue('/models/qwen');
+    expect(screen.getByLabelText('Served model name')).toHaveValue('org/qwen');
+    expect(
+      screen.getByText(
+        /PVC model-qwen is ReadWriteOnce: every replica must run/,
+      ),
+    ).toBeInTheDocument();
+    expectAllControlsLabelled();
+
+    for (let i = 0; i < 4; i++)
+      await userEvent.click(
+        await screen.findByRole('button', { name: 'Next' }),
+      );
+    await waitFor(() => expect(previews).toHaveLength(1));
+    expect(previews[0].spec.model).toEqual({
+      id: '/models/qwen',
+      source: 'huggingface',
+      servedName: 'org/qwen',
+      storage: {
+        volumes: [
+          {
+            name: 'model-qwen',
+            claimName: 'model-qwen',
+            mountPath: '/models/qwen',
+            purpose: 'custom',
+            readOnly: true,
+          },
+        ],
+      },
+    });
+
+    for (let i = 0; i < 4; i++)
+      await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await choose('Use a cached model', 'None: the engine downloads the model');
+    expect(screen.getByLabelText('Model ID')).toHaveValue('org/qwen');
+    for (let i = 0; i < 4; i++)
+      await userEvent.click(
+        await screen.findByRole('button', { name: 'Next' }),
+      );
+    await waitFor(() => expect(previews).toHaveLength(2));
+    expect(previews[1].spec.model).toEqual({
+      id: 'org/qwen',
+      source: 'huggingface',
+    });
+  });
   it('previews the exact objects with a dry run, then creates', async () => {
     serveClusters();
     const previews: any[] = [];

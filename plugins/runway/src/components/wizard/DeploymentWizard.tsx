@@ -33,6 +33,7 @@ import {
   emptyWizardValues,
   fieldForIssue,
   type FormContext,
+  copyOfDeployment,
   fromModelDeployment,
   SPEC_FIELDS,
   toModelDeployment,
@@ -52,6 +53,7 @@ import {
   WarningsContext,
 } from './fields';
 import { wizardResolver } from './resolver';
+import { CachedModelField } from './CachedModelField';
 import { ReviewStep } from './ReviewStep';
 import { SelectionPanel } from './SelectionPanel';
 
@@ -60,28 +62,49 @@ export const STEPS = DEPLOYMENT_FORM_STEPS;
 
 const REVIEW = STEPS.length - 1;
 
-/** Create a deployment, or edit one (`edit` names it). */
+/** `?copyFrom=cluster/namespace/name`: the deployment a new one starts as a copy of. */
+function copyFromParam(value: string | null): ResourceRef | undefined {
+  const [cluster, namespace, name, ...rest] = (value ?? '').split('/');
+  if (!cluster || !namespace || !name || rest.length > 0) return undefined;
+  return { cluster, namespace, name };
+}
+
+/**
+ * Create a deployment, or edit one (`edit` names it). With
+ * `?copyFrom=cluster/namespace/name` a new one starts as a copy of that
+ * deployment (its spec and labels; named `<name>-copy`).
+ */
 export function DeploymentWizard({ edit }: { edit?: ResourceRef }) {
+  const [search] = useSearchParams();
+  const copyFrom = edit ? undefined : copyFromParam(search.get('copyFrom'));
+  const source = edit ?? copyFrom;
   const clusters = useRunwayData(api => api.listClusters(), []);
   const existing = useRunwayData(
-    api => (edit ? api.get('deployments', edit) : Promise.resolve(undefined)),
-    [edit?.cluster, edit?.namespace, edit?.name],
+    api =>
+      source ? api.get('deployments', source) : Promise.resolve(undefined),
+    [source?.cluster, source?.namespace, source?.name],
   );
   if (clusters.loading || existing.loading)
     return <LinearProgress aria-label="loading clusters" />;
-  if (edit && !existing.value) {
+  if (source && !existing.value) {
     return (
       <ErrorAlert
         error={
           existing.error ??
           new Error(
-            `deployment ${edit.namespace}/${edit.name} not found in ${edit.cluster}`,
+            `deployment ${source.namespace}/${source.name} not found in ${source.cluster}`,
           )
         }
-        title="Cannot edit"
+        title={edit ? 'Cannot edit' : 'Cannot copy'}
       />
     );
   }
+  const loaded = existing.value
+    ? {
+        cluster: existing.value.cluster,
+        object: existing.value.object as ModelDeployment,
+      }
+    : undefined;
   return (
     <>
       {clusters.error && (
@@ -93,14 +116,8 @@ export function DeploymentWizard({ edit }: { edit?: ResourceRef }) {
       <WizardForm
         clusters={clusters.value?.items ?? []}
         clusterErrors={clusters.value?.errors ?? []}
-        existing={
-          existing.value
-            ? {
-                cluster: existing.value.cluster,
-                object: existing.value.object as ModelDeployment,
-              }
-            : undefined
-        }
+        existing={edit ? loaded : undefined}
+        template={copyFrom ? loaded : undefined}
       />
     </>
   );
@@ -110,26 +127,30 @@ function WizardForm(props: {
   clusters: ClusterOverview[];
   clusterErrors: Array<{ cluster: string; message: string }>;
   existing?: { cluster: string; object: ModelDeployment };
+  /** A new deployment's starting values: a copy of this one. */
+  template?: { cluster: string; object: ModelDeployment };
 }) {
-  const { clusters, clusterErrors, existing } = props;
+  const { clusters, clusterErrors, existing, template } = props;
   const api = useApi(runwayApiRef);
   const navigate = useNavigate();
   const links = useRunwayLinks();
   const [search] = useSearchParams();
   const defaults = useMemo(
-    () =>
-      existing
-        ? fromModelDeployment(existing.cluster, existing.object)
-        : emptyWizardValues({
-            cluster:
-              search.get('cluster') ??
-              (clusters.length === 1 ? clusters[0].name : ''),
-            namespace: search.get('namespace') ?? 'default',
-            // Opened from a catalog entity: label the deployment so it shows on the entity's page.
-            labels: search.get('kubernetesId')
-              ? { [KUBERNETES_ID]: search.get('kubernetesId')! }
-              : undefined,
-          }),
+    () => {
+      if (existing)
+        return fromModelDeployment(existing.cluster, existing.object);
+      if (template) return copyOfDeployment(template.cluster, template.object);
+      return emptyWizardValues({
+        cluster:
+          search.get('cluster') ??
+          (clusters.length === 1 ? clusters[0].name : ''),
+        namespace: search.get('namespace') ?? 'default',
+        // Opened from a catalog entity: label the deployment so it shows on the entity's page.
+        labels: search.get('kubernetesId')
+          ? { [KUBERNETES_ID]: search.get('kubernetesId')! }
+          : undefined,
+      });
+    },
     // Defaults are read once, when the form opens.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
@@ -359,6 +380,7 @@ function WizardForm(props: {
                   { value: 'custom', label: 'Custom image' },
                 ]}
               />
+              {values.spec?.model?.source !== 'custom' && <CachedModelField />}
               <FormField
                 name="spec.model.id"
                 label="Model ID"

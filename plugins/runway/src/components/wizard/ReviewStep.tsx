@@ -48,7 +48,7 @@ export function Yaml({ value, label }: { value: unknown; label: string }) {
 }
 
 /** One object to be written, captioned with what happens to it, as YAML. */
-function ObjectYaml({
+export function ObjectYaml({
   object,
   action,
 }: {

@@ -22,7 +22,7 @@ import type { FieldIssue, WizardValues } from '../../lib/form';
 /** Warnings of the current values, by field (errors come from RHF). */
 export const WarningsContext = createContext<FieldIssue[]>([]);
 
-function useFieldMessages(name: string) {
+export function useFieldMessages(name: string) {
   const { formState } = useFormContext<WizardValues>();
   const error = get(formState.errors, name) as { message?: string } | undefined;
   const warnings = useContext(WarningsContext).filter(w => w.field === name);
@@ -32,7 +32,7 @@ function useFieldMessages(name: string) {
   };
 }
 
-function fieldId(name: string) {
+export function fieldId(name: string) {
   return `runway-${name.replace(/\./g, '-')}`;
 }
 

@@ -1,0 +1,233 @@
+import { featureFlagsApiRef } from '@backstage/core-plugin-api';
+import { createExtensionTester } from '@backstage/frontend-test-utils';
+import {
+  ScaffolderFieldExtensions,
+  type TemplateParameterSchema,
+  useCustomFieldExtensions,
+} from '@backstage/plugin-scaffolder-react';
+import {
+  FormFieldBlueprint,
+  Stepper,
+} from '@backstage/plugin-scaffolder-react/alpha';
+import { registerMswTestHooks, TestApiProvider } from '@backstage/test-utils';
+import { renderHook, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { rest } from 'msw';
+import { setupServer } from 'msw/node';
+import type { ReactNode } from 'react';
+import newSystemPlugin, {
+  runwayRunningDeploymentPickerField,
+} from '../../alpha';
+import { RunwayRunningDeploymentPickerFieldExtension } from '../../plugin';
+import {
+  cluster,
+  clustersResponse,
+  deployment,
+} from '../../__testUtils__/fixtures';
+import { API, renderWithApi } from '../../__testUtils__/render';
+import {
+  RunwayRunningDeploymentPickerSchema,
+  runwayRunningDeploymentPickerOptions,
+  validateRunwayRunningDeployment,
+} from './RunningDeploymentPicker';
+import {
+  RunwayClusterPickerSchema,
+  runwayClusterPickerOptions,
+} from './RunwayPickers';
+
+const server = setupServer();
+registerMswTestHooks(server);
+
+jest.setTimeout(60_000);
+
+function serve() {
+  server.use(
+    rest.get(`${API}/clusters`, (_req, res, ctx) =>
+      res(ctx.json(clustersResponse([cluster('east'), cluster('west')]))),
+    ),
+    rest.get(`${API}/deployments`, (req, res, ctx) =>
+      res(
+        ctx.json({
+          items: [
+            deployment('east', 'ml', 'llama', {
+              gateway: { endpoint: 'http://gw.east', modelName: 'llama-3' },
+            }),
+            deployment('east', 'ml', 'qwen'),
+            deployment('east', 'ml', 'loading', { phase: 'Deploying' }),
+            deployment('west', 'ml', 'far'),
+          ].filter(d =>
+            req.url.searchParams.getAll('cluster').includes(d.cluster),
+          ),
+          clusters: [],
+          errors: [],
+        }),
+      ),
+    ),
+  );
+}
+
+const manifest: TemplateParameterSchema = {
+  title: 'Create a stack',
+  steps: [
+    {
+      title: 'Where',
+      schema: {
+        type: 'object',
+        required: ['target', 'inference'],
+        properties: {
+          target: {
+            title: 'Target cluster',
+            type: 'string',
+            'ui:field': 'RunwayClusterPicker',
+          },
+          inference: {
+            title: 'Inference deployment',
+            type: 'object',
+            'ui:field': 'RunwayRunningDeploymentPicker',
+            'ui:options': { clusterField: 'target' },
+          },
+        },
+      },
+    },
+  ],
+};
+
+const extensions = [
+  { ...runwayClusterPickerOptions, schema: RunwayClusterPickerSchema.schema },
+  {
+    ...runwayRunningDeploymentPickerOptions,
+    schema: RunwayRunningDeploymentPickerSchema.schema,
+  },
+];
+
+async function renderForm(initialState?: Record<string, unknown>) {
+  const onCreate = jest.fn(async () => {});
+  await renderWithApi(
+    <Stepper
+      manifest={manifest}
+      extensions={extensions}
+      onCreate={onCreate}
+      initialState={initialState as any}
+    />,
+  );
+  return onCreate;
+}
+
+describe('RunwayRunningDeploymentPicker in the scaffolder form', () => {
+  it("offers the chosen cluster's Ready deployments and hands the endpoint and model name to the template", async () => {
+    serve();
+    const onCreate = await renderForm();
+    expect(
+      await screen.findByText('Choose a cluster first (form field "target")'),
+    ).toBeInTheDocument();
+    const clusterSelect = await screen.findByRole('combobox', {
+      name: /Target cluster/,
+    });
+    await waitFor(() =>
+      expect(clusterSelect).not.toHaveAttribute('aria-disabled'),
+    );
+    await userEvent.click(clusterSelect);
+    await userEvent.click(await screen.findByRole('option', { name: /east/ }));
+
+    const picker = await screen.findByRole('combobox', {
+      name: /Inference deployment/,
+    });
+    await waitFor(() => expect(picker).not.toHaveAttribute('aria-disabled'));
+    await userEvent.click(picker);
+    const listbox = await screen.findByRole('listbox');
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map(o => o.textContent),
+    ).toEqual([
+      'ml/llamallama-3 via gateway (http://gw.east/v1)',
+      'ml/qwenqwen via service (http://qwen.ml.svc:8000/v1)',
+    ]);
+    await userEvent.click(
+      within(listbox).getByRole('option', { name: /ml\/qwen/ }),
+    );
+    expect(
+      await screen.findByText('http://qwen.ml.svc:8000/v1, model "qwen"'),
+    ).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Review' }));
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Create' }),
+    );
+    await waitFor(() =>
+      expect(onCreate).toHaveBeenCalledWith({
+        target: 'east',
+        inference: {
+          deployment: 'ml/qwen',
+          endpoint: 'http://qwen.ml.svc:8000/v1',
+          model: 'qwen',
+        },
+      }),
+    );
+  });
+
+  it('blocks the step when the deployment is not Ready there, naming the ones that are', async () => {
+    serve();
+    const onCreate = await renderForm({
+      target: 'east',
+      inference: {
+        deployment: 'ml/loading',
+        endpoint: 'http://x/v1',
+        model: 'x',
+      },
+    });
+    expect(
+      await screen.findByText('not a Ready deployment of cluster east'),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Review' }));
+    expect(
+      await screen.findAllByText(
+        'Inference deployment: deployment ml/loading is not Ready in cluster "east"; choose one of ml/llama, ml/qwen',
+      ),
+    ).not.toHaveLength(0);
+    expect(onCreate).not.toHaveBeenCalled();
+  });
+
+  it('is registered in both frontend systems with its validation', async () => {
+    const extension = newSystemPlugin.getExtension(
+      'scaffolder-form-field:runway/runway-running-deployment-picker' as any,
+    ) as any;
+    expect(extension.attachTo).toEqual({
+      id: 'api:scaffolder/form-fields',
+      input: 'formFields',
+    });
+    expect(
+      await createExtensionTester(runwayRunningDeploymentPickerField).get(
+        FormFieldBlueprint.dataRefs.formFieldLoader,
+      )(),
+    ).toEqual(
+      expect.objectContaining({
+        name: 'RunwayRunningDeploymentPicker',
+        validation: validateRunwayRunningDeployment,
+      }),
+    );
+    const featureFlags = {
+      isActive: () => false,
+      registerFlag: () => {},
+      getRegisteredFlags: () => [],
+      save: () => {},
+    };
+    const wrapper = ({ children }: { children?: ReactNode }) => (
+      <TestApiProvider apis={[[featureFlagsApiRef, featureFlags]]}>
+        {children}
+      </TestApiProvider>
+    );
+    const { result } = renderHook(
+      () =>
+        useCustomFieldExtensions(
+          <ScaffolderFieldExtensions>
+            <RunwayRunningDeploymentPickerFieldExtension />
+          </ScaffolderFieldExtensions>,
+        ),
+      { wrapper },
+    );
+    expect(result.current.map(f => [f.name, f.validation])).toEqual([
+      ['RunwayRunningDeploymentPicker', validateRunwayRunningDeployment],
+    ]);
+  });
+});

@@ -1,0 +1,467 @@
+import { useApi } from '@backstage/core-plugin-api';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { runwayPermissions } from '@runway-portal/plugin-runway-common';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import {
+  type ResourceRef,
+  RunwayApiError,
+  runwayApiRef,
+} from '../../api/RunwayApi';
+import type { KubeObject } from '../../api/types';
+import { useDetailPolling } from '../../hooks/useHealthPolling';
+import { useRunwayData } from '../../hooks/useRunwayData';
+import { formatAge } from '../../lib/rows';
+import {
+  linkedDeployments,
+  type StackAccess,
+  stackAccess,
+  stackConfig,
+} from '../../lib/stackDetail';
+import { ClusterErrors } from '../common/ClusterErrors';
+import { ErrorAlert } from '../common/ErrorAlert';
+import { PermissionGate } from '../common/PermissionGate';
+import { useNow } from '../common/useNow';
+import { useRunwayLinks } from '../common/useRunwayLinks';
+import { DetailLayout } from '../detail/DetailLayout';
+import { CopyButton, OverviewFact, OverviewFacts } from '../detail/parts';
+import {
+  ConditionsTimeline,
+  EventsList,
+  UpstreamObjects,
+  YamlSection,
+} from '../detail/sections';
+import { useStackLinks } from './links';
+
+const CODE_SX = {
+  bgcolor: 'action.hover',
+  p: 2,
+  borderRadius: 1,
+  overflow: 'auto',
+  maxHeight: 560,
+  fontSize: 12,
+} as const;
+
+function Code({ label, children }: { label: string; children: string }) {
+  return (
+    <Box component="pre" aria-label={label} tabIndex={0} sx={CODE_SX}>
+      {children}
+    </Box>
+  );
+}
+
+/** How to call the server: its URLs and example requests. */
+function AccessDetails({ access }: { access: StackAccess }) {
+  if (!access.serviceUrl && !access.routeUrl)
+    return (
+      <Typography color="text.secondary">
+        The stack operator has not reported the server's URL yet.
+      </Typography>
+    );
+  return (
+    <Stack spacing={1} component="section" aria-label="How to call it">
+      {access.routeUrl && (
+        <Typography>
+          Outside the cluster (Ingress): <code>{access.routeUrl}</code>
+        </Typography>
+      )}
+      {access.serviceUrl && (
+        <Typography>
+          In the cluster (Service): <code>{access.serviceUrl}</code>
+        </Typography>
+      )}
+      {access.health && <Code label="health check">{access.health}</Code>}
+      {access.curl ? (
+        <>
+          <Typography variant="subtitle2">
+            OpenAI-compatible chat completion with model {access.model}
+          </Typography>
+          <Code label="example request">{access.curl}</Code>
+        </>
+      ) : (
+        <Typography color="text.secondary">
+          The stack registers no model (spec.resources.models): add one to get
+          an example request.
+        </Typography>
+      )}
+      <Typography variant="body2">
+        From your workstation: <code>{access.portForward}</code>, then{' '}
+        <code>{access.localUrl}</code>.
+      </Typography>
+    </Stack>
+  );
+}
+
+/** Edit and Delete (confirmed), each behind its permission; the backend checks again. */
+function StackActions(props: {
+  target: ResourceRef;
+  terminating: boolean;
+  onDeleted: () => void;
+}) {
+  const { target, terminating, onDeleted } = props;
+  const api = useApi(runwayApiRef);
+  const links = useStackLinks();
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error>();
+  const remove = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.delete('stacks', target);
+      setConfirm(false);
+      onDeleted();
+    } catch (e) {
+      setError(e as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <PermissionGate
+        permission={runwayPermissions.stacks.update}
+        resource={target}
+      >
+        {allowed =>
+          allowed && !terminating ? (
+            <Button
+              component={RouterLink}
+              to={links.edit(target.cluster, target.namespace, target.name)}
+            >
+              Edit
+            </Button>
+          ) : (
+            <Button disabled>Edit</Button>
+          )
+        }
+      </PermissionGate>
+      <PermissionGate
+        permission={runwayPermissions.stacks.delete}
+        resource={target}
+      >
+        {allowed => (
+          <Button
+            color="error"
+            disabled={!allowed || terminating}
+            onClick={() => setConfirm(true)}
+          >
+            {terminating ? 'Deleting…' : 'Delete'}
+          </Button>
+        )}
+      </PermissionGate>
+      <Dialog
+        open={confirm}
+        onClose={() => setConfirm(false)}
+        aria-labelledby="runway-stack-delete-title"
+      >
+        <DialogTitle id="runway-stack-delete-title">
+          Delete stack {target.name}?
+        </DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            The Llama Stack server, its Service, generated config and the other
+            objects the operator made for it are deleted from namespace{' '}
+            {target.namespace} of cluster {target.cluster}. The deployments its
+            providers call are not touched.
+          </DialogContentText>
+          {error && <ErrorAlert error={error} title="Delete failed" />}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirm(false)}>Cancel</Button>
+          <Button
+            color="error"
+            variant="contained"
+            disabled={busy}
+            onClick={remove}
+          >
+            Delete
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+/** One stack: overview, then config.yaml, how to call it, linked deployments, conditions, events, objects and YAML. */
+export function StackDetail({ target }: { target: ResourceRef }) {
+  const now = useNow();
+  const links = useRunwayLinks();
+  const stackLinks = useStackLinks();
+  const detail = useRunwayData(
+    a => a.get('stacks', target),
+    [target.cluster, target.namespace, target.name],
+    ['stacks'],
+  );
+  const deployments = useRunwayData(
+    a => a.list('deployments', { clusters: [target.cluster] }),
+    [target.cluster],
+  );
+  useDetailPolling(detail.refresh, detail.value?.object?.status?.phase);
+
+  if (detail.loading) return <LinearProgress aria-label="loading stack" />;
+  if (
+    detail.value &&
+    detail.error instanceof RunwayApiError &&
+    detail.error.status === 404
+  )
+    return (
+      <Alert
+        severity="success"
+        action={
+          <Button component={RouterLink} to={links.root}>
+            Back to the dashboard
+          </Button>
+        }
+      >
+        Stack {target.namespace}/{target.name} is deleted from cluster{' '}
+        {target.cluster}.
+      </Alert>
+    );
+  if (!detail.value)
+    return (
+      <ErrorAlert
+        error={detail.error ?? new Error('not found')}
+        title={`Could not load stack ${target.namespace}/${target.name} in ${target.cluster}`}
+      />
+    );
+
+  const {
+    object: stack,
+    conditions,
+    events,
+    owned,
+    errors,
+    clusters,
+  } = detail.value;
+  const status = stack.status ?? {};
+  const terminating = Boolean(stack.metadata?.deletionTimestamp);
+  const phase = terminating ? 'Terminating' : status.phase ?? 'Pending';
+  const failed = conditions.find(
+    c => c.status === 'False' && c.type !== 'Available',
+  );
+  const config = stackConfig(stack, owned);
+  const access = stackAccess(stack);
+  const linked = linkedDeployments(
+    target.cluster,
+    stack,
+    deployments.value?.items ?? [],
+  );
+  const distribution = stack.spec?.distribution ?? {};
+  const generation = status.configGeneration ?? {};
+
+  return (
+    <DetailLayout
+      title={stack.metadata?.name ?? target.name}
+      kind="stacks"
+      target={target}
+      phase={phase}
+      message={failed?.message}
+      notices={
+        <>
+          {detail.error && (
+            <ErrorAlert
+              error={detail.error}
+              title="Showing the last known state: reload failed"
+            />
+          )}
+          <ClusterErrors errors={errors} clusters={clusters} />
+        </>
+      }
+      actions={
+        <StackActions
+          target={target}
+          terminating={terminating}
+          onDeleted={detail.refresh}
+        />
+      }
+      overview={
+        <OverviewFacts>
+          <OverviewFact name="Distribution">
+            {distribution.name ?? distribution.image ?? 'none'}
+          </OverviewFact>
+          <OverviewFact name="Image" wide>
+            {status.resolvedDistribution?.image ?? 'not resolved yet'}
+          </OverviewFact>
+          <OverviewFact name="Replicas">
+            {status.availableReplicas ?? 0} available /{' '}
+            {stack.spec?.workload?.replicas ?? 1} wanted
+          </OverviewFact>
+          <OverviewFact name="Config">
+            {generation.configMapName
+              ? `${generation.providerCount ?? 0} providers, ${
+                  generation.resourceCount ?? 0
+                } resources (${
+                  status.resolvedDistribution?.configSource ?? 'embedded'
+                })`
+              : 'not generated yet'}
+          </OverviewFact>
+          <OverviewFact name="Age">
+            {formatAge(
+              Date.parse(stack.metadata?.creationTimestamp ?? ''),
+              now,
+            )}
+          </OverviewFact>
+          <OverviewFact name="Endpoint" wide>
+            {access.routeUrl || access.serviceUrl ? (
+              <Stack direction="row" alignItems="center" spacing={0.5}>
+                <Box component="code" sx={{ wordBreak: 'break-all' }}>
+                  {access.routeUrl || access.serviceUrl}
+                </Box>
+                {access.curl && (
+                  <CopyButton text={access.curl} label="Copy how to call it" />
+                )}
+              </Stack>
+            ) : (
+              'none yet'
+            )}
+          </OverviewFact>
+          <OverviewFact name="Deployments used" wide>
+            {linked.length
+              ? linked.map((l, i) => (
+                  <span key={`${l.namespace}/${l.name}/${l.providerId}`}>
+                    {i > 0 && ', '}
+                    <Link
+                      component={RouterLink}
+                      to={links.detail(l.cluster, l.namespace, l.name)}
+                    >
+                      {l.namespace}/{l.name}
+                    </Link>{' '}
+                    ({l.phase})
+                  </span>
+                ))
+              : 'none of the portal’s deployments'}
+          </OverviewFact>
+        </OverviewFacts>
+      }
+      sections={[
+        {
+          id: 'config',
+          label: 'config.yaml',
+          content: config ? (
+            <Box component="section" aria-label="Generated config.yaml">
+              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+                ConfigMap {config.configMapName}
+                {config.current
+                  ? ', the config the server runs'
+                  : ' (the newest; the status names another or none yet)'}
+                . Secrets appear as their {'${env.…}'} references, never their
+                values.
+              </Typography>
+              <Code label="config.yaml">{config.configYaml}</Code>
+            </Box>
+          ) : (
+            <Typography color="text.secondary">
+              {stack.spec?.overrideConfig
+                ? `The server uses your ConfigMap ${stack.spec.overrideConfig.configMapName} (spec.overrideConfig).`
+                : 'The stack operator has not generated a config.yaml yet (see Conditions).'}
+            </Typography>
+          ),
+        },
+        {
+          id: 'endpoint',
+          label: 'Endpoint',
+          content: <AccessDetails access={access} />,
+        },
+        {
+          id: 'deployments',
+          label: 'Deployments',
+          count: linked.length,
+          content: linked.length ? (
+            <Table size="small" aria-label="Deployments its providers use">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Deployment</TableCell>
+                  <TableCell>Phase</TableCell>
+                  <TableCell>Provider</TableCell>
+                  <TableCell>Through</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {linked.map(l => (
+                  <TableRow key={`${l.namespace}/${l.name}/${l.providerId}`}>
+                    <TableCell>
+                      <Link
+                        component={RouterLink}
+                        to={links.detail(l.cluster, l.namespace, l.name)}
+                      >
+                        {l.namespace}/{l.name}
+                      </Link>
+                    </TableCell>
+                    <TableCell>{l.phase}</TableCell>
+                    <TableCell>
+                      {l.providerId} (<code>{l.providerPath}</code>)
+                    </TableCell>
+                    <TableCell>
+                      {l.via === 'gateway' ? 'Gateway' : 'Service'}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          ) : (
+            <Typography color="text.secondary">
+              No inference provider of this stack calls a deployment of cluster{' '}
+              {target.cluster} (its endpoints point elsewhere).{' '}
+              <Link
+                component={RouterLink}
+                to={stackLinks.edit(
+                  target.cluster,
+                  target.namespace,
+                  target.name,
+                )}
+              >
+                Edit the stack
+              </Link>{' '}
+              to use a running deployment.
+            </Typography>
+          ),
+        },
+        {
+          id: 'conditions',
+          label: 'Conditions',
+          count: conditions.length,
+          content: <ConditionsTimeline conditions={conditions} />,
+        },
+        {
+          id: 'events',
+          label: 'Events',
+          count: events.length,
+          content: <EventsList events={events} />,
+        },
+        {
+          id: 'objects',
+          label: 'Objects',
+          count: owned.length,
+          content: (
+            <UpstreamObjects
+              objects={owned}
+              empty="The stack operator has not created its objects yet."
+            />
+          ),
+        },
+        {
+          id: 'yaml',
+          label: 'YAML',
+          content: <YamlSection object={stack as KubeObject} />,
+        },
+      ]}
+    />
+  );
+}
