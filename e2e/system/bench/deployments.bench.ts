@@ -6,19 +6,29 @@
  * Prints the time until all have `ResourceCreated=True` and until all are
  * `Running`, per provider and overall, next to the API server's raw write
  * rate measured in the same run, and each process's memory at idle and at
- * its peak.
+ * its peak. Issue 21: from the API server's own /metrics, the writes and
+ * Events per deployment until ResourceCreated (all, then PER_PROVIDER of
+ * each provider alone on a quiet system), the webhooks' latency and the
+ * cost of admission (COUNT dry-run creates through our webhooks and with
+ * the webhook configurations removed), and the issue's targets as ratios.
  *
  *   yarn workspace @runway-portal/e2e-system bench              # 1,000
  *   COUNT=100 yarn workspace @runway-portal/e2e-system bench
  *
  * Environment: COUNT (default 1000), CONCURRENCY (client writes in flight,
  * default 16), STEP_DELAY_MS (simulated operators' step, default 1000),
- * TIMEOUT_S (for each wait, default 1800).
+ * TIMEOUT_S (for each wait, default 1800), PER_PROVIDER (default COUNT/4,
+ * at most 25).
  */
 import {
   ConfigMaps,
+  Informer,
   KubeClient,
+  type KubeObject,
+  MutatingWebhookConfigurations,
   Namespaces,
+  type ResourceType,
+  ValidatingWebhookConfigurations,
 } from '@runway-portal/controller-runtime';
 import type { NodeSpec } from '@runway-portal/e2e-cluster';
 import { ModelDeployments } from '@runway-portal/provider-shared';
@@ -34,6 +44,17 @@ import {
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  counterDelta,
+  histogramDelta,
+  histogramQuantile,
+  type MetricSample,
+  requestsByVerbAndResource,
+  snapshot,
+  webhookCalls,
+  webhookHistogram,
+  writeSummary,
+} from '../src/apiMetrics';
 import {
   type RunningSystem,
   startSystem,
@@ -59,6 +80,11 @@ const COUNT = envNumber('COUNT', 1000);
 const CONCURRENCY = envNumber('CONCURRENCY', 16);
 const STEP_DELAY_MS = envNumber('STEP_DELAY_MS', 1000);
 const TIMEOUT_MS = envNumber('TIMEOUT_S', 1800) * 1000;
+/** Deployments per provider in the API-work phase (one provider at a time, after the main run). */
+const PER_PROVIDER = envNumber(
+  'PER_PROVIDER',
+  Math.max(1, Math.min(25, Math.ceil(COUNT / 4))),
+);
 const NS = 'bench';
 const RAW_NS = 'bench-raw';
 
@@ -108,6 +134,184 @@ const WORKLOADS = [
 ] as const;
 
 const workloadOf = (i: number) => WORKLOADS[i % WORKLOADS.length];
+
+/** The i-th deployment of the run, in `namespace`. */
+function modelDeployment(
+  i: number,
+  namespace: string,
+  spec = workloadOf(i).spec,
+) {
+  return {
+    apiVersion: 'airunway.ai/v1alpha1',
+    kind: 'ModelDeployment',
+    metadata: { name: `md-${i}`, namespace },
+    spec,
+  };
+}
+
+const WEBHOOK_TYPES: ResourceType[] = [
+  MutatingWebhookConfigurations,
+  ValidatingWebhookConfigurations,
+];
+
+/** Deletes every webhook configuration (for the no-webhook baseline) and returns them to put back. */
+async function removeWebhooks(
+  client: KubeClient,
+): Promise<Array<{ rt: ResourceType; obj: KubeObject }>> {
+  const removed: Array<{ rt: ResourceType; obj: KubeObject }> = [];
+  for (const rt of WEBHOOK_TYPES) {
+    for (const obj of (await client.list(rt)).items) {
+      await client.delete(rt, { name: obj.metadata!.name! });
+      removed.push({ rt, obj });
+    }
+  }
+  return removed;
+}
+
+async function restoreWebhooks(
+  client: KubeClient,
+  removed: Array<{ rt: ResourceType; obj: KubeObject }>,
+): Promise<void> {
+  for (const { rt, obj } of removed) {
+    const {
+      resourceVersion: _rv,
+      uid: _uid,
+      creationTimestamp: _ct,
+      managedFields: _mf,
+      generation: _g,
+      ...metadata
+    } = obj.metadata!;
+    await client.create(rt, { ...obj, metadata });
+  }
+}
+
+/** COUNT ModelDeployment creates with dryRun=All: through admission (webhooks included) without storing, so no controller reacts. */
+function dryRunCreates(client: KubeClient): Promise<number> {
+  return timed(() =>
+    inParallel(COUNT, CONCURRENCY, i =>
+      client.create(ModelDeployments, modelDeployment(i, NS), {
+        dryRun: true,
+      }),
+    ),
+  );
+}
+
+/** API server work between two snapshots, divided by the deployments it served. */
+interface ApiWork {
+  deployments: number;
+  requests: Map<string, number>;
+  updateAdmissions: number;
+}
+
+function apiWork(
+  before: MetricSample[],
+  after: MetricSample[],
+  deployments: number,
+): ApiWork {
+  const calls = counterDelta(webhookCalls(before), webhookCalls(after));
+  return {
+    deployments,
+    requests: counterDelta(
+      requestsByVerbAndResource(before),
+      requestsByVerbAndResource(after),
+    ),
+    updateAdmissions: calls.get('UPDATE') ?? 0,
+  };
+}
+
+/** One line of per-deployment figures and the largest writes behind them. */
+function apiWorkLines(label: string, work: ApiWork): string[] {
+  const per = (n: number) => (n / work.deployments).toFixed(2);
+  const summary = writeSummary(work.requests);
+  const writes = [...work.requests]
+    .filter(
+      ([key]) =>
+        !key.startsWith('GET ') &&
+        !key.startsWith('LIST ') &&
+        !key.startsWith('WATCH '),
+    )
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([key, n]) => `${key} ${per(n)}`);
+  // Single-object reads: each is a quorum read from etcd (lists and watches are the informers').
+  const gets = [...work.requests]
+    .filter(([key]) => key.startsWith('GET '))
+    .sort((a, b) => b[1] - a[1]);
+  const getTotal = gets.reduce((n, [, v]) => n + v, 0);
+  return [
+    `  ${label.padEnd(8)} ${String(work.deployments).padStart(
+      5,
+    )}  mutating ${per(summary.mutating).padStart(6)}  Events created ${per(
+      summary.eventCreates,
+    ).padStart(5)}, bumped ${per(summary.eventPatches).padStart(
+      5,
+    )}  webhook UPDATE admissions ${per(work.updateAdmissions).padStart(5)}`,
+    `           writes per deployment: ${writes.join(', ')}`,
+    `           GETs per deployment ${per(getTotal)}: ${gets
+      .slice(0, 6)
+      .map(([key, n]) => `${key.slice(4)} ${per(n)}`)
+      .join(', ')}`,
+  ];
+}
+
+/** Waits until the API server takes no writes but leases for 2 s in a row (at most 60 s): a phase then counts only its own work. */
+async function quiesce(client: KubeClient): Promise<void> {
+  let previous = requestsByVerbAndResource(await snapshot(client));
+  let quiet = 0;
+  for (let i = 0; i < 60 && quiet < 2; i++) {
+    await new Promise(r => setTimeout(r, 1000));
+    const now = requestsByVerbAndResource(await snapshot(client));
+    const writes = [...counterDelta(previous, now)].filter(
+      ([key]) => !key.endsWith(' leases'),
+    );
+    quiet = writeSummary(new Map(writes)).mutating === 0 ? quiet + 1 : 0;
+    previous = now;
+  }
+}
+
+/** Median and maximum, in seconds. */
+function spread(values: number[]): string {
+  if (values.length === 0) return 'n/a';
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  return `median ${median.toFixed(1)} s, max ${sorted.at(-1)!.toFixed(1)} s`;
+}
+
+const conditionTime = (md: ModelDeploymentObject, type: string) => {
+  const c = md.status?.conditions?.find(x => x.type === type);
+  return c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : NaN;
+};
+
+/** Per provider: create -> the core's ProviderSelected, and ProviderSelected -> the provider's ResourceCreated. */
+function stageLines(items: ModelDeploymentObject[]): string[] {
+  return WORKLOADS.map(w => {
+    const mine = items.filter(
+      md =>
+        workloadOf(Number(md.metadata?.name?.slice(3))).provider === w.provider,
+    );
+    const created = (md: ModelDeploymentObject) =>
+      Date.parse(md.metadata?.creationTimestamp ?? '');
+    const selected = mine
+      .map(md => (conditionTime(md, 'ProviderSelected') - created(md)) / 1000)
+      .filter(Number.isFinite);
+    const acted = mine
+      .map(
+        md =>
+          (conditionTime(md, 'ResourceCreated') -
+            conditionTime(md, 'ProviderSelected')) /
+          1000,
+      )
+      .filter(Number.isFinite);
+    return `  ${w.provider.padEnd(
+      8,
+    )} create -> ProviderSelected (core): ${spread(
+      selected,
+    )}; ProviderSelected -> ResourceCreated (provider): ${spread(acted)}`;
+  });
+}
+
+const ms = (seconds: number | undefined) =>
+  seconds === undefined ? 'n/a' : `${(seconds * 1000).toFixed(1)} ms`;
 
 /**
  * Room for every pod: one endpoint picker per deployment (the core's, or
@@ -242,7 +446,7 @@ async function main(): Promise<void> {
       honourLocalConfig: false,
       log: progress,
       clusterOptions: {
-        nodes: benchNodes(COUNT),
+        nodes: benchNodes(COUNT + WORKLOADS.length * PER_PROVIDER),
         // Two or three Services per deployment: the harness's default /24 range holds only 253.
         extraArgs: {
           'kube-apiserver': ['--service-cluster-ip-range=10.0.0.0/16'],
@@ -273,22 +477,54 @@ async function main(): Promise<void> {
         ),
       );
 
+      // Admission alone: the same dry-run creates with our webhooks, without them, with them again.
+      progress(
+        `admission: ${COUNT} dry-run ModelDeployment creates with the webhooks, without, with again`,
+      );
+      // The first round is the first calls after start-up (connections, compilation); the third is the steady state.
+      const admissionRound = async () => {
+        const before = await snapshot(client);
+        const seconds = await dryRunCreates(client);
+        const after = await snapshot(client);
+        return {
+          seconds,
+          latency: histogramDelta(
+            webhookHistogram(before, 'CREATE'),
+            webhookHistogram(after, 'CREATE'),
+          ),
+        };
+      };
+      const firstRound = await admissionRound();
+      const removed = await removeWebhooks(client);
+      await new Promise(r => setTimeout(r, 2000)); // the API server's webhook informer sees the deletes
+      const withoutWebhooks = await dryRunCreates(client);
+      await restoreWebhooks(client, removed);
+      await new Promise(r => setTimeout(r, 2000));
+      const warmRound = await admissionRound();
+
       progress(`creating ${COUNT} ModelDeployments, ${CONCURRENCY} in flight`);
+      // Progress from a watch, not a list of every deployment each second: at COUNT=1000 those
+      // lists (megabytes each) were load on the API server the run measures, and timed out.
+      const watched = new Informer<ModelDeploymentObject>(
+        client,
+        ModelDeployments,
+        { namespace: NS },
+      );
+      watched.start();
+      await watched.waitForSync();
+      const beforeRun = await snapshot(client);
+      let atCreated: MetricSample[] | undefined;
       const start = performance.now();
       const elapsed = () => (performance.now() - start) / 1000;
       const submitSeconds = await timed(() =>
         inParallel(COUNT, CONCURRENCY, i =>
-          client.create(ModelDeployments, {
-            apiVersion: 'airunway.ai/v1alpha1',
-            kind: 'ModelDeployment',
-            metadata: { name: `md-${i}`, namespace: NS },
-            spec: workloadOf(i).spec,
-          }),
+          client.create(ModelDeployments, modelDeployment(i, NS)),
         ),
       );
 
       const reached: Progress = { created: new Map(), running: new Map() };
       let wrong: string[] = [];
+      let finalItems: ModelDeploymentObject[] = [];
       await pollUntil(
         async () => {
           const exited = exitedServices(running);
@@ -299,11 +535,7 @@ async function main(): Promise<void> {
               )}`,
             );
           sampleMemory(running, memory);
-          const items = (
-            await client.list<ModelDeploymentObject>(ModelDeployments, {
-              namespace: NS,
-            })
-          ).items;
+          const items = watched.store.list();
           const failed = items.find(md => md.status?.phase === 'Failed');
           if (failed)
             throw new Error(
@@ -312,9 +544,12 @@ async function main(): Promise<void> {
               }) Failed: ${failed.status?.message}`,
             );
           wrong = wrongProviders(items);
+          finalItems = items;
           const seconds = elapsed();
           record(reached.created, items, resourceCreated, seconds);
           record(reached.running, items, isRunning, seconds);
+          if (!atCreated && reached.created.has('all'))
+            atCreated = await snapshot(client);
           progress(
             `${seconds.toFixed(0)} s: ResourceCreated ${
               items.filter(resourceCreated).length
@@ -325,8 +560,62 @@ async function main(): Promise<void> {
         TIMEOUT_MS,
         `${COUNT} ModelDeployments Running`,
       );
+      await watched.stop();
+
+      const runWork = apiWork(beforeRun, atCreated ?? [], COUNT);
+      const runAdmission = histogramDelta(
+        webhookHistogram(beforeRun),
+        webhookHistogram(atCreated ?? []),
+      );
+
+      // API work per provider: one provider at a time on a quiet system, create until all ResourceCreated.
+      const perProvider = new Map<string, ApiWork>();
+      for (const w of WORKLOADS) {
+        const ns = `bench-${w.provider}`;
+        await client.create(Namespaces, { metadata: { name: ns } });
+        await quiesce(client);
+        progress(
+          `API work: ${PER_PROVIDER} ${w.provider} deployments in ${ns}`,
+        );
+        const before = await snapshot(client);
+        await inParallel(PER_PROVIDER, CONCURRENCY, i =>
+          client.create(ModelDeployments, modelDeployment(i, ns, w.spec)),
+        );
+        await pollUntil(
+          async () => {
+            const items = (
+              await client.list<ModelDeploymentObject>(ModelDeployments, {
+                namespace: ns,
+              })
+            ).items;
+            return (
+              items.length === PER_PROVIDER && items.every(resourceCreated)
+            );
+          },
+          TIMEOUT_MS,
+          `${PER_PROVIDER} ${w.provider} ModelDeployments ResourceCreated`,
+        );
+        perProvider.set(
+          w.provider,
+          apiWork(before, await snapshot(client), PER_PROVIDER),
+        );
+      }
 
       const rawRate = COUNT / rawSeconds;
+      const createdTimes = WORKLOADS.map(
+        w => reached.created.get(w.provider) ?? NaN,
+      );
+      const slowestToFastest =
+        Math.max(...createdTimes) / Math.min(...createdTimes);
+      const allCreated = reached.created.get('all') ?? NaN;
+      const admissionRatio = warmRound.seconds / withoutWebhooks;
+      const createP99 = histogramQuantile(0.99, warmRound.latency);
+      const latencyText = (h: typeof warmRound.latency) =>
+        `p50 ${ms(histogramQuantile(0.5, h))}, p99 ${ms(
+          histogramQuantile(0.99, h),
+        )}`;
+      const runP99 = histogramQuantile(0.99, runAdmission);
+      const target = (ok: boolean) => (ok ? 'met' : 'NOT met');
       const row = (group: string, count: number) => {
         const created = reached.created.get(group) ?? NaN;
         const run = reached.running.get(group) ?? NaN;
@@ -360,6 +649,39 @@ async function main(): Promise<void> {
               .slice(0, 5)
               .join('; ')})`
           : 'every deployment went to the provider its spec selects',
+        `API work per ModelDeployment from the API server's apiserver_request_total (every client: controllers, simulators, kube-controller-manager, kwok), create until ResourceCreated:`,
+        ...apiWorkLines('all', runWork),
+        `  per provider, ${PER_PROVIDER} deployments of one provider at a time after the run:`,
+        ...WORKLOADS.flatMap(w =>
+          apiWorkLines(w.provider, perProvider.get(w.provider)!),
+        ),
+        `admission: ${COUNT} dry-run ModelDeployment creates through our webhooks ${firstRound.seconds.toFixed(
+          2,
+        )} s (the first calls after start-up), ${warmRound.seconds.toFixed(
+          2,
+        )} s (after one round); with the webhook configurations removed ${withoutWebhooks.toFixed(
+          2,
+        )} s`,
+        `webhook latency (apiserver_admission_webhook_admission_duration_seconds, both webhooks; buckets 5, 25, 100, 500 ms): first round ${latencyText(
+          firstRound.latency,
+        )}; after one round ${latencyText(
+          warmRound.latency,
+        )}; during the run p99 ${ms(runP99)}`,
+        'where the time goes, per provider (condition transition times of the run):',
+        ...stageLines(finalItems),
+        'targets (issue 21):',
+        `  creates through our webhooks (after one round) <= 1.5x without: ${admissionRatio.toFixed(
+          2,
+        )}x  ${target(admissionRatio <= 1.5)}`,
+        `  webhook p99 (after one round) <= 5 ms: ${ms(createP99)}  ${target(
+          createP99 !== undefined && createP99 <= 0.005,
+        )}`,
+        `  all ResourceCreated <= 25x raw creates: ${(
+          allCreated / rawSeconds
+        ).toFixed(1)}x  ${target(allCreated / rawSeconds <= 25)}`,
+        `  slowest provider <= 1.5x fastest (ResourceCreated): ${slowestToFastest.toFixed(
+          2,
+        )}x  ${target(slowestToFastest <= 1.5)}`,
         'memory per process (RSS; peak = the kernel high-water mark, start-up included):',
         ...running.services.map(s => {
           const sample = memory.get(s.name);

@@ -1,6 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTROLLERS, entryCommand, entryFile, SIMULATORS } from './plan';
+import {
+  CONTROLLER_BUNDLE,
+  CONTROLLER_NODE_FLAGS,
+} from '@runway-portal/controller-runtime/bundle';
+import {
+  CONTROLLERS,
+  entryCommand,
+  entryFile,
+  processCommand,
+  SIMULATORS,
+} from './plan';
 import { REPO_ROOT } from './system';
 
 describe('entryCommand', () => {
@@ -36,7 +46,12 @@ describe('the controllers of the local system', () => {
   it('run the core with url-mode webhooks on the chosen port and every controller with its health port', () => {
     const core = CONTROLLERS.find(c => c.name === 'core')!;
     expect(
-      core.args({ webhookPort: 9555, healthPort: 9556, modelsDir: '/m' }),
+      core.args({
+        webhookPort: 9555,
+        healthPort: 9556,
+        modelsDir: '/m',
+        clusterDir: '/c',
+      }),
     ).toEqual([
       '--webhook-mode=url',
       '--webhook-host=127.0.0.1',
@@ -46,7 +61,12 @@ describe('the controllers of the local system', () => {
     ]);
     for (const c of CONTROLLERS) {
       expect(
-        c.args({ webhookPort: 1, healthPort: 2, modelsDir: '/m' }),
+        c.args({
+          webhookPort: 1,
+          healthPort: 2,
+          modelsDir: '/m',
+          clusterDir: '/c',
+        }),
       ).toContain('--health-port=2');
     }
   });
@@ -54,11 +74,21 @@ describe('the controllers of the local system', () => {
   it('run the model operator reading download logs from the folder its simulator writes', () => {
     const models = CONTROLLERS.find(c => c.name === 'models')!;
     expect(
-      models.args({ webhookPort: 1, healthPort: 2, modelsDir: '/m' }),
+      models.args({
+        webhookPort: 1,
+        healthPort: 2,
+        modelsDir: '/m',
+        clusterDir: '/c',
+      }),
     ).toContain('--pod-log-dir=/m/logs');
     expect(
-      SIMULATORS.args({ webhookPort: 1, healthPort: 2, modelsDir: '/m' }),
-    ).toEqual(['--models-dir=/m']);
+      SIMULATORS.args({
+        webhookPort: 1,
+        healthPort: 2,
+        modelsDir: '/m',
+        clusterDir: '/c',
+      }),
+    ).toEqual(['--models-dir=/m', '--cluster-dir=/c']);
   });
 
   it('name packages of this repository whose start script is a node command', () => {
@@ -71,5 +101,16 @@ describe('the controllers of the local system', () => {
       const pkg = JSON.parse(readFileSync(file, 'utf8'));
       expect(() => entryCommand(pkg.name, pkg.scripts?.start)).not.toThrow();
     }
+  });
+
+  it('run every controller from the bundle its image runs, with its Node flags, and the test doubles from their start script', () => {
+    const start = entryCommand('p', 'node --require x src/main.ts');
+    for (const c of CONTROLLERS) {
+      expect({ name: c.name, ...processCommand(c, start) }).toEqual({
+        name: c.name,
+        nodeArgs: [...CONTROLLER_NODE_FLAGS, CONTROLLER_BUNDLE],
+      });
+    }
+    expect(processCommand(SIMULATORS, start)).toBe(start);
   });
 });

@@ -1,10 +1,15 @@
 /**
  * What the local system runs, as data, and the pure functions that turn
- * it into commands: the controllers (from the same entry points as their
- * container images: each package's `start` script), the simulators, and
- * the Gateway each local cluster gets.
+ * it into commands: the controllers (the same bundled file, with the same
+ * Node flags, as their container images; bundled from the entry of each
+ * package's `start` script), the simulators (from their `start` script),
+ * and the Gateway each local cluster gets.
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
+import {
+  CONTROLLER_BUNDLE,
+  CONTROLLER_NODE_FLAGS,
+} from '@runway-portal/controller-runtime/bundle';
 import { SIMULATED_GATEWAY_CLASS } from '@runway-portal/e2e-simulators';
 
 /** One controller process per cluster. */
@@ -16,15 +21,23 @@ export interface ControllerSpec {
   /**
    * Flags for a local process; `webhookPort` is a free port chosen per
    * process; `modelsDir` is the cluster's folder standing for the model
-   * PVCs and the download pods' logs (the model operator and its simulator).
+   * PVCs and the download pods' logs (the model operator and its simulator);
+   * `clusterDir` is the cluster's own folder (its certificates).
    */
   args(ports: {
     webhookPort: number;
     healthPort: number;
     modelsDir: string;
+    clusterDir: string;
   }): string[];
   /** Whether it serves /readyz on `healthPort` (waited for before Backstage starts). */
   probes: boolean;
+  /**
+   * `bundle`: the production entry its image runs (CONTROLLER_BUNDLE, built
+   * from the start script's entry when stale); `source`: the start script
+   * itself (test doubles, which ship in no image).
+   */
+  runs: 'bundle' | 'source';
 }
 
 const providerArgs = (p: { healthPort: number }) => [
@@ -45,6 +58,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--health-port=${p.healthPort}`,
     ],
     probes: true,
+    runs: 'bundle',
   },
   {
     name: 'models',
@@ -59,6 +73,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--pod-log-dir=${p.modelsDir}/logs`,
     ],
     probes: true,
+    runs: 'bundle',
   },
   {
     name: 'stacks',
@@ -72,30 +87,35 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--health-port=${p.healthPort}`,
     ],
     probes: true,
+    runs: 'bundle',
   },
   {
     name: 'provider-kaito',
     packageDir: 'controllers/providers/kaito',
     args: providerArgs,
     probes: true,
+    runs: 'bundle',
   },
   {
     name: 'provider-dynamo',
     packageDir: 'controllers/providers/dynamo',
     args: providerArgs,
     probes: true,
+    runs: 'bundle',
   },
   {
     name: 'provider-kuberay',
     packageDir: 'controllers/providers/kuberay',
     args: providerArgs,
     probes: true,
+    runs: 'bundle',
   },
   {
     name: 'provider-llmd',
     packageDir: 'controllers/providers/llmd',
     args: providerArgs,
     probes: true,
+    runs: 'bundle',
   },
 ];
 
@@ -103,9 +123,11 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
 export const SIMULATORS: ControllerSpec = {
   name: 'simulators',
   packageDir: 'e2e/simulators',
-  // Download pods run the real downloader into modelsDir (see @runway-portal/e2e-simulators).
-  args: p => [`--models-dir=${p.modelsDir}`],
+  // Download pods run the real downloader into modelsDir; model server pods get logs from a
+  // kubelet log stand-in serving with the cluster's certificate (see @runway-portal/e2e-simulators).
+  args: p => [`--models-dir=${p.modelsDir}`, `--cluster-dir=${p.clusterDir}`],
   probes: false,
+  runs: 'source',
 };
 
 export interface NodeCommand {
@@ -143,6 +165,19 @@ export function entryCommand(
 /** The entry file of a node command (its last argument), to check it exists. */
 export function entryFile(command: NodeCommand): string {
   return command.nodeArgs[command.nodeArgs.length - 1];
+}
+
+/**
+ * How a spec's process is started: the start script's command, or for a
+ * bundled controller the image's Node flags and its bundle.
+ */
+export function processCommand(
+  spec: Pick<ControllerSpec, 'runs'>,
+  start: NodeCommand,
+): NodeCommand {
+  return spec.runs === 'bundle'
+    ? { nodeArgs: [...CONTROLLER_NODE_FLAGS, CONTROLLER_BUNDLE] }
+    : start;
 }
 
 /** Where the local Gateway lives (its own namespace, as a cluster admin would put it). */

@@ -34,7 +34,8 @@ const ServiceAccounts: ResourceType = {
 
 /** The portal's permissions: one definition, in plugin-runway-node (its README says how to apply it). */
 export const PORTAL_CLUSTER_ROLE: KubeObject =
-  portalClusterRole(PORTAL_ACCOUNT);
+  // The local system shows the credentials picker: its clusters hold no one's secrets.
+  portalClusterRole(PORTAL_ACCOUNT, { listSecretNames: true });
 
 /** Creates (or updates) the portal's account and returns a fresh token for it. */
 export async function portalToken(client: KubeClient): Promise<string> {

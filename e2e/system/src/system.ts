@@ -8,6 +8,7 @@ import {
   Namespaces,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
+import { ensureControllerBundle } from '@runway-portal/controller-runtime/bundle';
 import {
   cacheRoot,
   logTail,
@@ -37,6 +38,7 @@ import {
   CONTROLLERS,
   entryCommand,
   entryFile,
+  processCommand,
   LOCAL_GATEWAY,
   LOCAL_GATEWAY_NAMESPACE,
   SIMULATORS,
@@ -268,11 +270,15 @@ export async function startSystem(
         ...upstreamCrdFiles(),
         ...gatewayApiCrdFiles(),
       ];
+      // Bundled while the clusters start (seconds; nothing when current).
+      const bundling = ensureBundles(log);
+      bundling.catch(() => {}); // awaited below; a cluster failure must not leave it unhandled
       clusters.push(
         ...(await startClusters(
           names.map(name => ({ ...options.clusterOptions, name, crds })),
         )),
       );
+      const bundleFailures = await bundling;
       for (const c of clusters)
         log(`  cluster ${c.name}: ${c.server}  KUBECONFIG=${c.kubeconfigPath}`);
 
@@ -291,6 +297,7 @@ export async function startSystem(
           logDir,
           services,
           missing,
+          bundleFailures,
           log,
         );
       }
@@ -406,6 +413,36 @@ async function createLocalGateway(cluster: TestCluster): Promise<void> {
   }
 }
 
+/**
+ * Builds the bundle of every controller whose bundle is missing or older
+ * than its sources (what its image runs: see controller-runtime's
+ * bundle/). Returns why a package could not be bundled, by folder.
+ */
+async function ensureBundles(
+  log: (line: string) => void,
+): Promise<Map<string, string>> {
+  const failures = new Map<string, string>();
+  await Promise.all(
+    CONTROLLERS.filter(spec => spec.runs === 'bundle').map(async spec => {
+      const dir = join(REPO_ROOT, spec.packageDir);
+      if (!existsSync(join(dir, 'package.json'))) return; // reported when starting
+      try {
+        const pkg = readPackage(dir);
+        const entry = entryFile(entryCommand(pkg.name, pkg.scripts?.start));
+        const result = await ensureControllerBundle(dir, entry);
+        if (result.built) {
+          log(
+            `  bundled ${spec.packageDir} in ${result.ms} ms (${result.reason})`,
+          );
+        }
+      } catch (err) {
+        failures.set(spec.packageDir, (err as Error).message);
+      }
+    }),
+  );
+  return failures;
+}
+
 /** Starts the controllers that exist, and the simulators, against one cluster. */
 async function startClusterServices(
   cluster: TestCluster,
@@ -413,6 +450,7 @@ async function startClusterServices(
   logDir: string,
   services: SystemService[],
   missing: string[],
+  bundleFailures: ReadonlyMap<string, string>,
   log: (line: string) => void,
 ): Promise<void> {
   const specs: ControllerSpec[] = [...CONTROLLERS, SIMULATORS];
@@ -427,9 +465,19 @@ async function startClusterServices(
       continue;
     }
     const pkg = readPackage(dir);
+    const bundleFailure = bundleFailures.get(spec.packageDir);
+    if (bundleFailure) {
+      missing.push(
+        `${cluster.name}/${spec.name}: could not bundle: ${bundleFailure}`,
+      );
+      continue;
+    }
     let command;
     try {
-      command = entryCommand(pkg.name, pkg.scripts?.start);
+      command = processCommand(
+        spec,
+        entryCommand(pkg.name, pkg.scripts?.start),
+      );
     } catch (err) {
       missing.push(`${cluster.name}/${spec.name}: ${(err as Error).message}`);
       continue;
@@ -458,7 +506,12 @@ async function startClusterServices(
       process.execPath,
       [
         ...command.nodeArgs,
-        ...spec.args({ webhookPort, healthPort: healthPort ?? 0, modelsDir }),
+        ...spec.args({
+          webhookPort,
+          healthPort: healthPort ?? 0,
+          modelsDir,
+          clusterDir: cluster.dir,
+        }),
       ],
       { cwd: dir, env, logPath },
     );

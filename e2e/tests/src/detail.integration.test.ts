@@ -1,0 +1,289 @@
+/**
+ * The detail view an operator works from, against the whole local system
+ * (one cluster, controllers, simulators, Backstage) in headless Chromium on
+ * a 1280×800 screen: open a deployment, read its overview, follow its pod's
+ * log (the simulators' model server pod, its log served through the API
+ * server by a kubelet log stand-in), scale it, pause it, delete it. Prints
+ * the time to the first log line on screen and how late followed lines
+ * arrive (numbers, not assertions).
+ */
+import {
+  KubeClient,
+  isNotFound,
+  type KubeObject,
+  type ResourceType,
+} from '@runway-portal/controller-runtime';
+import {
+  REPO_ROOT,
+  startSystem,
+  type RunningSystem,
+} from '@runway-portal/e2e-system';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { openBrowser, type BrowserSession } from './browser';
+
+const START_TIMEOUT_MS = 30 * 60_000;
+const UI_TIMEOUT_MS = 90_000;
+const NAMESPACE = 'default';
+const NAME = 'detail-qwen';
+const DETAIL = `/runway/deployments/dev/${NAMESPACE}/${NAME}`;
+
+const ModelDeployments: ResourceType = {
+  group: 'airunway.ai',
+  version: 'v1alpha1',
+  kind: 'ModelDeployment',
+  plural: 'modeldeployments',
+  namespaced: true,
+};
+type Md = KubeObject & {
+  spec?: { scaling?: { replicas?: number } };
+  metadata?: KubeObject['metadata'] & { annotations?: Record<string, string> };
+};
+
+const screenshotDir = join(
+  REPO_ROOT,
+  'test-output',
+  'browser-detail',
+  new Date().toISOString().replace(/[:.]/g, '-'),
+);
+const stateDir = mkdtempSync(join(tmpdir(), 'runway-detail-system-'));
+
+let system: RunningSystem;
+let PORTAL: string;
+let session: BrowserSession;
+let page: Page;
+let client: KubeClient;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = UI_TIMEOUT_MS,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) {
+      const shot = await session.screenshot(
+        `timeout-${what.replace(/\W+/g, '-')}`,
+      );
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}; screenshot ${shot}`,
+      );
+    }
+    await new Promise(r => setTimeout(r, 250));
+  }
+}
+
+/** Goes to a portal path, entering as the guest when the app asks. */
+async function open(path: string, ready: () => Promise<boolean>) {
+  await page.goto(`${PORTAL}${path}`, { timeout: UI_TIMEOUT_MS });
+  const enter = page.getByRole('button', { name: /^enter$/i });
+  await until(
+    `${path} to load`,
+    async () => (await enter.isVisible()) || ready(),
+  );
+  if (await enter.isVisible()) {
+    await enter.click();
+    await until(`${path} after the guest sign-in`, ready);
+  }
+}
+
+const read = () =>
+  client.get<Md>(ModelDeployments, { namespace: NAMESPACE, name: NAME });
+
+beforeAll(async () => {
+  process.stdout.write(`detail screenshots: ${screenshotDir}\n`);
+  system = await startSystem({
+    clusters: ['dev'],
+    backstage: true,
+    stepDelayMs: 500,
+    ports: { app: await freePort(), backend: await freePort() },
+    stateDir,
+    honourLocalConfig: false,
+    log: () => {},
+  });
+  PORTAL = system.portalUrl!;
+  client = new KubeClient(system.clusters[0].kubeConfig());
+  // As the portal's wizard writes it (server-side apply as runway-portal): the detail page's
+  // actions then own what they change (a kubectl-made one answers Scale with a field conflict).
+  await client.apply(
+    ModelDeployments,
+    {
+      apiVersion: 'airunway.ai/v1alpha1',
+      kind: 'ModelDeployment',
+      metadata: { name: NAME, namespace: NAMESPACE },
+      spec: {
+        model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface' },
+        engine: { type: 'vllm' },
+        resources: { gpu: { count: 1 } },
+      },
+    } as KubeObject,
+    { fieldManager: 'runway-portal' },
+  );
+  session = await openBrowser(screenshotDir);
+  page = session.page;
+  await page.setViewportSize({ width: 1280, height: 800 });
+}, START_TIMEOUT_MS);
+
+afterAll(async () => {
+  client?.close();
+  await session?.close();
+  await system?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+  process.stdout.write(`detail screenshots: ${screenshotDir}\n`);
+}, 120_000);
+
+it(
+  'opens a deployment: the overview (phase, replicas, engine and provider with reasons, endpoint) fits on 1280×800',
+  async () => {
+    const phase = page.getByLabel('phase Running');
+    await open(DETAIL, () => phase.isVisible());
+    const overview = page.getByRole('region', { name: 'Overview' });
+    await until('the overview to show the provider', async () =>
+      /Provider\s*dynamo/i.test(await overview.innerText()),
+    );
+    const text = await overview.innerText();
+    expect(text).toMatch(/Replicas\s*1 ready \/ 1 desired/);
+    expect(text).toMatch(/Engine\s*vllm — /);
+    expect(text).toMatch(/Endpoint\s*http:\/\//);
+    expect(await page.getByLabel('phase meaning').innerText()).toBe(
+      'The model server is serving requests.',
+    );
+    const box = await overview.boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(800);
+    await session.screenshot('detail-overview');
+  },
+  5 * 60_000,
+);
+
+it(
+  "follows the model server pod's log",
+  async () => {
+    const opened = Date.now();
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    // The model server pod comes first (the endpoint picker's pod, on a kwok node, has no log here).
+    const picker = page.getByRole('combobox', { name: 'Pod' });
+    await until('the model server pod in the picker', async () =>
+      (await picker.innerText()).includes(`${NAME}-model-0`),
+    );
+    const log = page.getByLabel('log lines');
+    await until('the first log line', async () =>
+      (await log.innerText()).includes('simulated model server'),
+    );
+    const firstLineMs = Date.now() - opened;
+    // Record in the page when each followed line appears (the stand-in stamps each with its write time).
+    await page.evaluate(() => {
+      const pre = document.querySelector('[aria-label="log lines"]')!;
+      const seen: Array<{ line: string; at: number }> = [];
+      (window as any).runwaySeen = seen;
+      new MutationObserver(() => {
+        const lines = (pre.textContent ?? '').split('\n');
+        const last = lines[lines.length - 1];
+        if (last && !seen.some(s => s.line === last))
+          seen.push({ line: last, at: Date.now() });
+      }).observe(pre, { childList: true, subtree: true, characterData: true });
+    });
+    await until('three followed lines', async () =>
+      (await log.innerText()).includes('(request 3)'),
+    );
+    const seen: Array<{ line: string; at: number }> = await page.evaluate(
+      () => (window as any).runwaySeen,
+    );
+    const lates = seen
+      .filter(s => s.line.includes('(request '))
+      .map(s => s.at - Date.parse(s.line.split(' ')[0]))
+      .sort((a, b) => a - b);
+    expect(lates.length).toBeGreaterThan(0);
+    process.stdout.write(
+      `bench: first log line on screen ${firstLineMs} ms after opening the Logs tab\n` +
+        `bench: followed line latency (written → on screen) median ${
+          lates[Math.floor(lates.length / 2)]
+        } ms, max ${lates[lates.length - 1]} ms over ${lates.length} lines\n`,
+    );
+    await session.screenshot('detail-logs-following');
+  },
+  3 * 60_000,
+);
+
+it(
+  'scales it to 2 and pauses it, each after a confirmation',
+  async () => {
+    await page.getByRole('button', { name: 'Scale' }).click();
+    const scale = page.getByRole('dialog', { name: `Scale ${NAME}` });
+    await scale.getByLabel('Replicas').fill('2');
+    await session.screenshot('detail-scale-dialog');
+    await scale.getByRole('button', { name: 'Scale' }).click();
+    await until(
+      'spec.scaling.replicas to be 2',
+      async () => (await read()).spec?.scaling?.replicas === 2,
+    );
+    const overview = page.getByRole('region', { name: 'Overview' });
+    await until('the overview to show 2 desired', async () =>
+      /\/ 2 desired/.test(await overview.innerText()),
+    );
+    await session.screenshot('detail-scaled');
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const pause = page.getByRole('dialog', { name: `Pause ${NAME}?` });
+    await pause.getByRole('button', { name: 'Pause' }).click();
+    await until(
+      'the pause annotation',
+      async () =>
+        (
+          await read()
+        ).metadata?.annotations?.['airunway.ai/reconcile-paused'] === 'true',
+    );
+    await page
+      .getByRole('button', { name: 'Resume' })
+      .waitFor({ timeout: UI_TIMEOUT_MS });
+    await session.screenshot('detail-paused');
+  },
+  3 * 60_000,
+);
+
+it(
+  'deletes it: Terminating with the finalizers left, then gone',
+  async () => {
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${NAME}?` });
+    await session.screenshot('detail-delete-confirm');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    const gone = page.getByText(/is deleted from cluster dev/);
+    const terminating = page.getByLabel('phase Terminating');
+    await until(
+      'Terminating or gone',
+      async () => (await terminating.isVisible()) || gone.isVisible(),
+    );
+    if (await terminating.isVisible())
+      await session.screenshot('detail-terminating');
+    await until(
+      'the ModelDeployment to be deleted',
+      async () => {
+        try {
+          await read();
+          return false;
+        } catch (err) {
+          return isNotFound(err);
+        }
+      },
+      120_000,
+    );
+    await until('the page to say it is deleted', () => gone.isVisible());
+    await session.screenshot('detail-deleted');
+  },
+  4 * 60_000,
+);

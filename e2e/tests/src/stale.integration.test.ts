@@ -1,0 +1,249 @@
+/**
+ * Stale clusters look stale, in the browser, against the whole local system:
+ * the `staging` control plane is stopped and its dashboard chip, card and
+ * rows turn stale (red chip, "last seen N s ago", dimmed numbers and rows
+ * with their age) within the backend's bound, while `dev` stays current; the
+ * detail page of a staging deployment says its data is stale; staging is
+ * started again and everything clears by itself, without a reload.
+ */
+import {
+  KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '@runway-portal/controller-runtime';
+import {
+  REPO_ROOT,
+  startSystem,
+  type RunningSystem,
+} from '@runway-portal/e2e-system';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { openBrowser, type BrowserSession } from './browser';
+
+const START_TIMEOUT_MS = 30 * 60_000;
+const UI_TIMEOUT_MS = 90_000;
+/**
+ * The backend's bound for a stopped cluster to be unreachable (a health
+ * probe every 5 s with a 2 s timeout), plus the page's signal debounce and
+ * rendering on a busy machine.
+ */
+const STALE_BOUND_MS = 7_000 + 5_000;
+const NAMESPACE = 'default';
+const ModelDeployments: ResourceType = {
+  group: 'airunway.ai',
+  version: 'v1alpha1',
+  kind: 'ModelDeployment',
+  plural: 'modeldeployments',
+  namespaced: true,
+};
+
+const screenshotDir = join(
+  REPO_ROOT,
+  'test-output',
+  'browser-stale',
+  new Date().toISOString().replace(/[:.]/g, '-'),
+);
+const stateDir = mkdtempSync(join(tmpdir(), 'runway-stale-system-'));
+
+let system: RunningSystem;
+let PORTAL: string;
+let session: BrowserSession;
+let page: Page;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const cluster = (name: string) => {
+  const found = system.clusters.find(c => c.name === name);
+  if (!found) throw new Error(`no local cluster ${name}`);
+  return found;
+};
+
+async function until(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = UI_TIMEOUT_MS,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) {
+      const shot = await session.screenshot(
+        `timeout-${what.replace(/\W+/g, '-')}`,
+      );
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}; screenshot ${shot}`,
+      );
+    }
+    await new Promise(r => setTimeout(r, 250));
+  }
+}
+
+/** Goes to a portal path, entering as the guest when the app asks. */
+async function open(path: string, ready: () => Promise<boolean>) {
+  await page.goto(`${PORTAL}${path}`, { timeout: UI_TIMEOUT_MS });
+  const enter = page.getByRole('button', { name: /^enter$/i });
+  await until(
+    `${path} to load`,
+    async () => (await enter.isVisible()) || ready(),
+  );
+  if (await enter.isVisible()) {
+    await enter.click();
+    await until(`${path} after the guest sign-in`, ready);
+  }
+}
+
+const card = (name: string) => page.getByTestId(`cluster-card-${name}`);
+const attr = (name: string, attribute: string) =>
+  card(name).getAttribute(attribute, { timeout: 2_000 });
+const row = (name: string) =>
+  page.getByRole('row').filter({ hasText: name }).first();
+
+beforeAll(async () => {
+  process.stdout.write(`browser screenshots: ${screenshotDir}\n`);
+  system = await startSystem({
+    clusters: ['dev', 'staging'],
+    backstage: true,
+    stepDelayMs: 1000,
+    ports: { app: await freePort(), backend: await freePort() },
+    stateDir,
+    honourLocalConfig: false,
+    log: () => {},
+  });
+  PORTAL = system.portalUrl!;
+  // One deployment per cluster, written with the Kubernetes API: rows to watch.
+  for (const [name, target] of [
+    ['dev-llama', 'dev'],
+    ['staging-gemma', 'staging'],
+  ]) {
+    const client = new KubeClient(cluster(target).kubeConfig());
+    try {
+      await client.create(ModelDeployments, {
+        apiVersion: 'airunway.ai/v1alpha1',
+        kind: 'ModelDeployment',
+        metadata: { name, namespace: NAMESPACE },
+        spec: {
+          model: {
+            id: 'google/gemma-3-1b-it-qat-q8_0-gguf',
+            source: 'huggingface',
+          },
+          engine: { type: 'llamacpp' },
+          resources: { cpu: '4', memory: '8Gi' },
+          image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
+        },
+      } as KubeObject);
+    } finally {
+      client.close();
+    }
+  }
+  session = await openBrowser(screenshotDir);
+  page = session.page;
+  await open('/runway', () => card('staging').isVisible());
+}, START_TIMEOUT_MS);
+
+afterAll(async () => {
+  await session?.close();
+  await system?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+  process.stdout.write(`browser screenshots: ${screenshotDir}\n`);
+}, 120_000);
+
+it(
+  "turns staging's chip, card and rows stale when it stops, and clears them by itself when it is back",
+  async () => {
+    await until(
+      'both rows on the dashboard',
+      async () =>
+        (await row('dev-llama').isVisible()) &&
+        (await row('staging-gemma').isVisible()),
+    );
+    await until(
+      'staging to be current',
+      async () => (await attr('staging', 'data-stale')) === 'false',
+    );
+    expect(await attr('staging', 'data-state')).not.toBe('unreachable');
+    expect(await row('staging-gemma').getAttribute('data-stale')).toBeNull();
+    await session.screenshot('stale-1-before');
+    // The page's signal connection opens after its first load; give it time, as a user's open page has had.
+    await new Promise(r => setTimeout(r, 10_000));
+
+    await cluster('staging').stopControlPlane();
+    const stoppedAt = Date.now();
+    try {
+      await until(
+        "staging's card to turn unreachable and stale",
+        async () =>
+          (await attr('staging', 'data-state')) === 'unreachable' &&
+          (await attr('staging', 'data-stale')) === 'true',
+        STALE_BOUND_MS + 60_000,
+      );
+      const tookMs = Date.now() - stoppedAt;
+      process.stdout.write(`staging shown stale after ${tookMs} ms\n`);
+      expect(tookMs).toBeLessThan(STALE_BOUND_MS);
+      const chip = page.getByTestId('cluster-state-staging');
+      expect(await chip.innerText()).toBe('unreachable');
+      expect(await chip.getAttribute('class')).toContain('MuiChip-colorError');
+      expect(
+        await page.getByTestId('cluster-last-seen-staging').innerText(),
+      ).toMatch(/^Last seen \d+ s ago\.$/);
+      const numbers = page.getByLabel('last known numbers of cluster staging');
+      expect(await numbers.innerText()).toMatch(/Stale: as of \d+ s ago/);
+      expect(await numbers.innerText()).toMatch(/Providers ready: \d+\/\d+/);
+      await until('the staging row to be stale, with its age', async () =>
+        /stale \d+s/.test(
+          await row('staging-gemma').getByTestId('stale-badge').innerText(),
+        ),
+      );
+      expect(await row('staging-gemma').getAttribute('data-stale')).toBe(
+        'true',
+      );
+      // dev is untouched.
+      expect(await attr('dev', 'data-stale')).toBe('false');
+      expect(await attr('dev', 'data-state')).not.toBe('unreachable');
+      expect(await row('dev-llama').getAttribute('data-stale')).toBeNull();
+      await session.screenshot('stale-2-staging-unreachable');
+
+      // The resource page says it too.
+      await row('staging-gemma').getByRole('link').first().click();
+      await page.waitForURL(/\/runway\/deployments\/staging\//, {
+        timeout: UI_TIMEOUT_MS,
+      });
+      const notice = page.getByTestId('stale-notice');
+      await until('the detail page to say its data is stale', async () =>
+        /Stale: cluster staging is unreachable/.test(await notice.innerText()),
+      );
+      await session.screenshot('stale-3-detail-stale');
+      await page.goBack({ timeout: UI_TIMEOUT_MS });
+      await until('the dashboard again', () => card('staging').isVisible());
+    } finally {
+      await cluster('staging').startControlPlane();
+    }
+    const startedAt = Date.now();
+    // No reload: the page clears by itself.
+    await until(
+      'staging to be current again',
+      async () =>
+        (await attr('staging', 'data-stale')) === 'false' &&
+        (await attr('staging', 'data-state')) !== 'unreachable' &&
+        (await row('staging-gemma').getAttribute('data-stale')) === null,
+      180_000,
+    );
+    process.stdout.write(
+      `staging current again ${Date.now() - startedAt} ms after its start\n`,
+    );
+    expect(await page.getByTestId('stale-badge').count()).toBe(0);
+    await session.screenshot('stale-4-staging-back');
+  },
+  10 * 60_000,
+);
