@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { isFinal } from '../lib/detail';
 
 /** While every cluster is current: a safety net for a missed signal. */
 export const HEALTH_POLL_MS = 30_000;
@@ -26,12 +27,9 @@ export function useHealthPolling(
   }, [somethingStale, ...refreshers]);
 }
 
-/** Phases after which a resource changes only when someone acts. */
-const SETTLED_PHASES = new Set(['Ready', 'Running', 'Failed']);
-
 /**
  * A detail page's safety net: reloads every 5 s until the resource reaches
- * a settled phase, then every 30 s. A resource can change before the page's
+ * a final phase (`isFinal`), then every 30 s. A resource can change before the page's
  * signal subscription is open (a stack is Ready within a second of its
  * creation), and that signal is lost.
  */
@@ -39,5 +37,5 @@ export function useDetailPolling(
   refresh: () => void,
   phase: string | undefined,
 ): void {
-  useHealthPolling([refresh], !SETTLED_PHASES.has(phase ?? ''));
+  useHealthPolling([refresh], !isFinal(phase ?? ''));
 }

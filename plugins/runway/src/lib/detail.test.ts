@@ -1,4 +1,4 @@
-import { aggregateEvents, isSettled, phaseMeaning } from './detail';
+import { aggregateEvents, isFinal, isSettled, phaseMeaning } from './detail';
 
 describe('phaseMeaning', () => {
   it('gives each phase a colour by meaning, in the words of its kind', () => {
@@ -20,6 +20,13 @@ describe('phaseMeaning', () => {
     );
     expect(isSettled('Running')).toBe(true);
     expect(isSettled('Deploying')).toBe(false);
+    expect(isSettled('Failed')).toBe(false);
+    expect(['Running', 'Ready', 'Failed'].map(isFinal)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(['Pending', 'Downloading', 'Terminating'].some(isFinal)).toBe(false);
   });
 });
 

@@ -68,6 +68,11 @@ export function isSettled(phase: string): boolean {
   return phase === 'Running' || phase === 'Ready';
 }
 
+/** True for the phases that last until someone acts: the settled ones and Failed. */
+export function isFinal(phase: string): boolean {
+  return isSettled(phase) || phase === 'Failed';
+}
+
 /** One line of the events list: identical events merged, their counts added. */
 export interface EventRow {
   key: string;
