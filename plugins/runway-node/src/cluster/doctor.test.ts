@@ -158,3 +158,15 @@ describe('ClusterDoctor', () => {
     expect(calls.length).toBe(runs);
   });
 });
+
+it('a stop does not wait for a run against a cluster that does not answer', async () => {
+  const doctor = new ClusterDoctor(
+    () => new Map([['slow', fakeClient([], 10_000)]]),
+    { intervalMs: 0, timeoutMs: 20_000, expectations },
+  );
+  const running = doctor.run('slow');
+  const started = Date.now();
+  await doctor.stop(100);
+  expect(Date.now() - started).toBeLessThan(1_000);
+  void running;
+});

@@ -142,7 +142,7 @@ export class ClusterDoctor {
             cluster,
             what: "what the doctor's checks read",
           }).message;
-          this.options.onError?.(cluster, error);
+          if (!this.stopped) this.options.onError?.(cluster, error);
           return done({
             error,
             at: Date.now(),
@@ -155,10 +155,21 @@ export class ClusterDoctor {
     return promise;
   }
 
-  /** Stops the background runs and waits for the ones in progress. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the background runs; waits for the ones in progress at most
+   * `waitMs` (a run against a cluster that does not answer lasts until its
+   * bound, and a shutdown should not).
+   */
+  async stop(waitMs = 2_000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await Promise.allSettled([...this.running.values()]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.running.values()]),
+      new Promise(resolve => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 }
