@@ -240,6 +240,11 @@ describe("the doctor's checks, run by the backend on a real cluster", () => {
     );
     const checks = byId(report);
     expect(report.checks.filter(c => c.status === 'fail')).toEqual([]);
+    // One run reads ~20 objects one after the other: well within its 20 s bound.
+    process.stdout.write(
+      `doctor run on a healthy install: ${report.durationMs} ms, ${report.checks.length} checks\n`,
+    );
+    expect(report.durationMs).toBeLessThan(5_000);
     for (const id of [
       'crd/modeldeployments.airunway.ai',
       'crd/models.models.airunway.ai',
