@@ -8,6 +8,19 @@ export interface Config {
     requestTimeout?:
       | { milliseconds?: number; seconds?: number; minutes?: number }
       | string;
+    /** The doctor's checks (`runway doctor`), run per cluster in the background. */
+    doctor?: {
+      /** Time between runs; default 60 seconds; 0 runs them only on demand. */
+      interval?:
+        | { milliseconds?: number; seconds?: number; minutes?: number }
+        | string;
+      /** Bound of one run of one cluster; default 30 seconds. */
+      timeout?:
+        | { milliseconds?: number; seconds?: number; minutes?: number }
+        | string;
+      /** Namespace of Runway's controllers in every cluster; default airunway-system. */
+      namespace?: string;
+    };
     /** Runway-only settings per cluster, by the cluster's name. */
     clusters?: Array<{
       /** The name of a cluster in kubernetes.clusterLocatorMethods or runway.kubeconfig. */

@@ -38,6 +38,7 @@ import type {
   ListedObject as ContractListedObject,
   ValidationIssue,
   WriteAnswer,
+  DoctorReport,
 } from '@runway-portal/plugin-runway-common';
 import {
   ClusterCache,
@@ -59,6 +60,7 @@ import {
   withTimeout,
 } from './cluster/health';
 import { runtimeLogger } from './cluster/logger';
+import { ClusterDoctor, type DoctorOptions } from './cluster/doctor';
 import { METADATA_LIST, storageClassSummaries } from './cluster/storageClasses';
 import { summarizeProviders } from './cluster/providers';
 import { kubeConfigFor } from './config/kubeConfigFor';
@@ -184,6 +186,14 @@ export interface ClusterClient {
   delete(kind: RunwayKind, ref: ResourceRef): Promise<void>;
   /** Provider registrations of one cluster, from the cache. */
   providerConfigs(cluster: string): Promise<KubeObject[]>;
+  /**
+   * The doctor's checks of a cluster as last run in the background; with
+   * `refresh`, run now (or join the run in progress).
+   */
+  doctor(
+    cluster: string,
+    options?: { refresh?: boolean },
+  ): Promise<DoctorReport>;
   /** The cluster's StorageClasses, the default first (read from the API server). */
   storageClasses(cluster: string): Promise<StorageClassesAnswer>;
   /** The names of a namespace's Secrets: a metadata-only list, so no Secret value ever reaches the portal. */
@@ -221,6 +231,8 @@ export interface ClusterClientOptions {
   gpuCacheTtlMs?: number;
   /** Time between health probes of each cluster; default 5 s (see ClusterCacheOptions). */
   healthProbeIntervalMs?: number;
+  /** The doctor's background runs (interval, bound, the controllers' namespace); see cluster/doctor.ts. */
+  doctor?: DoctorOptions;
 }
 
 function eventTime(e: KubeObject): string {
@@ -313,6 +325,7 @@ export class DefaultClusterClient implements ClusterClient {
   private readonly requestTimeoutMs: number;
   private readonly gpuCacheTtlMs: number;
   private readonly logger: LoggerService;
+  private readonly doctorRunner: ClusterDoctor;
 
   constructor(options: ClusterClientOptions) {
     this.requestTimeoutMs = options.requestTimeoutMs;
@@ -350,6 +363,15 @@ export class DefaultClusterClient implements ClusterClient {
         this.broken.set(spec.name, message);
       }
     }
+    this.doctorRunner = new ClusterDoctor(
+      () => new Map([...this.caches].map(([name, c]) => [name, c.client])),
+      {
+        ...options.doctor,
+        onError: (cluster, message) =>
+          this.logger.debug(`runway doctor, cluster ${cluster}: ${message}`),
+      },
+    );
+    this.doctorRunner.start();
   }
 
   listClusters(): ClusterDescription[] {
@@ -482,6 +504,15 @@ export class DefaultClusterClient implements ClusterClient {
     return informer.store.list();
   }
 
+  async doctor(
+    cluster: string,
+    options: { refresh?: boolean } = {},
+  ): Promise<DoctorReport> {
+    this.cacheFor(cluster);
+    if (options.refresh) return this.doctorRunner.run(cluster);
+    return this.doctorRunner.report(cluster)!;
+  }
+
   async storageClasses(cluster: string): Promise<StorageClassesAnswer> {
     const cache = this.cacheFor(cluster);
     const list = await this.direct(cluster, 'its storage classes', signal =>
@@ -582,6 +613,7 @@ export class DefaultClusterClient implements ClusterClient {
           ...(version ? { version } : {}),
           providers,
           gpus,
+          ...this.doctorOf(cache.name),
         };
       }),
     );
@@ -804,6 +836,7 @@ export class DefaultClusterClient implements ClusterClient {
   }
 
   async stop(): Promise<void> {
+    await this.doctorRunner.stop();
     await Promise.all([...this.caches.values()].map(c => c.stop()));
   }
 
@@ -880,6 +913,12 @@ export class DefaultClusterClient implements ClusterClient {
       }
       throw toPortalError(err, { cluster: cache.name, what });
     }
+  }
+
+  /** The overview's `doctor`, once a run has ended. */
+  private doctorOf(cluster: string): { doctor?: DoctorReport } {
+    const report = this.doctorRunner.report(cluster);
+    return report?.checkedAt ? { doctor: report } : {};
   }
 
   private cacheFor(cluster: string): ClusterCache {

@@ -32,6 +32,15 @@ export type {
   ClusterFreshness,
 } from './cluster/health';
 export { ClusterTimeoutError } from './cluster/health';
+export {
+  ClusterDoctor,
+  doctorReport,
+  pendingReport,
+  DEFAULT_DOCTOR_INTERVAL_MS,
+  DEFAULT_DOCTOR_NAMESPACE,
+  DEFAULT_DOCTOR_TIMEOUT_MS,
+} from './cluster/doctor';
+export type { DoctorOptions, DoctorRun } from './cluster/doctor';
 export type { GpuCapacity } from './cluster/gpu';
 export { gpuCapacity, isGpuResource, podRequest } from './cluster/gpu';
 export type { ProviderSummary, ProviderEngine } from './cluster/providers';

@@ -62,6 +62,35 @@ describe('portal RBAC', () => {
     );
   });
 
+  it("lets the doctor's checks read what they need, by name, and nothing more", () => {
+    const rule = (resource: string) =>
+      portalRules().find(r => r.resources.includes(resource));
+    expect(rule('customresourcedefinitions')).toMatchObject({
+      apiGroups: ['apiextensions.k8s.io'],
+      verbs: ['get'],
+      resourceNames: expect.arrayContaining([
+        'modeldeployments.airunway.ai',
+        'workspaces.kaito.sh',
+        'gateways.gateway.networking.k8s.io',
+      ]),
+    });
+    expect(rule('validatingwebhookconfigurations')).toMatchObject({
+      verbs: ['get'],
+      resourceNames: expect.arrayContaining(['airunway-core-validating']),
+    });
+    expect(rule('mutatingwebhookconfigurations')).toMatchObject({
+      verbs: ['get'],
+      resourceNames: expect.arrayContaining(['airunway-core-mutating']),
+    });
+    expect(allowed('gateway.networking.k8s.io', 'gateways', 'list')).toBe(true);
+    expect(
+      allowed('apiextensions.k8s.io', 'customresourcedefinitions', 'list'),
+    ).toBe(false);
+    // No webhook probe: the portal sends nothing through services/proxy.
+    expect(allowed('', 'services/proxy', 'create')).toBe(false);
+    expect(allowed('', 'services/proxy', 'get')).toBe(false);
+  });
+
   it('covers every upstream kind the cluster cache reads', () => {
     for (const kind of RUNWAY_KINDS) {
       for (const upstream of UPSTREAM_KINDS[kind])

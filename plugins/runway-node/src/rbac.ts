@@ -7,6 +7,10 @@
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
+  bundledExpectations,
+  doctorReadTargets,
+} from '@runway-portal/cli/doctor';
+import {
   EVENTS,
   KIND_INFO,
   NODES,
@@ -27,6 +31,7 @@ interface PolicyRule {
   apiGroups: string[];
   resources: string[];
   verbs: string[];
+  resourceNames?: string[];
 }
 
 /** One rule per API group, resources sorted: a stable, readable role. */
@@ -45,6 +50,42 @@ function rulesFor(
     resources: [...plurals].sort(),
     verbs,
   }));
+}
+
+/**
+ * What the doctor's checks (`runway doctor`, run by the backend per cluster)
+ * read beyond the rules above (which already cover Deployments and
+ * provider registrations): `get` on Runway's CRDs, the providers' upstream
+ * CRDs and the Gateway CRD, and on Runway's webhook configurations, each by
+ * name; `list` on Gateways. Read-only; the webhook probe (`create` on
+ * `services/proxy`) is not granted, so that check says "not checked".
+ */
+export function doctorRules(): PolicyRule[] {
+  const targets = doctorReadTargets(bundledExpectations());
+  const byName = (group: string, resource: string, names: string[]) => ({
+    apiGroups: [group],
+    resources: [resource],
+    verbs: ['get'],
+    resourceNames: [...names].sort(),
+  });
+  return [
+    byName('apiextensions.k8s.io', 'customresourcedefinitions', targets.crds),
+    byName(
+      'admissionregistration.k8s.io',
+      'validatingwebhookconfigurations',
+      targets.validatingWebhookConfigurations,
+    ),
+    byName(
+      'admissionregistration.k8s.io',
+      'mutatingwebhookconfigurations',
+      targets.mutatingWebhookConfigurations,
+    ),
+    {
+      apiGroups: ['gateway.networking.k8s.io'],
+      resources: ['gateways'],
+      verbs: ['list'],
+    },
+  ];
 }
 
 /** What the forms' storage class picker lists. */
@@ -82,6 +123,8 @@ export function portalRules(options: PortalRuleOptions = {}): PolicyRule[] {
       : []),
     // Pod logs (the detail view's Logs tab), read only after the user's runway.logs.read is checked.
     { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
+    // The doctor's checks, each object by name.
+    ...doctorRules(),
   ];
 }
 

@@ -29,6 +29,7 @@ export const clusterClientServiceRef = createServiceRef<ClusterClient>({
           clusters,
           problems: [...problems, ...optionProblems],
           requestTimeoutMs: options.requestTimeoutMs,
+          doctor: options.doctor,
           logger: logger.child({ service: 'runway-cluster-client' }),
         });
         lifecycle.addShutdownHook(() => client.stop());

@@ -39,6 +39,7 @@ function mockedApi(count: number): RunwayApi {
     update: never,
     delete: never,
     storageClasses: never,
+    doctor: never,
     secretNames: never,
     searchHub: never,
     pods: never,

@@ -1,11 +1,14 @@
 /**
- * Writes what is generated from the bundles: controllers/deploy/install/install.yaml
- * and the Helm chart controllers/deploy/helm/runway (`yarn workspace @runway-portal/cli generate`).
+ * Writes what is generated from the bundles: controllers/deploy/install/install.yaml,
+ * the Helm chart controllers/deploy/helm/runway and the doctor's expectations
+ * (src/doctor/expectations.generated.ts) (`yarn workspace @runway-portal/cli generate`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderChart, CHART_DIR } from '../helm/chart';
-import { CATALOG, defaultDeployDir } from './catalog';
+import { CATALOG, DEFAULT_NAMESPACE, defaultDeployDir } from './catalog';
+import { expectationsFromBundles } from '../doctor/read';
+import { EXPECTATIONS_FILE, renderExpectations } from '../doctor/bundled';
 import { INSTALL_YAML, loadCatalogBundle, renderInstallYaml } from './load';
 
 const deployDir = defaultDeployDir();
@@ -22,3 +25,14 @@ for (const file of renderChart(
   CATALOG.map(e => loadCatalogBundle(e, deployDir)),
 ))
   write(file.path, file.content);
+const expectationsFile = path.join(
+  path.dirname(require.resolve('@runway-portal/cli/package.json')),
+  'src',
+  'doctor',
+  EXPECTATIONS_FILE,
+);
+fs.writeFileSync(
+  expectationsFile,
+  renderExpectations(expectationsFromBundles(deployDir, DEFAULT_NAMESPACE)),
+);
+process.stdout.write(`wrote ${expectationsFile}\n`);

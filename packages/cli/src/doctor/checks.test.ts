@@ -1,4 +1,7 @@
-import { runChecks } from './checks';
+import { DEFAULT_NAMESPACE, defaultDeployDir } from '../bundles/catalog';
+import { bundledExpectations } from './bundled';
+import { formatChecks, runChecks } from './checks';
+import { expectationsFromBundles, READ_NEEDS } from './read';
 import type { Check, ClusterState, Expectations } from './types';
 
 const expected: Expectations = {
@@ -222,6 +225,81 @@ describe('optional operators (models, stacks)', () => {
     expect(byId(checks, 'operator/models')).toMatchObject({ status: 'ok' });
     expect(byId(checks, 'webhook/airunway-models-inject')).toMatchObject({
       status: 'fail',
+    });
+  });
+});
+
+describe('parts the reader may not read (the portal with its ClusterRole)', () => {
+  it('reports each as not-checked, naming the permission, never as a failure', () => {
+    const state = healthy();
+    state.deployments = {};
+    state.notChecked = {
+      deployments: READ_NEEDS.deployments,
+      webhookProbes: READ_NEEDS.webhookProbes,
+    };
+    const checks = runChecks(state, expected);
+    expect(checks.some(c => c.status === 'fail')).toBe(false);
+    expect(byId(checks, 'controller/*')).toEqual({
+      id: 'controller/*',
+      status: 'not-checked',
+      message:
+        'controllers in airunway-system: not checked: needs get on deployments.apps',
+      fix: 'grant get on deployments.apps to the identity that runs the checks',
+    });
+    expect(byId(checks, 'operator/*')).toMatchObject({
+      status: 'not-checked',
+    });
+    // A registered webhook: registration is known, its answer is not.
+    expect(byId(checks, 'webhook/airunway-core-validating')).toMatchObject({
+      status: 'not-checked',
+      message: expect.stringContaining(
+        'is registered; whether it answers is not checked: needs create on services/proxy',
+      ),
+    });
+    // The provider is judged by its registration alone.
+    expect(byId(checks, 'provider/kaito/controller')).toBeUndefined();
+    expect(byId(checks, 'provider/kaito/heartbeat')).toMatchObject({
+      status: 'ok',
+    });
+  });
+
+  it('still fails a webhook that is not registered when only the probe is not allowed', () => {
+    const state = healthy();
+    state.webhooks = {};
+    state.notChecked = { webhookProbes: READ_NEEDS.webhookProbes };
+    expect(
+      byId(runChecks(state, expected), 'webhook/airunway-core-validating'),
+    ).toMatchObject({ status: 'fail', fix: 'runway controller install core' });
+  });
+
+  it('CRDs, registrations and the gateway not readable: one not-checked line each', () => {
+    const state = healthy();
+    state.crds = {};
+    state.providers = [];
+    state.notChecked = {
+      crds: READ_NEEDS.crds,
+      providers: READ_NEEDS.providers,
+      gateway: READ_NEEDS.crds,
+    };
+    const checks = runChecks(state, expected);
+    expect(
+      checks.filter(c => c.status === 'not-checked').map(c => c.id),
+    ).toEqual(['crd/*', 'provider/*', 'gateway']);
+    expect(formatChecks(checks)).toContain(
+      "SKIP crd/*: Runway's CRDs: not checked: needs get on customresourcedefinitions.apiextensions.k8s.io (fix: grant get on customresourcedefinitions.apiextensions.k8s.io to the identity that runs the checks)",
+    );
+  });
+});
+
+describe('bundledExpectations', () => {
+  it('are what the bundles say (run `yarn workspace @runway-portal/cli generate` when this fails)', () => {
+    expect(bundledExpectations()).toEqual(
+      expectationsFromBundles(defaultDeployDir(), DEFAULT_NAMESPACE),
+    );
+    expect(bundledExpectations('other').namespace).toBe('other');
+    expect(bundledExpectations().controllers).toContainEqual({
+      component: 'core',
+      deployment: 'airunway-core',
     });
   });
 });

@@ -2,7 +2,7 @@
  * The doctor's checks: pure functions of what was read from a cluster, so
  * the CLI and the portal's backend judge a cluster the same way.
  */
-import type { Check, ClusterState, Expectations } from './types';
+import type { Check, ClusterState, Expectations, ReadArea } from './types';
 
 export interface CheckOptions {
   /** A heartbeat older than this is stale; default 3 minutes (three of the providers' default 60 s intervals). */
@@ -27,10 +27,31 @@ const warn = (id: string, message: string, fix: string): Check => ({
   fix,
 });
 
+/** A part that could not be read: one check saying what it needs, instead of a failure. */
+function notChecked(
+  state: ClusterState,
+  area: ReadArea,
+  id: string,
+  what: string,
+): Check[] {
+  const needs = state.notChecked?.[area];
+  if (!needs) return [];
+  return [
+    {
+      id,
+      status: 'not-checked',
+      message: `${what}: not checked: needs ${needs}`,
+      fix: `grant ${needs} to the identity that runs the checks`,
+    },
+  ];
+}
+
 export function checkCrds(
   state: ClusterState,
   expected: Expectations,
 ): Check[] {
+  if (state.notChecked?.crds)
+    return notChecked(state, 'crds', 'crd/*', "Runway's CRDs");
   return expected.crds.map(({ name, versions }) => {
     const id = `crd/${name}`;
     const crd = state.crds[name];
@@ -96,6 +117,13 @@ export function checkControllers(
   state: ClusterState,
   expected: Expectations,
 ): Check[] {
+  if (state.notChecked?.deployments)
+    return notChecked(
+      state,
+      'deployments',
+      'controller/*',
+      `controllers in ${expected.namespace}`,
+    );
   return expected.controllers.map(c =>
     deploymentCheck(
       state,
@@ -112,17 +140,34 @@ export function checkWebhooks(
   state: ClusterState,
   expected: Expectations,
 ): Check[] {
+  if (state.notChecked?.webhooks)
+    return notChecked(state, 'webhooks', 'webhook/*', 'webhook configurations');
   // An optional operator that is not installed has no webhooks to check (checkOperators warns).
+  const deploymentsUnknown = state.notChecked?.deployments !== undefined;
+  const optional = new Set(expected.operators.map(op => op.name));
   const absent = new Set(
     expected.operators
       .filter(op => !state.deployments[op.deployment])
       .map(op => op.name),
   );
   return expected.webhooks
-    .filter(w => !absent.has(w.component))
-    .map(w => {
+    .filter(w => {
+      const probe = state.webhooks[`${w.kind}/${w.name}`];
+      // Without the Deployments, an operator counts as installed when its webhooks are registered.
+      if (deploymentsUnknown) return !optional.has(w.component) || !!probe;
+      return !absent.has(w.component);
+    })
+    .map((w): Check => {
       const id = `webhook/${w.name}`;
       const probe = state.webhooks[`${w.kind}/${w.name}`];
+      const probeNeeds = state.notChecked?.webhookProbes;
+      if (probe && probeNeeds)
+        return {
+          id,
+          status: 'not-checked',
+          message: `${w.kind} ${w.name} is registered; whether it answers is not checked: needs ${probeNeeds}`,
+          fix: `runway doctor (the CLI probes it with your credentials)`,
+        };
       if (!probe)
         return fail(
           id,
@@ -151,6 +196,14 @@ export function checkProviders(
 ): Check[] {
   const staleMs = options.heartbeatStaleMs ?? 180_000;
   const now = Date.parse(state.readAt);
+  if (state.notChecked?.providers)
+    return notChecked(
+      state,
+      'providers',
+      'provider/*',
+      'provider registrations',
+    );
+  const deploymentsKnown = !state.notChecked?.deployments;
   const checks: Check[] = [];
   const names = new Set([
     ...expected.providers.map(p => p.name),
@@ -171,7 +224,7 @@ export function checkProviders(
       );
       continue;
     }
-    if (spec)
+    if (spec && deploymentsKnown)
       checks.push(
         deploymentCheck(
           state,
@@ -240,7 +293,7 @@ export function checkProviders(
         ),
       );
     }
-    const upstream = spec?.upstreamCrds ?? [];
+    const upstream = state.notChecked?.crds ? [] : spec?.upstreamCrds ?? [];
     const missing = upstream.filter(crd => !state.crds[crd]?.established);
     if (missing.length > 0) {
       checks.push(
@@ -268,6 +321,8 @@ export function checkProviders(
 
 export function checkGateway(state: ClusterState): Check[] {
   const id = 'gateway';
+  if (state.notChecked?.gateway)
+    return notChecked(state, 'gateway', id, 'the Gateway');
   if (!state.gateway.crdInstalled) {
     return [
       warn(
@@ -306,6 +361,13 @@ export function checkOperators(
   state: ClusterState,
   expected: Expectations,
 ): Check[] {
+  if (state.notChecked?.deployments)
+    return notChecked(
+      state,
+      'deployments',
+      'operator/*',
+      'the models and stacks operators',
+    );
   return expected.operators.map(op =>
     state.deployments[op.deployment]
       ? deploymentCheck(
@@ -342,7 +404,12 @@ export function runChecks(
 
 /** One line per check (the CLI's text output). */
 export function formatChecks(checks: Check[]): string[] {
-  const mark = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' } as const;
+  const mark = {
+    ok: 'ok  ',
+    warn: 'WARN',
+    fail: 'FAIL',
+    'not-checked': 'SKIP',
+  } as const;
   return checks.map(
     c =>
       `${mark[c.status]} ${c.id}: ${c.message}${

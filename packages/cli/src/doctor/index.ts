@@ -11,4 +11,11 @@ export {
   checkOperators,
 } from './checks';
 export type { CheckOptions } from './checks';
-export { readClusterState, expectationsFromBundles } from './read';
+export {
+  readClusterState,
+  expectationsFromBundles,
+  READ_NEEDS,
+  doctorReadTargets,
+} from './read';
+export type { ReadOptions } from './read';
+export { bundledExpectations } from './bundled';

@@ -6,6 +6,7 @@ import {
   CustomResourceDefinitions,
   Deployments,
   type KubeClient,
+  isNotFound,
   type KubeObject,
   MutatingWebhookConfigurations,
   type ResourceType,
@@ -24,7 +25,12 @@ import {
   serverVersion,
   type WebhookConfigObject,
 } from '../install/kube';
-import type { ClusterState, Expectations, ProviderState } from './types';
+import type {
+  ClusterState,
+  Expectations,
+  ProviderState,
+  ReadArea,
+} from './types';
 
 const Gateways: ResourceType = {
   group: 'gateway.networking.k8s.io',
@@ -104,9 +110,84 @@ type ProviderConfigObject = KubeObject & {
   };
 };
 
+export interface ReadOptions {
+  /**
+   * Send each webhook configuration a dry-run AdmissionReview (default
+   * true). Off (the portal's backend, which may not create services/proxy),
+   * the webhook checks say only whether they are registered.
+   */
+  probeWebhooks?: boolean;
+}
+
+/**
+ * The named objects the reading gets (CRDs, Deployments in the namespace,
+ * webhook configurations by kind): what a read-only role needs, by name.
+ */
+export function doctorReadTargets(expected: Expectations): {
+  crds: string[];
+  deployments: string[];
+  validatingWebhookConfigurations: string[];
+  mutatingWebhookConfigurations: string[];
+} {
+  const webhooks = (kind: string) =>
+    expected.webhooks.filter(w => w.kind === kind).map(w => w.name);
+  return {
+    crds: [
+      ...new Set([
+        ...expected.crds.map(c => c.name),
+        ...expected.providers.flatMap(p => p.upstreamCrds),
+        GATEWAY_CRD,
+      ]),
+    ],
+    deployments: [
+      ...new Set([
+        ...expected.controllers.map(c => c.deployment),
+        ...expected.providers.map(p => p.deployment),
+        ...expected.operators.map(o => o.deployment),
+      ]),
+    ],
+    validatingWebhookConfigurations: webhooks('ValidatingWebhookConfiguration'),
+    mutatingWebhookConfigurations: webhooks('MutatingWebhookConfiguration'),
+  };
+}
+
+/** What each part of the reading needs, for a `not-checked` that names it. */
+export const READ_NEEDS: Record<ReadArea, string> = {
+  crds: 'get on customresourcedefinitions.apiextensions.k8s.io',
+  deployments: 'get on deployments.apps',
+  webhooks:
+    'get on validatingwebhookconfigurations and mutatingwebhookconfigurations (admissionregistration.k8s.io)',
+  webhookProbes:
+    "create on services/proxy in the controllers' namespace (a dry-run AdmissionReview sent to each webhook)",
+  providers: 'list on inferenceproviderconfigs.airunway.ai',
+  gateway: 'list on gateways.gateway.networking.k8s.io',
+};
+
+const isForbidden = (err: unknown) =>
+  (err as { code?: number } | undefined)?.code === 403;
+
+/**
+ * Reads one part; a 403 marks it not checked (naming what it needs) instead
+ * of failing the whole reading. Any other error is thrown.
+ */
+async function readPart(
+  state: ClusterState,
+  area: ReadArea,
+  read: () => Promise<void>,
+): Promise<void> {
+  try {
+    await read();
+  } catch (err) {
+    if (!isForbidden(err)) throw err;
+    state.notChecked = { ...state.notChecked, [area]: READ_NEEDS[area] };
+  }
+}
+
+/** Reads everything the checks judge; with the backend's credentials, read-only. */
 export async function readClusterState(
   client: KubeClient,
   expected: Expectations,
+  options: ReadOptions = {},
 ): Promise<ClusterState> {
   const state: ClusterState = {
     serverVersion: await serverVersion(client),
@@ -117,70 +198,85 @@ export async function readClusterState(
     providers: [],
     gateway: { crdInstalled: false, gateways: 0, labelled: 0 },
   };
-  const crdNames = new Set([
-    ...expected.crds.map(c => c.name),
-    ...expected.providers.flatMap(p => p.upstreamCrds),
-    GATEWAY_CRD,
-  ]);
-  for (const name of crdNames) {
-    const crd = await getOrUndefined<CrdObject>(
-      client,
-      CustomResourceDefinitions,
-      { name },
-    );
-    state.crds[name] = crd
-      ? {
-          established: crdEstablished(crd),
-          versions: (crd.spec?.versions ?? [])
-            .filter(v => v.served !== false)
-            .map(v => v.name),
-        }
-      : undefined;
-  }
-  const deploymentNames = new Set([
-    ...expected.controllers.map(c => c.deployment),
-    ...expected.providers.map(p => p.deployment),
-    ...expected.operators.map(o => o.deployment),
-  ]);
-  for (const name of deploymentNames) {
-    const d = await getOrUndefined<DeploymentObject>(client, Deployments, {
-      namespace: expected.namespace,
-      name,
+  const { crds: crdNames, deployments: deploymentNames } =
+    doctorReadTargets(expected);
+  await readPart(state, 'crds', async () => {
+    for (const name of crdNames) {
+      const crd = await getOrUndefined<CrdObject>(
+        client,
+        CustomResourceDefinitions,
+        { name },
+      );
+      state.crds[name] = crd
+        ? {
+            established: crdEstablished(crd),
+            versions: (crd.spec?.versions ?? [])
+              .filter(v => v.served !== false)
+              .map(v => v.name),
+          }
+        : undefined;
+    }
+  });
+  await readPart(state, 'deployments', async () => {
+    for (const name of deploymentNames) {
+      const d = await getOrUndefined<DeploymentObject>(client, Deployments, {
+        namespace: expected.namespace,
+        name,
+      });
+      state.deployments[name] = d
+        ? {
+            replicas: d.spec?.replicas ?? 1,
+            readyReplicas: d.status?.readyReplicas ?? 0,
+            ready: deploymentReady(d),
+          }
+        : undefined;
+    }
+  });
+  const probe = options.probeWebhooks ?? true;
+  if (!probe)
+    state.notChecked = {
+      ...state.notChecked,
+      webhookProbes: READ_NEEDS.webhookProbes,
+    };
+  await readPart(state, 'webhooks', async () => {
+    for (const w of expected.webhooks) {
+      const rt =
+        w.kind === 'ValidatingWebhookConfiguration'
+          ? ValidatingWebhookConfigurations
+          : MutatingWebhookConfigurations;
+      const config = await getOrUndefined<WebhookConfigObject>(client, rt, {
+        name: w.name,
+      });
+      if (!config) state.webhooks[`${w.kind}/${w.name}`] = undefined;
+      else
+        state.webhooks[`${w.kind}/${w.name}`] = probe
+          ? await probeWebhooks(client, config, expected.namespace)
+          : { answered: true, message: 'registered' };
+    }
+  });
+  // Without the CRDs' state (not readable), the provider list is still tried: a 404 there means no CRD.
+  const providersServed =
+    state.notChecked?.crds !== undefined ||
+    state.crds['inferenceproviderconfigs.airunway.ai']?.established;
+  if (providersServed) {
+    await readPart(state, 'providers', async () => {
+      const list = await client
+        .list<ProviderConfigObject>(InferenceProviderConfigs)
+        .catch(err => {
+          if (isNotFound(err)) return { items: [] };
+          throw err;
+        });
+      state.providers = list.items.map(
+        (ipc): ProviderState => ({
+          name: ipc.metadata!.name!,
+          ready: ipc.status?.ready === true,
+          lastHeartbeat: ipc.status?.lastHeartbeat,
+          upstreamCRDVersion: ipc.status?.upstreamCRDVersion,
+          message: ipc.status?.conditions?.find(c => c.status === 'False')
+            ?.message,
+        }),
+      );
     });
-    state.deployments[name] = d
-      ? {
-          replicas: d.spec?.replicas ?? 1,
-          readyReplicas: d.status?.readyReplicas ?? 0,
-          ready: deploymentReady(d),
-        }
-      : undefined;
-  }
-  for (const w of expected.webhooks) {
-    const rt =
-      w.kind === 'ValidatingWebhookConfiguration'
-        ? ValidatingWebhookConfigurations
-        : MutatingWebhookConfigurations;
-    const config = await getOrUndefined<WebhookConfigObject>(client, rt, {
-      name: w.name,
-    });
-    state.webhooks[`${w.kind}/${w.name}`] = config
-      ? await probeWebhooks(client, config, expected.namespace)
-      : undefined;
-  }
-  if (state.crds['inferenceproviderconfigs.airunway.ai']?.established) {
-    const list = await client.list<ProviderConfigObject>(
-      InferenceProviderConfigs,
-    );
-    state.providers = list.items.map(
-      (ipc): ProviderState => ({
-        name: ipc.metadata!.name!,
-        ready: ipc.status?.ready === true,
-        lastHeartbeat: ipc.status?.lastHeartbeat,
-        upstreamCRDVersion: ipc.status?.upstreamCRDVersion,
-        message: ipc.status?.conditions?.find(c => c.status === 'False')
-          ?.message,
-      }),
-    );
   }
   // The served version is the one the core lists (v1); a CRD serving only others counts as absent.
   const gatewayRt = state.crds[GATEWAY_CRD]?.versions.includes('v1')
@@ -188,11 +284,15 @@ export async function readClusterState(
     : undefined;
   if (gatewayRt) {
     state.gateway.crdInstalled = true;
-    const gateways = await client.list<KubeObject>(gatewayRt);
-    state.gateway.gateways = gateways.items.length;
-    state.gateway.labelled = gateways.items.filter(
-      g => g.metadata?.labels?.[INFERENCE_GATEWAY_LABEL] === 'true',
-    ).length;
+    await readPart(state, 'gateway', async () => {
+      const gateways = await client.list<KubeObject>(gatewayRt);
+      state.gateway.gateways = gateways.items.length;
+      state.gateway.labelled = gateways.items.filter(
+        g => g.metadata?.labels?.[INFERENCE_GATEWAY_LABEL] === 'true',
+      ).length;
+    });
+  } else if (state.notChecked?.crds) {
+    state.notChecked = { ...state.notChecked, gateway: READ_NEEDS.crds };
   }
   return state;
 }

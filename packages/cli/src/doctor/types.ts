@@ -50,15 +50,25 @@ export interface ClusterState {
   webhooks: Record<string, { answered: boolean; message: string } | undefined>;
   providers: ProviderState[];
   gateway: { crdInstalled: boolean; gateways: number; labelled: number };
+  /**
+   * Parts the reader may not read (403) or chose not to (the backend does
+   * not probe webhooks), each with what it would need, e.g. `get on
+   * deployments.apps`; their checks report `not-checked`.
+   */
+  notChecked?: Partial<Record<ReadArea, string>>;
 }
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
+/** What `readClusterState` reads, part by part. */
+export type ReadArea =
+  | 'crds'
+  | 'deployments'
+  | 'webhooks'
+  | 'webhookProbes'
+  | 'providers'
+  | 'gateway';
 
-export interface Check {
-  /** Stable id, e.g. `crd/modeldeployments.airunway.ai`, `provider/kaito/heartbeat`. */
-  id: string;
-  status: CheckStatus;
-  message: string;
-  /** How to fix it (not for ok). */
-  fix?: string;
-}
+/** A check and its status are the REST contract's (runway-common): the CLI prints what the portal shows. */
+export type {
+  DoctorCheck as Check,
+  DoctorCheckStatus as CheckStatus,
+} from '@runway-portal/plugin-runway-common';

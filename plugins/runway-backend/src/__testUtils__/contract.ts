@@ -25,6 +25,8 @@ export function operationOf(
   if (m === 'GET' && segments[0] === 'clusters') {
     if (segments.length === 3 && segments[2] === 'storageclasses')
       return 'ListStorageClasses';
+    if (segments.length === 3 && segments[2] === 'doctor')
+      return 'GetClusterDoctor';
     if (segments.length === 5 && segments[4] === 'secrets')
       return 'ListSecretNames';
   }

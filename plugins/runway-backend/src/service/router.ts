@@ -24,6 +24,7 @@ import {
 import {
   type ClustersAnswer,
   type DetailAnswer,
+  type DoctorReport,
   type ErrorBody,
   type HubSearchAnswer,
   type ListAnswer,
@@ -138,7 +139,10 @@ export async function createRouter(options: RouterOptions) {
     }
   }
 
-  router.get('/clusters', async (req, res) => {
+  /** runway.clusters.read, for everything about the clusters themselves. */
+  async function assertClustersRead(
+    req: Parameters<typeof httpAuth.credentials>[0],
+  ): Promise<void> {
     const credentials = await httpAuth.credentials(req);
     const [decision] = await permissions.authorize(
       [{ permission: runwayClustersReadPermission }],
@@ -149,6 +153,10 @@ export async function createRouter(options: RouterOptions) {
         `you do not have permission ${runwayClustersReadPermission.name}`,
       );
     }
+  }
+
+  router.get('/clusters', async (req, res) => {
+    await assertClustersRead(req);
     const result = await clusterClient.overview({
       clusters: asList(req.query.cluster),
     });
@@ -160,16 +168,7 @@ export async function createRouter(options: RouterOptions) {
 
   // The hub the downloader uses (HF_ENDPOINT), so the local system searches its stand-in.
   router.get('/hub/models', async (req, res) => {
-    const credentials = await httpAuth.credentials(req);
-    const [decision] = await permissions.authorize(
-      [{ permission: runwayClustersReadPermission }],
-      { credentials },
-    );
-    if (decision.result !== AuthorizeResult.ALLOW) {
-      throw new NotAllowedError(
-        `you do not have permission ${runwayClustersReadPermission.name}`,
-      );
-    }
+    await assertClustersRead(req);
     const endpoint = hubEndpoint();
     try {
       const items = await searchModels(String(req.query.search ?? ''), {
@@ -188,17 +187,16 @@ export async function createRouter(options: RouterOptions) {
     }
   });
 
+  router.get('/clusters/:cluster/doctor', async (req, res) => {
+    await assertClustersRead(req);
+    const answer = await clusterClient.doctor(req.params.cluster, {
+      refresh: req.query.refresh === true,
+    });
+    res.json(answer satisfies DoctorReport);
+  });
+
   router.get('/clusters/:cluster/storageclasses', async (req, res) => {
-    const credentials = await httpAuth.credentials(req);
-    const [decision] = await permissions.authorize(
-      [{ permission: runwayClustersReadPermission }],
-      { credentials },
-    );
-    if (decision.result !== AuthorizeResult.ALLOW) {
-      throw new NotAllowedError(
-        `you do not have permission ${runwayClustersReadPermission.name}`,
-      );
-    }
+    await assertClustersRead(req);
     const answer = await clusterClient.storageClasses(req.params.cluster);
     res.json(answer satisfies StorageClassesAnswer);
   });

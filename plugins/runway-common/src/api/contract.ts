@@ -30,6 +30,9 @@ import {
 } from './pickers';
 
 export * from './pickers';
+import { DoctorReportSchema } from './doctor';
+
+export * from './doctor';
 import type { InferenceProviderConfigSpec } from '../deployments/types';
 import { LogAnswerSchema, PodsAnswerSchema } from './logs';
 
@@ -266,6 +269,8 @@ export const ClusterOverviewSchema = Type.Object(
       description:
         'While the cluster is unreachable, the last capacity it answered (clusters[].stale says so).',
     }),
+    // The doctor's checks (`runway doctor`) as the backend last ran them in the background; absent before its first run.
+    doctor: Opt(DoctorReportSchema),
   },
   { $id: 'Cluster', ...closed },
 );
@@ -515,6 +520,7 @@ export const ANSWER_SCHEMAS = {
   SearchHub: HubSearchAnswerSchema,
   ListPods: PodsAnswerSchema,
   ReadPodLog: LogAnswerSchema,
+  GetClusterDoctor: DoctorReportSchema,
 } as const;
 export type RunwayOperationId = keyof typeof ANSWER_SCHEMAS;
 

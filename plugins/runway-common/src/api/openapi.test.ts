@@ -40,6 +40,7 @@ describe('the OpenAPI document derived from the contract', () => {
     expect(ops.sort()).toEqual([
       'CreateResource',
       'DeleteResource',
+      'GetClusterDoctor',
       'GetResource',
       'ListClusters',
       'ListPods',

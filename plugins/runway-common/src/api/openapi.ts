@@ -159,6 +159,26 @@ const paths = {
       },
     },
   },
+  '/clusters/{cluster}/doctor': {
+    get: {
+      operationId: 'GetClusterDoctor',
+      description:
+        "The doctor's checks of a cluster (the checks of `runway doctor`, read with the portal's credentials), as the backend last ran them in the background (every minute); with refresh=true, run now (bounded). Needs runway.clusters.read.",
+      parameters: [
+        clusterParam,
+        queryParam(
+          'refresh',
+          BOOLEAN,
+          'Run the checks now and answer with that run (at most one run per cluster at a time).',
+        ),
+      ],
+      responses: {
+        '200': json('The checks.', ref('DoctorReport')),
+        '403': errorResponse('The user may not read the clusters.'),
+        '404': errorResponse('No such cluster.'),
+      },
+    },
+  },
   '/clusters/{cluster}/namespaces/{namespace}/secrets': {
     get: {
       operationId: 'ListSecretNames',
@@ -398,6 +418,7 @@ const NAMED_SCHEMAS: Record<string, TSchema> = {
   HubSearch: ANSWER_SCHEMAS.SearchHub,
   ListPods: ANSWER_SCHEMAS.ListPods,
   ReadPodLog: ANSWER_SCHEMAS.ReadPodLog,
+  DoctorReport: ANSWER_SCHEMAS.GetClusterDoctor,
   ClusterError: ClusterErrorSchema,
   ClusterFreshness: ClusterFreshnessSchema,
   ValidationIssue: ValidationIssueSchema,

@@ -199,4 +199,27 @@ describe('readRunwayOptions', () => {
     expect(options.requestTimeoutMs).toBe(5000);
     expect(problems[0].path).toBe('runway.requestTimeout');
   });
+
+  it("reads the doctor's interval (0: on demand only), bound and namespace; a bad one is a problem", () => {
+    expect(readRunwayOptions(new ConfigReader({})).options.doctor).toEqual({});
+    expect(
+      readRunwayOptions(
+        new ConfigReader({
+          runway: {
+            doctor: { interval: '0s', timeout: '10s', namespace: 'runway' },
+          },
+        }),
+      ).options.doctor,
+    ).toEqual({ intervalMs: 0, timeoutMs: 10_000, namespace: 'runway' });
+    const { options, problems } = readRunwayOptions(
+      new ConfigReader({ runway: { doctor: { timeout: '0s' } } }),
+    );
+    expect(options.doctor).toEqual({});
+    expect(problems).toEqual([
+      {
+        path: 'runway.doctor.timeout',
+        message: expect.stringContaining('it must be longer than zero'),
+      },
+    ]);
+  });
 });

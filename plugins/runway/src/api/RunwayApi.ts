@@ -4,6 +4,7 @@ import {
   type FetchApi,
 } from '@backstage/core-plugin-api';
 import {
+  type DoctorReport,
   type FieldConflict,
   type HubSearchAnswer,
   LOG_EVENTS,
@@ -48,6 +49,8 @@ export interface RunwayApi {
   delete(kind: RunwayKind, ref: ResourceRef): Promise<void>;
   /** The cluster's StorageClasses, the default first. */
   storageClasses(cluster: string): Promise<StorageClassesAnswer>;
+  /** The doctor's checks of a cluster (as last run; `refresh`: run them now). */
+  doctor(cluster: string, refresh?: boolean): Promise<DoctorReport>;
   /** The names (never the values) of a namespace's Secrets. */
   secretNames(cluster: string, namespace: string): Promise<SecretNamesAnswer>;
   /** Searches the Hugging Face Hub the backend uses (its HF_ENDPOINT). */
@@ -340,6 +343,12 @@ export class RunwayClient implements RunwayApi {
     await this.request<void>(
       `/${kind}/${enc(ref.cluster)}/${enc(ref.namespace)}/${enc(ref.name)}`,
       { method: 'DELETE' },
+    );
+  }
+
+  doctor(cluster: string, refresh = false) {
+    return this.request<DoctorReport>(
+      `/clusters/${enc(cluster)}/doctor${refresh ? '?refresh=true' : ''}`,
     );
   }
 

@@ -23,6 +23,8 @@ export type {
   ClusterFreshness,
   ClusterOverview,
   ClusterState,
+  DoctorCheck,
+  DoctorReport,
   GpuCapacity,
   ProviderEngine,
   ProviderObjectsStatus,

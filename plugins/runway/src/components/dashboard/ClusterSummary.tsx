@@ -7,6 +7,7 @@ import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { doctorInstallFix } from '@runway-portal/plugin-runway-common';
 import type { ClusterFreshness, ClusterOverview } from '../../api/types';
 import {
   clusterStateView,
@@ -16,6 +17,7 @@ import {
 } from '../../lib/clusters';
 import { formatDuration } from '../common/ClusterErrors';
 import { useNow } from '../common/useNow';
+import { DoctorChip } from './DoctorChip';
 
 /** The card's border follows the state's colour, so a problem shows from afar. */
 const BORDER: Record<ClusterStateView['color'], string> = {
@@ -77,6 +79,8 @@ function ClusterCard({
   const color = view?.color ?? (cluster.reachable ? 'success' : 'error');
   const stale = view?.stale ?? false;
   const notInstalled = view?.state === 'not-installed';
+  // The doctor's fix for the first failing check: with no CRDs, the install command.
+  const installFix = doctorInstallFix(cluster.doctor);
   // Unreachable and never listed: there are no numbers to show, not even old ones.
   const unknown = view?.state === 'unreachable' && !stale;
   return (
@@ -105,6 +109,7 @@ function ClusterCard({
               data-testid={`cluster-state-${cluster.name}`}
             />
           </Tooltip>
+          <DoctorChip cluster={cluster.name} report={cluster.doctor} />
           {cluster.version && (
             <Typography variant="caption" color="text.secondary">
               {cluster.version}
@@ -131,6 +136,22 @@ function ClusterCard({
           >
             {view.message}
           </Alert>
+        )}
+        {notInstalled && installFix && (
+          <Typography
+            variant="body2"
+            sx={{ mb: 1 }}
+            data-testid={`cluster-install-fix-${cluster.name}`}
+          >
+            Install:{' '}
+            <Typography
+              component="code"
+              variant="body2"
+              sx={{ fontFamily: 'monospace' }}
+            >
+              {installFix}
+            </Typography>
+          </Typography>
         )}
         <Box
           aria-label={
