@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { defaultLeaseName } from '@runway-portal/controller-runtime';
 import { main, webhookConfigurations } from './main';
+import { CORE_PROGRAM } from './options';
 
 describe('main', () => {
   let stderr: jest.SpyInstance;
@@ -98,5 +100,29 @@ describe('webhookConfigurations', () => {
         timeoutSeconds: hook.timeoutSeconds,
       });
     }
+  });
+
+  it('renews the Lease its shipped Role names (the one `runway doctor` reads when there is no Deployment)', () => {
+    const role = parseAllDocuments(
+      fs.readFileSync(
+        path.resolve(__dirname, '../../deploy/core/rbac.yaml'),
+        'utf8',
+      ),
+    )
+      .map(d => d.toJSON())
+      .find(d => d?.kind === 'Role');
+    expect(
+      role.rules.filter(
+        (r: { resources: string[]; resourceNames?: string[] }) =>
+          r.resources.includes('leases') && r.resourceNames,
+      ),
+    ).toEqual([
+      {
+        apiGroups: ['coordination.k8s.io'],
+        resources: ['leases'],
+        resourceNames: [defaultLeaseName(CORE_PROGRAM)],
+        verbs: ['get', 'update'],
+      },
+    ]);
   });
 });

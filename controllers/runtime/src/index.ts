@@ -230,7 +230,11 @@ export type {
 } from './options';
 
 // Manager
-export { Manager, LeaderElectionLostError } from './manager/manager';
+export {
+  Manager,
+  LeaderElectionLostError,
+  defaultLeaseName,
+} from './manager/manager';
 export type {
   BindAddress,
   LeaderElectionOptions,

@@ -58,6 +58,7 @@ describe('the controllers of the local system', () => {
       '--webhook-port=9555',
       '--metrics-port=0',
       '--health-port=9556',
+      '--leader-elect=true',
     ]);
     for (const c of CONTROLLERS) {
       expect(
@@ -68,6 +69,26 @@ describe('the controllers of the local system', () => {
           clusterDir: '/c',
         }),
       ).toContain('--health-port=2');
+    }
+  });
+
+  it('run every controller with leader election, so the doctor sees its Lease', () => {
+    const args = (c: (typeof CONTROLLERS)[number]) =>
+      c.args({
+        webhookPort: 1,
+        healthPort: 2,
+        modelsDir: '/m',
+        clusterDir: '/c',
+      });
+    for (const c of CONTROLLERS) {
+      expect([c.name, args(c)]).toEqual([
+        c.name,
+        expect.arrayContaining([
+          c.name.startsWith('provider-')
+            ? '--leader-election-namespace=airunway-system'
+            : '--leader-elect=true',
+        ]),
+      ]);
     }
   });
 

@@ -11,6 +11,7 @@ import {
   CONTROLLER_NODE_FLAGS,
 } from '@runway-portal/controller-runtime/bundle';
 import { SIMULATED_GATEWAY_CLASS } from '@runway-portal/e2e-simulators';
+import { DEFAULT_DOCTOR_NAMESPACE } from '@runway-portal/plugin-runway-node';
 
 /** One controller process per cluster. */
 export interface ControllerSpec {
@@ -40,9 +41,16 @@ export interface ControllerSpec {
   runs: 'bundle' | 'source';
 }
 
+/**
+ * Leader election on, as the shipped manifests run them: each controller
+ * renews its Lease in the namespace the doctor reads, which is how the
+ * portal's doctor knows a controller without a Deployment is running.
+ */
+const LEADER_ELECT = '--leader-elect=true';
 const providerArgs = (p: { healthPort: number }) => [
   '--metrics-port=0',
   `--health-port=${p.healthPort}`,
+  `--leader-election-namespace=${DEFAULT_DOCTOR_NAMESPACE}`,
 ];
 
 export const CONTROLLERS: readonly ControllerSpec[] = [
@@ -56,6 +64,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--webhook-port=${p.webhookPort}`,
       '--metrics-port=0',
       `--health-port=${p.healthPort}`,
+      LEADER_ELECT,
     ],
     probes: true,
     runs: 'bundle',
@@ -70,6 +79,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--webhook-port=${p.webhookPort}`,
       '--metrics-port=0',
       `--health-port=${p.healthPort}`,
+      LEADER_ELECT,
       `--pod-log-dir=${p.modelsDir}/logs`,
     ],
     probes: true,
@@ -85,6 +95,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--webhook-port=${p.webhookPort}`,
       '--metrics-port=0',
       `--health-port=${p.healthPort}`,
+      LEADER_ELECT,
     ],
     probes: true,
     runs: 'bundle',

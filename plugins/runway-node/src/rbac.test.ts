@@ -82,6 +82,18 @@ describe('portal RBAC', () => {
       verbs: ['get'],
       resourceNames: expect.arrayContaining(['airunway-core-mutating']),
     });
+    expect(rule('leases')).toEqual({
+      apiGroups: ['coordination.k8s.io'],
+      resources: ['leases'],
+      verbs: ['get'],
+      resourceNames: expect.arrayContaining([
+        'airunway-core-leader',
+        'kaito-provider-leader',
+        'airunway-models-leader',
+      ]),
+    });
+    expect(allowed('coordination.k8s.io', 'leases', 'list')).toBe(false);
+    expect(allowed('coordination.k8s.io', 'leases', 'update')).toBe(false);
     expect(allowed('gateway.networking.k8s.io', 'gateways', 'list')).toBe(true);
     expect(
       allowed('apiextensions.k8s.io', 'customresourcedefinitions', 'list'),

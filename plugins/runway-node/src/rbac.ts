@@ -56,8 +56,9 @@ function rulesFor(
  * What the doctor's checks (`runway doctor`, run by the backend per cluster)
  * read beyond the rules above (which already cover Deployments and
  * provider registrations): `get` on Runway's CRDs, the providers' upstream
- * CRDs and the Gateway CRD, and on Runway's webhook configurations, each by
- * name; `list` on Gateways. Read-only; the webhook probe (`create` on
+ * CRDs and the Gateway CRD, on Runway's webhook configurations and on the
+ * controllers' leader Leases (a controller running outside the cluster has
+ * no Deployment but renews its Lease), each by name; `list` on Gateways. Read-only; the webhook probe (`create` on
  * `services/proxy`) is not granted, so that check says "not checked".
  */
 export function doctorRules(): PolicyRule[] {
@@ -80,6 +81,7 @@ export function doctorRules(): PolicyRule[] {
       'mutatingwebhookconfigurations',
       targets.mutatingWebhookConfigurations,
     ),
+    byName('coordination.k8s.io', 'leases', targets.leases),
     {
       apiGroups: ['gateway.networking.k8s.io'],
       resources: ['gateways'],

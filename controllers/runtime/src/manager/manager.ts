@@ -19,6 +19,11 @@ export interface BindAddress {
   port: number;
 }
 
+/** A manager's leader-election Lease unless it names its own (its Role in controllers/deploy names it). */
+export function defaultLeaseName(managerName: string): string {
+  return `${managerName}-leader`;
+}
+
 export interface LeaderElectionOptions {
   /** Namespace of the Lease (usually the controller's own). */
   namespace: string;
@@ -131,7 +136,7 @@ export class Manager implements ControllerHost {
       const le = options.leaderElection;
       this.elector = new LeaderElector(this.client, {
         ...le,
-        leaseName: le.leaseName ?? `${options.name}-leader`,
+        leaseName: le.leaseName ?? defaultLeaseName(options.name),
         identity:
           le.identity ??
           `${os.hostname()}_${Math.random().toString(36).slice(2, 10)}`,

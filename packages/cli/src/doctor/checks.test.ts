@@ -7,7 +7,13 @@ import type { Check, ClusterState, Expectations } from './types';
 const expected: Expectations = {
   namespace: 'airunway-system',
   crds: [{ name: 'modeldeployments.airunway.ai', versions: ['v1alpha1'] }],
-  controllers: [{ component: 'core', deployment: 'airunway-core' }],
+  controllers: [
+    {
+      component: 'core',
+      deployment: 'airunway-core',
+      lease: 'airunway-core-leader',
+    },
+  ],
   webhooks: [
     {
       kind: 'ValidatingWebhookConfiguration',
@@ -19,11 +25,17 @@ const expected: Expectations = {
     {
       name: 'kaito',
       deployment: 'kaito-provider',
+      lease: 'kaito-provider-leader',
       upstreamCrds: ['workspaces.kaito.sh'],
     },
   ],
   operators: [
-    { name: 'models', deployment: 'airunway-models', title: 'models operator' },
+    {
+      name: 'models',
+      deployment: 'airunway-models',
+      lease: 'airunway-models-leader',
+      title: 'models operator',
+    },
   ],
 };
 
@@ -43,6 +55,7 @@ const healthy = (): ClusterState => ({
     'kaito-provider': { replicas: 1, readyReplicas: 1, ready: true },
     'airunway-models': { replicas: 1, readyReplicas: 1, ready: true },
   },
+  leases: {},
   webhooks: {
     'ValidatingWebhookConfiguration/airunway-core-validating': {
       answered: true,
@@ -229,6 +242,137 @@ describe('optional operators (models, stacks)', () => {
   });
 });
 
+describe('controllers running outside the cluster (the local system, a laptop)', () => {
+  // The controllers' own lease: 15 s, renewed every 2 s.
+  const renewedAt = (renewTime: string) => ({
+    holderIdentity: 'laptop_abc123',
+    renewTime,
+    leaseDurationSeconds: 15,
+  });
+  const withoutDeployments = (): ClusterState => {
+    const state = healthy();
+    state.deployments = {};
+    return state;
+  };
+
+  it('a ready Deployment is judged by its replicas, whatever the lease says', () => {
+    const state = healthy();
+    state.leases['airunway-core-leader'] = renewedAt('2026-11-25T11:00:00Z');
+    expect(byId(runChecks(state, expected), 'controller/core')).toEqual({
+      id: 'controller/core',
+      status: 'ok',
+      message: 'controller core: 2/2 replicas ready',
+    });
+  });
+
+  it('no Deployment and a fresh leader lease: ok, naming its age and holder', () => {
+    const state = withoutDeployments();
+    state.leases['airunway-core-leader'] = renewedAt(
+      '2026-11-25T11:59:57.000000Z',
+    );
+    expect(byId(runChecks(state, expected), 'controller/core')).toEqual({
+      id: 'controller/core',
+      status: 'ok',
+      message:
+        'controller core: running outside the cluster (leader lease renewed 3 s ago by laptop_abc123)',
+    });
+    // Within the slack past its duration (clock skew) it still counts; beyond, it does not.
+    state.leases['airunway-core-leader'] = renewedAt('2026-11-25T11:59:42Z');
+    expect(byId(runChecks(state, expected), 'controller/core')?.status).toBe(
+      'ok',
+    );
+    expect(
+      byId(runChecks(state, expected, { leaseSlackMs: 0 }), 'controller/core')
+        ?.status,
+    ).toBe('fail');
+  });
+
+  it('no Deployment and a stale lease: fails with the install fix, naming the age', () => {
+    const state = withoutDeployments();
+    state.leases['airunway-core-leader'] = renewedAt('2026-11-25T11:58:00Z');
+    expect(byId(runChecks(state, expected), 'controller/core')).toEqual({
+      id: 'controller/core',
+      status: 'fail',
+      message:
+        'controller core: Deployment airunway-system/airunway-core not found, and its leader lease airunway-core-leader was last renewed 120 s ago by laptop_abc123 (expired after 15 s)',
+      fix: 'runway controller install core',
+    });
+    // A released lease (no holder) is no sign of life either.
+    state.leases['airunway-core-leader'] = { leaseDurationSeconds: 15 };
+    expect(byId(runChecks(state, expected), 'controller/core')).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining(
+        'its leader lease airunway-core-leader is not held',
+      ),
+    });
+    // No lease at all: the message of a controller that is not there.
+    state.leases = {};
+    expect(byId(runChecks(state, expected), 'controller/core')).toMatchObject({
+      status: 'fail',
+      message:
+        'controller core: Deployment airunway-system/airunway-core not found',
+    });
+  });
+
+  it('no Deployment and the leases not readable: not-checked, naming the permission', () => {
+    const state = withoutDeployments();
+    state.notChecked = { leases: READ_NEEDS.leases };
+    expect(byId(runChecks(state, expected), 'controller/core')).toEqual({
+      id: 'controller/core',
+      status: 'not-checked',
+      message:
+        'controller core: Deployment airunway-system/airunway-core not found; whether it runs outside the cluster is not checked: needs get on leases.coordination.k8s.io',
+      fix: 'grant get on leases.coordination.k8s.io to the identity that runs the checks, or runway controller install core',
+    });
+  });
+
+  it('a provider with no Deployment and a fresh heartbeat: ok, even without its lease', () => {
+    const state = withoutDeployments();
+    state.notChecked = { leases: READ_NEEDS.leases };
+    const checks = runChecks(state, expected);
+    expect(byId(checks, 'provider/kaito/controller')).toEqual({
+      id: 'provider/kaito/controller',
+      status: 'ok',
+      message:
+        'provider kaito: running outside the cluster (heartbeat 30 s ago)',
+    });
+    // A stale heartbeat and a stale lease: the controller is not running.
+    state.notChecked = {};
+    state.providers[0].lastHeartbeat = '2026-11-25T11:50:00Z';
+    state.leases['kaito-provider-leader'] = renewedAt('2026-11-25T11:50:00Z');
+    expect(
+      byId(runChecks(state, expected), 'provider/kaito/controller'),
+    ).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('last renewed 600 s ago'),
+      fix: 'runway provider install kaito',
+    });
+  });
+
+  it('an operator running outside the cluster is ok and its webhooks are checked', () => {
+    const state = withoutDeployments();
+    state.leases['airunway-models-leader'] = renewedAt('2026-11-25T11:59:58Z');
+    const checks = runChecks(state, {
+      ...expected,
+      webhooks: [
+        {
+          kind: 'MutatingWebhookConfiguration',
+          name: 'airunway-models-inject',
+          component: 'models',
+        },
+      ],
+    });
+    expect(byId(checks, 'operator/models')).toMatchObject({
+      status: 'ok',
+      message:
+        'models operator: running outside the cluster (leader lease renewed 2 s ago by laptop_abc123)',
+    });
+    expect(byId(checks, 'webhook/airunway-models-inject')).toMatchObject({
+      status: 'fail',
+    });
+  });
+});
+
 describe('parts the reader may not read (the portal with its ClusterRole)', () => {
   it('reports each as not-checked, naming the permission, never as a failure', () => {
     const state = healthy();
@@ -300,6 +444,7 @@ describe('bundledExpectations', () => {
     expect(bundledExpectations().controllers).toContainEqual({
       component: 'core',
       deployment: 'airunway-core',
+      lease: 'airunway-core-leader',
     });
   });
 });

@@ -7,7 +7,18 @@ import type { Check, ClusterState, Expectations, ReadArea } from './types';
 export interface CheckOptions {
   /** A heartbeat older than this is stale; default 3 minutes (three of the providers' default 60 s intervals). */
   heartbeatStaleMs?: number;
+  /**
+   * How far past `renewTime + leaseDurationSeconds` a leader Lease still
+   * counts as held (clock skew between the controller and the reader);
+   * default 5 s.
+   */
+  leaseSlackMs?: number;
 }
+
+const DEFAULT_HEARTBEAT_STALE_MS = 180_000;
+const DEFAULT_LEASE_SLACK_MS = 5_000;
+/** The controllers' lease duration, for a record that does not say its own. */
+const DEFAULT_LEASE_DURATION_S = 15;
 
 const ok = (id: string, message: string): Check => ({
   id,
@@ -81,6 +92,58 @@ export function checkCrds(
   });
 }
 
+/**
+ * Whether a controller without a Deployment runs outside the cluster (the
+ * local system, a developer's laptop): its leader Lease is held and was
+ * renewed within its duration (plus slack), or, for a provider, its
+ * registration's heartbeat is fresh. `unknown`: the Leases could not be read.
+ */
+export type OutsideState =
+  | { running: true; how: string }
+  | { running: false; why?: string }
+  | { running: 'unknown'; needs: string };
+
+export function runningOutside(
+  state: ClusterState,
+  evidence: { lease?: string; heartbeat?: string },
+  options: CheckOptions = {},
+): OutsideState {
+  const now = Date.parse(state.readAt);
+  const secondsAgo = (ms: number) => Math.max(0, Math.round((now - ms) / 1000));
+  const beat = evidence.heartbeat ? Date.parse(evidence.heartbeat) : NaN;
+  const staleMs = options.heartbeatStaleMs ?? DEFAULT_HEARTBEAT_STALE_MS;
+  const heartbeatFresh = !Number.isNaN(beat) && now - beat <= staleMs;
+  const byHeartbeat = (): OutsideState => ({
+    running: true,
+    how: `heartbeat ${secondsAgo(beat)} s ago`,
+  });
+  if (!evidence.lease)
+    return heartbeatFresh ? byHeartbeat() : { running: false };
+  const needs = state.notChecked?.leases;
+  if (needs)
+    return heartbeatFresh ? byHeartbeat() : { running: 'unknown', needs };
+  const lease = state.leases[evidence.lease];
+  const renewed = lease?.renewTime ? Date.parse(lease.renewTime) : NaN;
+  let why: string | undefined;
+  if (lease && (!lease.holderIdentity || Number.isNaN(renewed))) {
+    why = `its leader lease ${evidence.lease} is not held`;
+  } else if (lease) {
+    const durationS = lease.leaseDurationSeconds ?? DEFAULT_LEASE_DURATION_S;
+    const slackMs = options.leaseSlackMs ?? DEFAULT_LEASE_SLACK_MS;
+    const by = lease.holderIdentity!;
+    if (renewed + durationS * 1000 + slackMs >= now)
+      return {
+        running: true,
+        how: `leader lease renewed ${secondsAgo(renewed)} s ago by ${by}`,
+      };
+    why = `its leader lease ${evidence.lease} was last renewed ${secondsAgo(
+      renewed,
+    )} s ago by ${by} (expired after ${durationS} s)`;
+  }
+  if (heartbeatFresh) return byHeartbeat();
+  return { running: false, why };
+}
+
 function deploymentCheck(
   state: ClusterState,
   id: string,
@@ -88,14 +151,23 @@ function deploymentCheck(
   name: string,
   title: string,
   installFix: string,
+  outside: () => OutsideState,
 ): Check {
   const d = state.deployments[name];
-  if (!d)
-    return fail(
-      id,
-      `${title}: Deployment ${namespace}/${name} not found`,
-      installFix,
-    );
+  if (!d) {
+    const notFound = `${title}: Deployment ${namespace}/${name} not found`;
+    const o = outside();
+    if (o.running === true)
+      return ok(id, `${title}: running outside the cluster (${o.how})`);
+    if (o.running === 'unknown')
+      return {
+        id,
+        status: 'not-checked',
+        message: `${notFound}; whether it runs outside the cluster is not checked: needs ${o.needs}`,
+        fix: `grant ${o.needs} to the identity that runs the checks, or ${installFix}`,
+      };
+    return fail(id, o.why ? `${notFound}, and ${o.why}` : notFound, installFix);
+  }
   if (d.replicas === 0) {
     return fail(
       id,
@@ -116,6 +188,7 @@ function deploymentCheck(
 export function checkControllers(
   state: ClusterState,
   expected: Expectations,
+  options: CheckOptions = {},
 ): Check[] {
   if (state.notChecked?.deployments)
     return notChecked(
@@ -132,6 +205,7 @@ export function checkControllers(
       c.deployment,
       `controller ${c.component}`,
       `runway controller install ${c.component}`,
+      () => runningOutside(state, { lease: c.lease }, options),
     ),
   );
 }
@@ -139,6 +213,7 @@ export function checkControllers(
 export function checkWebhooks(
   state: ClusterState,
   expected: Expectations,
+  options: CheckOptions = {},
 ): Check[] {
   if (state.notChecked?.webhooks)
     return notChecked(state, 'webhooks', 'webhook/*', 'webhook configurations');
@@ -147,7 +222,11 @@ export function checkWebhooks(
   const optional = new Set(expected.operators.map(op => op.name));
   const absent = new Set(
     expected.operators
-      .filter(op => !state.deployments[op.deployment])
+      .filter(
+        op =>
+          !state.deployments[op.deployment] &&
+          runningOutside(state, { lease: op.lease }, options).running !== true,
+      )
       .map(op => op.name),
   );
   return expected.webhooks
@@ -194,7 +273,7 @@ export function checkProviders(
   expected: Expectations,
   options: CheckOptions = {},
 ): Check[] {
-  const staleMs = options.heartbeatStaleMs ?? 180_000;
+  const staleMs = options.heartbeatStaleMs ?? DEFAULT_HEARTBEAT_STALE_MS;
   const now = Date.parse(state.readAt);
   if (state.notChecked?.providers)
     return notChecked(
@@ -214,7 +293,13 @@ export function checkProviders(
     const registered = state.providers.find(p => p.name === name);
     const deployment = spec ? state.deployments[spec.deployment] : undefined;
     const id = `provider/${name}`;
-    if (spec && !deployment && !registered) {
+    const outside = () =>
+      runningOutside(
+        state,
+        { lease: spec?.lease, heartbeat: registered?.lastHeartbeat },
+        options,
+      );
+    if (spec && !deployment && !registered && outside().running !== true) {
       checks.push(
         warn(
           id,
@@ -233,6 +318,7 @@ export function checkProviders(
           spec.deployment,
           `provider ${name}`,
           `runway provider install ${name}`,
+          outside,
         ),
       );
     if (!registered) {
@@ -360,6 +446,7 @@ export function checkGateway(state: ClusterState): Check[] {
 export function checkOperators(
   state: ClusterState,
   expected: Expectations,
+  options: CheckOptions = {},
 ): Check[] {
   if (state.notChecked?.deployments)
     return notChecked(
@@ -368,8 +455,9 @@ export function checkOperators(
       'operator/*',
       'the models and stacks operators',
     );
-  return expected.operators.map(op =>
-    state.deployments[op.deployment]
+  return expected.operators.map(op => {
+    const outside = runningOutside(state, { lease: op.lease }, options);
+    return state.deployments[op.deployment] || outside.running === true
       ? deploymentCheck(
           state,
           `operator/${op.name}`,
@@ -377,13 +465,14 @@ export function checkOperators(
           op.deployment,
           op.title,
           `runway controller install ${op.name}`,
+          () => outside,
         )
       : warn(
           `operator/${op.name}`,
           `${op.title} not installed (no Deployment ${expected.namespace}/${op.deployment})`,
           `install it: runway controller install ${op.name}`,
-        ),
-  );
+        );
+  });
 }
 
 /** Every check, in the order printed. */
@@ -394,11 +483,11 @@ export function runChecks(
 ): Check[] {
   return [
     ...checkCrds(state, expected),
-    ...checkControllers(state, expected),
-    ...checkWebhooks(state, expected),
+    ...checkControllers(state, expected, options),
+    ...checkWebhooks(state, expected, options),
     ...checkProviders(state, expected, options),
     ...checkGateway(state),
-    ...checkOperators(state, expected),
+    ...checkOperators(state, expected, options),
   ];
 }
 

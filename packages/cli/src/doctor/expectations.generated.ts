@@ -33,7 +33,8 @@ export const BUNDLED_EXPECTATIONS: Expectations = {
   "controllers": [
     {
       "component": "core",
-      "deployment": "airunway-core"
+      "deployment": "airunway-core",
+      "lease": "airunway-core-leader"
     }
   ],
   "webhooks": [
@@ -62,6 +63,7 @@ export const BUNDLED_EXPECTATIONS: Expectations = {
     {
       "name": "kaito",
       "deployment": "kaito-provider",
+      "lease": "kaito-provider-leader",
       "upstreamCrds": [
         "workspaces.kaito.sh"
       ]
@@ -69,6 +71,7 @@ export const BUNDLED_EXPECTATIONS: Expectations = {
     {
       "name": "dynamo",
       "deployment": "dynamo-provider",
+      "lease": "dynamo-provider-leader",
       "upstreamCrds": [
         "dynamographdeployments.nvidia.com"
       ]
@@ -76,6 +79,7 @@ export const BUNDLED_EXPECTATIONS: Expectations = {
     {
       "name": "kuberay",
       "deployment": "kuberay-provider",
+      "lease": "kuberay-provider-leader",
       "upstreamCrds": [
         "rayservices.ray.io"
       ]
@@ -83,6 +87,7 @@ export const BUNDLED_EXPECTATIONS: Expectations = {
     {
       "name": "llmd",
       "deployment": "llmd-provider",
+      "lease": "llmd-provider-leader",
       "upstreamCrds": [
         "inferencepools.inference.networking.k8s.io"
       ]
@@ -92,11 +97,13 @@ export const BUNDLED_EXPECTATIONS: Expectations = {
     {
       "name": "models",
       "deployment": "airunway-models",
+      "lease": "airunway-models-leader",
       "title": "models operator (Model: download Jobs, pod-injection webhook)"
     },
     {
       "name": "stacks",
       "deployment": "airunway-stacks",
+      "lease": "airunway-stacks-leader",
       "title": "stacks operator (LlamaStackDistribution: config generation, conversion webhook)"
     }
   ]

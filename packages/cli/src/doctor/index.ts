@@ -9,13 +9,15 @@ export {
   checkProviders,
   checkGateway,
   checkOperators,
+  runningOutside,
 } from './checks';
-export type { CheckOptions } from './checks';
+export type { CheckOptions, OutsideState } from './checks';
 export {
   readClusterState,
   expectationsFromBundles,
   READ_NEEDS,
   doctorReadTargets,
+  bundleLeaseName,
 } from './read';
 export type { ReadOptions } from './read';
 export { bundledExpectations } from './bundled';

@@ -8,6 +8,7 @@ import {
   type KubeClient,
   isNotFound,
   type KubeObject,
+  Leases,
   MutatingWebhookConfigurations,
   type ResourceType,
   ValidatingWebhookConfigurations,
@@ -28,6 +29,7 @@ import {
 import type {
   ClusterState,
   Expectations,
+  LeaseRecord,
   ProviderState,
   ReadArea,
 } from './types';
@@ -41,6 +43,26 @@ const Gateways: ResourceType = {
 };
 const GATEWAY_CRD = 'gateways.gateway.networking.k8s.io';
 const INFERENCE_GATEWAY_LABEL = 'airunway.ai/inference-gateway';
+
+type RoleObject = KubeObject & {
+  rules?: Array<{ resources?: string[]; resourceNames?: string[] }>;
+};
+
+/**
+ * The leader-election Lease a bundle's controller renews: the one its Role
+ * may `get`/`update` by name (every leader-election Role names its own;
+ * each controller's tests tie that name to the one its code uses).
+ */
+export function bundleLeaseName(objects: KubeObject[]): string | undefined {
+  for (const o of objects) {
+    if (o.kind !== 'Role') continue;
+    for (const rule of (o as RoleObject).rules ?? []) {
+      if (rule.resources?.includes('leases') && rule.resourceNames?.length)
+        return rule.resourceNames[0];
+    }
+  }
+  return undefined;
+}
 
 /** What a healthy install of these catalog entries looks like, read from their bundles. */
 export function expectationsFromBundles(
@@ -61,6 +83,7 @@ export function expectationsFromBundles(
     const { objects } = loadCatalogBundle(entry, deployDir);
     const deployment =
       objects.find(o => o.kind === 'Deployment')?.metadata?.name ?? entry.name;
+    const lease = bundleLeaseName(objects);
     for (const o of objects) {
       if (o.kind === 'CustomResourceDefinition') {
         const versions = ((o as CrdObject).spec?.versions ?? [])
@@ -83,14 +106,20 @@ export function expectationsFromBundles(
       expected.operators.push({
         name: entry.name,
         deployment,
+        ...(lease ? { lease } : {}),
         title: entry.title,
       });
     else if (entry.type === 'controller')
-      expected.controllers.push({ component: entry.name, deployment });
+      expected.controllers.push({
+        component: entry.name,
+        deployment,
+        ...(lease ? { lease } : {}),
+      });
     else
       expected.providers.push({
         name: entry.name,
         deployment,
+        ...(lease ? { lease } : {}),
         upstreamCrds: entry.upstreamCrds ?? [],
       });
   }
@@ -110,6 +139,25 @@ type ProviderConfigObject = KubeObject & {
   };
 };
 
+type LeaseObject = KubeObject & {
+  spec?: {
+    holderIdentity?: string | null;
+    renewTime?: string | null;
+    leaseDurationSeconds?: number;
+  };
+};
+
+function leaseRecord(lease: LeaseObject): LeaseRecord {
+  const spec = lease.spec ?? {};
+  return {
+    ...(spec.holderIdentity ? { holderIdentity: spec.holderIdentity } : {}),
+    ...(spec.renewTime ? { renewTime: spec.renewTime } : {}),
+    ...(spec.leaseDurationSeconds !== undefined
+      ? { leaseDurationSeconds: spec.leaseDurationSeconds }
+      : {}),
+  };
+}
+
 export interface ReadOptions {
   /**
    * Send each webhook configuration a dry-run AdmissionReview (default
@@ -120,12 +168,14 @@ export interface ReadOptions {
 }
 
 /**
- * The named objects the reading gets (CRDs, Deployments in the namespace,
- * webhook configurations by kind): what a read-only role needs, by name.
+ * The named objects the reading gets (CRDs, Deployments and leader Leases
+ * in the namespace, webhook configurations by kind): what a read-only role
+ * needs, by name.
  */
 export function doctorReadTargets(expected: Expectations): {
   crds: string[];
   deployments: string[];
+  leases: string[];
   validatingWebhookConfigurations: string[];
   mutatingWebhookConfigurations: string[];
 } {
@@ -146,6 +196,15 @@ export function doctorReadTargets(expected: Expectations): {
         ...expected.operators.map(o => o.deployment),
       ]),
     ],
+    leases: [
+      ...new Set(
+        [
+          ...expected.controllers,
+          ...expected.providers,
+          ...expected.operators,
+        ].flatMap(c => (c.lease ? [c.lease] : [])),
+      ),
+    ],
     validatingWebhookConfigurations: webhooks('ValidatingWebhookConfiguration'),
     mutatingWebhookConfigurations: webhooks('MutatingWebhookConfiguration'),
   };
@@ -155,6 +214,7 @@ export function doctorReadTargets(expected: Expectations): {
 export const READ_NEEDS: Record<ReadArea, string> = {
   crds: 'get on customresourcedefinitions.apiextensions.k8s.io',
   deployments: 'get on deployments.apps',
+  leases: 'get on leases.coordination.k8s.io',
   webhooks:
     'get on validatingwebhookconfigurations and mutatingwebhookconfigurations (admissionregistration.k8s.io)',
   webhookProbes:
@@ -194,12 +254,16 @@ export async function readClusterState(
     readAt: new Date().toISOString(),
     crds: {},
     deployments: {},
+    leases: {},
     webhooks: {},
     providers: [],
     gateway: { crdInstalled: false, gateways: 0, labelled: 0 },
   };
-  const { crds: crdNames, deployments: deploymentNames } =
-    doctorReadTargets(expected);
+  const {
+    crds: crdNames,
+    deployments: deploymentNames,
+    leases: leaseNames,
+  } = doctorReadTargets(expected);
   await readPart(state, 'crds', async () => {
     for (const name of crdNames) {
       const crd = await getOrUndefined<CrdObject>(
@@ -230,6 +294,16 @@ export async function readClusterState(
             ready: deploymentReady(d),
           }
         : undefined;
+    }
+  });
+  // A controller running outside the cluster has no Deployment but renews its leader Lease.
+  await readPart(state, 'leases', async () => {
+    for (const name of leaseNames) {
+      const lease = await getOrUndefined<LeaseObject>(client, Leases, {
+        namespace: expected.namespace,
+        name,
+      });
+      state.leases[name] = lease ? leaseRecord(lease) : undefined;
     }
   });
   const probe = options.probeWebhooks ?? true;

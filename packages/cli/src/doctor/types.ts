@@ -5,7 +5,12 @@ export interface Expectations {
   namespace: string;
   /** Our CRDs, with the versions our bundles serve. */
   crds: Array<{ name: string; versions: string[] }>;
-  controllers: Array<{ component: string; deployment: string }>;
+  /**
+   * `lease`: the leader-election Lease in the namespace (the one its
+   * bundle's Role names); a controller running outside the cluster (the
+   * local system, a developer's laptop) has no Deployment but renews it.
+   */
+  controllers: Array<{ component: string; deployment: string; lease?: string }>;
   webhooks: Array<{
     kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration';
     name: string;
@@ -14,16 +19,30 @@ export interface Expectations {
   providers: Array<{
     name: string;
     deployment: string;
+    lease?: string;
     upstreamCrds: string[];
   }>;
   /** Operators the CLI cannot install yet, looked for by Deployment name. */
-  operators: Array<{ name: string; deployment: string; title: string }>;
+  operators: Array<{
+    name: string;
+    deployment: string;
+    lease?: string;
+    title: string;
+  }>;
 }
 
 export interface DeploymentState {
   replicas: number;
   readyReplicas: number;
   ready: boolean;
+}
+
+/** A leader-election Lease's record, as read. */
+export interface LeaseRecord {
+  holderIdentity?: string;
+  /** ISO (MicroTime); absent: never renewed or released. */
+  renewTime?: string;
+  leaseDurationSeconds?: number;
 }
 
 export interface ProviderState {
@@ -46,6 +65,8 @@ export interface ClusterState {
   >;
   /** By Deployment name in the namespace; absent: not installed. */
   deployments: Record<string, DeploymentState | undefined>;
+  /** Leader-election Leases by name in the namespace; absent: none. */
+  leases: Record<string, LeaseRecord | undefined>;
   /** By `kind/name`; absent: not registered. */
   webhooks: Record<string, { answered: boolean; message: string } | undefined>;
   providers: ProviderState[];
@@ -62,6 +83,7 @@ export interface ClusterState {
 export type ReadArea =
   | 'crds'
   | 'deployments'
+  | 'leases'
   | 'webhooks'
   | 'webhookProbes'
   | 'providers'

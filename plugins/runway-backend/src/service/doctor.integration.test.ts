@@ -3,7 +3,9 @@
  * through the REST API, run by the backend with the portal's own
  * ServiceAccount (the ClusterRole of plugin-runway-node), on one real
  * control plane: first with Runway's CRDs and no controllers (the checks
- * name the missing controllers with their fix), then after installing with
+ * name the missing controllers with their fix), then with the core running
+ * outside the cluster (no Deployment, its leader Lease renewed: ok), then
+ * after installing with
  * the CLI as a user does (every check that can be ok is ok; the webhook
  * probe, which the portal may not send, is `not-checked`).
  */
@@ -16,7 +18,14 @@ import { resolvePackagePath } from '@backstage/backend-plugin-api';
 import { eventsServiceFactory } from '@backstage/plugin-events-node';
 import signalsPlugin from '@backstage/plugin-signals-backend';
 import { defaultDeployDir, renderInstallYaml, run } from '@runway-portal/cli';
-import type { KubeClient, KubeObject } from '@runway-portal/controller-runtime';
+import { bundledExpectations } from '@runway-portal/cli/doctor';
+import {
+  claimedSpec,
+  type KubeClient,
+  type KubeObject,
+  Leases,
+  Namespaces,
+} from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import {
   type DoctorCheck,
@@ -158,6 +167,36 @@ describe("the doctor's checks, run by the backend on a real cluster", () => {
     );
 
     await api().get('/api/runway/clusters/nope/doctor').set(auth).expect(404);
+  });
+
+  it('with the core running outside the cluster (no Deployment, its leader Lease renewed): ok', async () => {
+    const { namespace, controllers } = bundledExpectations();
+    const lease = controllers.find(c => c.component === 'core')!.lease!;
+    await admin.apply(
+      Namespaces,
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+      { fieldManager: 'test-setup' },
+    );
+    // The Lease as the core's leader election writes it (15 s, renewed every 2 s).
+    await admin.create(Leases, {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: lease, namespace },
+      spec: claimedSpec(undefined, 'laptop_test', new Date(), 15),
+    });
+    const r = await api()
+      .get('/api/runway/clusters/one/doctor?refresh=true')
+      .set(auth)
+      .expect(200);
+    expect(byId(r.body)['controller/core']).toEqual({
+      id: 'controller/core',
+      status: 'ok',
+      message: expect.stringMatching(
+        /^controller core: running outside the cluster \(leader lease renewed \d+ s ago by laptop_test\)$/,
+      ),
+    });
+    // The install below is judged by its Deployment alone.
+    await admin.delete(Leases, { namespace, name: lease });
   });
 
   it('after an install through the CLI: ok, and the webhook probe not-checked, naming the permission', async () => {
