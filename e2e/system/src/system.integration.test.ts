@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ClusterDoctor } from '@runway-portal/plugin-runway-node';
 import { REPO_ROOT, startSystem, type RunningSystem } from './system';
 
 const START_TIMEOUT_MS = 30 * 60_000; // a cold machine builds the cluster binaries first
@@ -221,6 +222,44 @@ describe('the local system, started in this process', () => {
       routed.status?.conditions?.find(c => c.type === 'GatewayReady'),
     ).toMatchObject({ reason: 'GatewayConfigured' });
   }, 120_000);
+
+  it("the portal's doctor sees every controller running outside the cluster: no false 'not found'", async () => {
+    const doctor = new ClusterDoctor(() => new Map([['system-test', client]]), {
+      intervalMs: 0,
+    });
+    const report = await doctor.run('system-test');
+    process.stdout.write(
+      `doctor on the local system: ${report.durationMs} ms, ${
+        report.problems
+      } problems: ${report.checks
+        .filter(c => c.status === 'fail' || c.status === 'warn')
+        .map(c => `${c.id}: ${c.message}`)
+        .join('; ')}\n`,
+    );
+    const controllers = report.checks.filter(
+      c =>
+        c.id.startsWith('controller/') ||
+        c.id.startsWith('operator/') ||
+        /^provider\/[^/]+\/controller$/.test(c.id),
+    );
+    expect(controllers.map(c => c.id).sort()).toEqual([
+      'controller/core',
+      'operator/models',
+      'operator/stacks',
+      'provider/dynamo/controller',
+      'provider/kaito/controller',
+      'provider/kuberay/controller',
+      'provider/llmd/controller',
+    ]);
+    for (const c of controllers)
+      expect(c).toMatchObject({
+        status: 'ok',
+        message: expect.stringContaining(
+          'running outside the cluster (leader lease renewed',
+        ),
+      });
+    expect(report.checks.filter(c => c.status === 'fail')).toEqual([]);
+  });
 
   it('stop() leaves no process of the system running', async () => {
     const before = processesOf(process.pid);
