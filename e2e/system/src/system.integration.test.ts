@@ -259,6 +259,19 @@ describe('the local system, started in this process', () => {
         resources: { gpu: { count: 1 }, memory: '16Gi' },
       },
     },
+    {
+      // llm-d writes Deployments, a ServiceAccount, a Role and a RoleBinding itself: as its
+      // ServiceAccount, under its RBAC and admission policy (kwok runs the pods on gpu-0).
+      name: 'qwen-llmd',
+      provider: 'llmd',
+      kind: 'InferencePool',
+      spec: {
+        model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface' },
+        provider: { name: 'llmd' },
+        engine: { type: 'vllm' },
+        resources: { gpu: { count: 1 }, memory: '8Gi' },
+      },
+    },
   ])(
     'a ModelDeployment for $provider becomes Running end to end',
     async ({ name, provider, kind, spec }) => {
