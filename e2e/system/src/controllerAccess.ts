@@ -161,13 +161,25 @@ export async function prepareControllerAccess(
     }
   }
   const account = serviceAccountOf(docs, join(deployDir, 'rbac.yaml'));
+  return {
+    account,
+    token: await serviceAccountToken(admin, account, CONTROLLER_TOKEN_SECONDS),
+  };
+}
+
+/** A token for a ServiceAccount (TokenRequest), valid for `seconds`. */
+export async function serviceAccountToken(
+  admin: KubeClient,
+  account: ServiceAccountRef,
+  seconds: number,
+): Promise<string> {
   const review = await admin.request<{ status?: { token?: string } }>({
     method: 'POST',
     path: `/api/v1/namespaces/${account.namespace}/serviceaccounts/${account.name}/token`,
     body: {
       apiVersion: 'authentication.k8s.io/v1',
       kind: 'TokenRequest',
-      spec: { expirationSeconds: CONTROLLER_TOKEN_SECONDS },
+      spec: { expirationSeconds: seconds },
     },
   });
   const token = review.status?.token;
@@ -175,5 +187,5 @@ export async function prepareControllerAccess(
     throw new Error(
       `the API server issued no token for ${account.namespace}/${account.name}: check the cluster's service-account signing key`,
     );
-  return { account, token };
+  return token;
 }
