@@ -30,6 +30,13 @@ export interface ControllerSpec {
     modelsDir: string;
     clusterDir: string;
   }): string[];
+  /**
+   * Its shipped install folder (`controllers/deploy/<dir>`, relative to the
+   * repository root): the process runs as the ServiceAccount of its
+   * `rbac.yaml`, with that RBAC and its `admission-policy.yaml`. Test
+   * doubles have none and run with the admin kubeconfig.
+   */
+  deployDir?: string;
   /** Whether it serves /readyz on `healthPort` (waited for before Backstage starts). */
   probes: boolean;
   /**
@@ -58,6 +65,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--health-port=${p.healthPort}`,
     ],
     probes: true,
+    deployDir: 'controllers/deploy/core',
     runs: 'bundle',
   },
   {
@@ -73,6 +81,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--pod-log-dir=${p.modelsDir}/logs`,
     ],
     probes: true,
+    deployDir: 'controllers/deploy/models',
     runs: 'bundle',
   },
   {
@@ -87,6 +96,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--health-port=${p.healthPort}`,
     ],
     probes: true,
+    deployDir: 'controllers/deploy/stacks',
     runs: 'bundle',
   },
   {
@@ -94,6 +104,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/kaito',
     args: providerArgs,
     probes: true,
+    deployDir: 'controllers/deploy/provider-kaito',
     runs: 'bundle',
   },
   {
@@ -101,6 +112,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/dynamo',
     args: providerArgs,
     probes: true,
+    deployDir: 'controllers/deploy/provider-dynamo',
     runs: 'bundle',
   },
   {
@@ -108,6 +120,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/kuberay',
     args: providerArgs,
     probes: true,
+    deployDir: 'controllers/deploy/provider-kuberay',
     runs: 'bundle',
   },
   {
@@ -115,9 +128,14 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/llmd',
     args: providerArgs,
     probes: true,
+    deployDir: 'controllers/deploy/provider-llmd',
     runs: 'bundle',
   },
 ];
+
+/** The namespace every controller's install puts its ServiceAccount in (created before their RBAC). */
+export const CONTROLLER_NAMESPACE_MANIFEST =
+  'controllers/deploy/namespace/namespace.yaml';
 
 /** The operator test doubles, one process per cluster. */
 export const SIMULATORS: ControllerSpec = {
