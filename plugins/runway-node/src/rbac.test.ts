@@ -50,6 +50,12 @@ describe('portal RBAC', () => {
     expect(allowed('', 'pods/log', 'list')).toBe(false);
     expect(allowed('', 'pods/exec', 'create')).toBe(false);
     expect(allowed('', 'pods/exec', 'get')).toBe(false);
+    // Try it: the service proxy (POST is create), nothing else on services or pods' proxy.
+    expect(allowed('', 'services/proxy', 'create')).toBe(true);
+    expect(allowed('', 'services/proxy', 'get')).toBe(true);
+    expect(allowed('', 'services/proxy', 'delete')).toBe(false);
+    expect(allowed('', 'services', 'create')).toBe(false);
+    expect(allowed('', 'pods/proxy', 'create')).toBe(false);
     // Secrets: nothing unless chosen (list would also read their values).
     expect(allowed('', 'secrets', 'get')).toBe(false);
     expect(allowed('', 'secrets', 'watch')).toBe(false);
