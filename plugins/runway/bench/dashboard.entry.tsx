@@ -44,6 +44,7 @@ function mockedApi(count: number): RunwayApi {
     pods: never,
     log: never,
     followLog: never,
+    chat: never,
   };
 }
 
