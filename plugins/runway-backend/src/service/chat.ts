@@ -28,7 +28,7 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import type { Request, Response, Router } from 'express';
 import type { IncomingMessage } from 'node:http';
-import { sseEvent } from './logs';
+import { eventStreamWriter, sseEvent } from './logs';
 
 export interface ChatRoutesOptions {
   clusterClient: ClusterClient;
@@ -56,20 +56,7 @@ function passOn(
   bounds: { bytes: number; timeoutMs: number },
   onEnd: (why: string) => void,
 ) {
-  res.status(200);
-  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache, no-transform');
-  res.setHeader('X-Accel-Buffering', 'no');
-  res.flushHeaders();
-  const flush = () => (res as unknown as { flush?: () => void }).flush?.();
-  const write = (text: string) => {
-    const ok = res.write(text);
-    flush();
-    if (!ok) {
-      upstream.pause();
-      res.once('drain', () => upstream.resume());
-    }
-  };
+  const write = eventStreamWriter(res, upstream);
   const json = !String(upstream.headers['content-type'] ?? '').includes(
     'text/event-stream',
   );
