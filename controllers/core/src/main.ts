@@ -11,6 +11,7 @@ import {
   createLogger,
   helpRequested,
   isAlreadyExists,
+  KubeApiError,
   type KubeClient,
   type KubeObject,
   type Logger,
@@ -187,7 +188,12 @@ export function buildCore(
             metadata: { name: options.namespace },
           });
         } catch (err) {
-          if (!isAlreadyExists(err)) throw err;
+          // Forbidden: running as the ServiceAccount, whose install made the namespace (namespace.yaml).
+          if (
+            !isAlreadyExists(err) &&
+            !(err instanceof KubeApiError && err.code === 403)
+          )
+            throw err;
         }
         const applier = manager.applier(CORE_FIELD_MANAGER);
         const host =

@@ -11,6 +11,7 @@ import {
   createLogger,
   helpRequested,
   isAlreadyExists,
+  KubeApiError,
   isNotFound,
   type KubeClient,
   type Logger,
@@ -158,7 +159,12 @@ export function buildModels(
             metadata: { name: options.namespace },
           });
         } catch (err) {
-          if (!isAlreadyExists(err)) throw err;
+          // Forbidden: running as the ServiceAccount, whose install made the namespace (namespace.yaml).
+          if (
+            !isAlreadyExists(err) &&
+            !(err instanceof KubeApiError && err.code === 403)
+          )
+            throw err;
         }
         const host =
           isIP(options.webhookHost) === 6

@@ -9,7 +9,6 @@
  * The operator runs in this process (url-mode webhooks on a free port), as
  * the integration tests run it; the writes are 16 in flight.
  */
-import net from 'node:net';
 import path from 'node:path';
 import {
   Deployments,
@@ -18,7 +17,7 @@ import {
   silentLogger,
   type KubeObject,
 } from '@runway-portal/controller-runtime';
-import { startCluster } from '@runway-portal/e2e-cluster';
+import { startCluster, freePort } from '@runway-portal/e2e-cluster';
 import { buildStacks } from '../src/main';
 import { parseOptions } from '../src/options';
 import { Stacks } from '../src/reconciler';
@@ -52,17 +51,6 @@ async function until(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise(r => setTimeout(r, 500));
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function main() {

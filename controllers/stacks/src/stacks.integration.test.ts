@@ -7,7 +7,6 @@
  * a deleted Secret shows the seed's message; the validating webhook.
  */
 import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -24,7 +23,11 @@ import {
   type KubeObject,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
-import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
+import {
+  startCluster,
+  type TestCluster,
+  freePort,
+} from '@runway-portal/e2e-cluster';
 import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { STACKS_FIELD_MANAGER } from './decide';
@@ -72,17 +75,6 @@ async function eventually<T>(
     }
     await sleep(200);
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 let cluster: TestCluster;

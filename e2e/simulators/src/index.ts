@@ -73,3 +73,15 @@ export {
   volumePath,
 } from './modelDownloads';
 export type { ModelDownloadsOptions } from './modelDownloads';
+export {
+  OPENAI_SIMULATOR,
+  proxyableHostAddress,
+  simulatedAnswer,
+  startOpenAiSimulator,
+} from './openAiSimulator';
+export type {
+  ChatCall,
+  OpenAiSimulator,
+  OpenAiSimulatorOptions,
+} from './openAiSimulator';
+export { readyNodeCondition } from './modelServerPods';

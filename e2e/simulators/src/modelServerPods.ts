@@ -22,6 +22,7 @@ import {
   type KubeletLogRequest,
   startKubeletLogStandIn,
 } from '@runway-portal/e2e-cluster';
+import { type OpenAiSimulator, startOpenAiSimulator } from './openAiSimulator';
 import { SIMULATOR_LABEL } from './simulator';
 
 export const MODEL_SERVER_PODS_SIMULATOR = 'model-server-pods';
@@ -30,6 +31,8 @@ export const LOGS_NODE = 'runway-logs';
 /** Marks the pods and the node this simulator made (the simulators' own label). */
 export const MODEL_SERVER_POD_LABEL = SIMULATOR_LABEL;
 export const MODEL_SERVER_CONTAINER = 'model';
+/** The pods' port name: a Service's targetPort names it, so the endpoints controller resolves it to the OpenAI simulator's port. */
+export const MODEL_SERVER_PORT_NAME = 'http';
 const POD_SELECTOR = `${MODEL_SERVER_POD_LABEL}=${MODEL_SERVER_PODS_SIMULATOR}`;
 
 const Nodes: ResourceType = {
@@ -50,6 +53,7 @@ export function modelServerPod(
     uid: string;
   },
   labels: Record<string, string>,
+  containerPort = 8000,
 ): KubeObject {
   return {
     apiVersion: 'v1',
@@ -77,13 +81,26 @@ export function modelServerPod(
         {
           name: MODEL_SERVER_CONTAINER,
           image: 'simulated/model-server',
-          ports: [{ name: 'http', containerPort: 8000 }],
+          ports: [{ name: MODEL_SERVER_PORT_NAME, containerPort }],
         },
       ],
       // The node has no heartbeat: keep the pod when the node lifecycle controller taints it.
       tolerations: [{ operator: 'Exists' }],
     },
   } as KubeObject;
+}
+
+/** The node's Ready condition as a kubelet posts it, heartbeat `at`. Pure. */
+export function readyNodeCondition(at: Date, since: Date) {
+  return {
+    type: 'Ready',
+    status: 'True',
+    reason: 'KubeletReady',
+    message:
+      'simulated kubelet (e2e/simulators model-server-pods) is posting ready status',
+    lastHeartbeatTime: at.toISOString(),
+    lastTransitionTime: since.toISOString(),
+  };
 }
 
 /** A model server's start-up, as the log's first lines. Pure. */
@@ -110,6 +127,10 @@ export interface ModelServerPods {
     owner: Parameters<typeof modelServerPod>[0],
     labels: Record<string, string>,
   ): Promise<void>;
+  /** The targetPort a Service of these pods uses: their port's name. */
+  targetPort: string;
+  /** The OpenAI API simulator the pods' IP and port lead to. */
+  openAi: OpenAiSimulator;
   stop(): Promise<void>;
 }
 
@@ -120,9 +141,19 @@ export interface ModelServerPods {
  */
 export async function registerModelServerPods(
   mgr: Manager,
-  options: { clusterDir: string; followEveryMs?: number },
+  options: {
+    clusterDir: string;
+    followEveryMs?: number;
+    /** Time between two streamed tokens of the OpenAI simulator. */
+    tokenDelayMs?: number;
+    /** Time between two node heartbeats (Ready condition); default 10 s. */
+    heartbeatMs?: number;
+  },
 ): Promise<ModelServerPods> {
   const started = new Map<string, Date>();
+  const openAi = await startOpenAiSimulator({
+    tokenDelayMs: options.tokenDelayMs,
+  });
   const standIn = await startKubeletLogStandIn({
     clusterDir: options.clusterDir,
     followEveryMs: options.followEveryMs ?? 1000,
@@ -149,10 +180,25 @@ export async function registerModelServerPods(
     },
   };
   await mgr.client.apply(Nodes, node, { fieldManager, force: true });
-  await mgr.client.apply(
-    Nodes,
-    { ...node, status: kubeletNodeStatus(standIn.port) },
-    { fieldManager, force: true, subresource: 'status' },
+  // A kubelet's heartbeat: without it the node lifecycle controller marks the node Unknown and
+  // every pod that changes on it NotReady, and the endpoints controller drops it from its Service.
+  const since = new Date();
+  const heartbeat = () =>
+    mgr.client.apply(
+      Nodes,
+      {
+        ...node,
+        status: {
+          ...kubeletNodeStatus(standIn.port),
+          conditions: [readyNodeCondition(new Date(), since)],
+        },
+      },
+      { fieldManager, force: true, subresource: 'status' },
+    );
+  await heartbeat();
+  const heartbeatTimer = setInterval(
+    () => heartbeat().catch(() => undefined),
+    options.heartbeatMs ?? 10_000,
   );
 
   const pods = mgr.informers.informerFor<KubeObject>(Pods, {
@@ -192,6 +238,10 @@ export async function registerModelServerPods(
             metadata: { name: request.name, namespace: request.namespace },
             status: {
               phase: 'Running',
+              // An address of this machine where the OpenAI simulator listens: the Service's endpoint.
+              hostIP: openAi.host,
+              podIP: openAi.host,
+              podIPs: [{ ip: openAi.host }],
               conditions: [
                 { type: 'Ready', status: 'True', lastTransitionTime: now },
               ],
@@ -218,11 +268,16 @@ export async function registerModelServerPods(
 
   return {
     async ensurePod(owner, labels) {
-      await mgr.client.apply(Pods, modelServerPod(owner, labels), {
+      await mgr.client.apply(Pods, modelServerPod(owner, labels, openAi.port), {
         fieldManager,
         force: true,
       });
     },
-    stop: () => standIn.stop(),
+    targetPort: MODEL_SERVER_PORT_NAME,
+    openAi,
+    stop: async () => {
+      clearInterval(heartbeatTimer);
+      await Promise.all([standIn.stop(), openAi.stop()]);
+    },
   };
 }

@@ -215,7 +215,14 @@ export async function registerSimulators(
             namespace: request.namespace,
             uid,
           };
-          const service = simulation.service(obj);
+          const operatorService = simulation.service(obj);
+          // With simulated model server pods, the Service targets their named port (the OpenAI simulator's).
+          const service = options.modelServerPods
+            ? {
+                ...operatorService,
+                targetPort: options.modelServerPods.targetPort,
+              }
+            : operatorService;
           await applier.apply(
             modelServiceObject(simulation.name, owner, service),
             { force: true },

@@ -64,7 +64,8 @@ export interface ModelService {
   name: string;
   selector: Record<string, string>;
   port: number;
-  targetPort: number;
+  /** A number, or the name of the pods' port. */
+  targetPort: number | string;
 }
 
 /**

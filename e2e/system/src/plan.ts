@@ -31,6 +31,13 @@ export interface ControllerSpec {
     modelsDir: string;
     clusterDir: string;
   }): string[];
+  /**
+   * Its shipped install folder (`controllers/deploy/<dir>`, relative to the
+   * repository root): the process runs as the ServiceAccount of its
+   * `rbac.yaml`, with that RBAC and its `admission-policy.yaml`. Test
+   * doubles have none and run with the admin kubeconfig.
+   */
+  deployDir?: string;
   /** Whether it serves /readyz on `healthPort` (waited for before Backstage starts). */
   probes: boolean;
   /**
@@ -67,6 +74,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       LEADER_ELECT,
     ],
     probes: true,
+    deployDir: 'controllers/deploy/core',
     runs: 'bundle',
   },
   {
@@ -83,6 +91,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--pod-log-dir=${p.modelsDir}/logs`,
     ],
     probes: true,
+    deployDir: 'controllers/deploy/models',
     runs: 'bundle',
   },
   {
@@ -98,6 +107,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       LEADER_ELECT,
     ],
     probes: true,
+    deployDir: 'controllers/deploy/stacks',
     runs: 'bundle',
   },
   {
@@ -105,6 +115,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/kaito',
     args: providerArgs,
     probes: true,
+    deployDir: 'controllers/deploy/provider-kaito',
     runs: 'bundle',
   },
   {
@@ -112,6 +123,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/dynamo',
     args: providerArgs,
     probes: true,
+    deployDir: 'controllers/deploy/provider-dynamo',
     runs: 'bundle',
   },
   {
@@ -119,6 +131,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/kuberay',
     args: providerArgs,
     probes: true,
+    deployDir: 'controllers/deploy/provider-kuberay',
     runs: 'bundle',
   },
   {
@@ -126,9 +139,14 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/llmd',
     args: providerArgs,
     probes: true,
+    deployDir: 'controllers/deploy/provider-llmd',
     runs: 'bundle',
   },
 ];
+
+/** The namespace every controller's install puts its ServiceAccount in (created before their RBAC). */
+export const CONTROLLER_NAMESPACE_MANIFEST =
+  'controllers/deploy/namespace/namespace.yaml';
 
 /** The operator test doubles, one process per cluster. */
 export const SIMULATORS: ControllerSpec = {

@@ -10,6 +10,7 @@ import {
   type ResourceType,
 } from '@runway-portal/controller-runtime';
 import { portalClusterRole } from '@runway-portal/plugin-runway-node';
+import { serviceAccountToken } from './controllerAccess';
 
 const FIELD_MANAGER = 'runway-local-system';
 export const PORTAL_NAMESPACE = 'runway-system';
@@ -84,20 +85,9 @@ export async function portalToken(client: KubeClient): Promise<string> {
     } as KubeObject,
     options,
   );
-  const review = await client.request<{ status?: { token?: string } }>({
-    method: 'POST',
-    path: `/api/v1/namespaces/${PORTAL_NAMESPACE}/serviceaccounts/${PORTAL_ACCOUNT}/token`,
-    body: {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenRequest',
-      spec: { expirationSeconds: TOKEN_SECONDS },
-    },
-  });
-  const token = review.status?.token;
-  if (!token) {
-    throw new Error(
-      `the API server issued no token for ${PORTAL_NAMESPACE}/${PORTAL_ACCOUNT}: check the cluster's service-account signing key`,
-    );
-  }
-  return token;
+  return serviceAccountToken(
+    client,
+    { namespace: PORTAL_NAMESPACE, name: PORTAL_ACCOUNT },
+    TOKEN_SECONDS,
+  );
 }

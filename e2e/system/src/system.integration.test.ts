@@ -6,9 +6,11 @@ import {
 } from '@runway-portal/controller-runtime';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClusterDoctor } from '@runway-portal/plugin-runway-node';
+import { parse } from 'yaml';
 import { REPO_ROOT, startSystem, type RunningSystem } from './system';
 
 const START_TIMEOUT_MS = 30 * 60_000; // a cold machine builds the cluster binaries first
@@ -58,6 +60,47 @@ async function eventually<T>(
     }
     await new Promise(r => setTimeout(r, 250));
   }
+}
+
+/** POSTs `body` to `path` with exactly the credentials of a kubeconfig file (its token and CA). */
+async function postAs(
+  kubeconfigPath: string,
+  path: string,
+  body: unknown,
+): Promise<any> {
+  const config = parse(readFileSync(kubeconfigPath, 'utf8'));
+  const { server, 'certificate-authority-data': ca } =
+    config.clusters[0].cluster;
+  const { token } = config.users[0].user;
+  const payload = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL(path, server),
+      {
+        method: 'POST',
+        agent: false,
+        ca: Buffer.from(ca, 'base64'),
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+          'Content-Length': payload.length,
+        },
+      },
+      res => {
+        let text = '';
+        res.on('data', chunk => (text += chunk));
+        res.on('end', () =>
+          res.statusCode === 201 || res.statusCode === 200
+            ? resolve(JSON.parse(text))
+            : reject(
+                new Error(`POST ${path}: HTTP ${res.statusCode}: ${text}`),
+              ),
+        );
+      },
+    );
+    req.once('error', reject);
+    req.end(payload);
+  });
 }
 
 const ModelDeployments: ResourceType = {
@@ -127,6 +170,61 @@ describe('the local system, started in this process', () => {
   });
 
   it.each([
+    ['core', 'airunway-core'],
+    ['models', 'airunway-models'],
+    ['stacks', 'airunway-stacks'],
+    ['provider-kaito', 'kaito-provider'],
+    ['provider-dynamo', 'dynamo-provider'],
+    ['provider-kuberay', 'kuberay-provider'],
+    ['provider-llmd', 'llmd-provider'],
+  ])(
+    'runs %s as its own ServiceAccount %s with the shipped RBAC, not cluster-admin',
+    async (name, account) => {
+      const service = system.services.find(s => s.name === name)!;
+      const user = `system:serviceaccount:airunway-system:${account}`;
+      expect(service.user).toBe(user);
+      expect(service.kubeconfigPath).not.toBe(
+        system.clusters[0].kubeconfigPath,
+      );
+      // The process's own environment names that kubeconfig.
+      const environ = readFileSync(
+        `/proc/${service.service.pid}/environ`,
+        'utf8',
+      )
+        .split('\0')
+        .find(v => v.startsWith('KUBECONFIG='));
+      expect(environ).toBe(`KUBECONFIG=${service.kubeconfigPath}`);
+      const review = await postAs(
+        service.kubeconfigPath!,
+        '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+        {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'SelfSubjectReview',
+        },
+      );
+      expect(review.status.userInfo.username).toBe(user);
+      const canDeleteNamespaces = await postAs(
+        service.kubeconfigPath!,
+        '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+        {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SelfSubjectAccessReview',
+          spec: {
+            resourceAttributes: { verb: 'delete', resource: 'namespaces' },
+          },
+        },
+      );
+      expect(canDeleteNamespaces.status.allowed).toBe(false);
+    },
+  );
+
+  it('runs the simulators (operator test doubles) with the admin kubeconfig', () => {
+    const simulators = system.services.find(s => s.name === 'simulators')!;
+    expect(simulators.user).toBeUndefined();
+    expect(simulators.kubeconfigPath).toBe(system.clusters[0].kubeconfigPath);
+  });
+
+  it.each([
     {
       name: 'gemma-cpu',
       provider: 'kaito',
@@ -160,6 +258,19 @@ describe('the local system, started in this process', () => {
         provider: { name: 'kuberay' },
         engine: { type: 'vllm' },
         resources: { gpu: { count: 1 }, memory: '16Gi' },
+      },
+    },
+    {
+      // llm-d writes Deployments, a ServiceAccount, a Role and a RoleBinding itself: as its
+      // ServiceAccount, under its RBAC and admission policy (kwok runs the pods on gpu-0).
+      name: 'qwen-llmd',
+      provider: 'llmd',
+      kind: 'InferencePool',
+      spec: {
+        model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface' },
+        provider: { name: 'llmd' },
+        engine: { type: 'vllm' },
+        resources: { gpu: { count: 1 }, memory: '8Gi' },
       },
     },
   ])(

@@ -24,6 +24,11 @@ import {
   type HubStandIn,
 } from '@runway-portal/e2e-simulators';
 import { existsSync, readFileSync } from 'node:fs';
+import {
+  prepareControllerAccess,
+  serviceAccountUser,
+  tokenKubeconfig,
+} from './controllerAccess';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -35,6 +40,7 @@ import {
   type PortalCluster,
 } from './config';
 import {
+  CONTROLLER_NAMESPACE_MANIFEST,
   CONTROLLERS,
   entryCommand,
   entryFile,
@@ -74,6 +80,10 @@ export interface SystemService {
   service: ManagedProcess;
   logPath: string;
   healthPort?: number;
+  /** The kubeconfig the process runs with: its ServiceAccount's (controllers) or the admin's (simulators). */
+  kubeconfigPath?: string;
+  /** The user it acts as, e.g. system:serviceaccount:airunway-system:airunway-core; undefined for the admin. */
+  user?: string;
 }
 
 export interface RunningSystem {
@@ -490,12 +500,15 @@ async function startClusterServices(
       );
       continue;
     }
+    const access = spec.deployDir
+      ? await controllerKubeconfig(cluster, spec.name, spec.deployDir, logDir)
+      : undefined;
     const healthPort = spec.probes ? await freePort() : undefined;
     const webhookPort = await freePort(); // one per process: the core, the model and the stack operators serve webhooks
     const logPath = join(logDir, `${cluster.name}-${spec.name}.log`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      KUBECONFIG: cluster.kubeconfigPath,
+      KUBECONFIG: access?.kubeconfigPath ?? cluster.kubeconfigPath,
       HF_ENDPOINT: options.hubUrl,
     };
     if (options.stepDelayMs !== undefined) {
@@ -521,7 +534,61 @@ async function startClusterServices(
       service,
       logPath,
       healthPort,
+      kubeconfigPath: access?.kubeconfigPath ?? cluster.kubeconfigPath,
+      user: access?.user,
     });
-    log(`  ${cluster.name}/${spec.name}: pid ${service.pid}, log ${logPath}`);
+    log(
+      `  ${cluster.name}/${spec.name}: pid ${service.pid}, as ${
+        access?.user ?? 'cluster-admin'
+      }, log ${logPath}`,
+    );
+  }
+}
+
+/**
+ * Sets a controller's shipped identity up in the cluster (namespace, RBAC,
+ * admission policy, the webhook configurations it may patch) and writes a
+ * kubeconfig with its ServiceAccount's token (mode 0600) next to the logs.
+ */
+async function controllerKubeconfig(
+  cluster: TestCluster,
+  name: string,
+  deployDir: string,
+  logDir: string,
+): Promise<{ kubeconfigPath: string; user: string }> {
+  const admin = new KubeClient(cluster.kubeConfig());
+  try {
+    const { account, token } = await prepareControllerAccess(
+      admin,
+      join(REPO_ROOT, deployDir),
+      join(REPO_ROOT, CONTROLLER_NAMESPACE_MANIFEST),
+    );
+    const caData = cluster.kubeConfig().getCurrentCluster()?.caData;
+    if (!caData)
+      throw new Error(
+        `the kubeconfig of cluster ${cluster.name} has no CA data`,
+      );
+    const user = serviceAccountUser(account);
+    const kubeconfigPath = join(
+      logDir,
+      '..',
+      'kubeconfigs',
+      `${cluster.name}-${name}.yaml`,
+    );
+    await mkdir(dirname(kubeconfigPath), { recursive: true });
+    await writeFile(
+      kubeconfigPath,
+      tokenKubeconfig({
+        cluster: cluster.name,
+        server: cluster.server,
+        caData,
+        user: account.name,
+        token,
+      }),
+      { mode: 0o600 }, // holds the token
+    );
+    return { kubeconfigPath, user };
+  } finally {
+    admin.close();
   }
 }

@@ -3,7 +3,9 @@
  * (one cluster, controllers, simulators, Backstage) in headless Chromium on
  * a 1280×800 screen: open a deployment, read its overview, follow its pod's
  * log (the simulators' model server pod, its log served through the API
- * server by a kubelet log stand-in), scale it, pause it, delete it. Prints
+ * server by a kubelet log stand-in), try it (a chat answered by the OpenAI
+ * API simulator through the API server's service proxy), scale it, pause
+ * it, delete it. Prints
  * the time to the first log line on screen and how late followed lines
  * arrive (numbers, not assertions).
  */
@@ -215,6 +217,43 @@ it(
         } ms, max ${lates[lates.length - 1]} ms over ${lates.length} lines\n`,
     );
     await session.screenshot('detail-logs-following');
+  },
+  3 * 60_000,
+);
+
+it(
+  'tries it: a prompt sent through the backend and the service proxy, the answer streaming in',
+  async () => {
+    await page.getByRole('tab', { name: 'Try it' }).click();
+    const prompt = page.getByLabel('Prompt');
+    await until('the prompt box', () => prompt.isVisible());
+    await prompt.fill('Hello from the browser test');
+    const sent = Date.now();
+    await page.getByRole('button', { name: 'Send' }).click();
+    // The model-server-pods simulator's OpenAI API simulator answers on the deployment's Service.
+    const answer = page.getByLabel('answer');
+    let firstTextMs = 0;
+    await until('the first words of the answer', async () => {
+      const ok = (await answer.innerText()).length > 0;
+      if (ok && !firstTextMs) firstTextMs = Date.now() - sent;
+      return ok;
+    });
+    await until('the whole answer', async () =>
+      (
+        await answer.innerText()
+      ).includes('You said: "Hello from the browser test".'),
+    );
+    const wholeMs = Date.now() - sent;
+    expect(await answer.innerText()).toMatch(
+      /^This is a simulated answer from \S+ \(e2e\/simulators, an OpenAI API simulator, not a model\)/,
+    );
+    await until('Send to be enabled again', () =>
+      page.getByRole('button', { name: 'Send' }).isEnabled(),
+    );
+    process.stdout.write(
+      `bench: Try it: first words on screen ${firstTextMs} ms after Send, whole answer ${wholeMs} ms\n`,
+    );
+    await session.screenshot('detail-try-it');
   },
   3 * 60_000,
 );

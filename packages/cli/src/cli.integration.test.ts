@@ -14,7 +14,6 @@
 import { startLocalHub, type HubStandIn } from '@runway-portal/e2e-simulators';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -27,7 +26,11 @@ import {
   type ResourceType,
   ValidatingWebhookConfigurations,
 } from '@runway-portal/controller-runtime';
-import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
+import {
+  startCluster,
+  type TestCluster,
+  freePort,
+} from '@runway-portal/e2e-cluster';
 import { defaultDeployDir } from './bundles/catalog';
 import { expectationsFromBundles, readClusterState, runChecks } from './doctor';
 import { memoryReporter } from './install/reporter';
@@ -106,17 +109,6 @@ async function eventually<T>(
       );
     await sleep(250);
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 let cluster: TestCluster;

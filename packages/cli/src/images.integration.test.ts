@@ -10,11 +10,14 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
+import {
+  startCluster,
+  type TestCluster,
+  freePort,
+} from '@runway-portal/e2e-cluster';
 
 jest.setTimeout(20 * 60_000);
 
@@ -29,17 +32,6 @@ const YARN = path.join(
 
 let cluster: TestCluster;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'runway-image-'));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const yarn = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
   exec(process.execPath, [YARN, ...args], {

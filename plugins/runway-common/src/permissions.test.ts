@@ -2,6 +2,7 @@ import { isResourcePermission } from '@backstage/plugin-permission-common';
 import {
   isRunwayKind,
   parseRunwayResourceRef,
+  runwayChatSendPermission,
   runwayClustersReadPermission,
   runwayLogsReadPermission,
   runwayPermissionDeniedMessage,
@@ -16,6 +17,7 @@ describe('runway permissions', () => {
     expect(runwayPermissionList.map(p => p.name)).toEqual([
       'runway.clusters.read',
       'runway.logs.read',
+      'runway.chat.send',
       ...['deployments', 'models', 'stacks'].flatMap(k =>
         ['read', 'create', 'update', 'delete'].map(a => `runway.${k}.${a}`),
       ),
@@ -35,6 +37,12 @@ describe('runway permissions', () => {
     expect(
       isResourcePermission(runwayLogsReadPermission, 'runway-resource'),
     ).toBe(true);
+    // Chat spends the deployment's GPU time: an update-like action, conditional like the rest.
+    expect(runwayChatSendPermission).toMatchObject({
+      type: 'resource',
+      resourceType: 'runway-resource',
+      attributes: { action: 'update' },
+    });
     expect(runwayClustersReadPermission).toMatchObject({
       type: 'basic',
       attributes: { action: 'read' },

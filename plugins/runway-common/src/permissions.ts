@@ -75,9 +75,22 @@ export const runwayLogsReadPermission: RunwayPermission = createPermission({
   resourceType: RUNWAY_RESOURCE_TYPE,
 });
 
+/**
+ * Sending a chat request to a Running deployment ("Try it"): the portal
+ * talks to the model server for the user, who spends its GPU time and sees
+ * what it answers. An `update`-like action (namespace owners in the example
+ * policy), conditional on the cluster and namespace like the kinds'.
+ */
+export const runwayChatSendPermission: RunwayPermission = createPermission({
+  name: 'runway.chat.send',
+  attributes: { action: 'update' },
+  resourceType: RUNWAY_RESOURCE_TYPE,
+});
+
 export const runwayPermissionList = [
   runwayClustersReadPermission,
   runwayLogsReadPermission,
+  runwayChatSendPermission,
   ...RUNWAY_KINDS.flatMap(kind =>
     RUNWAY_ACTIONS.map(action => runwayPermissions[kind][action]),
   ),

@@ -82,6 +82,7 @@ import {
 } from './kinds';
 import { hasErrors, updateIssuesOf, validateResourceBody } from './validation';
 import {
+  type ChatRequest,
   dedupeIssues,
   isRecord,
   LOG_BYTES_MAX,
@@ -97,6 +98,7 @@ import {
   podSummary,
   sortPods,
 } from './cluster/pods';
+import { chatProxyPath, chatTarget, upstreamChatBody } from './cluster/chat';
 
 /** The field manager of every write the portal makes. */
 export const PORTAL_FIELD_MANAGER = 'runway-portal';
@@ -214,6 +216,24 @@ export interface ClusterClient {
     query: LogQuery,
     signal?: AbortSignal,
   ): Promise<PodLogStream>;
+  /**
+   * "Try it": sends a chat request to a Running deployment's Service through
+   * the API server's service proxy (`services/proxy`, the portal's
+   * credentials) with the model it serves and `stream: true`: the open
+   * response (server-sent events; the caller bounds and ends it). A
+   * deployment that is not Running is refused (409) before anything is sent.
+   */
+  chat(
+    ref: ResourceRef,
+    request: ChatRequest,
+    signal?: AbortSignal,
+  ): Promise<ChatStream>;
+}
+
+/** An open chat answer: the model it was asked of and the model server's response, as proxied. */
+export interface ChatStream {
+  model: string;
+  stream: IncomingMessage;
 }
 
 /** An open pod log: the container read and the API server's response (text, one line per entry). */
@@ -304,6 +324,30 @@ function logError(err: unknown, ctx: { cluster: string; what: string }): Error {
   if (code !== undefined && code >= 500) {
     return new ClusterUnavailableError(
       `the node of the pod did not serve ${ctx.what} (cluster "${ctx.cluster}" answered ${code}: ${detail}); the pod may not have started yet, or its node is unreachable`,
+      ctx.cluster,
+      'Error',
+    );
+  }
+  return toPortalError(err, ctx);
+}
+
+/** A failed chat request: the model server's or the proxy's own answer, named. */
+function chatError(
+  err: unknown,
+  ctx: { cluster: string; what: string },
+): Error {
+  const code = (err as { code?: number }).code;
+  const detail =
+    (err as { status?: { message?: string } }).status?.message ??
+    (err instanceof Error ? err.message : String(err));
+  if (code === 400 || code === 422) {
+    return new InputError(
+      `the model server refused the request: ${ctx.what} answered ${code}: ${detail}`,
+    );
+  }
+  if (code !== undefined && code >= 500) {
+    return new ClusterUnavailableError(
+      `${ctx.what} did not answer (cluster "${ctx.cluster}" answered ${code}: ${detail}); the model server may still be starting or have no ready pod`,
       ctx.cluster,
       'Error',
     );
@@ -832,6 +876,34 @@ export class DefaultClusterClient implements ClusterClient {
       return { container, stream };
     } catch (err) {
       throw logError(err, { cluster: ref.cluster, what: logWhat });
+    }
+  }
+
+  async chat(
+    ref: ResourceRef,
+    request: ChatRequest,
+    signal?: AbortSignal,
+  ): Promise<ChatStream> {
+    const detail = await this.get('deployments', ref);
+    const what = `ModelDeployment ${ref.namespace}/${ref.name}`;
+    const found = chatTarget(detail.object);
+    if ('refused' in found)
+      throw new ConflictError(`${what}: ${found.refused}`);
+    const { target } = found;
+    const cache = this.cacheFor(ref.cluster);
+    const serviceWhat = `the chat completions of Service ${ref.namespace}/${target.service}:${target.port} (through the API server's service proxy)`;
+    try {
+      const stream = await cache.client.stream({
+        method: 'POST',
+        path: chatProxyPath(ref.namespace, target),
+        body: upstreamChatBody(request, target),
+        signal,
+        // The answer streams for as long as the model writes; the caller bounds it.
+        timeoutMs: 0,
+      });
+      return { model: target.model, stream };
+    } catch (err) {
+      throw chatError(err, { cluster: ref.cluster, what: serviceWhat });
     }
   }
 

@@ -1,5 +1,10 @@
 import { KIND_INFO, RUNWAY_KINDS, UPSTREAM_KINDS } from './kinds';
-import { portalAccessManifests, portalClusterRole, portalRules } from './rbac';
+import {
+  doctorRules,
+  portalAccessManifests,
+  portalClusterRole,
+  portalRules,
+} from './rbac';
 import { rbacList } from './cli/rbac';
 
 const allowed = (group: string, resource: string, verb: string) =>
@@ -50,6 +55,12 @@ describe('portal RBAC', () => {
     expect(allowed('', 'pods/log', 'list')).toBe(false);
     expect(allowed('', 'pods/exec', 'create')).toBe(false);
     expect(allowed('', 'pods/exec', 'get')).toBe(false);
+    // Try it: the service proxy (POST is create), nothing else on services or pods' proxy.
+    expect(allowed('', 'services/proxy', 'create')).toBe(true);
+    expect(allowed('', 'services/proxy', 'get')).toBe(true);
+    expect(allowed('', 'services/proxy', 'delete')).toBe(false);
+    expect(allowed('', 'services', 'create')).toBe(false);
+    expect(allowed('', 'pods/proxy', 'create')).toBe(false);
     // Secrets: nothing unless chosen (list would also read their values).
     expect(allowed('', 'secrets', 'get')).toBe(false);
     expect(allowed('', 'secrets', 'watch')).toBe(false);
@@ -98,9 +109,10 @@ describe('portal RBAC', () => {
     expect(
       allowed('apiextensions.k8s.io', 'customresourcedefinitions', 'list'),
     ).toBe(false);
-    // No webhook probe: the portal sends nothing through services/proxy.
-    expect(allowed('', 'services/proxy', 'create')).toBe(false);
-    expect(allowed('', 'services/proxy', 'get')).toBe(false);
+    // No webhook probe among the doctor's rules (services/proxy is Try it's, tested there).
+    expect(
+      doctorRules().some(r => r.resources.includes('services/proxy')),
+    ).toBe(false);
   });
 
   it('covers every upstream kind the cluster cache reads', () => {

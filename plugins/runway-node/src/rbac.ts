@@ -107,7 +107,7 @@ export interface PortalRuleOptions {
  * The rules: every verb on Runway's own kinds (the portal creates, updates
  * and deletes them); read on provider registrations, events, nodes and pods
  * (GPU capacity) and on every upstream kind the detail view shows; `get`
- * on `pods/log`.
+ * on `pods/log`; `create` and `get` on `services/proxy` (Try it).
  */
 export function portalRules(options: PortalRuleOptions = {}): PolicyRule[] {
   const upstream = RUNWAY_KINDS.flatMap(kind => UPSTREAM_KINDS[kind]);
@@ -127,6 +127,12 @@ export function portalRules(options: PortalRuleOptions = {}): PolicyRule[] {
     { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
     // The doctor's checks, each object by name.
     ...doctorRules(),
+    // "Try it" (a chat request to a Running deployment's Service through the API server), sent only after the user's runway.chat.send is checked.
+    {
+      apiGroups: [''],
+      resources: ['services/proxy'],
+      verbs: ['create', 'get'],
+    },
   ];
 }
 

@@ -45,6 +45,7 @@ function mockedApi(count: number): RunwayApi {
     pods: never,
     log: never,
     followLog: never,
+    chat: never,
   };
 }
 

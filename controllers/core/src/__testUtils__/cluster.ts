@@ -1,7 +1,6 @@
 /** Helpers of this package's integration tests (not exported from the package). */
 import fs from 'node:fs';
 import path from 'node:path';
-import net from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -11,7 +10,11 @@ import {
   Namespaces,
   silentLogger,
 } from '@runway-portal/controller-runtime';
-import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
+import {
+  startCluster,
+  type TestCluster,
+  freePort,
+} from '@runway-portal/e2e-cluster';
 import {
   BUILT_IN_PROVIDERS,
   type InferenceProviderConfig,
@@ -20,6 +23,8 @@ import {
 import { buildCore, type CoreProcess } from '../main';
 import { parseOptions } from '../options';
 import { InferenceProviderConfigs, ModelDeployments } from '../reconciler';
+
+export { freePort };
 
 /** Budget for starting a cluster in beforeAll (a cold build of the binaries takes minutes). */
 export const START_TIMEOUT_MS = 30 * 60_000;
@@ -56,17 +61,6 @@ export async function eventually<T>(
     }
     await sleep(100);
   }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export const CORE_SERVICE_ACCOUNT =

@@ -1,7 +1,6 @@
 /** Helpers of this package's integration tests (not exported from the package). */
 import fs from 'node:fs';
 import path from 'node:path';
-import net from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -12,11 +11,17 @@ import {
   Pods,
   silentLogger,
 } from '@runway-portal/controller-runtime';
-import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
+import {
+  startCluster,
+  type TestCluster,
+  freePort,
+} from '@runway-portal/e2e-cluster';
 import { buildModels, type ModelsProcess } from '../main';
 import { parseOptions } from '../options';
 import { Models } from '../reconciler';
 import type { ModelObject } from '../resources';
+
+export { freePort };
 
 export const START_TIMEOUT_MS = 30 * 60_000;
 export const MODEL_CRD = path.resolve(
@@ -57,17 +62,6 @@ export async function eventually<T>(
     }
     await sleep(150);
   }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The admin kubeconfig, acting as `user` (impersonation): RBAC decides as for that user. */

@@ -1,13 +1,14 @@
 /** Every Dynamo component runs runway-common's default image for its engine unless the spec names one. */
 import {
-  DYNAMO_PROVIDER,
   defaultImage,
+  DYNAMO_PROVIDER,
+  engineCapabilities,
   type ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
 import { desiredObjects } from '@runway-portal/provider-shared';
 import { dynamoProvider } from './definition';
 
-const cases = DYNAMO_PROVIDER.spec!.capabilities!.engines!.flatMap(e =>
+const cases = engineCapabilities(DYNAMO_PROVIDER).flatMap(e =>
   (['v1alpha1', 'v1beta1'] as const).map(version => ({
     engine: e.name,
     version,

@@ -23,6 +23,7 @@ import {
 } from '@runway-portal/e2e-cluster';
 import {
   DYNAMO_PROVIDER,
+  engineCapabilities,
   type ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
 import {
@@ -96,7 +97,7 @@ const gpuSpec = (
 });
 
 /** Every engine and serving mode Dynamo registers, with and without a served name. */
-const matrix = DYNAMO_PROVIDER.spec!.capabilities!.engines!.flatMap(e =>
+const matrix = engineCapabilities(DYNAMO_PROVIDER).flatMap(e =>
   (e.servingModes ?? ['aggregated']).flatMap(mode =>
     [undefined, 'my-llm'].map(servedName => ({
       engine: e.name,

@@ -5,6 +5,7 @@
  */
 import {
   DYNAMO_PROVIDER,
+  engineCapabilities,
   gatewayCapabilities,
   gatewayModelName,
   type ModelDeployment,
@@ -27,7 +28,7 @@ function servedNames(dgd: any): Array<string | undefined> {
   });
 }
 
-const engines = DYNAMO_PROVIDER.spec!.capabilities!.engines!;
+const engines = engineCapabilities(DYNAMO_PROVIDER);
 const cases = engines.flatMap(e =>
   (e.servingModes ?? ['aggregated']).flatMap(mode =>
     (['v1alpha1', 'v1beta1'] as const).flatMap(version =>

@@ -5,7 +5,6 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import {
   Applier,
@@ -24,6 +23,7 @@ import {
   startCluster,
   type TestCluster,
   waitFor,
+  freePort,
 } from '@runway-portal/e2e-cluster';
 import {
   startHubStandIn,
@@ -70,17 +70,6 @@ const Workspaces = (version: string) => ({
   kind: 'Workspace',
   namespaced: true,
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('KAITO provider against a real cluster', () => {
   let cluster: TestCluster;

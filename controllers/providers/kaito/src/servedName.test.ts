@@ -4,9 +4,10 @@
  * engine and Workspace form (preset, vLLM pod template, llama.cpp).
  */
 import {
-  KAITO_PROVIDER,
+  engineCapabilities,
   gatewayCapabilities,
   gatewayModelName,
+  KAITO_PROVIDER,
   type ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
 import type { KubeObject } from '@runway-portal/controller-runtime';
@@ -58,7 +59,9 @@ const cases = forms.flatMap(f =>
 describe('KAITO: advertised name = the name the engine serves', () => {
   it('covers every engine KAITO registers', () => {
     expect(
-      KAITO_PROVIDER.spec!.capabilities!.engines!.map(e => e.name).sort(),
+      engineCapabilities(KAITO_PROVIDER)
+        .map(e => e.name)
+        .sort(),
     ).toEqual([...new Set(forms.map(f => f.engine))].sort());
   });
 

@@ -1,14 +1,15 @@
 /** The Ray head and every worker group run runway-common's default image, and rayVersion matches it. */
 import {
-  KUBERAY_PROVIDER,
-  RAY_VERSION,
   defaultImage,
+  engineCapabilities,
+  KUBERAY_PROVIDER,
   type ModelDeployment,
+  RAY_VERSION,
 } from '@runway-portal/plugin-runway-common';
 import { desiredObjects } from '@runway-portal/provider-shared';
 import { kuberayProvider } from './provider';
 
-const cases = KUBERAY_PROVIDER.spec!.capabilities!.engines!.flatMap(e =>
+const cases = engineCapabilities(KUBERAY_PROVIDER).flatMap(e =>
   (e.servingModes ?? ['aggregated']).map(mode => ({ engine: e.name, mode })),
 );
 

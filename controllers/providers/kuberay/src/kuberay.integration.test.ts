@@ -23,6 +23,7 @@ import {
   waitFor,
 } from '@runway-portal/e2e-cluster';
 import {
+  engineCapabilities,
   KUBERAY_PROVIDER,
   type ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
@@ -313,7 +314,7 @@ describe('KubeRay provider against a real cluster', () => {
   });
 
   it('writes every engine and serving mode as the real schema accepts, no field dropped (server-side dry run)', async () => {
-    const matrix = KUBERAY_PROVIDER.spec!.capabilities!.engines!.flatMap(e =>
+    const matrix = engineCapabilities(KUBERAY_PROVIDER).flatMap(e =>
       (e.servingModes ?? ['aggregated']).flatMap(mode =>
         [undefined, 'my-llm'].map(servedName => ({
           engine: e.name,

@@ -4,16 +4,17 @@
  * both serving modes.
  */
 import {
-  KUBERAY_PROVIDER,
+  engineCapabilities,
   gatewayCapabilities,
   gatewayModelName,
+  KUBERAY_PROVIDER,
   type ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
 import { desiredObjects } from '@runway-portal/provider-shared';
 import { parse } from 'yaml';
 import { kuberayProvider } from './provider';
 
-const engines = KUBERAY_PROVIDER.spec!.capabilities!.engines!;
+const engines = engineCapabilities(KUBERAY_PROVIDER);
 const cases = engines.flatMap(e =>
   (e.servingModes ?? ['aggregated']).flatMap(mode =>
     [undefined, 'my-llm'].map(servedName => ({

@@ -22,6 +22,7 @@ import {
   waitFor,
 } from '@runway-portal/e2e-cluster';
 import {
+  engineCapabilities,
   LLMD_PROVIDER,
   type ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
@@ -386,7 +387,7 @@ describe('llm-d provider against a real cluster', () => {
   });
 
   it('writes every engine and serving mode as the real schemas accept, no field dropped (server-side dry run)', async () => {
-    const matrix = LLMD_PROVIDER.spec!.capabilities!.engines!.flatMap(e =>
+    const matrix = engineCapabilities(LLMD_PROVIDER).flatMap(e =>
       (e.servingModes ?? ['aggregated']).flatMap(mode =>
         [undefined, 'my-llm'].map(servedName => ({
           engine: e.name,

@@ -4,15 +4,16 @@
  * in both serving modes.
  */
 import {
-  LLMD_PROVIDER,
+  engineCapabilities,
   gatewayCapabilities,
   gatewayModelName,
+  LLMD_PROVIDER,
   type ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
 import { desiredObjects } from '@runway-portal/provider-shared';
 import { llmdProvider } from './definition';
 
-const engines = LLMD_PROVIDER.spec!.capabilities!.engines!;
+const engines = engineCapabilities(LLMD_PROVIDER);
 const cases = engines.flatMap(e =>
   (e.servingModes ?? ['aggregated']).flatMap(mode =>
     [undefined, 'my-llm'].map(servedName => ({

@@ -1,7 +1,10 @@
-import { createServer } from 'node:net';
 import { X509Certificate } from 'node:crypto';
 import tls from 'node:tls';
-import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
+import {
+  startCluster,
+  type TestCluster,
+  freePort,
+} from '@runway-portal/e2e-cluster';
 import { KubeClient } from '../kube/client';
 import { KubeApiError } from '../kube/errors';
 import type { KubeObject } from '../kube/types';
@@ -35,14 +38,6 @@ const WidgetsV1: ResourceType = {
 };
 const WidgetsV2: ResourceType = { ...WidgetsV1, version: 'v2' };
 const CERT_SECRET = { namespace: 'default', name: 'runtime-webhook-certs' };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise(resolve => server.close(resolve));
-  return port;
-}
 
 /** The certificate the server presents, as the API server would see it. */
 function presentedCertificate(port: number): Promise<X509Certificate> {

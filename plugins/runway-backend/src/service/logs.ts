@@ -73,13 +73,15 @@ async function readBounded(
   return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
 }
 
-function follow(
-  req: Request,
+/**
+ * Starts a server-sent-event answer fed by `source`: the headers, then a
+ * writer that flushes each event and pauses `source` while the client is
+ * slow (backpressure), so nothing piles up in the backend.
+ */
+export function eventStreamWriter(
   res: Response,
-  stream: Readable,
-  heartbeatMs: number,
-  onEnd: () => void,
-) {
+  source: Readable,
+): (text: string) => void {
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -87,14 +89,24 @@ function follow(
   res.flushHeaders();
   // Behind compression middleware each event must be flushed, or it waits in a buffer.
   const flush = () => (res as unknown as { flush?: () => void }).flush?.();
-  const write = (text: string) => {
+  return (text: string) => {
     const ok = res.write(text);
     flush();
     if (!ok) {
-      stream.pause();
-      res.once('drain', () => stream.resume());
+      source.pause();
+      res.once('drain', () => source.resume());
     }
   };
+}
+
+function follow(
+  req: Request,
+  res: Response,
+  stream: Readable,
+  heartbeatMs: number,
+  onEnd: () => void,
+) {
+  const write = eventStreamWriter(res, stream);
   const decoder = new LineDecoder();
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs);
   let done = false;
@@ -103,10 +115,7 @@ function follow(
     done = true;
     clearInterval(heartbeat);
     stream.destroy();
-    if (event && !res.writableEnded) {
-      res.write(event);
-      flush();
-    }
+    if (event && !res.writableEnded) write(event);
     if (!res.writableEnded) res.end();
     onEnd();
   };

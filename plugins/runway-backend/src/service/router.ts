@@ -43,6 +43,7 @@ import { HubError, hubEndpoint, searchModels } from '@runway-portal/hub';
 import type { ErrorRequestHandler } from 'express';
 import { matchesFilter, parseListFilter, sortListed } from './filters';
 import { registerLogRoutes } from './logs';
+import { registerChatRoutes } from './chat';
 import { previewWrite, stackDistributions } from './preview';
 import { type RunwayRouterDoc, spec } from './openapi';
 
@@ -369,6 +370,12 @@ export async function createRouter(options: RouterOptions) {
   });
 
   registerLogRoutes(router, {
+    clusterClient,
+    httpAuth,
+    authorizer,
+    logger: options.logger,
+  });
+  registerChatRoutes(router, {
     clusterClient,
     httpAuth,
     authorizer,

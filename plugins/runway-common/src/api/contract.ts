@@ -37,6 +37,7 @@ import type { InferenceProviderConfigSpec } from '../deployments/types';
 import { LogAnswerSchema, PodsAnswerSchema } from './logs';
 
 export * from './logs';
+export * from './chat';
 
 const Str = Type.String;
 const Bool = Type.Boolean;

@@ -38,6 +38,7 @@ describe('the OpenAPI document derived from the contract', () => {
       Object.values(p).map((o: any) => o.operationId),
     );
     expect(ops.sort()).toEqual([
+      'ChatWithDeployment',
       'CreateResource',
       'DeleteResource',
       'GetClusterDoctor',

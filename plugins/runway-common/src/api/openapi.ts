@@ -16,6 +16,10 @@
 import type { TSchema } from '@sinclair/typebox';
 import {
   ANSWER_SCHEMAS,
+  CHAT_ANSWER_BYTES_MAX,
+  CHAT_EVENTS,
+  CHAT_TIMEOUT_MS,
+  ChatRequestSchema,
   ClusterErrorSchema,
   ClusterFreshnessSchema,
   ErrorBodySchema,
@@ -404,6 +408,33 @@ const paths = {
       },
     },
   },
+  '/deployments/{cluster}/{namespace}/{name}/chat': {
+    post: {
+      operationId: 'ChatWithDeployment',
+      description: `"Try it": sends an OpenAI chat completion request to a Running deployment through the cluster's API server (service proxy to status.endpoint.service, path /v1/chat/completions), with the model name the deployment serves and stream: true, and streams the model server's answer back as server-sent events, passed on as they came (each \`data\` an OpenAI chat.completion.chunk, then \`[DONE]\`; event \`${CHAT_EVENTS.error}\` when the answer is cut: longer than ${CHAT_ANSWER_BYTES_MAX} bytes, slower than ${CHAT_TIMEOUT_MS} ms, or the model server failed). The body is a ChatRequest (see components), validated with each field and bound named. Needs runway.chat.send.`,
+      parameters: [clusterParam, pathParam('namespace'), pathParam('name')],
+      // Validated by parseChatRequest (components.schemas.ChatRequest describes it), whose issues name each field and bound.
+      requestBody: objectBody,
+      responses: {
+        '200': {
+          description:
+            "The model server's answer as a text/event-stream, until it ends or the client disconnects.",
+          content: { 'text/event-stream': { schema: STRING } },
+        },
+        '400': errorResponse(
+          'The request is not valid: `issues` names each field and its bound; nothing was sent.',
+        ),
+        '403': errorResponse(
+          'The user may not send chat requests there; nothing was read or sent.',
+        ),
+        '404': errorResponse('No such deployment or cluster.'),
+        '409': errorResponse(
+          'The deployment is not Running (the message names its phase) or has no endpoint yet.',
+        ),
+        '503': unreachable503,
+      },
+    },
+  },
 } as const;
 
 /** The schema names the paths refer to, each one a contract schema. */
@@ -419,6 +450,7 @@ const NAMED_SCHEMAS: Record<string, TSchema> = {
   ListPods: ANSWER_SCHEMAS.ListPods,
   ReadPodLog: ANSWER_SCHEMAS.ReadPodLog,
   DoctorReport: ANSWER_SCHEMAS.GetClusterDoctor,
+  ChatRequest: ChatRequestSchema,
   ClusterError: ClusterErrorSchema,
   ClusterFreshness: ClusterFreshnessSchema,
   ValidationIssue: ValidationIssueSchema,

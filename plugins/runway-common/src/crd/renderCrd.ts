@@ -5,9 +5,10 @@
  * shapes Kubernetes cannot express make rendering fail with the schema path,
  * so a non-structural schema never reaches a cluster.
  */
-import type { TSchema } from '@sinclair/typebox';
+import { Kind, type TSchema } from '@sinclair/typebox';
 import type { CrdDefinition } from './definition';
 import { type Json } from '../schema/json';
+import { NAME_OR_OBJECT_KIND } from '../schema/kinds';
 
 /** Keywords of Kubernetes' JSONSchemaProps that a generated CRD may carry. */
 const KEPT_KEYWORDS = new Set([
@@ -142,6 +143,16 @@ function renderValueValidation(s: Json, path: string): Json {
 
 /** Renders one schema node and its children; `path` is used in error messages. */
 export function renderSchema(schema: TSchema, path = ''): Json {
+  if (
+    (schema as unknown as Record<symbol, unknown>)[Kind] === NAME_OR_OBJECT_KIND
+  ) {
+    // A name or an object: no structural type can say so; kept as is and checked by structuralIssues.
+    const { description } = schema as Json;
+    return {
+      ...(description ? { description } : {}),
+      'x-kubernetes-preserve-unknown-fields': true,
+    };
+  }
   const s = normaliseTypeBoxShapes(schema as Json, path);
   const out: Json = {};
   for (const [key, value] of Object.entries(s)) {

@@ -7,9 +7,26 @@ export const DEPLOYMENTS_GROUP = 'airunway.ai';
 export const DEPLOYMENTS_VERSION = 'v1alpha1';
 export const DEPLOYMENTS_API_VERSION = `${DEPLOYMENTS_GROUP}/${DEPLOYMENTS_VERSION}`;
 
-/** Inference engines, in the order engine auto-selection prefers them (seed 002). */
-export const ENGINE_TYPES = ['vllm', 'sglang', 'trtllm', 'llamacpp'] as const;
+/**
+ * Inference engines. `custom` (seed 000 section 3.14: a third-party provider
+ * registers `engines: [vllm, custom]`) is a server the deployment's own image
+ * runs: only providers that list it accept it (none of the built-in ones),
+ * it needs `spec.image` (no provider has a default image for it), and it is
+ * never auto-selected.
+ */
+export const ENGINE_TYPES = [
+  'vllm',
+  'sglang',
+  'trtllm',
+  'llamacpp',
+  'custom',
+] as const;
 export type EngineType = (typeof ENGINE_TYPES)[number];
+
+/** The engines auto-selection may choose, in the order it prefers them (seed 002); `custom` is chosen only by name. */
+export const AUTO_SELECTED_ENGINES = ENGINE_TYPES.filter(
+  (e): e is Exclude<EngineType, 'custom'> => e !== 'custom',
+);
 
 /** Human names of the engines, as the seeds' messages spell them. */
 export const ENGINE_DISPLAY_NAMES: Record<EngineType, string> = {
@@ -17,6 +34,7 @@ export const ENGINE_DISPLAY_NAMES: Record<EngineType, string> = {
   sglang: 'SGLang',
   trtllm: 'TensorRT-LLM',
   llamacpp: 'llama.cpp',
+  custom: 'custom (your image)',
 };
 
 export const SERVING_MODES = ['aggregated', 'disaggregated'] as const;

@@ -17,18 +17,22 @@ import {
   startCluster,
   type TestCluster,
 } from '@runway-portal/e2e-cluster';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { applySchemaDefaults } from '../schema/defaults';
 import { CRD_DIR, crdFileName } from '../crd/files';
 import { inferenceProviderConfigCrd, modelDeploymentCrd } from './crd';
 import { BUILT_IN_PROVIDERS } from './providers';
+import {
+  SEED_FLAT_PROVIDER_CONFIG_YAML,
+  SEED_THIRD_PARTY_PROVIDER_CONFIG_YAML,
+} from './testing';
 import {
   ENGINE_TYPE_IMMUTABLE_RULE,
   MODEL_DEPLOYMENT_SPEC_RULES,
   MODEL_RULE,
   ModelDeploymentSpecSchema,
 } from './schema';
-import { validateModelDeployment } from './validate';
+import { validateModelDeployment, validateProviderConfig } from './validate';
 
 jest.setTimeout(120_000);
 
@@ -178,6 +182,47 @@ describe('deployments CRDs in a real cluster', () => {
     }
   });
 
+  it("accepts seed 000's flat-form InferenceProviderConfig (section 3.9) and the third-party one with engine custom (section 3.14), keeping engines as written", async () => {
+    for (const yaml of [
+      SEED_FLAT_PROVIDER_CONFIG_YAML,
+      SEED_THIRD_PARTY_PROVIDER_CONFIG_YAML,
+    ]) {
+      const seed = parse(yaml) as Json;
+      expect(validateProviderConfig(seed)).toEqual({ valid: true, issues: [] });
+      // Another name: the built-in registrations (kaito) are created above.
+      const body: Json = {
+        ...seed,
+        metadata: { name: `seed-${seed.metadata.name}` },
+      };
+      const dryRun = (await custom.createClusterCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: 'inferenceproviderconfigs',
+        body,
+        dryRun: 'All',
+      })) as Json;
+      expect(dryRun.spec).toEqual(
+        applySchemaDefaults(inferenceProviderConfigCrd.versions[0].schema, body)
+          .spec,
+      );
+      expect(dryRun.spec.capabilities.engines).toEqual(
+        body.spec.capabilities.engines,
+      );
+    }
+  });
+
+  it('accepts a custom-engine deployment with an image (the CEL rule refuses one without)', async () => {
+    const created = await createDeployment(
+      deploymentWith({
+        model: { id: 'newframework/tiny', source: 'custom' },
+        engine: { type: 'custom' },
+        provider: { name: 'newframework' },
+        image: 'ghcr.io/example/newframework-server:1.0',
+      }),
+    );
+    expect(created.spec.engine.type).toBe('custom');
+  });
+
   it('accepts whole-number quantities where upstream only takes strings (int-or-string)', async () => {
     const spec = {
       model: { id: 'meta-llama/Llama-3.1-70B-Instruct' },
@@ -311,6 +356,10 @@ describe('deployments CRDs in a real cluster', () => {
     [
       'Disaggregated mode requires scaling.decode.memory',
       disaggregated({ prefill: worker, decode: { gpu: { count: 1 } } }),
+    ],
+    [
+      'engine.type custom requires an image: set spec.image to the container that runs your inference server (a custom engine has no default image)',
+      gpuSpec({ engine: { type: 'custom' } }),
     ],
     [
       'model.id is required when source is huggingface',

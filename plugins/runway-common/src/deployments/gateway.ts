@@ -31,6 +31,7 @@ import {
 } from './constants';
 import { resolveServedName } from './defaults';
 import { defaultImage } from './images';
+import { engineCapabilities } from './normalise';
 import type {
   EngineCapability,
   InferenceProviderConfig,
@@ -185,8 +186,9 @@ export function gatewayCapabilities(
   provider: InferenceProviderConfig | undefined,
   engine: string | undefined,
 ): GatewayCapabilities | undefined {
-  return provider?.spec?.capabilities?.engines?.find(e => e.name === engine)
-    ?.gateway;
+  return provider
+    ? engineCapabilities(provider).find(e => e.name === engine)?.gateway
+    : undefined;
 }
 
 /** API formats the provider's engine serves (empty in the registration means openai-chat). */
@@ -195,8 +197,9 @@ export function engineApiFormats(
   engine: string | undefined,
 ): ApiFormat[] {
   const formats =
-    provider?.spec?.capabilities?.engines?.find(e => e.name === engine)
-      ?.apiFormats ?? [];
+    (provider &&
+      engineCapabilities(provider).find(e => e.name === engine)?.apiFormats) ??
+    [];
   const known = formats.filter((f): f is ApiFormat =>
     (API_FORMATS as readonly string[]).includes(f),
   );

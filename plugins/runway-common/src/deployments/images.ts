@@ -52,7 +52,8 @@ export const DEFAULT_IMAGES: readonly DefaultImage[] = [
     version: DYNAMO_RUNTIME_VERSION,
     checked: DYNAMO_CHECKED,
   },
-  // The seed's table says rayproject/ray-ml: Ray stopped publishing ray-ml before Ray Serve LLM existed; ray-llm carries it.
+  // The seed's table says rayproject/ray-ml: Ray stopped publishing ray-ml after 2.49 (ray-project/ray#57070; tags 2.31.0 and
+  // later answer 404, :latest is frozen at 2.30.0, before Ray Serve LLM existed); ray-llm carries Ray Serve LLM.
   {
     provider: 'kuberay',
     engine: 'vllm',

@@ -1,3 +1,4 @@
+import { engineCapabilities } from './normalise';
 import { gatewayCapabilities, gatewayModelName } from './gateway';
 import { BUILT_IN_PROVIDERS, KAITO_PROVIDER } from './providers';
 
@@ -15,7 +16,7 @@ describe('built-in registrations: gateway capabilities', () => {
 
   it('keeps the served name for every other engine of the built-in providers', () => {
     const others = BUILT_IN_PROVIDERS.flatMap(p =>
-      (p.spec?.capabilities?.engines ?? [])
+      engineCapabilities(p)
         .filter(e => !(p === KAITO_PROVIDER && e.name === 'llamacpp'))
         .map(e => [p, e.name] as const),
     );

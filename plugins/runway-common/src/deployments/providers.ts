@@ -110,6 +110,7 @@ export const KAITO_PROVIDER = registration(
     compatibilityRules: [
       unsupportedEngine('KAITO', 'sglang'),
       unsupportedEngine('KAITO', 'trtllm'),
+      unsupportedEngine('KAITO', 'custom'),
       {
         rule: `!${DISAGGREGATED}`,
         message: 'KAITO does not support disaggregated mode',
@@ -176,6 +177,7 @@ export const DYNAMO_PROVIDER = registration(
     ],
     compatibilityRules: [
       unsupportedEngine('Dynamo', 'llamacpp'),
+      unsupportedEngine('Dynamo', 'custom'),
       requiresGpu('Dynamo'),
       {
         rule: "!has(spec.provider) || !has(spec.provider.overrides) || !has(spec.provider.overrides.routerMode) || spec.provider.overrides.routerMode in ['kv', 'round-robin', 'none']",
@@ -213,6 +215,7 @@ export const KUBERAY_PROVIDER = registration(
       unsupportedEngine('KubeRay', 'llamacpp'),
       unsupportedEngine('KubeRay', 'sglang'),
       unsupportedEngine('KubeRay', 'trtllm'),
+      unsupportedEngine('KubeRay', 'custom'),
       requiresGpu('KubeRay'),
     ],
     documentation: docs('kuberay'),

@@ -19,6 +19,7 @@ import {
   Int32,
   Int64,
   IntOrString,
+  NameOrObject,
   Quantity,
   StringEnum,
   StringMap,
@@ -67,6 +68,14 @@ export const MODEL_DEPLOYMENT_SPEC_RULES = [
     rule: `!${engineIs('trtllm')} || ${DISAGGREGATED} || ${GPU_REQUESTED}`,
     message: 'TensorRT-LLM engine requires GPU (set resources.gpu.count > 0)',
     fieldPath: '.resources.gpu.count',
+  },
+  {
+    rule: `!${engineIs(
+      'custom',
+    )} || (has(self.image) && self.image != '') || (has(self.engine.image) && self.engine.image != '')`,
+    message:
+      'engine.type custom requires an image: set spec.image to the container that runs your inference server (a custom engine has no default image)',
+    fieldPath: '.image',
   },
   {
     rule: `!${DISAGGREGATED} || !${GPU_REQUESTED}`,
@@ -795,11 +804,16 @@ export const InferenceProviderConfigSpecSchema = Type.Object(
       Type.Object(
         {
           engines: Type.Optional(
-            Type.Array(EngineCapabilitySchema, {
-              'x-kubernetes-list-type': 'map',
-              'x-kubernetes-list-map-keys': ['name'],
-              description: 'Engines with per-engine capabilities.',
-            }),
+            Type.Array(
+              NameOrObject(ENGINE_TYPES, EngineCapabilitySchema, {
+                description:
+                  'An engine: its name (seed form, with the flat fields below) or its capabilities (per-engine form).',
+              }),
+              {
+                description:
+                  'Engines, each a name (`[vllm, llamacpp]`, seed 000 section 3.9) or an object with per-engine capabilities (`[{name: vllm, gpuSupport: true}]`); readers normalise names to objects (normaliseProviderConfig).',
+              },
+            ),
           ),
           servingModes: Type.Optional(
             Type.Array(StringEnum(SERVING_MODES), {

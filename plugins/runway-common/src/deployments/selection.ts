@@ -7,7 +7,7 @@
  */
 import { evaluateCondition, toCel } from '../cel/cel';
 import { applySpecDefaults, gpuRequested } from './defaults';
-import { ENGINE_TYPES, type EngineType } from './constants';
+import { AUTO_SELECTED_ENGINES, type EngineType } from './constants';
 import { engineCapabilities, isProviderReady } from './normalise';
 import type { InferenceProviderConfig, ModelDeploymentSpec } from './types';
 
@@ -19,6 +19,12 @@ export const EXPLICIT_ENGINE_REASON =
 export type EngineSelection =
   | { ok: true; engine: EngineType; reason: string; auto: boolean }
   | { ok: false; reason: string };
+
+type AutoSelectedEngine = (typeof AUTO_SELECTED_ENGINES)[number];
+
+function isAutoSelected(engine: string): engine is AutoSelectedEngine {
+  return (AUTO_SELECTED_ENGINES as readonly string[]).includes(engine);
+}
 
 function servingMode(
   spec: ModelDeploymentSpec,
@@ -41,7 +47,8 @@ function byName(
 /**
  * Resolves the engine: `spec.engine.type` when set; otherwise the most
  * preferred engine (vllm > sglang > trtllm > llamacpp) that a ready provider
- * offers for the deployment's GPU/CPU need and serving mode. When
+ * offers for the deployment's GPU/CPU need and serving mode (`custom` is
+ * never chosen here: it needs the deployment's own image). When
  * `spec.provider.name` is set, only that provider's engines count.
  */
 export function selectEngine(
@@ -73,7 +80,8 @@ export function selectEngine(
   const gpu = gpuRequested(spec);
   const mode = servingMode(spec);
   const need = `${gpu ? 'GPU' : 'CPU-only'}, ${mode} serving`;
-  const offeredBy = new Map<EngineType, string[]>();
+  const offeredBy = new Map<AutoSelectedEngine, string[]>();
+  let customOffered = false;
   for (const provider of candidates) {
     for (const capability of engineCapabilities(provider)) {
       const modes = capability.servingModes?.length
@@ -82,22 +90,27 @@ export function selectEngine(
       const fits =
         modes.includes(mode) &&
         (gpu ? capability.gpuSupport === true : capability.cpuSupport === true);
-      if (!fits || !ENGINE_TYPES.includes(capability.name)) continue;
+      if (fits && capability.name === 'custom') customOffered = true;
+      if (!fits || !isAutoSelected(capability.name)) continue;
       offeredBy.set(capability.name, [
         ...(offeredBy.get(capability.name) ?? []),
         provider.metadata?.name ?? '',
       ]);
     }
   }
-  const engine = ENGINE_TYPES.find(e => offeredBy.has(e));
+  const engine = AUTO_SELECTED_ENGINES.find(e => offeredBy.has(e));
   if (!engine) {
     const names = candidates.map(p => p.metadata?.name).join(', ');
     return {
       ok: false,
-      reason: `engine.type is required: no ready provider (${names}) offers an engine for ${need}`,
+      reason: `engine.type is required: no ready provider (${names}) offers an engine for ${need}${
+        customOffered
+          ? ' (custom is never chosen automatically: set spec.engine.type: custom and spec.image)'
+          : ''
+      }`,
     };
   }
-  const offered = ENGINE_TYPES.filter(e => offeredBy.has(e));
+  const offered = AUTO_SELECTED_ENGINES.filter(e => offeredBy.has(e));
   const alternatives =
     offered.length > 1 ? `preferred over ${offered.slice(1).join(', ')}; ` : '';
   return {
@@ -135,6 +148,14 @@ export type ProviderSelection =
     }
   | { ok: false; reason: string; considered: ProviderOutcome[] };
 
+/** Whether the provider lists the engine among its capabilities (either form). */
+export function offersEngine(
+  provider: InferenceProviderConfig,
+  engine: EngineType,
+): boolean {
+  return engineCapabilities(provider).some(e => e.name === engine);
+}
+
 interface Match {
   provider: string;
   priority: number;
@@ -163,6 +184,7 @@ export function selectProvider(
     };
 
   const sorted = [...providers].sort(byName);
+  const custom = spec.engine?.type === 'custom';
   const considered: ProviderOutcome[] = [];
   const celSpec = toCel(spec);
   let best: Match | undefined;
@@ -176,6 +198,8 @@ export function selectProvider(
     };
     considered.push(outcome);
     if (!outcome.ready) continue;
+    // The custom engine runs only on a provider that lists it (seed 000 section 3.14); its rules are not evaluated.
+    if (custom && !offersEngine(provider, 'custom')) continue;
     let providerBest: Match | undefined;
     for (const rule of provider.spec?.selectionRules ?? []) {
       const priority = rule.priority ?? 0;
@@ -217,6 +241,12 @@ export function selectProvider(
       .filter(p => p.ready)
       .map(p => p.name)
       .join(', ');
+    if (custom)
+      return {
+        ok: false,
+        reason: `No ready provider that offers the custom engine matches this deployment (ready providers: ${ready}); install a provider that registers engine custom in its InferenceProviderConfig and set spec.provider.name, or choose another spec.engine.type`,
+        considered,
+      };
     return {
       ok: false,
       reason: `No provider's selection rules match this deployment (ready providers: ${ready}); set spec.provider.name`,

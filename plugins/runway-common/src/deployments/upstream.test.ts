@@ -148,9 +148,27 @@ describe.each([
   });
 
   it('declares every upstream field, accepting at least what upstream accepts', () => {
+    // Our nodes that keep any value as is (no type, preserve-unknown-fields:
+    // the name-or-object engines of InferenceProviderConfig) accept everything
+    // upstream declares below them; their list is atomic, so no map keys.
+    const anything = [...ours]
+      .filter(
+        ([, { node }]) =>
+          node['x-kubernetes-preserve-unknown-fields'] === true && !node.type,
+      )
+      .map(([p]) => p);
+    const acceptedAsIs = (path: string) =>
+      anything.some(
+        a => path === a || path.startsWith(`${a}.`) || path.startsWith(`${a}[`),
+      );
     const problems: string[] = [];
     for (const [path, { node }] of upstream) {
-      if (path.startsWith('.metadata.')) continue;
+      if (path.startsWith('.metadata.') || acceptedAsIs(path)) continue;
+      if (anything.includes(`${path}[]`)) {
+        if (ours.get(path)?.node.type !== node.type)
+          problems.push(`${path}: type differs`);
+        continue;
+      }
       const mine = ours.get(path);
       if (!mine) {
         problems.push(`${path}: missing`);

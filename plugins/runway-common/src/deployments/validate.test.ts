@@ -661,7 +661,7 @@ describe('structure', () => {
     [
       { engine: { type: 'vlm' } },
       'spec.engine.type',
-      'spec.engine.type must be one of: vllm, sglang, trtllm, llamacpp (got "vlm")',
+      'spec.engine.type must be one of: vllm, sglang, trtllm, llamacpp, custom (got "vlm")',
     ],
     [
       { serving: { mode: 'split' } },
@@ -929,7 +929,7 @@ describe('validateProviderConfig', () => {
     [
       { capabilities: { engines: ['tgi'] } },
       'spec.capabilities.engines[0].name',
-      'spec.capabilities.engines[0].name must be one of: vllm, sglang, trtllm, llamacpp (got "tgi")',
+      'spec.capabilities.engines[0].name must be one of: vllm, sglang, trtllm, llamacpp, custom (got "tgi")',
     ],
     [
       { selectionRules: [{ condition: 'spec.engine.type ==', priority: 1 }] },

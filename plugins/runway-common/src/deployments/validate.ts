@@ -26,13 +26,13 @@ import { structuralIssues } from '../schema/structural';
 import { checkProviderCompatibility } from './compatibility';
 import { BLOCKED_OVERRIDE_KEYS, LIMITS, SYSTEM_PATHS } from './constants';
 import { applySpecDefaults } from './defaults';
-import { normaliseProviderConfig } from './normalise';
+import { engineCapabilities, normaliseProviderConfig } from './normalise';
 import {
   InferenceProviderConfigSchema,
   ModelDeploymentSchema,
   ModelDeploymentSpecSchema,
 } from './schema';
-import { selectEngine } from './selection';
+import { offersEngine, selectEngine } from './selection';
 import type {
   InferenceProviderConfig,
   ModelDeployment,
@@ -412,12 +412,8 @@ function specRuleIssues(spec: Json): ValidationIssue[] {
 export function providerRequiresCRD(
   provider: InferenceProviderConfig,
 ): boolean {
-  const engines = provider.spec?.capabilities?.engines;
-  return (
-    !Array.isArray(engines) ||
-    engines.length === 0 ||
-    engines.some(e => e?.requiresCRD !== false)
-  );
+  const engines = engineCapabilities(provider);
+  return engines.length === 0 || engines.some(e => e.requiresCRD !== false);
 }
 
 /** Seed 000 §8's message for a provider whose upstream CRD is missing: the webhook's, the core's and the provider's. */
@@ -476,7 +472,26 @@ function providerIssues(
         ),
       );
     } else if (spec.engine?.type) {
-      issues.push(...checkProviderCompatibility(spec, provider));
+      const compatibility = checkProviderCompatibility(spec, provider);
+      issues.push(...compatibility);
+      const engineRefused = compatibility.some(
+        i => i.severity === 'error' && i.path === 'spec.engine.type',
+      );
+      if (
+        spec.engine.type === 'custom' &&
+        !engineRefused &&
+        !offersEngine(provider, 'custom')
+      )
+        issues.push(
+          error(
+            'spec.engine.type',
+            `provider "${name}" does not offer the custom engine (its InferenceProviderConfig lists: ${
+              engineCapabilities(provider)
+                .map(e => e.name)
+                .join(', ') || 'no engines'
+            }); name a provider that registers engine custom in spec.provider.name, or choose another spec.engine.type`,
+          ),
+        );
     }
   }
   return issues;

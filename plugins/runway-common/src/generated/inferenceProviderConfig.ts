@@ -6,7 +6,7 @@ export const inferenceProviderConfigApiVersion = 'airunway.ai/v1alpha1';
 /** What a provider offers for one engine. */
 export interface EngineCapability {
   /** Engine. */
-  name: "vllm" | "sglang" | "trtllm" | "llamacpp";
+  name: "vllm" | "sglang" | "trtllm" | "llamacpp" | "custom";
   /** Serving modes supported with this engine (omitted: aggregated). */
   servingModes?: Array<"aggregated" | "disaggregated">;
   /** API formats this engine serves (empty: openai-chat). */
@@ -39,8 +39,8 @@ export interface EngineCapability {
 
 /** What this provider supports. */
 export interface ProviderCapabilities {
-  /** Engines with per-engine capabilities. */
-  engines?: EngineCapability[];
+  /** Engines, each a name (`[vllm, llamacpp]`, seed 000 section 3.9) or an object with per-engine capabilities (`[{name: vllm, gpuSupport: true}]`); readers normalise names to objects (normaliseProviderConfig). */
+  engines?: Array<"vllm" | "sglang" | "trtllm" | "llamacpp" | "custom" | EngineCapability>;
   /** Seed form: serving modes of every engine (normalised into engines[]). */
   servingModes?: Array<"aggregated" | "disaggregated">;
   /** Seed form: CPU support of every engine (normalised into engines[]). */

@@ -58,7 +58,7 @@ export interface ProviderSpec {
 /** Inference engine configuration. */
 export interface EngineSpec {
   /** Inference engine; auto-selected from ready providers when empty. */
-  type?: "vllm" | "sglang" | "trtllm" | "llamacpp";
+  type?: "vllm" | "sglang" | "trtllm" | "llamacpp" | "custom";
   /** Maximum context length (--max-model-len for vllm, --context-length for sglang, --ctx-size for llama.cpp). */
   contextLength?: number;
   /**
@@ -214,7 +214,7 @@ export interface ModelDeploymentStatus {
   /** Resolved engine (core controller). */
   engine?: {
     /** Resolved engine. */
-    type?: "vllm" | "sglang" | "trtllm" | "llamacpp";
+    type?: "vllm" | "sglang" | "trtllm" | "llamacpp" | "custom";
     /** Why this engine was selected. */
     selectedReason?: string;
   };

@@ -10,17 +10,21 @@ import {
   FormatRegistry,
   Kind,
   type SchemaOptions,
+  type Static,
+  type TObject,
   type TSchema,
   type TUnsafe,
   Type,
   TypeRegistry,
 } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { QUANTITY_PATTERN } from './quantity';
 import { isRecord } from './json';
 
 export const STRING_ENUM_KIND = 'RunwayStringEnum';
 export const INT_OR_STRING_KIND = 'RunwayIntOrString';
 export const FREE_FORM_KIND = 'RunwayFreeForm';
+export const NAME_OR_OBJECT_KIND = 'RunwayNameOrObject';
 
 const quantityRe = new RegExp(QUANTITY_PATTERN);
 
@@ -43,6 +47,13 @@ registerOnce(INT_OR_STRING_KIND, (schema: { pattern?: string }, value) => {
   return schema.pattern ? new RegExp(schema.pattern).test(value) : true;
 });
 registerOnce(FREE_FORM_KIND, (_schema, value) => isRecord(value));
+registerOnce(
+  NAME_OR_OBJECT_KIND,
+  (schema: { anyOf: [{ enum: string[] }, TObject] }, value) =>
+    typeof value === 'string'
+      ? schema.anyOf[0].enum.includes(value)
+      : isRecord(value) && Value.Check(schema.anyOf[1], value),
+);
 
 // RFC 3339 date-time, as metav1.Time serialises it.
 if (!FormatRegistry.Has('date-time')) {
@@ -97,6 +108,34 @@ export function FreeForm(
   });
 }
 
+/**
+ * A list item written either as a name (`vllm`) or as an object
+ * (`{name: vllm, gpuSupport: true}`), as seed 000's flat
+ * InferenceProviderConfig form and upstream's per-engine form write
+ * `capabilities.engines[]`. A structural schema cannot say "string or
+ * object", so the CRD renders the item as `x-kubernetes-preserve-unknown-fields`
+ * without a type (the API server keeps it as is) and the checks are ours: a
+ * name must be one of `names`, an object must match `object`
+ * (`structuralIssues` reports the object's own fields). The `anyOf` is for
+ * JSON Schema readers (the OpenAPI document, the generated type). Normalise
+ * to the object form in code before reading it.
+ */
+export function NameOrObject<
+  const N extends readonly string[],
+  T extends TObject,
+>(
+  names: N,
+  object: T,
+  options: SchemaOptions = {},
+): TUnsafe<N[number] | Static<T>> {
+  return Type.Unsafe<N[number] | Static<T>>({
+    ...options,
+    [Kind]: NAME_OR_OBJECT_KIND,
+    'x-kubernetes-preserve-unknown-fields': true,
+    anyOf: [{ type: 'string', enum: [...names] }, object],
+  });
+}
+
 /** A map of string to string (labels, annotations, engine args). */
 export function StringMap(options: SchemaOptions = {}) {
   return Type.Record(Type.String(), Type.String(), options);
@@ -143,6 +182,7 @@ export function isCustomKind(schema: TSchema): boolean {
   return (
     kind === STRING_ENUM_KIND ||
     kind === INT_OR_STRING_KIND ||
-    kind === FREE_FORM_KIND
+    kind === FREE_FORM_KIND ||
+    kind === NAME_OR_OBJECT_KIND
   );
 }

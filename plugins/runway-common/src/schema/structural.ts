@@ -8,7 +8,12 @@ import { Kind, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
-import { FREE_FORM_KIND, INT_OR_STRING_KIND, STRING_ENUM_KIND } from './kinds';
+import {
+  FREE_FORM_KIND,
+  INT_OR_STRING_KIND,
+  NAME_OR_OBJECT_KIND,
+  STRING_ENUM_KIND,
+} from './kinds';
 import { error, joinPath, type ValidationIssue, warning } from './issues';
 import { QUANTITY_PATTERN } from './quantity';
 import { isRecord } from './json';
@@ -81,6 +86,10 @@ function customKindMessage(
           } (got ${describe(value)})`;
     case FREE_FORM_KIND:
       return `must be an object (got ${describe(value)})`;
+    case NAME_OR_OBJECT_KIND:
+      return `must be one of: ${schema.anyOf[0].enum.join(
+        ', ',
+      )}, or an object with one of them as its name (got ${describe(value)})`;
     default:
       return `is not valid (got ${describe(value)})`;
   }
@@ -182,6 +191,16 @@ export function structuralIssues(
     for (const e of checker.Errors(value)) {
       const path = pointerToPath(e.path, basePath) || '(root)';
       if (missing.has(path) && FOLLOW_UPS_OF_MISSING.has(e.type)) continue;
+      const nested = objectOfNameOrObject(e);
+      if (nested) {
+        // Name-or-object written as an object: report that object's own fields.
+        for (const issue of structuralIssues(nested, e.value, path))
+          if (issue.severity === 'error' && !seen.has(issue.message)) {
+            seen.add(issue.message);
+            issues.push(issue);
+          }
+        continue;
+      }
       if (e.type === ValueErrorType.ObjectRequiredProperty) missing.add(path);
       const message = `${path} ${messageFor(e)}`;
       if (seen.has(message)) continue;
@@ -193,6 +212,16 @@ export function structuralIssues(
   return issues;
 }
 
+/** The object schema of a name-or-object node whose value was written as an object. */
+function objectOfNameOrObject(e: ValueError): TSchema | undefined {
+  const s = e.schema as Record<string | symbol, any>;
+  return e.type === ValueErrorType.Kind &&
+    s[Kind] === NAME_OR_OBJECT_KIND &&
+    isRecord(e.value)
+    ? s.anyOf[1]
+    : undefined;
+}
+
 /** Walks the value along the schema and warns about fields the schema does not declare. */
 function unknownFields(
   schema: TSchema,
@@ -200,7 +229,11 @@ function unknownFields(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  const s = schema as Record<string, any>;
+  const s = schema as Record<string | symbol, any>;
+  if (s[Kind] === NAME_OR_OBJECT_KIND) {
+    if (isRecord(value)) unknownFields(s.anyOf[1], value, path, issues);
+    return;
+  }
   if (s['x-kubernetes-preserve-unknown-fields']) return;
   if (Array.isArray(value) && s.items) {
     value.forEach((item, i) =>

@@ -5,9 +5,12 @@ import {
 } from '@backstage/core-plugin-api';
 import {
   type DoctorReport,
+  type ChatRequest,
+  chatStreamPart,
   type FieldConflict,
   type HubSearchAnswer,
   LOG_EVENTS,
+  SseDecoder,
   type LogAnswer,
   type PodsAnswer,
   type SecretNamesAnswer,
@@ -74,6 +77,18 @@ export interface RunwayApi {
     pod: string,
     options: LogOptions & { signal: AbortSignal },
     onLines: (lines: string[]) => void,
+  ): Promise<void>;
+  /**
+   * "Try it": sends a chat request to a Running deployment and calls
+   * `onText` with each piece of the answer as it streams in; resolves when
+   * the answer ends or `signal` aborts, rejects on an error (the backend's
+   * or the model server's, named).
+   */
+  chat(
+    ref: ResourceRef,
+    request: ChatRequest,
+    options: { signal: AbortSignal },
+    onText: (text: string) => void,
   ): Promise<void>;
 }
 
@@ -145,29 +160,35 @@ function logPath(
 
 /** Splits a text/event-stream into events (name and data); chunks may split them anywhere. */
 export class EventStreamParser {
-  private buffer = '';
+  private readonly decoder = new SseDecoder();
 
   push(chunk: string): Array<{ name: string; data: string }> {
-    this.buffer += chunk.replace(/\r\n?/g, '\n');
-    const blocks = this.buffer.split('\n\n');
-    this.buffer = blocks.pop() ?? '';
-    const events: Array<{ name: string; data: string }> = [];
-    for (const block of blocks) {
-      let name = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        let value = colon < 0 ? '' : line.slice(colon + 1);
-        if (value.startsWith(' ')) value = value.slice(1);
-        if (field === 'event') name = value;
-        else if (field === 'data') data.push(value);
+    return this.decoder
+      .push(chunk)
+      .map(e => ({ name: e.event ?? 'message', data: e.data }));
+  }
+}
+
+/** Reads a streamed answer's body as text, piece by piece; `onText` returns true to stop reading. */
+async function readStream(
+  response: Response,
+  onText: (text: string) => boolean,
+): Promise<void> {
+  const body = response.body as ReadableStream<Uint8Array> | null;
+  if (body && typeof body.getReader === 'function') {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (onText(decoder.decode(value, { stream: true }))) {
+        await reader.cancel();
+        break;
       }
-      if (data.length > 0 || name !== 'message')
-        events.push({ name, data: data.join('\n') });
     }
-    return events;
+  } else {
+    // A fetch without streams (tests): the whole answer at once.
+    onText(await response.text());
   }
 }
 
@@ -316,23 +337,62 @@ export class RunwayClient implements RunwayApi {
       if (lines.length > 0) onLines(lines);
       return ended;
     };
-    const body = response.body as ReadableStream<Uint8Array> | null;
     try {
-      if (body && typeof body.getReader === 'function') {
-        const reader = body.getReader();
-        const decoder = new TextDecoder();
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          if (deliver(decoder.decode(value, { stream: true }))) {
-            await reader.cancel();
-            break;
-          }
+      await readStream(response, deliver);
+    } catch (err) {
+      if (options.signal.aborted) return;
+      throw err;
+    }
+  }
+
+  async chat(
+    ref: ResourceRef,
+    request: ChatRequest,
+    options: { signal: AbortSignal },
+    onText: (text: string) => void,
+  ): Promise<void> {
+    const base = await this.deps.discoveryApi.getBaseUrl('runway');
+    const path = `${resourcePath('deployments', ref)}/chat`;
+    let response: Response;
+    try {
+      response = await this.deps.fetchApi.fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'text/event-stream',
+        },
+        body: JSON.stringify(request),
+        signal: options.signal,
+      });
+    } catch (err) {
+      if (options.signal.aborted) return;
+      throw err;
+    }
+    if (!response.ok) {
+      await this.answer(path, response);
+      return;
+    }
+    const events = new SseDecoder();
+    const deliver = (chunk: string) => {
+      let text = '';
+      let done = false;
+      for (const event of events.push(chunk)) {
+        const part = chatStreamPart(event);
+        if (part?.type === 'text') text += part.text;
+        if (part?.type === 'error') {
+          if (text) onText(text);
+          throw new RunwayApiError(part.message, 502);
         }
-      } else {
-        // A fetch without streams (tests): the whole answer at once.
-        deliver(await response.text());
+        if (part?.type === 'done') {
+          done = true;
+          break;
+        }
       }
+      if (text) onText(text);
+      return done;
+    };
+    try {
+      await readStream(response, deliver);
     } catch (err) {
       if (options.signal.aborted) return;
       throw err;

@@ -7,6 +7,7 @@
  */
 import {
   checkProviderCompatibility,
+  engineCapabilities,
   type ModelDeploymentSpec,
   previewSelection,
   selectDeployment,
@@ -95,7 +96,7 @@ export function providerFits(
       ...withProvider,
       engine: { ...withProvider.engine, type: engine.engine },
     };
-    const offered = (config.spec?.capabilities?.engines ?? []).map(c => c.name);
+    const offered = engineCapabilities(config).map(c => c.name);
     const problems = checkProviderCompatibility(resolved, config)
       .filter(i => i.severity === 'error')
       .map(i => i.message);

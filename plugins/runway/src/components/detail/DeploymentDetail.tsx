@@ -3,7 +3,11 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Box from '@mui/material/Box';
-import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
+import {
+  type ModelDeployment,
+  resolveServedName,
+  runwayChatSendPermission,
+} from '@runway-portal/plugin-runway-common';
 import { Link as RouterLink } from 'react-router-dom';
 import { type ResourceRef, RunwayApiError } from '../../api/RunwayApi';
 import type { KubeObject } from '../../api/types';
@@ -24,6 +28,8 @@ import { DeploymentActions } from './DeploymentActions';
 import { DetailLayout } from './DetailLayout';
 import { EndpointDetails } from './EndpointDetails';
 import { PodLogs } from './PodLogs';
+import { TryIt } from './TryIt';
+import { useRunwayPermission } from '../common/PermissionGate';
 import { CopyButton, OverviewFact, OverviewFacts } from './parts';
 import {
   ConditionsTimeline,
@@ -63,6 +69,8 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
     [target.cluster, target.namespace, target.name],
   );
   useDetailPolling(detail.refresh, detail.value?.object?.status?.phase);
+  // Try it is shown only to who may send chat requests there.
+  const chat = useRunwayPermission(runwayChatSendPermission, target);
 
   if (detail.loading) return <LinearProgress aria-label="loading deployment" />;
   // Gone after a deletion (or deleted elsewhere) while the page was open.
@@ -209,6 +217,24 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
           label: 'Logs',
           content: <PodLogs kind="deployments" target={target} />,
         },
+        ...(chat.allowed
+          ? [
+              {
+                id: 'try',
+                label: 'Try it',
+                content: (
+                  <TryIt
+                    target={target}
+                    phase={phase}
+                    model={
+                      status.gateway?.modelName ??
+                      (md.spec ? resolveServedName(md.spec) : undefined)
+                    }
+                  />
+                ),
+              },
+            ]
+          : []),
         { id: 'yaml', label: 'YAML', content: <YamlSection object={md} /> },
       ]}
     />
