@@ -16,7 +16,6 @@ import {
   Namespaces,
   silentLogger,
 } from '@runway-portal/controller-runtime';
-import { waitFor } from '@runway-portal/e2e-cluster';
 import { parseAllDocuments } from 'yaml';
 import {
   DEPLOYMENTS_API_VERSION,
@@ -179,17 +178,20 @@ export function modelDeploymentTestHelpers(
       client().patch(ModelDeployments, { namespace, name }, { spec }, 'merge'),
     events: (name: string, ns = namespace) => eventsAbout(client(), ns, name),
     /** Waits for an event (`Type/Reason: message`): the recorder writes after the objects and the status. */
-    eventRecorded: (name: string, event: string, ns = namespace) =>
-      waitFor(
-        `event "${event}" about ${name}`,
-        async () => (await eventsAbout(client(), ns, name)).includes(event),
-        {
-          timeoutMs: 30_000,
-          intervalMs: 200,
-          explain: async () =>
-            `events: ${(await eventsAbout(client(), ns, name)).join('\n')}`,
-        },
-      ),
+    eventRecorded: async (name: string, event: string, ns = namespace) => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const recorded = await eventsAbout(client(), ns, name);
+        if (recorded.includes(event)) return;
+        if (Date.now() > deadline)
+          throw new Error(
+            `Timed out after 30 s waiting for event "${event}" about ${name}; its events:\n${recorded.join(
+              '\n',
+            )}`,
+          );
+        await new Promise(resolve => setTimeout(resolve, 200));
+      }
+    },
   };
 }
 
