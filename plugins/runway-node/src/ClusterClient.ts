@@ -191,7 +191,11 @@ export interface ClusterClient {
   /** Called for every change of a deployment, model or stack (or their events) in a watched cluster. */
   onChange(listener: (change: ResourceChange) => void): () => void;
   /** The resource's pods, found by label (its endpoint Service's selector, its workloads'), read live. */
-  resourcePods(kind: RunwayKind, ref: ResourceRef): Promise<PodsAnswer>;
+  resourcePods(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    onStep?: (step: string) => void,
+  ): Promise<PodsAnswer>;
   /**
    * One container's log of one of the resource's pods, read with the
    * portal's credentials: the open response (the caller bounds and ends it).
@@ -202,8 +206,19 @@ export interface ClusterClient {
     ref: ResourceRef,
     pod: string,
     query: LogQuery,
-    signal?: AbortSignal,
+    options?: PodLogOptions,
   ): Promise<PodLogStream>;
+}
+
+export interface PodLogOptions {
+  /** Ends the read (the client went). */
+  signal?: AbortSignal;
+  /**
+   * Called as each step ends, with its name (the backend's `Server-Timing`):
+   * `resolve` (the resource's pod selectors), `pod` (the pod checked to be
+   * the resource's), `open` (the API server answered `pods/log`).
+   */
+  onStep?: (step: string) => void;
 }
 
 /** An open pod log: the container read and the API server's response (text, one line per entry). */
@@ -672,8 +687,13 @@ export class DefaultClusterClient implements ClusterClient {
     }
   }
 
-  async resourcePods(kind: RunwayKind, ref: ResourceRef): Promise<PodsAnswer> {
+  async resourcePods(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    onStep: (step: string) => void = () => {},
+  ): Promise<PodsAnswer> {
     const detail = await this.get(kind, ref);
+    onStep('resource');
     const cache = this.cacheFor(ref.cluster);
     const read = async <T>(
       what: string,
@@ -706,6 +726,7 @@ export class DefaultClusterClient implements ClusterClient {
             }),
         )
       : undefined;
+    onStep('service');
     const selectors = podSelectors(detail.owned, service);
     // A model's pods are its download Job's and the pods that mount it (injected, naming it).
     if (kind === 'models') selectors.push(INJECTED_PODS_SELECTOR);
@@ -724,6 +745,7 @@ export class DefaultClusterClient implements ClusterClient {
         ),
       ),
     );
+    onStep('pods');
     // Each pod ranked by the first selector that found it: the model servers come first.
     const rank = new Map<string, number>();
     const byName = new Map<string, KubeObject>();
@@ -749,9 +771,10 @@ export class DefaultClusterClient implements ClusterClient {
     ref: ResourceRef,
     pod: string,
     query: LogQuery,
-    signal?: AbortSignal,
+    options: PodLogOptions = {},
   ): Promise<PodLogStream> {
-    const { pods } = await this.resourcePods(kind, ref);
+    const { signal, onStep = () => {} } = options;
+    const { pods } = await this.resourcePods(kind, ref, onStep);
     const found = pods.find(p => p.name === pod);
     const what = `${KIND_INFO[kind].kind} ${ref.namespace}/${ref.name}`;
     if (!found) {
@@ -797,6 +820,7 @@ export class DefaultClusterClient implements ClusterClient {
         // A followed log stays open until the reader goes; a tail has the usual bound.
         timeoutMs: query.follow ? 0 : this.requestTimeoutMs,
       });
+      onStep('open');
       return { container, stream };
     } catch (err) {
       throw logError(err, { cluster: ref.cluster, what: logWhat });

@@ -44,6 +44,31 @@ export function sseEvent(data: string, event?: string): string {
     .join('\n')}\n\n`;
 }
 
+/** One step of answering a log request and how long it took. */
+export interface TimedStep {
+  name: string;
+  ms: number;
+}
+
+/** The `Server-Timing` header of steps (what a browser's devtools and the benchmarks show). Pure. */
+export function serverTiming(steps: readonly TimedStep[]): string {
+  return steps.map(s => `${s.name};dur=${s.ms.toFixed(1)}`).join(', ');
+}
+
+/** Records how long each step took since the previous one ended (or since the request came). */
+export function stepTimer(now: () => number = () => performance.now()) {
+  let last = now();
+  const steps: TimedStep[] = [];
+  return {
+    steps,
+    step: (name: string) => {
+      const t = now();
+      steps.push({ name, ms: t - last });
+      last = t;
+    },
+  };
+}
+
 /** The last `tailLines` of a log read whole (bounded by `limitBytes` upstream). */
 export function lastLines(text: string, tailLines: number): string[] {
   const lines = text.split('\n');
@@ -149,12 +174,15 @@ export function registerLogRoutes(router: Router, options: LogRoutesOptions) {
   router.get('/:kind/:cluster/:namespace/:name/pods', async (req, res) => {
     const kind = req.params.kind as RunwayKind;
     const { cluster, namespace, name } = req.params;
+    const timer = stepTimer();
     await authorize(req);
-    const answer = await clusterClient.resourcePods(kind, {
-      cluster,
-      namespace,
-      name,
-    });
+    timer.step('authz');
+    const answer = await clusterClient.resourcePods(
+      kind,
+      { cluster, namespace, name },
+      timer.step,
+    );
+    res.setHeader('Server-Timing', serverTiming(timer.steps));
     res.json(answer satisfies PodsAnswer);
   });
 
@@ -163,7 +191,9 @@ export function registerLogRoutes(router: Router, options: LogRoutesOptions) {
     async (req, res) => {
       const kind = req.params.kind as RunwayKind;
       const { cluster, namespace, name, pod } = req.params;
+      const timer = stepTimer();
       await authorize(req);
+      timer.step('authz');
       const { value: query, issues } = parseLogQuery(
         req.query as Record<string, unknown>,
       );
@@ -183,8 +213,9 @@ export function registerLogRoutes(router: Router, options: LogRoutesOptions) {
         ref,
         pod,
         query,
-        aborted.signal,
+        { signal: aborted.signal, onStep: timer.step },
       );
+      res.setHeader('Server-Timing', serverTiming(timer.steps));
       if (query.follow) {
         logger.debug(`following the log of ${namespace}/${pod} ${container}`);
         follow(req, res, stream, heartbeatMs, () =>
