@@ -239,11 +239,14 @@ it(
       .sort((a, b) => a - b);
     expect(lates.length).toBeGreaterThan(0);
     process.stdout.write(
-      `bench: first log line on screen ${firstLineMs} ms after opening the Logs tab\n` +
+      [
+        `bench: first log line on screen ${firstLineMs} ms after opening the Logs tab`,
         `bench: followed line latency (written → on screen) median ${
           lates[Math.floor(lates.length / 2)]
-        } ms, max ${lates[lates.length - 1]} ms over ${lates.length} lines\n` +
-        requests.map(r => `bench:   ${r}\n`).join(''),
+        } ms, max ${lates[lates.length - 1]} ms over ${lates.length} lines`,
+        ...requests.map(r => `bench:   ${r}`),
+        '',
+      ].join('\n'),
     );
     await session.screenshot('detail-logs-following');
   },

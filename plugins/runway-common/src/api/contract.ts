@@ -31,7 +31,11 @@ import {
 
 export * from './pickers';
 import type { InferenceProviderConfigSpec } from '../deployments/types';
-import { LogAnswerSchema, PodsAnswerSchema } from './logs';
+import {
+  LogAnswerSchema,
+  PodsAnswerSchema,
+  ResourceLogAnswerSchema,
+} from './logs';
 
 export * from './logs';
 
@@ -515,6 +519,7 @@ export const ANSWER_SCHEMAS = {
   SearchHub: HubSearchAnswerSchema,
   ListPods: PodsAnswerSchema,
   ReadPodLog: LogAnswerSchema,
+  ReadResourceLog: ResourceLogAnswerSchema,
 } as const;
 export type RunwayOperationId = keyof typeof ANSWER_SCHEMAS;
 

@@ -23,7 +23,7 @@ import { useRunwayLinks } from '../common/useRunwayLinks';
 import { DeploymentActions } from './DeploymentActions';
 import { DetailLayout } from './DetailLayout';
 import { EndpointDetails } from './EndpointDetails';
-import { PodLogs } from './PodLogs';
+import { PodLogs, useLogsPermissionAhead } from './PodLogs';
 import { CopyButton, OverviewFact, OverviewFacts } from './parts';
 import {
   ConditionsTimeline,
@@ -63,6 +63,7 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
     [target.cluster, target.namespace, target.name],
   );
   useDetailPolling(detail.refresh, detail.value?.object?.status?.phase);
+  useLogsPermissionAhead(target);
 
   if (detail.loading) return <LinearProgress aria-label="loading deployment" />;
   // Gone after a deletion (or deleted elsewhere) while the page was open.
