@@ -58,8 +58,8 @@ export const DEFAULT_CLUSTERS = ['dev', 'staging'];
 export interface SystemOptions {
   /** Local clusters to start; default dev and staging. */
   clusters?: string[];
-  /** Start Backstage (`yarn start`); default true. */
-  backstage?: boolean;
+  /** Start Backstage (`yarn start`); default true. `'backend'`: its backend only, no frontend (benchmarks of the REST API). */
+  backstage?: boolean | 'backend';
   /** Step delay of the operator simulators (ms). */
   stepDelayMs?: number;
   /** Logs and the generated app-config; default $RUNWAY_SYSTEM_DIR or ~/.cache/runway-portal/system. */
@@ -94,8 +94,10 @@ export interface RunningSystem {
   missing: string[];
   /** The user's clusters from app-config.local.yaml, when they are used instead. */
   userClusters: string[];
-  /** http://localhost:3000 (or the chosen port) when Backstage runs. */
+  /** http://localhost:3000 (or the chosen port) when Backstage's frontend runs. */
   portalUrl?: string;
+  /** http://localhost:7007 (or the chosen port) when Backstage runs. */
+  backendUrl?: string;
   /** The generated app-config (ports, and the local clusters with their tokens). */
   appConfigPath?: string;
   /** How Backstage reaches each local cluster. */
@@ -343,7 +345,12 @@ export async function startSystem(
       system.appConfigPath = appConfigPath;
       configFiles.push(appConfigPath);
       const logPath = join(logDir, 'backstage.log');
-      const args = ['start', ...configFiles.flatMap(f => ['--config', f])];
+      const backendOnly = options.backstage === 'backend';
+      const args = [
+        'start',
+        ...(backendOnly ? ['packages/backend'] : []),
+        ...configFiles.flatMap(f => ['--config', f]),
+      ];
       log(`starting Backstage: yarn ${args.join(' ')}  (log: ${logPath})`);
       const portal: SystemService = {
         cluster: '',
@@ -357,14 +364,18 @@ export async function startSystem(
       };
       services.push(portal);
       const portalUrl = `http://localhost:${ports.app}`;
+      const backendUrl = `http://localhost:${ports.backend}`;
       await waitHttpOk(
-        `http://localhost:${ports.backend}/.backstage/health/v1/readiness`,
+        `${backendUrl}/.backstage/health/v1/readiness`,
         'the Backstage backend',
         portal,
         300_000,
       );
-      await waitHttpOk(portalUrl, 'the Backstage frontend', portal, 300_000);
-      system.portalUrl = portalUrl;
+      system.backendUrl = backendUrl;
+      if (!backendOnly) {
+        await waitHttpOk(portalUrl, 'the Backstage frontend', portal, 300_000);
+        system.portalUrl = portalUrl;
+      }
     }
     return system;
   } catch (err) {

@@ -22,6 +22,7 @@ import { startClusters, type TestCluster } from '@runway-portal/e2e-cluster';
 import { resolvePackagePath } from '@backstage/backend-plugin-api';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { percentiles } from '@runway-portal/provider-shared/testing';
 import { runwayPlugin } from '../src/plugin';
 
 // The backend's request log would drown the numbers.
@@ -81,19 +82,6 @@ function deployment(i: number): KubeObject {
       env: [{ name: 'LOG_LEVEL', value: 'info' }],
     },
   };
-}
-
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(
-    sorted.length - 1,
-    Math.ceil((p / 100) * sorted.length) - 1,
-  );
-  return sorted[Math.max(0, index)];
-}
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
 }
 
 async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
@@ -260,9 +248,9 @@ async function main() {
     );
     const after = memory();
 
-    const api = stats(apiSamples);
-    const direct = stats(directSamples);
-    const filtered = stats(filteredSamples);
+    const api = percentiles(apiSamples);
+    const direct = percentiles(directSamples);
+    const filtered = percentiles(filteredSamples);
     const fmt = (ms: number) => `${ms.toFixed(1).padStart(8)} ms`;
     process.stdout.write(
       '\nlatency                                   p50          p95\n',

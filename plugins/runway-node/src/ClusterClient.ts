@@ -88,11 +88,13 @@ import {
   LOG_BYTES_MAX,
   type LogQuery,
   type PodsAnswer,
+  type PodSummary,
 } from '@runway-portal/plugin-runway-common';
 import type { IncomingMessage } from 'node:http';
 import {
   endpointServiceName,
   INJECTED_PODS_SELECTOR,
+  podBelongs,
   podSelectors,
   podUsesModel,
   podSummary,
@@ -202,8 +204,27 @@ export interface ClusterClient {
   secretNames(cluster: string, namespace: string): Promise<SecretNamesAnswer>;
   /** Called for every change of a deployment, model or stack (or their events) in a watched cluster. */
   onChange(listener: (change: ResourceChange) => void): () => void;
-  /** The resource's pods, found by label (its endpoint Service's selector, its workloads'), read live. */
-  resourcePods(kind: RunwayKind, ref: ResourceRef): Promise<PodsAnswer>;
+  /**
+   * The resource's pods, found by label (its endpoint Service's selector, its
+   * workloads', from the watch cache), listed live.
+   */
+  resourcePods(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    onStep?: (step: string) => void,
+  ): Promise<PodsAnswer>;
+  /**
+   * The resource's log as the Logs tab opens it, in one call: its pods, and
+   * the first pod's log (its first container unless `query.container`) when
+   * it has a pod; `error` when that log cannot be read (the pods are still
+   * known).
+   */
+  resourceLog(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    query: LogQuery,
+    options?: PodLogOptions,
+  ): Promise<ResourceLogStream>;
   /**
    * One container's log of one of the resource's pods, read with the
    * portal's credentials: the open response (the caller bounds and ends it).
@@ -214,7 +235,7 @@ export interface ClusterClient {
     ref: ResourceRef,
     pod: string,
     query: LogQuery,
-    signal?: AbortSignal,
+    options?: PodLogOptions,
   ): Promise<PodLogStream>;
   /**
    * "Try it": sends a chat request to a Running deployment's Service through
@@ -234,6 +255,28 @@ export interface ClusterClient {
 export interface ChatStream {
   model: string;
   stream: IncomingMessage;
+}
+
+export interface PodLogOptions {
+  /** Ends the read (the client went). */
+  signal?: AbortSignal;
+  /**
+   * Called as each step ends, with its name (the backend's `Server-Timing`):
+   * `resolve` (the resource's pod selectors, from the cache), `pod` (the pod
+   * read and checked to be the resource's) or `pods` (the resource's pods
+   * listed), `open` (the API server answered `pods/log`).
+   */
+  onStep?: (step: string) => void;
+}
+
+/** The resource's pods and, when it has one, its first pod's open log (see `resourceLog`). */
+export interface ResourceLogStream {
+  pods: PodsAnswer;
+  pod?: string;
+  container?: string;
+  stream?: IncomingMessage;
+  /** Why the first pod's log could not be opened (the portal's error, as `podLog` throws it). */
+  error?: Error;
 }
 
 /** An open pod log: the container read and the API server's response (text, one line per entry). */
@@ -468,38 +511,13 @@ export class DefaultClusterClient implements ClusterClient {
     // One bound for the whole answer, shared by the steps below.
     const deadline = Date.now() + this.requestTimeoutMs;
     const left = () => Math.max(1, deadline - Date.now());
-    const rt = resourceTypeOf(info);
-    const what = `${info.kind} ${ref.namespace}/${ref.name}`;
-    const informer = cache.informer(rt);
-    await cache.waitForSync(informer, left());
-    const health = cache.health(
-      informer,
-      `${info.kind} (${rt.group}/${rt.version})`,
+    const { object, health } = await this.resourceObject(
+      cache,
+      kind,
+      ref,
+      left,
     );
     const errors: ClusterError[] = health.error ? [health.error] : [];
-
-    let object = informer.hasSynced()
-      ? informer.store.get(`${ref.namespace}/${ref.name}`)
-      : undefined;
-    if (!informer.hasSynced()) {
-      // No cache yet: one bounded read, so a detail page works while the list is still loading.
-      try {
-        object = await withTimeout(ref.cluster, left(), what, signal =>
-          cache.client.request<KubeObject>({
-            method: 'GET',
-            path: resourcePath(rt, {
-              namespace: ref.namespace,
-              name: ref.name,
-            }),
-            signal,
-          }),
-        );
-      } catch (err) {
-        throw toPortalError(err, { cluster: ref.cluster, what });
-      }
-    }
-    if (!object)
-      throw new NotFoundError(`${what} not found in cluster "${ref.cluster}"`);
 
     const uid = object.metadata?.uid ?? '';
     const [ownEvents, owned] = await Promise.all([
@@ -528,6 +546,47 @@ export class DefaultClusterClient implements ClusterClient {
       clusters: [health.freshness],
       errors,
     };
+  }
+
+  /** The resource from the watch cache, or one bounded read while the cache is not synced; NotFoundError when it does not exist. */
+  private async resourceObject(
+    cache: ClusterCache,
+    kind: RunwayKind,
+    ref: ResourceRef,
+    left: () => number,
+  ) {
+    const info = KIND_INFO[kind];
+    const rt = resourceTypeOf(info);
+    const what = `${info.kind} ${ref.namespace}/${ref.name}`;
+    const informer = cache.informer(rt);
+    await cache.waitForSync(informer, left());
+    const health = cache.health(
+      informer,
+      `${info.kind} (${rt.group}/${rt.version})`,
+    );
+    let object = informer.hasSynced()
+      ? informer.store.get(`${ref.namespace}/${ref.name}`)
+      : undefined;
+    if (!informer.hasSynced()) {
+      // No cache yet: one bounded read, so a detail page works while the list is still loading.
+      try {
+        object = await withTimeout(ref.cluster, left(), what, signal =>
+          cache.client.request<KubeObject>({
+            method: 'GET',
+            path: resourcePath(rt, {
+              namespace: ref.namespace,
+              name: ref.name,
+            }),
+            signal,
+          }),
+        );
+      } catch (err) {
+        throw toPortalError(err, { cluster: ref.cluster, what });
+      }
+    }
+    if (!object)
+      throw new NotFoundError(`${what} not found in cluster "${ref.cluster}"`);
+    return { object, health };
   }
 
   async providerConfigs(cluster: string): Promise<KubeObject[]> {
@@ -748,46 +807,91 @@ export class DefaultClusterClient implements ClusterClient {
     }
   }
 
-  async resourcePods(kind: RunwayKind, ref: ResourceRef): Promise<PodsAnswer> {
-    const detail = await this.get(kind, ref);
-    const cache = this.cacheFor(ref.cluster);
-    const read = async <T>(
-      what: string,
-      work: (s: AbortSignal) => Promise<T>,
-    ) => {
-      try {
-        return await withTimeout(
-          ref.cluster,
-          this.requestTimeoutMs,
-          what,
-          work,
-        );
-      } catch (err) {
-        throw toPortalError(err, { cluster: ref.cluster, what });
-      }
-    };
-    const serviceName = endpointServiceName(detail.object);
-    const service = serviceName
-      ? await read(`Service ${ref.namespace}/${serviceName}`, signal =>
-          cache.client
-            .get<KubeObject>(
-              SERVICES,
-              { namespace: ref.namespace, name: serviceName },
-              signal,
-            )
-            .catch(err => {
-              // Not created yet: the workloads' selectors may still find pods.
-              if ((err as { code?: number }).code === 404) return undefined;
-              throw err;
-            }),
-        )
-      : undefined;
-    const selectors = podSelectors(detail.owned, service);
+  /**
+   * The label selectors of a resource's pods, from the watch cache: the
+   * resource, the workloads it owns, and its endpoint Service (Services are
+   * cached with their selector). The API server is read only while a cache
+   * is not synced yet.
+   */
+  private async podSelectorsOf(
+    cache: ClusterCache,
+    kind: RunwayKind,
+    ref: ResourceRef,
+  ): Promise<string[]> {
+    this.assertNamespaceAllowed(ref.cluster, ref.namespace);
+    const deadline = Date.now() + this.requestTimeoutMs;
+    const left = () => Math.max(1, deadline - Date.now());
+    const { object } = await this.resourceObject(cache, kind, ref, left);
+    const [owned, service] = await Promise.all([
+      // A kind not synced leaves its objects out (as on the detail page); the Service's selector still finds pods.
+      this.ownedObjects(cache, kind, object.metadata?.uid ?? '', [], left),
+      this.endpointService(cache, kind, ref, object, left),
+    ]);
+    const selectors = podSelectors(owned, service);
     // A model's pods are its download Job's and the pods that mount it (injected, naming it).
     if (kind === 'models') selectors.push(INJECTED_PODS_SELECTOR);
+    return selectors;
+  }
+
+  /** The Service a resource reports as its endpoint: from the Services' cache, else read (404: none yet). */
+  private async endpointService(
+    cache: ClusterCache,
+    kind: RunwayKind,
+    ref: ResourceRef,
+    object: KubeObject,
+    left: () => number,
+  ): Promise<KubeObject | undefined> {
+    const name = endpointServiceName(object);
+    if (!name) return undefined;
+    const types = await cache
+      .upstreamTypes(kind, UPSTREAM_KINDS[kind])
+      .catch(() => [] as UpstreamType[]);
+    const services = types.find(
+      t => t.type.group === '' && t.type.kind === SERVICES.kind,
+    );
+    const informer = services && cache.upstreamInformers(services)[0];
+    if (informer && (await cache.waitForSync(informer, left())))
+      return informer.store.get(`${ref.namespace}/${name}`);
+    const what = `Service ${ref.namespace}/${name}`;
+    try {
+      return await withTimeout(ref.cluster, left(), what, signal =>
+        cache.client.get<KubeObject>(
+          SERVICES,
+          { namespace: ref.namespace, name },
+          signal,
+        ),
+      );
+    } catch (err) {
+      // Not created yet: the workloads' selectors may still find pods.
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw toPortalError(err, { cluster: ref.cluster, what });
+    }
+  }
+
+  /** A bounded live read of one cluster, its failure in the portal's terms. */
+  private async live<T>(
+    cluster: string,
+    what: string,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await withTimeout(cluster, this.requestTimeoutMs, what, work);
+    } catch (err) {
+      throw toPortalError(err, { cluster, what });
+    }
+  }
+
+  async resourcePods(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    onStep: (step: string) => void = () => {},
+  ): Promise<PodsAnswer> {
+    const cache = this.cacheFor(ref.cluster);
+    const selectors = await this.podSelectorsOf(cache, kind, ref);
+    onStep('resolve');
     const lists = await Promise.all(
       selectors.map(labelSelector =>
-        read(`pods matching ${labelSelector}`, signal =>
+        this.live(ref.cluster, `pods matching ${labelSelector}`, signal =>
           cache.client.list<KubeObject>(PODS, {
             namespace: ref.namespace,
             labelSelector,
@@ -800,6 +904,7 @@ export class DefaultClusterClient implements ClusterClient {
         ),
       ),
     );
+    onStep('pods');
     // Each pod ranked by the first selector that found it: the model servers come first.
     const rank = new Map<string, number>();
     const byName = new Map<string, KubeObject>();
@@ -825,18 +930,77 @@ export class DefaultClusterClient implements ClusterClient {
     ref: ResourceRef,
     pod: string,
     query: LogQuery,
-    signal?: AbortSignal,
+    options: PodLogOptions = {},
   ): Promise<PodLogStream> {
-    const { pods } = await this.resourcePods(kind, ref);
-    const found = pods.find(p => p.name === pod);
-    const what = `${KIND_INFO[kind].kind} ${ref.namespace}/${ref.name}`;
-    if (!found) {
+    const { onStep = () => {} } = options;
+    const cache = this.cacheFor(ref.cluster);
+    const selectors = await this.podSelectorsOf(cache, kind, ref);
+    onStep('resolve');
+    // One read of the pod, and its labels checked against the resource's selectors, before its log is read.
+    const found = await this.live(
+      ref.cluster,
+      `pod ${ref.namespace}/${pod}`,
+      signal =>
+        cache.client
+          .get<KubeObject>(
+            PODS,
+            { namespace: ref.namespace, name: pod },
+            signal,
+          )
+          .catch(err => {
+            if ((err as { code?: number }).code === 404) return undefined;
+            throw err;
+          }),
+    );
+    if (!found || !podBelongs(found, selectors, ref.name)) {
+      const what = `${KIND_INFO[kind].kind} ${ref.namespace}/${ref.name}`;
       throw new NotAllowedError(
-        `pod "${pod}" is not one of the pods of ${what} (its pods: ${
-          pods.map(p => p.name).join(', ') || 'none yet'
+        `pod "${pod}" is not one of the pods of ${what} (its pods match ${
+          selectors.join('; ') || 'no selector yet'
         }): the portal reads only the logs of a resource's own pods`,
       );
     }
+    onStep('pod');
+    return this.openLog(cache, ref, podSummary(found), query, options);
+  }
+
+  async resourceLog(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    query: LogQuery,
+    options: PodLogOptions = {},
+  ): Promise<ResourceLogStream> {
+    const cache = this.cacheFor(ref.cluster);
+    const pods = await this.resourcePods(kind, ref, options.onStep);
+    const first = pods.pods[0];
+    if (!first) return { pods };
+    try {
+      const { container, stream } = await this.openLog(
+        cache,
+        ref,
+        first,
+        query,
+        options,
+      );
+      return { pods, pod: first.name, container, stream };
+    } catch (err) {
+      return {
+        pods,
+        pod: first.name,
+        error: err instanceof Error ? err : new Error(String(err)),
+      };
+    }
+  }
+
+  /** Opens the log of a pod known to be the resource's: its container checked, then `pods/log`. */
+  private async openLog(
+    cache: ClusterCache,
+    ref: ResourceRef,
+    found: PodSummary,
+    query: LogQuery,
+    { signal, onStep = () => {} }: PodLogOptions,
+  ): Promise<PodLogStream> {
+    const pod = found.name;
     const names = found.containers.map(c => c.name);
     const container = query.container ?? names[0];
     if (!container || !names.includes(container)) {
@@ -853,7 +1017,6 @@ export class DefaultClusterClient implements ClusterClient {
         ],
       );
     }
-    const cache = this.cacheFor(ref.cluster);
     const logWhat = `the log of container ${container} of pod ${ref.namespace}/${pod}`;
     try {
       const stream = await cache.client.stream({
@@ -873,6 +1036,7 @@ export class DefaultClusterClient implements ClusterClient {
         // A followed log stays open until the reader goes; a tail has the usual bound.
         timeoutMs: query.follow ? 0 : this.requestTimeoutMs,
       });
+      onStep('open');
       return { container, stream };
     } catch (err) {
       throw logError(err, { cluster: ref.cluster, what: logWhat });

@@ -44,6 +44,7 @@ function mockedApi(count: number): RunwayApi {
     searchHub: never,
     pods: never,
     log: never,
+    resourceLog: never,
     followLog: never,
     chat: never,
   };

@@ -26,6 +26,8 @@ export {
   inParallel,
   measureBaselines,
   memoryOf,
+  percentile,
+  percentiles,
   pollUntil,
   ratio,
   resourceCreated,

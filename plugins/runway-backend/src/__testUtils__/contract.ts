@@ -42,6 +42,8 @@ export function operationOf(
   if (segments.length === 4) return onOne[m as keyof typeof onOne];
   if (m === 'GET' && segments.length === 5 && segments[4] === 'pods')
     return 'ListPods';
+  if (m === 'GET' && segments.length === 5 && segments[4] === 'log')
+    return 'ReadResourceLog';
   if (m === 'GET' && segments.length === 7 && segments[6] === 'log')
     return 'ReadPodLog';
   return undefined;

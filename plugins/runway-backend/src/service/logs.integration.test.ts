@@ -284,8 +284,13 @@ describe('pod logs through the runway API against a real cluster', () => {
       .set(auth(TEAM_A));
     expect(stranger.status).toBe(403);
     expect(stranger.body.error.message).toBe(
-      'pod "stranger" is not one of the pods of ModelDeployment team-a/llama (its pods: llama-0): the portal reads only the logs of a resource\'s own pods',
+      'pod "stranger" is not one of the pods of ModelDeployment team-a/llama (its pods match kaito.sh/workspace=llama): the portal reads only the logs of a resource\'s own pods',
     );
+    // A pod that does not exist is refused alike (the answer does not say which pods exist elsewhere).
+    const nowhere = await api()
+      .get(`${BASE}/pods/nowhere/log?follow=true`)
+      .set(auth(TEAM_A));
+    expect(nowhere.status).toBe(403);
     const bad = await api()
       .get(`${BASE}/pods/llama-0/log?tailLines=100000&container=Bad_Name`)
       .set(auth(TEAM_A));
@@ -310,7 +315,11 @@ describe('pod logs through the runway API against a real cluster', () => {
 
   it('answers 403 without runway.logs.read, and reads nothing (no pod list, no log)', async () => {
     const before = kubelet.requests.length;
-    for (const path of [`${BASE}/pods`, `${BASE}/pods/llama-0/log`]) {
+    for (const path of [
+      `${BASE}/pods`,
+      `${BASE}/pods/llama-0/log`,
+      `${BASE}/log?follow=true`,
+    ]) {
       const res = await api().get(path).set(auth(NOBODY));
       expect(res.status).toBe(403);
       expect(res.body.error.message).toMatch(
@@ -323,6 +332,93 @@ describe('pod logs through the runway API against a real cluster', () => {
       .set(auth(TEAM_A));
     expect(elsewhere.status).toBe(403);
     expect(kubelet.requests.length).toBe(before);
+  });
+
+  it("opens the deployment's log in one request: its pods, then its first pod's lines, and says how long each step took", async () => {
+    const tail = await api().get(`${BASE}/log?tailLines=2`).set(auth(TEAM_A));
+    expect(tail.status).toBe(200);
+    expect(tail.body.pods.pods.map((p: any) => p.name)).toEqual(['llama-0']);
+    expect(tail.body.log).toEqual({
+      pod: 'llama-0',
+      container: 'model',
+      previous: false,
+      lines: ['line 4', 'line 5'],
+      truncated: false,
+    });
+    expect(tail.headers['server-timing']).toMatch(
+      /^authz;dur=[\d.]+, resolve;dur=[\d.]+, pods;dur=[\d.]+, open;dur=[\d.]+$/,
+    );
+
+    const { port } = server.address() as AddressInfo;
+    const events: string[] = [];
+    const req = http.get({
+      host: '127.0.0.1',
+      port,
+      path: `${BASE}/log?follow=true&tailLines=2`,
+      headers: { ...auth(TEAM_A), Accept: 'text/event-stream' },
+    });
+    req.on('response', res => {
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        const blocks = buffer.split('\n\n');
+        buffer = blocks.pop()!;
+        events.push(...blocks);
+      });
+    });
+    await eventually(
+      async () => (events.length >= 4 ? true : undefined),
+      10_000,
+      'the pods, the tail and a followed line',
+    );
+    req.destroy();
+    const start = JSON.parse(events[0].replace(/^event: pods\ndata: /, ''));
+    expect(start).toMatchObject({ pod: 'llama-0', container: 'model' });
+    expect(start.pods.selectors).toEqual(['kaito.sh/workspace=llama']);
+    expect(events.slice(1, 4)).toEqual([
+      'data: line 4',
+      'data: line 5',
+      'data: llama-0 followed 0',
+    ]);
+  });
+
+  it('opens the log of a deployment without pods with its empty pod list, and ends', async () => {
+    await admin.apply(
+      DEPLOYMENTS,
+      {
+        apiVersion: 'airunway.ai/v1alpha1',
+        kind: 'ModelDeployment',
+        metadata: { name: 'empty', namespace: 'team-a' },
+        spec: {
+          model: { id: 'meta-llama/Llama-3.1-8B-Instruct' },
+          engine: { type: 'vllm' },
+          resources: { gpu: { count: 1 } },
+        },
+      },
+      setup,
+    );
+    const path = '/api/runway/deployments/east/team-a/empty/log';
+    const answer = await eventually(
+      async () => {
+        const res = await api().get(path).set(auth(TEAM_A));
+        return res.status === 200 ? res : undefined;
+      },
+      10_000,
+      'the new deployment in the cache',
+    );
+    expect(answer.body).toEqual({
+      pods: { cluster: 'east', pods: [], selectors: [] },
+    });
+    const followed = await request(server)
+      .get(`${path}?follow=true`)
+      .set(auth(TEAM_A));
+    expect(followed.status).toBe(200);
+    expect(followed.text).toBe(
+      `event: pods\ndata: ${JSON.stringify({
+        pods: { cluster: 'east', pods: [], selectors: [] },
+      })}\n\nevent: end\ndata: \n\n`,
+    );
   });
 
   it('follows a log as server-sent events, and stops reading from the cluster when the client goes', async () => {

@@ -1,6 +1,8 @@
 /**
- * Pod logs: the pods of a resource, and one container's log as a bounded
- * tail (JSON) or followed (server-sent events, ended when the client goes).
+ * Pod logs: the pods of a resource, one container's log as a bounded tail
+ * (JSON) or followed (server-sent events, ended when the client goes), and
+ * the resource's log (its pods with its first pod's log: the Logs tab's one
+ * first request). Each answer says in `Server-Timing` how long each step took.
  * Each route checks the user's runway.logs.read on the resource's cluster
  * and namespace first; only then does the ClusterClient read, with the
  * portal's own credentials, and only the resource's own pods.
@@ -19,8 +21,10 @@ import {
   LOG_BYTES_MAX,
   LOG_EVENTS,
   type LogAnswer,
+  type LogStart,
   type PodsAnswer,
   parseLogQuery,
+  type ResourceLogAnswer,
   runwayLogsReadPermission,
   type RunwayKind,
 } from '@runway-portal/plugin-runway-common';
@@ -42,6 +46,31 @@ export function sseEvent(data: string, event?: string): string {
   return `${event ? `event: ${event}\n` : ''}${lines
     .map(l => `data: ${l}`)
     .join('\n')}\n\n`;
+}
+
+/** One step of answering a log request and how long it took. */
+export interface TimedStep {
+  name: string;
+  ms: number;
+}
+
+/** The `Server-Timing` header of steps (what a browser's devtools and the benchmarks show). Pure. */
+export function serverTiming(steps: readonly TimedStep[]): string {
+  return steps.map(s => `${s.name};dur=${s.ms.toFixed(1)}`).join(', ');
+}
+
+/** Records how long each step took since the previous one ended (or since the request came). */
+export function stepTimer(now: () => number = () => performance.now()) {
+  let last = now();
+  const steps: TimedStep[] = [];
+  return {
+    steps,
+    step: (name: string) => {
+      const t = now();
+      steps.push({ name, ms: t - last });
+      last = t;
+    },
+  };
 }
 
 /** The last `tailLines` of a log read whole (bounded by `limitBytes` upstream). */
@@ -74,39 +103,57 @@ async function readBounded(
 }
 
 /**
- * Starts a server-sent-event answer fed by `source`: the headers, then a
- * writer that flushes each event and pauses `source` while the client is
- * slow (backpressure), so nothing piles up in the backend.
+ * Starts an event stream: nothing between the backend and the browser may
+ * hold it back (`no-transform` keeps compression middleware off it,
+ * `X-Accel-Buffering` a proxy's buffer), and each write is flushed.
+ * Returns the writer (false: the client reads slower than the log comes).
  */
-export function eventStreamWriter(
-  res: Response,
-  source: Readable,
-): (text: string) => void {
+function startEvents(res: Response): (text: string) => boolean {
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
-  // Behind compression middleware each event must be flushed, or it waits in a buffer.
+  // No Nagle delay for the small writes of a log line.
+  res.socket?.setNoDelay(true);
   const flush = () => (res as unknown as { flush?: () => void }).flush?.();
-  return (text: string) => {
+  return text => {
     const ok = res.write(text);
     flush();
-    if (!ok) {
+    return ok;
+  };
+}
+
+/** A writer that pauses `source` while the client reads slower than it comes, so nothing piles up in the backend. */
+function withBackpressure(
+  res: Response,
+  send: (text: string) => boolean,
+  source: Readable,
+): (text: string) => void {
+  return text => {
+    if (!send(text)) {
       source.pause();
       res.once('drain', () => source.resume());
     }
   };
 }
 
-function follow(
-  req: Request,
+/** An event stream fed by `source` (Try it's answers): the headers, then a writer with backpressure. */
+export function eventStreamWriter(
   res: Response,
+  source: Readable,
+): (text: string) => void {
+  return withBackpressure(res, startEvents(res), source);
+}
+
+function follow(
+  res: Response,
+  send: (text: string) => boolean,
   stream: Readable,
   heartbeatMs: number,
   onEnd: () => void,
 ) {
-  const write = eventStreamWriter(res, stream);
+  const write = withBackpressure(res, send, stream);
   const decoder = new LineDecoder();
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs);
   let done = false;
@@ -115,7 +162,7 @@ function follow(
     done = true;
     clearInterval(heartbeat);
     stream.destroy();
-    if (event && !res.writableEnded) write(event);
+    if (event && !res.writableEnded) send(event);
     if (!res.writableEnded) res.end();
     onEnd();
   };
@@ -138,7 +185,27 @@ function follow(
   );
   // The client went (tab closed, page left): stop reading from the cluster.
   res.on('close', () => finish());
-  void req;
+}
+
+/** The log query, validated (400 naming each parameter at fault). */
+function logQueryOf(req: Request) {
+  const { value, issues } = parseLogQuery(req.query as Record<string, unknown>);
+  if (!value) {
+    throw new ResourceInvalidError(
+      `the log request is not valid: ${issues
+        .map(i => `${i.path}: ${i.message}`)
+        .join('; ')}`,
+      issues,
+    );
+  }
+  return value;
+}
+
+/** An abort signal that fires when the client goes. */
+function untilClientGoes(res: Response): AbortSignal {
+  const aborted = new AbortController();
+  res.on('close', () => aborted.abort(new Error('the client went away')));
+  return aborted.signal;
 }
 
 /** Adds the log routes to the runway router (after the resource routes, same error handling). */
@@ -158,12 +225,15 @@ export function registerLogRoutes(router: Router, options: LogRoutesOptions) {
   router.get('/:kind/:cluster/:namespace/:name/pods', async (req, res) => {
     const kind = req.params.kind as RunwayKind;
     const { cluster, namespace, name } = req.params;
+    const timer = stepTimer();
     await authorize(req);
-    const answer = await clusterClient.resourcePods(kind, {
-      cluster,
-      namespace,
-      name,
-    });
+    timer.step('authz');
+    const answer = await clusterClient.resourcePods(
+      kind,
+      { cluster, namespace, name },
+      timer.step,
+    );
+    res.setHeader('Server-Timing', serverTiming(timer.steps));
     res.json(answer satisfies PodsAnswer);
   });
 
@@ -172,31 +242,21 @@ export function registerLogRoutes(router: Router, options: LogRoutesOptions) {
     async (req, res) => {
       const kind = req.params.kind as RunwayKind;
       const { cluster, namespace, name, pod } = req.params;
+      const timer = stepTimer();
       await authorize(req);
-      const { value: query, issues } = parseLogQuery(
-        req.query as Record<string, unknown>,
-      );
-      if (!query) {
-        throw new ResourceInvalidError(
-          `the log request is not valid: ${issues
-            .map(i => `${i.path}: ${i.message}`)
-            .join('; ')}`,
-          issues,
-        );
-      }
-      const aborted = new AbortController();
-      res.on('close', () => aborted.abort(new Error('the client went away')));
-      const ref = { cluster, namespace, name };
+      timer.step('authz');
+      const query = logQueryOf(req);
       const { container, stream } = await clusterClient.podLog(
         kind,
-        ref,
+        { cluster, namespace, name },
         pod,
         query,
-        aborted.signal,
+        { signal: untilClientGoes(res), onStep: timer.step },
       );
+      res.setHeader('Server-Timing', serverTiming(timer.steps));
       if (query.follow) {
         logger.debug(`following the log of ${namespace}/${pod} ${container}`);
-        follow(req, res, stream, heartbeatMs, () =>
+        follow(res, startEvents(res), stream, heartbeatMs, () =>
           logger.debug(`stopped following ${namespace}/${pod} ${container}`),
         );
         return;
@@ -211,4 +271,64 @@ export function registerLogRoutes(router: Router, options: LogRoutesOptions) {
       } satisfies LogAnswer);
     },
   );
+
+  // The Logs tab's first request: the resource's pods and its first pod's log in one answer.
+  router.get('/:kind/:cluster/:namespace/:name/log', async (req, res) => {
+    const kind = req.params.kind as RunwayKind;
+    const { cluster, namespace, name } = req.params;
+    const timer = stepTimer();
+    await authorize(req);
+    timer.step('authz');
+    const query = logQueryOf(req);
+    const answer = await clusterClient.resourceLog(
+      kind,
+      { cluster, namespace, name },
+      query,
+      { signal: untilClientGoes(res), onStep: timer.step },
+    );
+    res.setHeader('Server-Timing', serverTiming(timer.steps));
+    const { pods, pod, container, stream, error } = answer;
+    if (!query.follow) {
+      if (error) throw error;
+      if (!stream || !pod || !container) {
+        res.json({ pods } satisfies ResourceLogAnswer);
+        return;
+      }
+      const { text, truncated } = await readBounded(stream, LOG_BYTES_MAX);
+      res.json({
+        pods,
+        log: {
+          pod,
+          container,
+          previous: query.previous,
+          lines: lastLines(text, query.tailLines),
+          truncated,
+        },
+      } satisfies ResourceLogAnswer);
+      return;
+    }
+    const send = startEvents(res);
+    const start: LogStart = {
+      pods,
+      ...(pod ? { pod } : {}),
+      ...(container ? { container } : {}),
+    };
+    send(sseEvent(JSON.stringify(start), LOG_EVENTS.start));
+    if (stream && pod && container) {
+      follow(res, send, stream, heartbeatMs, () =>
+        logger.debug(`stopped following ${namespace}/${pod} ${container}`),
+      );
+      return;
+    }
+    // No pod yet, or its log cannot be read: the pods are known, the stream ends saying why.
+    send(
+      error
+        ? sseEvent(
+            `could not read the log of pod ${pod}: ${error.message}`,
+            LOG_EVENTS.error,
+          )
+        : sseEvent('', LOG_EVENTS.end),
+    );
+    res.end();
+  });
 }

@@ -34,7 +34,11 @@ import { DoctorReportSchema } from './doctor';
 
 export * from './doctor';
 import type { InferenceProviderConfigSpec } from '../deployments/types';
-import { LogAnswerSchema, PodsAnswerSchema } from './logs';
+import {
+  LogAnswerSchema,
+  PodsAnswerSchema,
+  ResourceLogAnswerSchema,
+} from './logs';
 
 export * from './logs';
 export * from './chat';
@@ -522,6 +526,7 @@ export const ANSWER_SCHEMAS = {
   ListPods: PodsAnswerSchema,
   ReadPodLog: LogAnswerSchema,
   GetClusterDoctor: DoctorReportSchema,
+  ReadResourceLog: ResourceLogAnswerSchema,
 } as const;
 export type RunwayOperationId = keyof typeof ANSWER_SCHEMAS;
 

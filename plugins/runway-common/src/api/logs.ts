@@ -68,6 +68,42 @@ export const LogAnswerSchema = Type.Object(
 );
 export type LogAnswer = Static<typeof LogAnswerSchema>;
 
+export const LogStartSchema = Type.Object(
+  {
+    pods: PodsAnswerSchema,
+    pod: Opt(
+      Str({
+        description:
+          'The pod whose log follows: the first of `pods` (none while the resource has no pod).',
+      }),
+    ),
+    container: Opt(
+      Str({ description: "The container: the pod's first unless asked." }),
+    ),
+  },
+  {
+    $id: 'LogStart',
+    description:
+      "The first event (`pods`) of a resource's followed log: its pods, and the pod and container whose lines follow.",
+    ...closed,
+  },
+);
+export type LogStart = Static<typeof LogStartSchema>;
+
+export const ResourceLogAnswerSchema = Type.Object(
+  {
+    pods: PodsAnswerSchema,
+    log: Opt(LogAnswerSchema),
+  },
+  {
+    $id: 'ResourceLogAnswer',
+    description:
+      "A resource's log as its Logs tab opens it: its pods and, when it has one, the first pod's log.",
+    ...closed,
+  },
+);
+export type ResourceLogAnswer = Static<typeof ResourceLogAnswerSchema>;
+
 /** The tail when none is asked for, and the most a request may ask (a huge log never travels whole). */
 export const LOG_TAIL_DEFAULT = 200;
 export const LOG_TAIL_MAX = 5000;
@@ -76,6 +112,8 @@ export const LOG_BYTES_MAX = 2 * 1024 * 1024;
 
 /** Server-sent events of a followed log: each `data` is one line; these event names carry the rest. */
 export const LOG_EVENTS = {
+  /** The first event of a resource's log (not a pod's): `data` is a LogStart (JSON). */
+  start: 'pods',
   /** The stream ended (the container stopped, or the API server closed it). */
   end: 'end',
   /** Reading failed; `data` says why and what to do. */

@@ -50,6 +50,7 @@ describe('the OpenAPI document derived from the contract', () => {
       'ListStorageClasses',
       'PreviewResource',
       'ReadPodLog',
+      'ReadResourceLog',
       'SearchHub',
       'UpdateResource',
     ]);

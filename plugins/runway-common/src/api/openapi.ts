@@ -435,6 +435,53 @@ const paths = {
       },
     },
   },
+  '/{kind}/{cluster}/{namespace}/{name}/log': {
+    get: {
+      operationId: 'ReadResourceLog',
+      description:
+        "The resource's log as its Logs tab opens it, in one request: its pods (as ListPods) and the first pod's log (its first container unless `container`), as ReadPodLog reads it. As JSON: the pods and the log. With follow=true, server-sent events: first `pods` (a LogStart: the pods, and the pod and container that follow), then the lines as ReadPodLog sends them; a log that cannot be read after the pods are known is a `runway-error` event, and a resource without pods ends at once (`end`). Needs runway.logs.read.",
+      parameters: [
+        ...resourceParams,
+        queryParam(
+          'container',
+          STRING,
+          "The container; default the pod's first container.",
+        ),
+        queryParam(
+          'tailLines',
+          // The bounds are checked by parseLogQuery, whose error names the parameter.
+          { type: 'integer' },
+          `How many of the last lines: 1 to ${LOG_TAIL_MAX}, default ${LOG_TAIL_DEFAULT}.`,
+        ),
+        queryParam(
+          'previous',
+          BOOLEAN,
+          'The log of the previous instance of a restarted container.',
+        ),
+        queryParam(
+          'follow',
+          BOOLEAN,
+          'Keep streaming new lines (text/event-stream).',
+        ),
+      ],
+      responses: {
+        '200': {
+          description:
+            "The pods and the first pod's lines (JSON), or with follow=true a text/event-stream: `pods`, then lines.",
+          content: {
+            'application/json': { schema: ref('ReadResourceLog') },
+            'text/event-stream': { schema: STRING },
+          },
+        },
+        '400': errorResponse(
+          'A query parameter is not valid: `issues` names it.',
+        ),
+        '403': errorResponse('The user may not read logs there.'),
+        '404': errorResponse('No such resource or cluster.'),
+        '503': unreachable503,
+      },
+    },
+  },
 } as const;
 
 /** The schema names the paths refer to, each one a contract schema. */
@@ -451,6 +498,7 @@ const NAMED_SCHEMAS: Record<string, TSchema> = {
   ReadPodLog: ANSWER_SCHEMAS.ReadPodLog,
   DoctorReport: ANSWER_SCHEMAS.GetClusterDoctor,
   ChatRequest: ChatRequestSchema,
+  ReadResourceLog: ANSWER_SCHEMAS.ReadResourceLog,
   ClusterError: ClusterErrorSchema,
   ClusterFreshness: ClusterFreshnessSchema,
   ValidationIssue: ValidationIssueSchema,

@@ -199,12 +199,17 @@ export const OWNER_UID = 'runway-owner-uid';
 const byOwnerUid = (obj: KubeObject): string[] =>
   (obj.metadata?.ownerReferences ?? []).map(r => r.uid);
 
-/** Keeps an upstream object only if one of Runway's kinds owns it; else a stub with its key. */
+/**
+ * Keeps an upstream object only if one of Runway's kinds owns it; else a
+ * stub with its key (and, for a Service, its selector: a resource's
+ * endpoint Service, its operator's, says which pods are the resource's).
+ */
 export function keepOwnedOnly(obj: KubeObject): KubeObject {
   const owned = (obj.metadata?.ownerReferences ?? []).some(r =>
     RUNWAY_GROUPS.has(r.apiVersion.split('/')[0]),
   );
   if (owned) return stripManagedFields(obj);
+  const selector = (obj.spec as { selector?: unknown } | undefined)?.selector;
   return {
     apiVersion: obj.apiVersion,
     kind: obj.kind,
@@ -213,6 +218,9 @@ export function keepOwnedOnly(obj: KubeObject): KubeObject {
       namespace: obj.metadata?.namespace,
       resourceVersion: obj.metadata?.resourceVersion,
     },
+    ...(obj.apiVersion === 'v1' && obj.kind === 'Service' && selector
+      ? { spec: { selector } }
+      : {}),
   };
 }
 

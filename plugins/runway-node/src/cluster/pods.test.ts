@@ -1,6 +1,7 @@
 import {
   endpointServiceName,
   INJECTED_PODS_SELECTOR,
+  podBelongs,
   podSelectors,
   podSummary,
   podUsesModel,
@@ -149,5 +150,49 @@ describe('podUsesModel', () => {
     // Asked for, but not (yet) injected: the webhook denied or did not see it.
     expect(podUsesModel(pod({}, 'tiny'), 'tiny')).toBe(false);
     expect(INJECTED_PODS_SELECTOR).toBe('models.airunway.ai/injected=true');
+  });
+
+  it("says whether a pod is the resource's as listing by its selectors would, before any log is read", () => {
+    const labelled = (labels: Record<string, string>, annotations = {}) => ({
+      metadata: { name: 'p', labels, annotations },
+    });
+    const selectors = [
+      'kaito.sh/workspace=llama',
+      'app in (epp,router),!canary',
+    ];
+    expect(
+      podBelongs(
+        labelled({ 'kaito.sh/workspace': 'llama' }),
+        selectors,
+        'llama',
+      ),
+    ).toBe(true);
+    expect(podBelongs(labelled({ app: 'router' }), selectors, 'llama')).toBe(
+      true,
+    );
+    expect(
+      podBelongs(labelled({ app: 'router', canary: 'y' }), selectors, 'llama'),
+    ).toBe(false);
+    expect(
+      podBelongs(
+        labelled({ 'kaito.sh/workspace': 'other' }),
+        selectors,
+        'llama',
+      ),
+    ).toBe(false);
+    // No selector (nothing created yet): no pod is the resource's.
+    expect(podBelongs(labelled({ app: 'router' }), [], 'llama')).toBe(false);
+    // A model's injected pods: only those naming it.
+    const injected = (names: string) =>
+      labelled(
+        { 'models.airunway.ai/injected': 'true' },
+        { 'models.airunway.ai/inject': names },
+      );
+    expect(
+      podBelongs(injected('other, qwen'), [INJECTED_PODS_SELECTOR], 'qwen'),
+    ).toBe(true);
+    expect(
+      podBelongs(injected('other'), [INJECTED_PODS_SELECTOR], 'qwen'),
+    ).toBe(false);
   });
 });

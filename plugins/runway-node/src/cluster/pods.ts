@@ -10,6 +10,7 @@
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import type { PodSummary } from '@runway-portal/plugin-runway-common';
+import { matchesLabels, parseLabelSelector } from './labelSelector';
 import {
   isRecord,
   MODEL_ANNOTATIONS,
@@ -177,4 +178,24 @@ export function podUsesModel(pod: KubeObject, name: string): boolean {
     .split(',')
     .map(n => n.trim())
     .includes(name);
+}
+
+/**
+ * Is `pod` one of the resource's pods: does it match one of the resource's
+ * selectors (the injected-pods selector only when it mounts Model `name`)?
+ * The same answer as listing the pods by those selectors. Pure.
+ */
+export function podBelongs(
+  pod: KubeObject,
+  selectors: readonly string[],
+  name: string,
+): boolean {
+  return selectors.some(selector => {
+    if (selector === INJECTED_PODS_SELECTOR) return podUsesModel(pod, name);
+    try {
+      return matchesLabels(parseLabelSelector(selector), pod.metadata?.labels);
+    } catch {
+      return false; // a selector that does not parse selects nothing
+    }
+  });
 }

@@ -12,7 +12,9 @@ import {
   LOG_EVENTS,
   SseDecoder,
   type LogAnswer,
+  type LogStart,
   type PodsAnswer,
+  type ResourceLogAnswer,
   type SecretNamesAnswer,
   type StorageClassesAnswer,
   type ValidationIssue,
@@ -67,15 +69,27 @@ export interface RunwayApi {
     pod: string,
     options: LogOptions,
   ): Promise<LogAnswer>;
+  /** The resource's log as the Logs tab opens it, in one request: its pods, and the first pod's last lines. */
+  resourceLog(
+    kind: RunwayKind,
+    ref: ResourceRef,
+    options: LogOptions,
+  ): Promise<ResourceLogAnswer>;
   /**
    * The last lines, then every new line, until `signal` aborts (resolves) or
-   * the log ends (resolves); rejects when reading fails.
+   * the log ends (resolves); rejects when reading fails. Without `pod`, the
+   * resource's log in one request: `onStart` gets its pods and the pod and
+   * container the backend chose (the first pod's first container) before
+   * the lines come.
    */
   followLog(
     kind: RunwayKind,
     ref: ResourceRef,
-    pod: string,
-    options: LogOptions & { signal: AbortSignal },
+    pod: string | undefined,
+    options: LogOptions & {
+      signal: AbortSignal;
+      onStart?: (start: LogStart) => void;
+    },
     onLines: (lines: string[]) => void,
   ): Promise<void>;
   /**
@@ -140,10 +154,11 @@ function resourcePath(kind: RunwayKind, ref: ResourceRef): string {
   return `/${kind}/${enc(ref.cluster)}/${enc(ref.namespace)}/${enc(ref.name)}`;
 }
 
+/** A pod's log, or without `pod` the resource's (its first pod's, with its pods). */
 function logPath(
   kind: RunwayKind,
   ref: ResourceRef,
-  pod: string,
+  pod: string | undefined,
   options: LogOptions,
   follow: boolean,
 ): string {
@@ -153,9 +168,9 @@ function logPath(
   if (options.previous) params.set('previous', 'true');
   if (follow) params.set('follow', 'true');
   const query = params.toString();
-  return `${resourcePath(kind, ref)}/pods/${enc(pod)}/log${
-    query ? `?${query}` : ''
-  }`;
+  return `${resourcePath(kind, ref)}${
+    pod === undefined ? '' : `/pods/${enc(pod)}`
+  }/log${query ? `?${query}` : ''}`;
 }
 
 /** Splits a text/event-stream into events (name and data); chunks may split them anywhere. */
@@ -296,11 +311,20 @@ export class RunwayClient implements RunwayApi {
     return this.request<LogAnswer>(logPath(kind, ref, pod, options, false));
   }
 
+  resourceLog(kind: RunwayKind, ref: ResourceRef, options: LogOptions) {
+    return this.request<ResourceLogAnswer>(
+      logPath(kind, ref, undefined, options, false),
+    );
+  }
+
   async followLog(
     kind: RunwayKind,
     ref: ResourceRef,
-    pod: string,
-    options: LogOptions & { signal: AbortSignal },
+    pod: string | undefined,
+    options: LogOptions & {
+      signal: AbortSignal;
+      onStart?: (start: LogStart) => void;
+    },
     onLines: (lines: string[]) => void,
   ): Promise<void> {
     const base = await this.deps.discoveryApi.getBaseUrl('runway');
@@ -331,6 +355,10 @@ export class RunwayClient implements RunwayApi {
         if (event.name === LOG_EVENTS.end) {
           ended = true;
           break;
+        }
+        if (event.name === LOG_EVENTS.start) {
+          options.onStart?.(JSON.parse(event.data) as LogStart);
+          continue;
         }
         lines.push(event.data);
       }

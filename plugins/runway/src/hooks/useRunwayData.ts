@@ -32,7 +32,6 @@ export function useRunwayData<T>(
   kinds: RunwayKind[] = ['deployments'],
 ): AsyncData<T> {
   const api = useApi(runwayApiRef);
-  const signalApi = useApiHolder().get(signalApiRef);
   const [state, setState] = useState<{
     value?: T;
     error?: Error;
@@ -60,26 +59,39 @@ export function useRunwayData<T>(
     refresh();
   }, [refresh]);
 
+  useRunwayChanges(kinds, refresh);
+
+  return { ...state, refresh };
+}
+
+/**
+ * Calls `onChange` when the backend signals a change of one of `kinds`
+ * (debounced), or every POLL_INTERVAL_MS when the app has no signals; never
+ * at once (the caller loads first however it likes). No kinds: never.
+ */
+export function useRunwayChanges(
+  kinds: RunwayKind[],
+  onChange: () => void,
+): void {
+  const signalApi = useApiHolder().get(signalApiRef);
   const kindsKey = kinds.join(',');
   useEffect(() => {
     // No kinds: loaded once (e.g. a form's pickers), neither polled nor signalled.
     if (!kindsKey) return undefined;
     if (!signalApi) {
-      const poll = setInterval(refresh, POLL_INTERVAL_MS);
+      const poll = setInterval(onChange, POLL_INTERVAL_MS);
       return () => clearInterval(poll);
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const subscriptions = kindsKey.split(',').map(kind =>
       signalApi.subscribe(runwaySignalChannel(kind as RunwayKind), () => {
         if (timer) clearTimeout(timer);
-        timer = setTimeout(refresh, SIGNAL_DEBOUNCE_MS);
+        timer = setTimeout(onChange, SIGNAL_DEBOUNCE_MS);
       }),
     );
     return () => {
       subscriptions.forEach(s => s.unsubscribe());
       if (timer) clearTimeout(timer);
     };
-  }, [signalApi, kindsKey, refresh]);
-
-  return { ...state, refresh };
+  }, [signalApi, kindsKey, onChange]);
 }

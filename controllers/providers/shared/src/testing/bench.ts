@@ -58,6 +58,24 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/** The `p`th percentile (nearest rank) of ascending `sorted` samples. */
+export function percentile(sorted: readonly number[], p: number): number {
+  const index = Math.min(
+    sorted.length - 1,
+    Math.ceil((p / 100) * sorted.length) - 1,
+  );
+  return sorted[Math.max(0, index)];
+}
+
+/** Median and 95th percentile of samples in any order. */
+export function percentiles(samples: readonly number[]): {
+  p50: number;
+  p95: number;
+} {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+}
+
 /** `a / b` with two decimals. */
 export const ratio = (a: number, b: number) => (a / b).toFixed(2);
 

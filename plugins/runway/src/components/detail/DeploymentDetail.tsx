@@ -27,7 +27,7 @@ import { useRunwayLinks } from '../common/useRunwayLinks';
 import { DeploymentActions } from './DeploymentActions';
 import { DetailLayout } from './DetailLayout';
 import { EndpointDetails } from './EndpointDetails';
-import { PodLogs } from './PodLogs';
+import { PodLogs, useLogsPermissionAhead } from './PodLogs';
 import { TryIt } from './TryIt';
 import { useRunwayPermission } from '../common/PermissionGate';
 import { CopyButton, OverviewFact, OverviewFacts } from './parts';
@@ -71,6 +71,7 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
   useDetailPolling(detail.refresh, detail.value?.object?.status?.phase);
   // Try it is shown only to who may send chat requests there.
   const chat = useRunwayPermission(runwayChatSendPermission, target);
+  useLogsPermissionAhead(target);
 
   if (detail.loading) return <LinearProgress aria-label="loading deployment" />;
   // Gone after a deletion (or deleted elsewhere) while the page was open.

@@ -51,16 +51,31 @@ function sse(lines: string[], end = true): string {
   );
 }
 
+/** The resource's followed log as the backend sends it: its pods and its choice first, then the lines. */
+function resourceSse(answer: typeof pods, lines: string[], end = true): string {
+  const first = answer.pods[0];
+  const start = {
+    pods: answer,
+    ...(first ? { pod: first.name, container: first.containers[0].name } : {}),
+  };
+  return `event: pods\ndata: ${JSON.stringify(start)}\n\n${sse(lines, end)}`;
+}
+
 describe('PodLogs', () => {
-  it("follows the first pod's first container: the tail, then new lines, through one event stream", async () => {
+  it("opens with one request: the resource's followed log brings its pods, the first pod's first container shown", async () => {
     const asked: string[] = [];
     server.use(
-      rest.get(`${BASE}/pods`, (_req, res, ctx) => res(ctx.json(pods))),
-      rest.get(`${BASE}/pods/llama-0/log`, (req, res, ctx) => {
-        asked.push(req.url.search);
+      rest.get(`${BASE}/pods`, (req, res, ctx) => {
+        asked.push(req.url.pathname);
+        return res(ctx.json(pods));
+      }),
+      rest.get(`${BASE}/log`, (req, res, ctx) => {
+        asked.push(`${req.url.pathname}${req.url.search}`);
         return res(
           ctx.set('Content-Type', 'text/event-stream'),
-          ctx.body(sse(['INFO starting vLLM', 'INFO serving on :8000'])),
+          ctx.body(
+            resourceSse(pods, ['INFO starting vLLM', 'INFO serving on :8000']),
+          ),
         );
       }),
     );
@@ -69,7 +84,16 @@ describe('PodLogs', () => {
     await waitFor(() =>
       expect(log).toHaveTextContent('INFO starting vLLM INFO serving on :8000'),
     );
-    expect(asked[0]).toBe('?container=model&tailLines=200&follow=true');
+    expect(screen.getByRole('combobox', { name: 'Pod' })).toHaveTextContent(
+      'llama-0 (Running)',
+    );
+    expect(
+      screen.getByRole('combobox', { name: 'Container' }),
+    ).toHaveTextContent('model');
+    // No pod list first: one request, not two in turn.
+    expect(asked).toEqual([
+      '/api/runway/deployments/east/ml/llama/log?tailLines=200&follow=true',
+    ]);
     expect(
       await screen.findByText(/The log ended \(the container stopped\)/),
     ).toBeInTheDocument();
@@ -78,7 +102,12 @@ describe('PodLogs', () => {
   it('reads a tail without following, the previous container after a restart, and another container', async () => {
     const asked: string[] = [];
     server.use(
-      rest.get(`${BASE}/pods`, (_req, res, ctx) => res(ctx.json(pods))),
+      rest.get(`${BASE}/log`, (_req, res, ctx) =>
+        res(
+          ctx.set('Content-Type', 'text/event-stream'),
+          ctx.body(resourceSse(pods, [])),
+        ),
+      ),
       rest.get(`${BASE}/pods/llama-0/log`, (req, res, ctx) => {
         asked.push(req.url.search);
         const previous = req.url.searchParams.get('previous') === 'true';
@@ -127,8 +156,11 @@ describe('PodLogs', () => {
 
   it('says when there are no pods yet, and which labels it looked for', async () => {
     server.use(
-      rest.get(`${BASE}/pods`, (_req, res, ctx) =>
-        res(ctx.json({ ...pods, pods: [] })),
+      rest.get(`${BASE}/log`, (_req, res, ctx) =>
+        res(
+          ctx.set('Content-Type', 'text/event-stream'),
+          ctx.body(resourceSse({ ...pods, pods: [] }, [])),
+        ),
       ),
     );
     await renderWithApi(<PodLogs kind="deployments" target={target} />);
@@ -141,8 +173,7 @@ describe('PodLogs', () => {
 
   it("shows the backend's reason when the log cannot be read (cluster down, no log yet)", async () => {
     server.use(
-      rest.get(`${BASE}/pods`, (_req, res, ctx) => res(ctx.json(pods))),
-      rest.get(`${BASE}/pods/llama-0/log`, (_req, res, ctx) =>
+      rest.get(`${BASE}/log`, (_req, res, ctx) =>
         res(
           ctx.status(503),
           ctx.json({
@@ -161,6 +192,33 @@ describe('PodLogs', () => {
     expect(screen.getByText('Could not read the log')).toBeInTheDocument();
   });
 
+  it('keeps the pods on screen when their log cannot be read, with the reason', async () => {
+    server.use(
+      rest.get(`${BASE}/log`, (_req, res, ctx) =>
+        res(
+          ctx.set('Content-Type', 'text/event-stream'),
+          ctx.body(
+            `${resourceSse(
+              pods,
+              [],
+              false,
+            )}event: runway-error\ndata: could not read the log of pod llama-0: no log yet\n\n`,
+          ),
+        ),
+      ),
+    );
+    await renderWithApi(<PodLogs kind="deployments" target={target} />);
+    expect(
+      await screen.findByText(
+        'could not read the log of pod llama-0: no log yet',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Could not read the log')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Pod' })).toHaveTextContent(
+      'llama-0 (Running)',
+    );
+  });
+
   it('says which permission is missing, and asks for nothing, without runway.logs.read', async () => {
     let read = false;
     const permissions = permissionsOverHttp(
@@ -171,6 +229,10 @@ describe('PodLogs', () => {
       rest.get(`${BASE}/pods`, (_req, res, ctx) => {
         read = true;
         return res(ctx.json(pods));
+      }),
+      rest.get(`${BASE}/log`, (_req, res, ctx) => {
+        read = true;
+        return res(ctx.status(500));
       }),
     );
     await renderWithApi(<PodLogs kind="deployments" target={target} />, {

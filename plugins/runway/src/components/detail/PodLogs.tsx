@@ -2,7 +2,9 @@
  * The logs of a resource's pods through the runway backend (permission
  * runway.logs.read): pod and container pickers, a bounded tail, follow
  * (server-sent events, closed when the section closes) and the previous
- * container's log after a restart.
+ * container's log after a restart. Opening it is one request: the
+ * resource's log brings its pods along (the backend shows the first pod's
+ * first container); choosing another pod or container asks for that one.
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -17,12 +19,13 @@ import Typography from '@mui/material/Typography';
 import { useApi } from '@backstage/core-plugin-api';
 import {
   LOG_TAIL_DEFAULT,
+  type PodsAnswer,
   type RunwayKind,
   runwayLogsReadPermission,
 } from '@runway-portal/plugin-runway-common';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ResourceRef, runwayApiRef } from '../../api/RunwayApi';
-import { useRunwayData } from '../../hooks/useRunwayData';
+import { useRunwayChanges } from '../../hooks/useRunwayData';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { useRunwayPermission } from '../common/PermissionGate';
 
@@ -36,6 +39,15 @@ interface LogState {
   error?: Error;
   ended?: boolean;
   truncated?: boolean;
+}
+
+/**
+ * Asks for runway.logs.read as the detail page opens: the answer is cached
+ * (by `usePermission`), so the Logs tab shows its first lines without
+ * waiting for a permission round trip first.
+ */
+export function useLogsPermissionAhead(target: ResourceRef): void {
+  useRunwayPermission(runwayLogsReadPermission, target);
 }
 
 export function PodLogs({
@@ -56,6 +68,12 @@ export function PodLogs({
   return <PodLogsView kind={kind} target={target} />;
 }
 
+/** A pod and container whose log is shown. */
+interface Shown {
+  pod: string;
+  container?: string;
+}
+
 function PodLogsView({
   kind,
   target,
@@ -64,35 +82,90 @@ function PodLogsView({
   target: ResourceRef;
 }) {
   const api = useApi(runwayApiRef);
-  const pods = useRunwayData(
-    a => a.pods(kind, target),
-    [kind, target.cluster, target.namespace, target.name],
-    [kind],
-  );
-  const [podName, setPodName] = useState<string>();
-  const [containerName, setContainerName] = useState<string>();
+  // The pods come with the first answer of the log (one request), then again when the resource changes.
+  const [pods, setPods] = useState<PodsAnswer>();
+  const [podsError, setPodsError] = useState<Error>();
+  /** The pod and container the user chose; unset, the backend's choice (the first pod's first container). */
+  const [chosen, setChosen] = useState<Shown>();
+  /** The backend's choice, once its first answer came: later requests stay on that pod. */
+  const [picked, setPicked] = useState<Shown>();
+  const pickedRef = useRef<Shown>();
   const [tailLines, setTailLines] = useState(LOG_TAIL_DEFAULT);
   const [follow, setFollow] = useState(true);
   const [previous, setPrevious] = useState(false);
-  const [log, setLog] = useState<LogState>({ lines: [], loading: false });
+  const [log, setLog] = useState<LogState>({ lines: [], loading: true });
   const [generation, setGeneration] = useState(0);
   const end = useRef<HTMLDivElement>(null);
 
-  const list = pods.value?.pods ?? [];
-  const pod = list.find(p => p.name === podName) ?? list[0];
+  const list = pods?.pods ?? [];
+  const shown = chosen ?? picked;
+  const pod = list.find(p => p.name === shown?.pod) ?? list[0];
   const container =
-    pod?.containers.find(c => c.name === containerName) ?? pod?.containers[0];
+    pod?.containers.find(c => c.name === shown?.container) ??
+    pod?.containers[0];
   const canPrevious = Boolean(container?.hasPrevious);
   const asPrevious = previous && canPrevious;
   const following = follow && !asPrevious;
+  const shownPod = useRef<string>();
+  shownPod.current = shown?.pod;
+  /** A request for the resource's log has not answered yet (its pods are on their way). */
+  const opening = useRef(false);
+
+  const pick = (next: Shown | undefined) => {
+    pickedRef.current = next;
+    setPicked(next);
+  };
+  const started = (answer: {
+    pods: PodsAnswer;
+    pod?: string;
+    container?: string;
+  }) => {
+    opening.current = false;
+    setPods(answer.pods);
+    setPodsError(undefined);
+    pick(
+      answer.pod ? { pod: answer.pod, container: answer.container } : undefined,
+    );
+  };
+
+  const refreshPods = useCallback(() => {
+    api.pods(kind, target).then(
+      answer => {
+        setPods(answer);
+        setPodsError(undefined);
+        const name = shownPod.current;
+        if (
+          name === undefined
+            ? answer.pods.length > 0 && !opening.current
+            : !answer.pods.some(p => p.name === name)
+        ) {
+          // A first pod came, or the one shown went: show the backend's choice again.
+          setChosen(undefined);
+          pick(undefined);
+          setGeneration(g => g + 1);
+        }
+      },
+      error => setPodsError(error),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api, kind, target.cluster, target.namespace, target.name]);
+  useRunwayChanges([kind], refreshPods);
 
   useEffect(() => {
-    if (!pod || !container) return undefined;
     const controller = new AbortController();
+    // The first request asks for the resource's log (its pods come along); later ones for the pod shown.
+    const at = chosen ?? pickedRef.current;
     const options = {
-      container: container.name,
+      container: at?.container,
       tailLines,
       previous: asPrevious,
+    };
+    const live = () => !controller.signal.aborted;
+    opening.current = !at;
+    const failed = (error: Error) => {
+      if (!live()) return;
+      opening.current = false;
+      setLog(s => ({ ...s, loading: false, error }));
     };
     setLog({ lines: [], loading: true });
     if (following) {
@@ -100,8 +173,12 @@ function PodLogsView({
         .followLog(
           kind,
           target,
-          pod.name,
-          { ...options, signal: controller.signal },
+          at?.pod,
+          {
+            ...options,
+            signal: controller.signal,
+            onStart: start => live() && started(start),
+          },
           lines =>
             setLog(s => ({
               lines: [...s.lines, ...lines].slice(-MAX_LINES_ON_PAGE),
@@ -109,29 +186,34 @@ function PodLogsView({
             })),
         )
         .then(
-          () =>
-            !controller.signal.aborted &&
-            setLog(s => ({ ...s, loading: false, ended: true })),
-          error =>
-            !controller.signal.aborted &&
-            setLog(s => ({ ...s, loading: false, error })),
+          () => live() && setLog(s => ({ ...s, loading: false, ended: true })),
+          failed,
         );
     } else {
-      api.log(kind, target, pod.name, options).then(
+      const read = at
+        ? api.log(kind, target, at.pod, options)
+        : api.resourceLog(kind, target, options).then(answer => {
+            if (live())
+              started({
+                pods: answer.pods,
+                pod: answer.log?.pod,
+                container: answer.log?.container,
+              });
+            return answer.log;
+          });
+      read.then(
         answer =>
-          !controller.signal.aborted &&
+          live() &&
           setLog({
-            lines: answer.lines,
+            lines: answer?.lines ?? [],
             loading: false,
-            truncated: answer.truncated,
+            truncated: answer?.truncated,
           }),
-        error =>
-          !controller.signal.aborted &&
-          setLog({ lines: [], loading: false, error }),
+        failed,
       );
     }
     return () => controller.abort();
-    // The pod's object changes with every status update; its name and container are what matter.
+    // The pod shown after the first answer is read from a ref: that answer must not start a second request.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [
     api,
@@ -139,8 +221,8 @@ function PodLogsView({
     target.cluster,
     target.namespace,
     target.name,
-    pod?.name,
-    container?.name,
+    chosen?.pod,
+    chosen?.container,
     tailLines,
     asPrevious,
     following,
@@ -151,20 +233,22 @@ function PodLogsView({
     if (following) end.current?.scrollIntoView?.({ block: 'nearest' });
   }, [log.lines, following]);
 
-  if (pods.loading) return <LinearProgress aria-label="loading pods" />;
-  if (!pods.value)
-    return (
-      <ErrorAlert
-        error={pods.error ?? new Error('no answer')}
-        title="Could not list the pods"
-      />
-    );
+  if (!pods) {
+    if (log.error || podsError)
+      return (
+        <ErrorAlert
+          error={(log.error ?? podsError)!}
+          title="Could not read the log"
+        />
+      );
+    return <LinearProgress aria-label="loading log" />;
+  }
   if (list.length === 0)
     return (
       <Typography variant="body2" color="text.secondary">
         No pods yet: the provider has not started any pod for this resource
-        {pods.value.selectors.length > 0
-          ? ` (looked for pods matching ${pods.value.selectors.join('; ')})`
+        {pods.selectors.length > 0
+          ? ` (looked for pods matching ${pods.selectors.join('; ')})`
           : ''}
         .
       </Typography>
@@ -186,8 +270,7 @@ function PodLogsView({
           label="Pod"
           value={pod?.name ?? ''}
           onChange={e => {
-            setPodName(e.target.value);
-            setContainerName(undefined);
+            setChosen({ pod: e.target.value });
             setPrevious(false);
           }}
           sx={{ minWidth: 240 }}
@@ -204,7 +287,7 @@ function PodLogsView({
           label="Container"
           value={container?.name ?? ''}
           onChange={e => {
-            setContainerName(e.target.value);
+            setChosen({ pod: pod!.name, container: e.target.value });
             setPrevious(false);
           }}
           sx={{ minWidth: 180 }}

@@ -34,7 +34,7 @@ import { PermissionGate } from '../common/PermissionGate';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { DetailLayout } from '../detail/DetailLayout';
-import { PodLogs } from '../detail/PodLogs';
+import { PodLogs, useLogsPermissionAhead } from '../detail/PodLogs';
 import { CopyButton, OverviewFact, OverviewFacts } from '../detail/parts';
 import {
   ConditionsTimeline,
@@ -76,6 +76,7 @@ export function ModelDetail({ target }: { target: ResourceRef }) {
     ['models'],
   );
   useDetailPolling(detail.refresh, detail.value?.object?.status?.phase);
+  useLogsPermissionAhead(target);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<Error>();
 
