@@ -27,6 +27,7 @@ export type { Component } from './layout';
 export { readManifests, isCrd } from './manifests';
 export type { SourcedObject } from './manifests';
 export { waitFor, apiErrorMessage } from './wait';
+export { freePort } from './ports';
 export { kubeletNodeStatus, startKubeletLogStandIn } from './kubeletLogs';
 export type {
   KubeletLogFollower,

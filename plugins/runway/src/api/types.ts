@@ -24,6 +24,7 @@ export type {
   ClusterOverview,
   ClusterState,
   GpuCapacity,
+  GpuType,
   ProviderEngine,
   ProviderObjectsStatus,
   ProviderSummary as ClusterProvider,

@@ -12,6 +12,7 @@ import type {
   ClusterOverview,
   ClusterState,
   GpuCapacity,
+  GpuType,
 } from '../api/types';
 
 export interface GpuSummary {
@@ -39,6 +40,14 @@ export function freeGpus(
   if (!cluster) return undefined;
   const entry = summariseGpus(cluster.gpus).find(g => g.resource === resource);
   return entry ? entry.free : 0;
+}
+
+/** The GPUs of one resource type by model and memory (from the nodes' feature-discovery labels); undefined when the cluster does not say. */
+export function gpuTypesOf(
+  cluster: ClusterOverview | undefined,
+  resource = DEFAULT_GPU_RESOURCE,
+): GpuType[] | undefined {
+  return cluster?.gpus.find(g => g.resource === resource)?.types;
 }
 
 export function providersReady(cluster: ClusterOverview): {
