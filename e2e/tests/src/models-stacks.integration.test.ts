@@ -233,6 +233,10 @@ it(
       await until('the model ID to point at the cached files', async () =>
         (await page.getByLabel('Model ID').inputValue()).includes(MODEL),
       );
+      await until(
+        'the menu to close',
+        async () => !(await page.getByRole('listbox').isVisible()),
+      );
       await session.screenshot('wizard-cached-model');
 
       const tab = page.getByRole('tab', { name: /^Models \(1\)/ });

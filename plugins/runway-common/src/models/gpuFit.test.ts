@@ -38,6 +38,8 @@ describe('estimateModelMemory', () => {
     expect(e.kvCacheBytes).toBeCloseTo(0.4 * GiB);
     expect(e.assumptions).toContain('a context of 4096 tokens');
     expect(e.assumptions.join(' ')).toMatch(/architecture is unknown/);
+    // The files' size needs no bytes-per-parameter guess.
+    expect(e.assumptions.join(' ')).not.toMatch(/bytes per parameter/);
     expect(
       estimateModelMemory(
         { weightsBytes: 4 * GiB },

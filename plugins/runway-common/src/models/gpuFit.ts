@@ -59,6 +59,8 @@ export const KV_SHARE_PER_4K_TOKENS = 0.1;
 /** The share of a GPU's memory the engine uses (vLLM's default --gpu-memory-utilization). */
 export const USABLE_GPU_SHARE = 0.9;
 
+const DTYPE_ASSUMPTION = '2 bytes per parameter (fp16/bf16)';
+
 /** The memory one replica needs; undefined when neither the weights' size nor the parameter count is known. */
 export function estimateModelMemory(
   model: ModelFootprint,
@@ -66,12 +68,19 @@ export function estimateModelMemory(
 ): MemoryEstimate | undefined {
   const assumptions: string[] = [];
   const dtype = model.dtypeBytes ?? 2;
-  if (model.dtypeBytes === undefined)
-    assumptions.push('2 bytes per parameter (fp16/bf16)');
+  // Named only where it is used: for the weights from parameters, or the KV cache from the architecture.
+  const assumeDtype = () => {
+    if (
+      model.dtypeBytes === undefined &&
+      !assumptions.includes(DTYPE_ASSUMPTION)
+    )
+      assumptions.unshift(DTYPE_ASSUMPTION);
+  };
   let weightsBytes: number;
   if (model.weightsBytes && model.weightsBytes > 0) {
     weightsBytes = model.weightsBytes;
   } else if (model.parameters && model.parameters > 0) {
+    assumeDtype();
     weightsBytes = model.parameters * dtype;
     assumptions.push('weights = parameters × bytes per parameter');
   } else {
@@ -87,6 +96,7 @@ export function estimateModelMemory(
   if (layers && hiddenSize && attentionHeads) {
     const kvHeads = model.kvHeads ?? attentionHeads;
     const headDim = hiddenSize / attentionHeads;
+    assumeDtype();
     // K and V, per layer, per KV head, per token.
     kvCacheBytes = 2 * layers * kvHeads * headDim * dtype * tokens;
   } else {

@@ -140,7 +140,7 @@ export function HubSearch(props: {
       {picked && (
         <Alert
           severity={SEVERITY[fit?.verdict ?? 'unknown']}
-          sx={{ mt: 1 }}
+          sx={{ mt: 1, mb: 2 }}
           aria-label="GPU fit"
         >
           <strong>{picked.id}</strong>
