@@ -18,7 +18,7 @@ import {
 import { TestApiProvider } from '@backstage/test-utils';
 import { renderHook } from '@testing-library/react';
 import type { ComponentType, ReactNode } from 'react';
-import newSystemPlugin from '../alpha';
+import newSystemPlugin, { type runwayModelPickerField } from '../alpha';
 import { renderWithApi } from './render';
 
 type FieldExtensions = Parameters<typeof Stepper>[0]['extensions'];
@@ -64,9 +64,10 @@ export async function expectFieldInBothSystems(field: {
     input: 'formFields',
   });
   expect(
-    await createExtensionTester(field.extension).get(
-      FormFieldBlueprint.dataRefs.formFieldLoader,
-    )(),
+    // Every runway field is a FormFieldBlueprint extension; only their names differ.
+    await createExtensionTester(
+      field.extension as typeof runwayModelPickerField,
+    ).get(FormFieldBlueprint.dataRefs.formFieldLoader)(),
   ).toEqual(
     expect.objectContaining({
       name: field.name,
