@@ -349,9 +349,12 @@ export const LOCAL_GGUF_REPO = 'google/gemma-3-1b-it-qat-q8_0-gguf';
  * The local system's hub stand-in: the demo model (downloaded by Models) and
  * the GGUF repository of the llama.cpp deployments (listed by the KAITO
  * provider), throttled so a download's progress can be watched. Every local
- * process gets its URL as `HF_ENDPOINT`.
+ * process gets its URL as `HF_ENDPOINT`. `bytesPerSecond` slows it down
+ * further (a browser test that watches the progress).
  */
-export function startLocalHub(): Promise<HubStandIn> {
+export function startLocalHub(
+  bytesPerSecond = DEMO_HUB_BYTES_PER_SECOND,
+): Promise<HubStandIn> {
   return startHubStandIn({
     repos: {
       [DEMO_MODEL_REPO]: demoModelRepo(),
@@ -363,6 +366,6 @@ export function startLocalHub(): Promise<HubStandIn> {
         },
       },
     },
-    throttleBytesPerSecond: DEMO_HUB_BYTES_PER_SECOND,
+    throttleBytesPerSecond: bytesPerSecond,
   });
 }

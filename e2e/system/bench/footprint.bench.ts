@@ -27,6 +27,7 @@ import {
   type ResourceType,
 } from '@runway-portal/controller-runtime';
 import {
+  freePort,
   type ManagedProcess,
   startCluster,
   type TestCluster,
@@ -47,7 +48,6 @@ import {
 } from '@runway-portal/provider-shared/testing';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -126,21 +126,6 @@ const Gateways: ResourceType = {
   kind: 'Gateway',
   namespaced: true,
 };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolvePort(address.port)
-          : reject(new Error('no free port')),
-      );
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 

@@ -14,7 +14,15 @@ export {
   userConfiguredClusters,
 } from './system';
 export type { RunningSystem, SystemOptions, SystemService } from './system';
-export { CONTROLLERS, SIMULATORS, entryCommand } from './plan';
+/** A free loopback port (e2e/cluster's), for tests that start Backstage or other servers. */
+export { freePort } from '@runway-portal/e2e-cluster';
+export {
+  CONTROLLERS,
+  LOCAL_GPU,
+  LOCAL_NODES,
+  SIMULATORS,
+  entryCommand,
+} from './plan';
 export type { ControllerSpec } from './plan';
 export {
   DEFAULT_PORTS,

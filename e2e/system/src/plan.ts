@@ -10,8 +10,36 @@ import {
   CONTROLLER_BUNDLE,
   CONTROLLER_NODE_FLAGS,
 } from '@runway-portal/controller-runtime/bundle';
+import { DEFAULT_NODES, type NodeSpec } from '@runway-portal/e2e-cluster';
 import { SIMULATED_GATEWAY_CLASS } from '@runway-portal/e2e-simulators';
-import { DEFAULT_DOCTOR_NAMESPACE } from '@runway-portal/plugin-runway-node';
+import {
+  DEFAULT_DOCTOR_NAMESPACE,
+  GPU_NODE_LABELS,
+} from '@runway-portal/plugin-runway-node';
+
+/** The GPU of the local clusters' GPU nodes, as NVIDIA GPU feature discovery would label it. */
+export const LOCAL_GPU = {
+  product: 'NVIDIA-A100-SXM4-80GB',
+  memoryMiB: 81920,
+} as const;
+
+/**
+ * The local clusters' nodes: e2e/cluster's defaults, with each GPU node
+ * labelled with its GPU's product and memory (`GPU_NODE_LABELS`), so the
+ * portal's GPU-fit check compares against real numbers.
+ */
+export const LOCAL_NODES: NodeSpec[] = DEFAULT_NODES.map(node =>
+  node.gpus
+    ? {
+        ...node,
+        labels: {
+          ...node.labels,
+          [GPU_NODE_LABELS.product]: LOCAL_GPU.product,
+          [GPU_NODE_LABELS.memoryMiB]: String(LOCAL_GPU.memoryMiB),
+        },
+      }
+    : node,
+);
 
 /** One controller process per cluster. */
 export interface ControllerSpec {

@@ -32,4 +32,13 @@ describe('backstageEnv', () => {
       KUBECONFIG: '/k',
     });
   });
+
+  it("points the backend's hub search at the local hub stand-in", () => {
+    expect(
+      backstageEnv(
+        { PATH: '/bin', HF_ENDPOINT: 'https://huggingface.co' },
+        'http://127.0.0.1:4000',
+      ),
+    ).toEqual({ PATH: '/bin', HF_ENDPOINT: 'http://127.0.0.1:4000' });
+  });
 });

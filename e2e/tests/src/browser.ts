@@ -60,3 +60,57 @@ export async function openBrowser(
     },
   };
 }
+
+/** How long a page step may take before the test fails with a screenshot. */
+export const UI_TIMEOUT_MS = 90_000;
+
+/** Waiting and navigating in the portal, with a screenshot when a wait times out. */
+export interface PortalDriver {
+  /** Polls `check` every 500 ms; on timeout saves `timeout-<what>` and fails naming it. */
+  until(
+    what: string,
+    check: () => Promise<boolean>,
+    timeoutMs?: number,
+  ): Promise<void>;
+  /** Goes to a portal path, entering as the guest when the app asks (it may on any full load); `ready` says the page is there. */
+  open(path: string, ready: () => Promise<boolean>): Promise<void>;
+}
+
+export function portalDriver(
+  session: BrowserSession,
+  portalUrl: string,
+): PortalDriver {
+  const { page } = session;
+  async function until(
+    what: string,
+    check: () => Promise<boolean>,
+    timeoutMs = UI_TIMEOUT_MS,
+  ): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (await check().catch(() => false)) return;
+      if (Date.now() > deadline) {
+        const shot = await session.screenshot(
+          `timeout-${what.replace(/\W+/g, '-')}`,
+        );
+        throw new Error(
+          `timed out after ${timeoutMs} ms waiting for ${what}; screenshot ${shot}`,
+        );
+      }
+      await new Promise(r => setTimeout(r, 500));
+    }
+  }
+  async function open(path: string, ready: () => Promise<boolean>) {
+    await page.goto(`${portalUrl}${path}`, { timeout: UI_TIMEOUT_MS });
+    const enter = page.getByRole('button', { name: /^enter$/i });
+    await until(
+      `${path} to load`,
+      async () => (await enter.isVisible()) || ready(),
+    );
+    if (await enter.isVisible()) {
+      await enter.click();
+      await until(`${path} after the guest sign-in`, ready);
+    }
+  }
+  return { until, open };
+}

@@ -11,18 +11,23 @@ import {
 } from '@runway-portal/controller-runtime';
 import {
   REPO_ROOT,
+  freePort,
   startSystem,
   type RunningSystem,
 } from '@runway-portal/e2e-system';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './browser';
+import {
+  openBrowser,
+  portalDriver,
+  UI_TIMEOUT_MS,
+  type BrowserSession,
+  type PortalDriver,
+} from './browser';
 
 const START_TIMEOUT_MS = 30 * 60_000;
-const UI_TIMEOUT_MS = 90_000;
 const NAMESPACE = 'default';
 /** The local Gateway's address as the gateway simulator reports it (e2e/system's LOCAL_GATEWAY). */
 const GATEWAY_ENDPOINT =
@@ -54,19 +59,10 @@ const stateDir = mkdtempSync(join(tmpdir(), 'runway-browser-system-'));
 let system: RunningSystem;
 let PORTAL: string;
 
-/** Free ports, so the test never meets a Backstage someone else runs on 3000/7007. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 let session: BrowserSession;
 let page: Page;
+let until: PortalDriver['until'];
+let go: PortalDriver['open'];
 
 const cluster = (name: string) => {
   const found = system.clusters.find(c => c.name === name);
@@ -76,43 +72,17 @@ const cluster = (name: string) => {
 const adminClient = (name: string) =>
   new KubeClient(cluster(name).kubeConfig());
 
-async function until(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs = UI_TIMEOUT_MS,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) {
-      const shot = await session.screenshot(
-        `timeout-${what.replace(/\W+/g, '-')}`,
-      );
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}; screenshot ${shot}`,
-      );
-    }
-    await new Promise(r => setTimeout(r, 500));
-  }
-}
-
 const visible = (text: string | RegExp) => () =>
   page.getByText(text).first().isVisible();
 
-/** Goes to a portal path, entering as the guest when the app asks (it may on any full load). */
-async function open(path: string): Promise<void> {
-  await page.goto(`${PORTAL}${path}`, { timeout: UI_TIMEOUT_MS });
-  const enter = page.getByRole('button', { name: /^enter$/i });
-  const content = page.getByText(/deploy a model/i).first();
-  await until(
-    `${path} to load`,
-    async () => (await enter.isVisible()) || (await content.isVisible()),
+/** Goes to a portal path; every runway page offers to deploy a model. */
+const open = (path: string) =>
+  go(path, () =>
+    page
+      .getByText(/deploy a model/i)
+      .first()
+      .isVisible(),
   );
-  if (await enter.isVisible()) {
-    await enter.click();
-    await until(`${path} after the guest sign-in`, () => content.isVisible());
-  }
-}
 
 beforeAll(async () => {
   process.stdout.write(`browser screenshots: ${screenshotDir}\n`);
@@ -128,6 +98,7 @@ beforeAll(async () => {
   PORTAL = system.portalUrl!;
   session = await openBrowser(screenshotDir);
   page = session.page;
+  ({ until, open: go } = portalDriver(session, PORTAL));
   await open('/runway');
 }, START_TIMEOUT_MS);
 

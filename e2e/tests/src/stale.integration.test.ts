@@ -13,18 +13,23 @@ import {
 } from '@runway-portal/controller-runtime';
 import {
   REPO_ROOT,
+  freePort,
   startSystem,
   type RunningSystem,
 } from '@runway-portal/e2e-system';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './browser';
+import {
+  openBrowser,
+  portalDriver,
+  UI_TIMEOUT_MS,
+  type BrowserSession,
+  type PortalDriver,
+} from './browser';
 
 const START_TIMEOUT_MS = 30 * 60_000;
-const UI_TIMEOUT_MS = 90_000;
 /**
  * The backend's bound for a stopped cluster to be unreachable (a health
  * probe every 5 s with a 2 s timeout), plus the page's signal debounce and
@@ -52,57 +57,14 @@ let system: RunningSystem;
 let PORTAL: string;
 let session: BrowserSession;
 let page: Page;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+let until: PortalDriver['until'];
+let open: PortalDriver['open'];
 
 const cluster = (name: string) => {
   const found = system.clusters.find(c => c.name === name);
   if (!found) throw new Error(`no local cluster ${name}`);
   return found;
 };
-
-async function until(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs = UI_TIMEOUT_MS,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) {
-      const shot = await session.screenshot(
-        `timeout-${what.replace(/\W+/g, '-')}`,
-      );
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}; screenshot ${shot}`,
-      );
-    }
-    await new Promise(r => setTimeout(r, 250));
-  }
-}
-
-/** Goes to a portal path, entering as the guest when the app asks. */
-async function open(path: string, ready: () => Promise<boolean>) {
-  await page.goto(`${PORTAL}${path}`, { timeout: UI_TIMEOUT_MS });
-  const enter = page.getByRole('button', { name: /^enter$/i });
-  await until(
-    `${path} to load`,
-    async () => (await enter.isVisible()) || ready(),
-  );
-  if (await enter.isVisible()) {
-    await enter.click();
-    await until(`${path} after the guest sign-in`, ready);
-  }
-}
 
 const card = (name: string) => page.getByTestId(`cluster-card-${name}`);
 const attr = (name: string, attribute: string) =>
@@ -149,6 +111,7 @@ beforeAll(async () => {
   }
   session = await openBrowser(screenshotDir);
   page = session.page;
+  ({ until, open: open } = portalDriver(session, PORTAL));
   await open('/runway', () => card('staging').isVisible());
 }, START_TIMEOUT_MS);
 

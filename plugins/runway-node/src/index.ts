@@ -42,7 +42,15 @@ export {
 } from './cluster/doctor';
 export type { DoctorOptions, DoctorRun } from './cluster/doctor';
 export type { GpuCapacity } from './cluster/gpu';
-export { gpuCapacity, isGpuResource, podRequest } from './cluster/gpu';
+export {
+  gpuCapacity,
+  gpuMemoryBytes,
+  gpuTypes,
+  isGpuResource,
+  podRequest,
+} from './cluster/gpu';
+/** The node labels the cluster overview reads each GPU's memory and product from (runway-common's). */
+export { GPU_NODE_LABELS } from '@runway-portal/plugin-runway-common';
 export type { ProviderSummary, ProviderEngine } from './cluster/providers';
 export { summarizeProviders, providerEngines } from './cluster/providers';
 export {

@@ -126,6 +126,20 @@ export const runwayModelPickerField = FormFieldBlueprint.make({
   },
 });
 
+/** Scaffolder field `ui:field: RunwayStorageClassPicker` (a StorageClass of the cluster). */
+export const runwayStorageClassPickerField = FormFieldBlueprint.make({
+  name: 'runway-storage-class-picker',
+  params: {
+    field: () =>
+      import('./components/scaffolder/StorageClassPicker').then(m =>
+        createFormField({
+          ...m.runwayStorageClassPickerOptions,
+          schema: m.RunwayStorageClassPickerSchema,
+        }),
+      ),
+  },
+});
+
 export default createFrontendPlugin({
   pluginId: 'runway',
   title: 'Runway',
@@ -140,6 +154,7 @@ export default createFrontendPlugin({
     runwayNamespacePickerField,
     runwayRunningDeploymentPickerField,
     runwayModelPickerField,
+    runwayStorageClassPickerField,
   ],
   routes: { root: rootRouteRef },
 });

@@ -15,6 +15,7 @@ export {
   RunwayNamespacePickerFieldExtension,
   RunwayRunningDeploymentPickerFieldExtension,
   RunwayModelPickerFieldExtension,
+  RunwayStorageClassPickerFieldExtension,
 } from './plugin';
 export {
   RunwayClusterPicker,
@@ -36,6 +37,11 @@ export {
   validateRunwayModel,
   type ModelPickerValue,
 } from './components/scaffolder/ModelPicker';
+export {
+  RunwayStorageClassPicker,
+  RunwayStorageClassPickerSchema,
+  validateRunwayStorageClass,
+} from './components/scaffolder/StorageClassPicker';
 export {
   runwayApiRef,
   RunwayClient,

@@ -27,6 +27,10 @@ import {
   RunwayModelPickerSchema,
   runwayModelPickerOptions,
 } from './components/scaffolder/ModelPicker';
+import {
+  RunwayStorageClassPickerSchema,
+  runwayStorageClassPickerOptions,
+} from './components/scaffolder/StorageClassPicker';
 import { rootRouteRef } from './routes';
 
 export const runwayPlugin = createPlugin({
@@ -121,5 +125,17 @@ export const RunwayModelPickerFieldExtension = runwayPlugin.provide(
   createScaffolderFieldExtension({
     ...runwayModelPickerOptions,
     schema: RunwayModelPickerSchema.schema,
+  }),
+);
+
+/**
+ * Scaffolder field `ui:field: RunwayStorageClassPicker`: a StorageClass of
+ * the cluster in `ui:options.clusterField` (default `cluster`), the default
+ * class marked; value the class name, empty for the cluster's default.
+ */
+export const RunwayStorageClassPickerFieldExtension = runwayPlugin.provide(
+  createScaffolderFieldExtension({
+    ...runwayStorageClassPickerOptions,
+    schema: RunwayStorageClassPickerSchema.schema,
   }),
 );

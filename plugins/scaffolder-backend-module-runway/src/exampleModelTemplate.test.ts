@@ -63,11 +63,12 @@ describe('examples/template-runway-model', () => {
     expect(steps[1].input.phase).toBeUndefined();
   });
 
-  it('writes a valid Model from the defaults and a repository', () => {
+  it('writes a valid Model from the defaults, a repository and a storage class', () => {
     const input = render(steps[0].input, {
       ...defaults,
       name: 'qwen',
       repoId: 'Qwen/Qwen2.5-0.5B-Instruct',
+      storageClass: 'fast-ssd',
     }) as Record<string, unknown>;
     const body = withNamespace(
       input.resource as Record<string, unknown>,
@@ -81,10 +82,22 @@ describe('examples/template-runway-model', () => {
       revision: 'main',
     });
     expect(body.spec.storage).toEqual({
-      storageClass: 'standard',
+      storageClass: 'fast-ssd',
       size: '20Gi',
       accessModes: ['ReadWriteOnce'],
     });
+  });
+
+  it("picks the storage class from the chosen cluster's (RunwayStorageClassPicker), with no default that may not exist", () => {
+    expect(properties.storageClass['ui:field']).toBe(
+      'RunwayStorageClassPicker',
+    );
+    expect(properties.storageClass.default).toBeUndefined();
+    expect(
+      (template.spec.parameters as Array<{ required?: string[] }>).some(p =>
+        p.required?.includes('storageClass'),
+      ),
+    ).toBe(true);
   });
 
   it("checks the form with the Model schema's own patterns and name length", () => {

@@ -227,6 +227,32 @@ export const ProviderSummarySchema = Type.Object(
 /** A provider registered in a cluster (its InferenceProviderConfig), summarised for people. */
 export type ProviderSummary = Static<typeof ProviderSummarySchema>;
 
+export const GpuTypeSchema = Type.Object(
+  {
+    product: Type.Optional(
+      Str({
+        description: 'nvidia.com/gpu.product, e.g. NVIDIA-A100-SXM4-80GB',
+      }),
+    ),
+    memoryBytes: Num({
+      description:
+        'Memory of one GPU (nvidia.com/gpu.memory, in MiB on the node), in bytes.',
+    }),
+    nodes: Num({ description: 'Schedulable nodes with these GPUs.' }),
+    allocatable: Num({ description: 'GPUs of this type the nodes can give.' }),
+    free: Num({
+      description: 'allocatable minus what pods bound to these nodes hold.',
+    }),
+    largestFreeOnNode: Num({
+      description:
+        'The most free GPUs of this type on one node: the most one replica can get.',
+    }),
+  },
+  closed,
+);
+/** One model of GPU in a cluster, with its memory and how many are free. */
+export type GpuType = Static<typeof GpuTypeSchema>;
+
 export const GpuCapacitySchema = Type.Object(
   {
     resource: Str({ description: 'e.g. nvidia.com/gpu' }),
@@ -236,6 +262,12 @@ export const GpuCapacitySchema = Type.Object(
     requested: Num({ description: 'Held by pods bound to nodes.' }),
     pending: Num({ description: 'Wanted by pods not yet scheduled.' }),
     nodes: Num({ description: 'Nodes offering this resource.' }),
+    types: Type.Optional(
+      Type.Array(GpuTypeSchema, {
+        description:
+          "The resource's GPUs by model and memory, from the node labels NVIDIA GPU feature discovery sets (nvidia.com/gpu.memory, nvidia.com/gpu.product); absent when no node has them.",
+      }),
+    ),
   },
   closed,
 );

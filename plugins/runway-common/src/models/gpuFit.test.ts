@@ -1,4 +1,9 @@
-import { estimateModelMemory, gpuFit, USABLE_GPU_SHARE } from './gpuFit';
+import {
+  estimateModelMemory,
+  gpuFit,
+  gpuFitOnCluster,
+  USABLE_GPU_SHARE,
+} from './gpuFit';
 
 const GiB = 1024 ** 3;
 
@@ -33,6 +38,8 @@ describe('estimateModelMemory', () => {
     expect(e.kvCacheBytes).toBeCloseTo(0.4 * GiB);
     expect(e.assumptions).toContain('a context of 4096 tokens');
     expect(e.assumptions.join(' ')).toMatch(/architecture is unknown/);
+    // The files' size needs no bytes-per-parameter guess.
+    expect(e.assumptions.join(' ')).not.toMatch(/bytes per parameter/);
     expect(
       estimateModelMemory(
         { weightsBytes: 4 * GiB },
@@ -106,5 +113,63 @@ describe('gpuFit', () => {
     const noMemory = gpuFit({ estimate, freeGpus: 2 });
     expect(noMemory.verdict).toBe('unknown');
     expect(noMemory.message).toMatch(/does not report its GPUs' memory/);
+  });
+});
+
+describe('gpuFitOnCluster', () => {
+  const estimate = estimateModelMemory({ weightsBytes: 16 * GiB })!;
+  const a100 = {
+    product: 'NVIDIA-A100-SXM4-80GB',
+    memoryBytes: 80 * GiB,
+    nodes: 1,
+    allocatable: 4,
+    free: 4,
+    largestFreeOnNode: 4,
+  };
+  const t4 = {
+    product: 'Tesla-T4',
+    memoryBytes: 16 * GiB,
+    nodes: 3,
+    allocatable: 6,
+    free: 3,
+    largestFreeOnNode: 1,
+  };
+
+  it('names the fewest free GPUs of one type that hold the model, with their memory', () => {
+    const fit = gpuFitOnCluster({ estimate, types: [t4, a100] });
+    expect(fit.verdict).toBe('fits');
+    expect(fit.gpusNeeded).toBe(1);
+    expect(fit.message).toBe(
+      `Fits on 1 free GPU of 80.0 GiB (NVIDIA-A100-SXM4-80GB): needs about ${(
+        estimate.totalBytes / GiB
+      ).toFixed(1)} GiB.`,
+    );
+  });
+
+  it('a replica stays on one node: free GPUs spread over nodes do not add up', () => {
+    // 28.8 GiB needs two 16 GiB GPUs (90% usable each); 3 are free, but one per node.
+    const fit = gpuFitOnCluster({
+      estimate: estimateModelMemory({ weightsBytes: 24 * GiB })!,
+      types: [t4],
+    });
+    expect(fit.verdict).toBe('too-big');
+    expect(fit.message).toMatch(
+      /^Does not fit: needs about 28\.8 GiB, largest free is 16\.0 GiB on one node \(90% of it usable\)/,
+    );
+  });
+
+  it('says so when no GPU is free', () => {
+    const fit = gpuFitOnCluster({
+      estimate,
+      types: [{ ...a100, free: 0, largestFreeOnNode: 0 }],
+    });
+    expect(fit.verdict).toBe('not-enough-gpus');
+    expect(fit.message).toContain('no GPU is free (GPUs of 80.0 GiB)');
+  });
+
+  it('falls back to "cannot be checked" without GPU types', () => {
+    const fit = gpuFitOnCluster({ estimate, types: [], freeGpus: 2 });
+    expect(fit.verdict).toBe('unknown');
+    expect(fit.message).toContain('does not report');
   });
 });

@@ -6,7 +6,19 @@
  * Pure; every number it assumes is named in `assumptions`, so the page can
  * say what the estimate rests on.
  */
+import type { GpuType } from '../api/contract';
 import { formatBytes } from './display';
+
+/**
+ * The node labels NVIDIA GPU feature discovery sets, read for the fit check:
+ * one GPU's memory in MiB and its product name.
+ */
+export const GPU_NODE_LABELS = {
+  memoryMiB: 'nvidia.com/gpu.memory',
+  product: 'nvidia.com/gpu.product',
+} as const;
+
+const gpus = (n: number) => `${n} free GPU${n === 1 ? '' : 's'}`;
 
 /** What is known of a model (from the hub's metadata, its config.json, or the user). */
 export interface ModelFootprint {
@@ -47,6 +59,8 @@ export const KV_SHARE_PER_4K_TOKENS = 0.1;
 /** The share of a GPU's memory the engine uses (vLLM's default --gpu-memory-utilization). */
 export const USABLE_GPU_SHARE = 0.9;
 
+const DTYPE_ASSUMPTION = '2 bytes per parameter (fp16/bf16)';
+
 /** The memory one replica needs; undefined when neither the weights' size nor the parameter count is known. */
 export function estimateModelMemory(
   model: ModelFootprint,
@@ -54,12 +68,19 @@ export function estimateModelMemory(
 ): MemoryEstimate | undefined {
   const assumptions: string[] = [];
   const dtype = model.dtypeBytes ?? 2;
-  if (model.dtypeBytes === undefined)
-    assumptions.push('2 bytes per parameter (fp16/bf16)');
+  // Named only where it is used: for the weights from parameters, or the KV cache from the architecture.
+  const assumeDtype = () => {
+    if (
+      model.dtypeBytes === undefined &&
+      !assumptions.includes(DTYPE_ASSUMPTION)
+    )
+      assumptions.unshift(DTYPE_ASSUMPTION);
+  };
   let weightsBytes: number;
   if (model.weightsBytes && model.weightsBytes > 0) {
     weightsBytes = model.weightsBytes;
   } else if (model.parameters && model.parameters > 0) {
+    assumeDtype();
     weightsBytes = model.parameters * dtype;
     assumptions.push('weights = parameters × bytes per parameter');
   } else {
@@ -75,6 +96,7 @@ export function estimateModelMemory(
   if (layers && hiddenSize && attentionHeads) {
     const kvHeads = model.kvHeads ?? attentionHeads;
     const headDim = hiddenSize / attentionHeads;
+    assumeDtype();
     // K and V, per layer, per KV head, per token.
     kvCacheBytes = 2 * layers * kvHeads * headDim * dtype * tokens;
   } else {
@@ -171,5 +193,72 @@ export function gpuFit(input: {
     message: `Fits: about ${need} on ${gpusNeeded} GPU(s) of ${per}${
       freeGpus !== undefined ? ` (${freeGpus} free)` : ''
     }.`,
+  };
+}
+
+/**
+ * The fit against the GPUs a cluster really has free, by model and memory
+ * (`GpuCapacity.types`, from the node labels in `GPU_NODE_LABELS`): the
+ * fewest GPUs of one type on one node that hold the estimate (using
+ * `USABLE_GPU_SHARE` of each), or, when none does, the largest free memory
+ * one replica could get. Without types it falls back to `gpuFit` (the fit
+ * cannot be checked).
+ */
+export function gpuFitOnCluster(input: {
+  estimate?: MemoryEstimate;
+  types?: GpuType[];
+  /** Free GPUs of the resource, for the fallback. */
+  freeGpus?: number;
+}): GpuFit {
+  const { estimate, types } = input;
+  const known = (types ?? []).filter(t => t.memoryBytes > 0);
+  if (!estimate || known.length === 0)
+    return gpuFit({ estimate, freeGpus: input.freeGpus });
+  const need = formatBytes(estimate.totalBytes);
+  const options = known
+    .map(t => ({
+      type: t,
+      needed: Math.max(
+        1,
+        Math.ceil(estimate.totalBytes / (t.memoryBytes * USABLE_GPU_SHARE)),
+      ),
+    }))
+    .filter(o => o.needed <= o.type.largestFreeOnNode)
+    .sort(
+      (a, b) => a.needed - b.needed || a.type.memoryBytes - b.type.memoryBytes,
+    );
+  const best = options[0];
+  if (best) {
+    const product = best.type.product ? ` (${best.type.product})` : '';
+    return {
+      verdict: 'fits',
+      gpusNeeded: best.needed,
+      estimate,
+      message: `Fits on ${gpus(best.needed)} of ${formatBytes(
+        best.type.memoryBytes,
+      )}${product}: needs about ${need}.`,
+    };
+  }
+  const largest = Math.max(
+    0,
+    ...known.map(t => t.largestFreeOnNode * t.memoryBytes),
+  );
+  const sizes = [...new Set(known.map(t => formatBytes(t.memoryBytes)))].join(
+    ', ',
+  );
+  if (largest === 0)
+    return {
+      verdict: 'not-enough-gpus',
+      estimate,
+      message: `Does not fit now: needs about ${need}, and no GPU is free (GPUs of ${sizes}); it would wait Pending until GPUs free up, or choose another cluster.`,
+    };
+  return {
+    verdict: 'too-big',
+    estimate,
+    message: `Does not fit: needs about ${need}, largest free is ${formatBytes(
+      largest,
+    )} on one node (${
+      USABLE_GPU_SHARE * 100
+    }% of it usable); choose a smaller or quantized model, or a cluster with more or bigger GPUs free.`,
   };
 }

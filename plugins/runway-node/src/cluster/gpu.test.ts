@@ -1,11 +1,13 @@
-import { gpuCapacity, isGpuResource, podRequest } from './gpu';
+import { GPU_NODE_LABELS } from '@runway-portal/plugin-runway-common';
+import { gpuCapacity, gpuTypes, isGpuResource, podRequest } from './gpu';
 
 const node = (
   name: string,
   allocatable: Record<string, string>,
   unschedulable = false,
+  labels?: Record<string, string>,
 ) => ({
-  metadata: { name },
+  metadata: { name, labels },
   spec: { unschedulable },
   status: { allocatable },
 });
@@ -121,5 +123,58 @@ describe('gpuCapacity', () => {
         [pod('cpu-0', [{ cpu: '1' }])],
       ),
     ).toEqual([]);
+  });
+});
+
+describe('gpuTypes', () => {
+  const MiB = 1024 * 1024;
+  const labelled = (
+    name: string,
+    gpus: string,
+    memoryMiB: string,
+    product?: string,
+  ) =>
+    node(name, { 'nvidia.com/gpu': gpus }, false, {
+      [GPU_NODE_LABELS.memoryMiB]: memoryMiB,
+      ...(product ? { [GPU_NODE_LABELS.product]: product } : {}),
+    });
+
+  it('groups GPUs by product and memory from the feature-discovery labels, free per node', () => {
+    const nodes = [
+      labelled('a100-0', '4', '81920', 'NVIDIA-A100-SXM4-80GB'),
+      labelled('a100-1', '4', '81920', 'NVIDIA-A100-SXM4-80GB'),
+      labelled('t4-0', '2', '15360', 'Tesla-T4'),
+      node('unlabelled', { 'nvidia.com/gpu': '8' }),
+      labelled('bad-label', '8', 'lots'),
+    ];
+    const pods = [
+      pod('a100-0', [{ 'nvidia.com/gpu': '3' }]),
+      pod('a100-1', [{ 'nvidia.com/gpu': '1' }]),
+      pod('a100-1', [{ 'nvidia.com/gpu': '3' }], { phase: 'Succeeded' }),
+      pod(undefined, [{ 'nvidia.com/gpu': '4' }], { phase: 'Pending' }),
+    ];
+    expect(gpuTypes(nodes, pods, 'nvidia.com/gpu')).toEqual([
+      {
+        product: 'NVIDIA-A100-SXM4-80GB',
+        memoryBytes: 81920 * MiB,
+        nodes: 2,
+        allocatable: 8,
+        free: 4,
+        largestFreeOnNode: 3,
+      },
+      {
+        product: 'Tesla-T4',
+        memoryBytes: 15360 * MiB,
+        nodes: 1,
+        allocatable: 2,
+        free: 2,
+        largestFreeOnNode: 2,
+      },
+    ]);
+    // gpuCapacity carries them for the resource; types are absent without labels.
+    expect(gpuCapacity(nodes, pods)[0].types).toHaveLength(2);
+    expect(
+      gpuCapacity([node('gpu-0', { 'nvidia.com/gpu': '4' })], [])[0],
+    ).not.toHaveProperty('types');
   });
 });

@@ -4,7 +4,9 @@
  * wait for (pending). Pure functions of Node and Pod objects.
  */
 import {
+  GPU_NODE_LABELS,
   type GpuCapacity,
+  type GpuType,
   parseQuantity,
 } from '@runway-portal/plugin-runway-common';
 
@@ -35,7 +37,7 @@ interface ContainerLike {
 }
 
 export interface NodeLike {
-  metadata?: { name?: string };
+  metadata?: { name?: string; labels?: Record<string, string> };
   spec?: { unschedulable?: boolean };
   status?: { allocatable?: ResourceList };
 }
@@ -137,8 +139,71 @@ export function gpuCapacity(nodes: NodeLike[], pods: PodLike[]): GpuCapacity[] {
       else e.pending += amount;
     }
   }
+  for (const e of byResource.values()) {
+    const types = gpuTypes(nodes, pods, e.resource);
+    if (types.length) e.types = types;
+  }
   return [...byResource.values()].sort((a, b) =>
     a.resource.localeCompare(b.resource),
+  );
+}
+
+/** One GPU's memory in bytes from the node's `nvidia.com/gpu.memory` label (MiB); undefined without a valid one. */
+export function gpuMemoryBytes(node: NodeLike): number | undefined {
+  const mib = Number(node.metadata?.labels?.[GPU_NODE_LABELS.memoryMiB]);
+  return Number.isFinite(mib) && mib > 0 ? mib * 1024 * 1024 : undefined;
+}
+
+/**
+ * The GPUs of `resource` by model (product and memory, from the node labels
+ * NVIDIA GPU feature discovery sets), with what pods bound to each node
+ * hold subtracted per node; nodes without the memory label are left out.
+ * Largest memory first.
+ */
+export function gpuTypes(
+  nodes: NodeLike[],
+  pods: PodLike[],
+  resource: string,
+): GpuType[] {
+  const held = new Map<string, number>();
+  for (const pod of pods) {
+    const node = pod.spec?.nodeName;
+    if (!node || isFinished(pod)) continue;
+    held.set(node, (held.get(node) ?? 0) + podRequest(pod, resource));
+  }
+  const byType = new Map<string, GpuType>();
+  for (const node of nodes) {
+    if (node.spec?.unschedulable) continue;
+    const memoryBytes = gpuMemoryBytes(node);
+    const amount = parseQuantity(node.status?.allocatable?.[resource]) ?? 0;
+    if (!memoryBytes || amount <= 0) continue;
+    const product = node.metadata?.labels?.[GPU_NODE_LABELS.product];
+    const key = `${product ?? ''}|${memoryBytes}`;
+    let t = byType.get(key);
+    if (!t) {
+      t = {
+        ...(product ? { product } : {}),
+        memoryBytes,
+        nodes: 0,
+        allocatable: 0,
+        free: 0,
+        largestFreeOnNode: 0,
+      };
+      byType.set(key, t);
+    }
+    const free = Math.max(
+      0,
+      amount - (held.get(node.metadata?.name ?? '') ?? 0),
+    );
+    t.nodes += 1;
+    t.allocatable += amount;
+    t.free += free;
+    t.largestFreeOnNode = Math.max(t.largestFreeOnNode, free);
+  }
+  return [...byType.values()].sort(
+    (a, b) =>
+      b.memoryBytes - a.memoryBytes ||
+      (a.product ?? '').localeCompare(b.product ?? ''),
   );
 }
 

@@ -26,6 +26,7 @@ export type {
   DoctorCheck,
   DoctorReport,
   GpuCapacity,
+  GpuType,
   ProviderEngine,
   ProviderObjectsStatus,
   ProviderSummary as ClusterProvider,

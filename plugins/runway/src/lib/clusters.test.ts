@@ -5,6 +5,8 @@ import {
   freeGpus,
   freshnessOf,
   providerConfigsFor,
+  gpuTypesOf,
+  gpuTypeText,
   providersReady,
   summariseGpus,
 } from './clusters';
@@ -63,6 +65,29 @@ describe('cluster facts', () => {
     expect(freeGpus(cluster, 'amd.com/gpu')).toBe(0);
     expect(freeGpus(undefined)).toBeUndefined();
     expect(providersReady(cluster)).toEqual({ ready: 1, total: 2 });
+  });
+
+  it("names the cluster's GPU models with their memory and how many are free", () => {
+    const a100 = {
+      product: 'NVIDIA-A100-SXM4-80GB',
+      memoryBytes: 80 * 1024 ** 3,
+      nodes: 1,
+      allocatable: 4,
+      free: 3,
+      largestFreeOnNode: 3,
+    };
+    const withTypes: ClusterOverview = {
+      ...cluster,
+      gpus: [{ ...cluster.gpus[0], types: [a100] }],
+    };
+    expect(gpuTypesOf(withTypes)).toEqual([a100]);
+    expect(gpuTypesOf(cluster)).toBeUndefined();
+    expect(gpuTypeText(a100)).toBe(
+      'NVIDIA-A100-SXM4-80GB, 80.0 GiB each: 3 of 4 free',
+    );
+    expect(gpuTypeText({ ...a100, product: undefined })).toBe(
+      'GPU, 80.0 GiB each: 3 of 4 free',
+    );
   });
 
   it('uses the registrations the cluster holds, with their readiness', () => {

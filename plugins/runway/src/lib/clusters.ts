@@ -4,6 +4,7 @@
  */
 import {
   DEFAULT_GPU_RESOURCE,
+  formatBytes,
   type InferenceProviderConfig,
 } from '@runway-portal/plugin-runway-common';
 import type {
@@ -12,6 +13,7 @@ import type {
   ClusterOverview,
   ClusterState,
   GpuCapacity,
+  GpuType,
 } from '../api/types';
 
 export interface GpuSummary {
@@ -22,6 +24,8 @@ export interface GpuSummary {
   /** allocatable − requested − pending, never below 0. */
   free: number;
   nodes: number;
+  /** By GPU model and memory, when the nodes carry the feature-discovery labels. */
+  types?: GpuType[];
 }
 
 export function summariseGpus(gpus: GpuCapacity[]): GpuSummary[] {
@@ -39,6 +43,21 @@ export function freeGpus(
   if (!cluster) return undefined;
   const entry = summariseGpus(cluster.gpus).find(g => g.resource === resource);
   return entry ? entry.free : 0;
+}
+
+/** One GPU model of a cluster for people: `NVIDIA-A100-SXM4-80GB, 80.0 GiB each: 3 of 4 free`. */
+export function gpuTypeText(t: GpuType): string {
+  return `${t.product ?? 'GPU'}, ${formatBytes(t.memoryBytes)} each: ${
+    t.free
+  } of ${t.allocatable} free`;
+}
+
+/** The GPUs of one resource type by model and memory (from the nodes' feature-discovery labels); undefined when the cluster does not say. */
+export function gpuTypesOf(
+  cluster: ClusterOverview | undefined,
+  resource = DEFAULT_GPU_RESOURCE,
+): GpuType[] | undefined {
+  return cluster?.gpus.find(g => g.resource === resource)?.types;
 }
 
 export function providersReady(cluster: ClusterOverview): {

@@ -12,6 +12,7 @@ import type { ClusterFreshness, ClusterOverview } from '../../api/types';
 import {
   clusterStateView,
   type ClusterStateView,
+  gpuTypeText,
   providersReady,
   summariseGpus,
 } from '../../lib/clusters';
@@ -201,10 +202,21 @@ function ClusterCard({
           )}
           {!unknown &&
             summariseGpus(cluster.gpus).map(g => (
-              <Typography variant="body2" key={g.resource}>
-                {g.resource}: {g.free} free of {g.allocatable} ({g.requested} in
-                use, {g.pending} pending, {g.nodes} nodes)
-              </Typography>
+              <Box key={g.resource}>
+                <Typography variant="body2">
+                  {g.resource}: {g.free} free of {g.allocatable} ({g.requested}{' '}
+                  in use, {g.pending} pending, {g.nodes} nodes)
+                </Typography>
+                {g.types?.map(t => (
+                  <Typography
+                    variant="body2"
+                    color="text.secondary"
+                    key={`${t.product}|${t.memoryBytes}`}
+                  >
+                    {gpuTypeText(t)}
+                  </Typography>
+                ))}
+              </Box>
             ))}
           {!unknown && cluster.gpus.length === 0 && (
             <Typography variant="body2" color="text.secondary">

@@ -15,7 +15,7 @@ import type { KubeCondition, KubeObject } from '../../api/types';
 import { aggregateEvents } from '../../lib/detail';
 import { conditionTimeline } from '../../lib/endpoint';
 import { formatAge } from '../../lib/rows';
-import { useNow } from '../common/useNow';
+import { DETAIL_TICK_MS, useNow } from '../common/useNow';
 import { Yaml } from '../wizard/ReviewStep';
 
 /** The colour of a condition's status. */
@@ -42,7 +42,7 @@ export function ConditionsTimeline({
 }: {
   conditions: KubeCondition[];
 }) {
-  const now = useNow();
+  const now = useNow(DETAIL_TICK_MS);
   if (conditions.length === 0)
     return (
       <Empty>
@@ -90,7 +90,7 @@ export function ConditionsTimeline({
 
 /** Events newest first, identical ones merged with their counts added, warnings highlighted. */
 export function EventsList({ events }: { events: KubeObject[] }) {
-  const now = useNow();
+  const now = useNow(DETAIL_TICK_MS);
   const rows = aggregateEvents(events);
   if (rows.length === 0) return <Empty>No events.</Empty>;
   return (
@@ -143,7 +143,7 @@ export function UpstreamObjects({
   /** What to say when there are none (for example which object is expected). */
   empty?: string;
 }) {
-  const now = useNow();
+  const now = useNow(DETAIL_TICK_MS);
   if (objects.length === 0) return <Empty>{empty}</Empty>;
   return (
     <Box aria-label="upstream objects">

@@ -6,7 +6,8 @@ import TextField from '@mui/material/TextField';
 import {
   estimateModelMemory,
   formatBytes,
-  gpuFit,
+  gpuFitOnCluster,
+  type GpuType,
   type HubModelSummary,
 } from '@runway-portal/plugin-runway-common';
 import { useEffect, useState } from 'react';
@@ -41,12 +42,15 @@ export function hubModelFacts(m: HubModelSummary): string {
 /**
  * Searches the hub through the backend as the user types and hands the
  * chosen repository to `onPick`; shows its facts and the GPU-fit estimate
- * (runway-common's `gpuFit`) for the chosen cluster's free GPUs.
+ * (runway-common's `gpuFitOnCluster`) against the chosen cluster's free
+ * GPUs and their memory. Used by the model form and the deployment wizard.
  */
 export function HubSearch(props: {
   onPick: (model: HubModelSummary) => void;
+  /** Free GPUs of the resource in the chosen cluster. */
   freeGpus?: number;
-  gpuMemoryBytes?: number;
+  /** Those GPUs by model and memory (`GpuCapacity.types`). */
+  gpuTypes?: GpuType[];
 }) {
   const api = useApi(runwayApiRef);
   const [input, setInput] = useState('');
@@ -83,13 +87,13 @@ export function HubSearch(props: {
   }, [api, input]);
 
   const fit = picked
-    ? gpuFit({
+    ? gpuFitOnCluster({
         estimate: estimateModelMemory({
           parameters: picked.parameters,
           weightsBytes: picked.sizeBytes,
         }),
         freeGpus: props.freeGpus,
-        gpuMemoryBytes: props.gpuMemoryBytes,
+        types: props.gpuTypes,
       })
     : undefined;
 
@@ -136,7 +140,7 @@ export function HubSearch(props: {
       {picked && (
         <Alert
           severity={SEVERITY[fit?.verdict ?? 'unknown']}
-          sx={{ mt: 1 }}
+          sx={{ mt: 1, mb: 2 }}
           aria-label="GPU fit"
         >
           <strong>{picked.id}</strong>

@@ -31,7 +31,7 @@ import { formatAge } from '../../lib/rows';
 import { ClusterErrors } from '../common/ClusterErrors';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { PermissionGate } from '../common/PermissionGate';
-import { useNow } from '../common/useNow';
+import { DETAIL_TICK_MS, useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { DetailLayout } from '../detail/DetailLayout';
 import { PodLogs, useLogsPermissionAhead } from '../detail/PodLogs';
@@ -69,7 +69,8 @@ function Progress({ model }: { model: Model & KubeObject }) {
 export function ModelDetail({ target }: { target: ResourceRef }) {
   const api = useApi(runwayApiRef);
   const links = useRunwayLinks();
-  const now = useNow();
+  // Ages here are shown in seconds at first: tick often enough for them to move.
+  const now = useNow(DETAIL_TICK_MS);
   const detail = useRunwayData(
     a => a.get('models', target),
     [target.cluster, target.namespace, target.name],

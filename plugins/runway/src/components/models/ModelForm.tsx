@@ -49,7 +49,7 @@ import { useRunwayLinks } from '../common/useRunwayLinks';
 import { FormField, KeyValueRows, WarningsContext } from '../wizard/fields';
 import { toFieldErrors } from '../wizard/resolver';
 import { ObjectYaml } from '../wizard/ReviewStep';
-import { freeGpus } from '../../lib/clusters';
+import { freeGpus, gpuTypesOf } from '../../lib/clusters';
 import { HubSearch } from './HubSearch';
 import { SuggestField } from './SuggestField';
 
@@ -382,6 +382,7 @@ function Form(props: {
               {values.sourceType === 'huggingface' && !existing && (
                 <HubSearch
                   freeGpus={freeGpus(cluster, DEFAULT_GPU_RESOURCE)}
+                  gpuTypes={gpuTypesOf(cluster, DEFAULT_GPU_RESOURCE)}
                   onPick={picked =>
                     form.setValue('spec.source.huggingFace.repoId', picked.id, {
                       shouldValidate: true,

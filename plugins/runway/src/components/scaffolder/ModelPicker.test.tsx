@@ -1,24 +1,17 @@
-import { featureFlagsApiRef } from '@backstage/core-plugin-api';
-import { createExtensionTester } from '@backstage/frontend-test-utils';
-import {
-  ScaffolderFieldExtensions,
-  type TemplateParameterSchema,
-  useCustomFieldExtensions,
-} from '@backstage/plugin-scaffolder-react';
-import {
-  FormFieldBlueprint,
-  Stepper,
-} from '@backstage/plugin-scaffolder-react/alpha';
-import { registerMswTestHooks, TestApiProvider } from '@backstage/test-utils';
-import { renderHook, screen, waitFor, within } from '@testing-library/react';
+import { type TemplateParameterSchema } from '@backstage/plugin-scaffolder-react';
+import { registerMswTestHooks } from '@backstage/test-utils';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { rest } from 'msw';
 import { setupServer } from 'msw/node';
-import type { ReactNode } from 'react';
-import newSystemPlugin, { runwayModelPickerField } from '../../alpha';
+import { runwayModelPickerField } from '../../alpha';
 import { RunwayModelPickerFieldExtension } from '../../plugin';
 import { cluster, clustersResponse, model } from '../../__testUtils__/fixtures';
-import { API, renderWithApi } from '../../__testUtils__/render';
+import { API } from '../../__testUtils__/render';
+import {
+  expectFieldInBothSystems,
+  renderScaffolderForm,
+} from '../../__testUtils__/scaffolderForm';
 import {
   RunwayModelPickerSchema,
   runwayModelPickerOptions,
@@ -110,20 +103,8 @@ const extensions = [
   { ...runwayModelPickerOptions, schema: RunwayModelPickerSchema.schema },
 ];
 
-async function renderForm(
-  initialState?: Record<string, unknown>,
-  schema = manifest,
-) {
-  const onCreate = jest.fn(async () => {});
-  await renderWithApi(
-    <Stepper
-      manifest={schema}
-      extensions={extensions}
-      onCreate={onCreate}
-      initialState={initialState as any}
-    />,
-  );
-  return onCreate;
+function renderForm(initialState?: Record<string, unknown>, schema = manifest) {
+  return renderScaffolderForm(schema, extensions, initialState);
 }
 
 describe('RunwayModelPicker in the scaffolder form', () => {
@@ -288,45 +269,12 @@ describe('RunwayModelPicker in the scaffolder form', () => {
   });
 
   it('is registered in both frontend systems with its validation', async () => {
-    const extension = newSystemPlugin.getExtension(
-      'scaffolder-form-field:runway/runway-model-picker' as any,
-    ) as any;
-    expect(extension.attachTo).toEqual({
-      id: 'api:scaffolder/form-fields',
-      input: 'formFields',
+    await expectFieldInBothSystems({
+      id: 'runway-model-picker',
+      extension: runwayModelPickerField,
+      legacy: RunwayModelPickerFieldExtension,
+      name: 'RunwayModelPicker',
+      validation: validateRunwayModel,
     });
-    expect(
-      await createExtensionTester(runwayModelPickerField).get(
-        FormFieldBlueprint.dataRefs.formFieldLoader,
-      )(),
-    ).toEqual(
-      expect.objectContaining({
-        name: 'RunwayModelPicker',
-        validation: validateRunwayModel,
-      }),
-    );
-    const featureFlags = {
-      isActive: () => false,
-      registerFlag: () => {},
-      getRegisteredFlags: () => [],
-      save: () => {},
-    };
-    const wrapper = ({ children }: { children?: ReactNode }) => (
-      <TestApiProvider apis={[[featureFlagsApiRef, featureFlags]]}>
-        {children}
-      </TestApiProvider>
-    );
-    const { result } = renderHook(
-      () =>
-        useCustomFieldExtensions(
-          <ScaffolderFieldExtensions>
-            <RunwayModelPickerFieldExtension />
-          </ScaffolderFieldExtensions>,
-        ),
-      { wrapper },
-    );
-    expect(result.current.map(f => [f.name, f.validation])).toEqual([
-      ['RunwayModelPicker', validateRunwayModel],
-    ]);
   });
 });

@@ -1,30 +1,21 @@
-import { featureFlagsApiRef } from '@backstage/core-plugin-api';
-import { createExtensionTester } from '@backstage/frontend-test-utils';
-import {
-  ScaffolderFieldExtensions,
-  type TemplateParameterSchema,
-  useCustomFieldExtensions,
-} from '@backstage/plugin-scaffolder-react';
-import {
-  FormFieldBlueprint,
-  Stepper,
-} from '@backstage/plugin-scaffolder-react/alpha';
-import { registerMswTestHooks, TestApiProvider } from '@backstage/test-utils';
-import { renderHook, screen, waitFor, within } from '@testing-library/react';
+import { type TemplateParameterSchema } from '@backstage/plugin-scaffolder-react';
+import { registerMswTestHooks } from '@backstage/test-utils';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { rest } from 'msw';
 import { setupServer } from 'msw/node';
-import type { ReactNode } from 'react';
-import newSystemPlugin, {
-  runwayRunningDeploymentPickerField,
-} from '../../alpha';
+import { runwayRunningDeploymentPickerField } from '../../alpha';
 import { RunwayRunningDeploymentPickerFieldExtension } from '../../plugin';
 import {
   cluster,
   clustersResponse,
   deployment,
 } from '../../__testUtils__/fixtures';
-import { API, renderWithApi } from '../../__testUtils__/render';
+import { API } from '../../__testUtils__/render';
+import {
+  expectFieldInBothSystems,
+  renderScaffolderForm,
+} from '../../__testUtils__/scaffolderForm';
 import {
   RunwayRunningDeploymentPickerSchema,
   runwayRunningDeploymentPickerOptions,
@@ -100,17 +91,8 @@ const extensions = [
   },
 ];
 
-async function renderForm(initialState?: Record<string, unknown>) {
-  const onCreate = jest.fn(async () => {});
-  await renderWithApi(
-    <Stepper
-      manifest={manifest}
-      extensions={extensions}
-      onCreate={onCreate}
-      initialState={initialState as any}
-    />,
-  );
-  return onCreate;
+function renderForm(initialState?: Record<string, unknown>) {
+  return renderScaffolderForm(manifest, extensions, initialState);
 }
 
 describe('RunwayRunningDeploymentPicker in the scaffolder form', () => {
@@ -189,45 +171,12 @@ describe('RunwayRunningDeploymentPicker in the scaffolder form', () => {
   });
 
   it('is registered in both frontend systems with its validation', async () => {
-    const extension = newSystemPlugin.getExtension(
-      'scaffolder-form-field:runway/runway-running-deployment-picker' as any,
-    ) as any;
-    expect(extension.attachTo).toEqual({
-      id: 'api:scaffolder/form-fields',
-      input: 'formFields',
+    await expectFieldInBothSystems({
+      id: 'runway-running-deployment-picker',
+      extension: runwayRunningDeploymentPickerField,
+      legacy: RunwayRunningDeploymentPickerFieldExtension,
+      name: 'RunwayRunningDeploymentPicker',
+      validation: validateRunwayRunningDeployment,
     });
-    expect(
-      await createExtensionTester(runwayRunningDeploymentPickerField).get(
-        FormFieldBlueprint.dataRefs.formFieldLoader,
-      )(),
-    ).toEqual(
-      expect.objectContaining({
-        name: 'RunwayRunningDeploymentPicker',
-        validation: validateRunwayRunningDeployment,
-      }),
-    );
-    const featureFlags = {
-      isActive: () => false,
-      registerFlag: () => {},
-      getRegisteredFlags: () => [],
-      save: () => {},
-    };
-    const wrapper = ({ children }: { children?: ReactNode }) => (
-      <TestApiProvider apis={[[featureFlagsApiRef, featureFlags]]}>
-        {children}
-      </TestApiProvider>
-    );
-    const { result } = renderHook(
-      () =>
-        useCustomFieldExtensions(
-          <ScaffolderFieldExtensions>
-            <RunwayRunningDeploymentPickerFieldExtension />
-          </ScaffolderFieldExtensions>,
-        ),
-      { wrapper },
-    );
-    expect(result.current.map(f => [f.name, f.validation])).toEqual([
-      ['RunwayRunningDeploymentPicker', validateRunwayRunningDeployment],
-    ]);
   });
 });

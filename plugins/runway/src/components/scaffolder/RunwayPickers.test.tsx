@@ -1,12 +1,12 @@
 import { registerMswTestHooks } from '@backstage/test-utils';
-import { Stepper } from '@backstage/plugin-scaffolder-react/alpha';
 import type { TemplateParameterSchema } from '@backstage/plugin-scaffolder-react';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { rest } from 'msw';
 import { setupServer } from 'msw/node';
 import { cluster, clustersResponse } from '../../__testUtils__/fixtures';
-import { API, renderWithApi } from '../../__testUtils__/render';
+import { API } from '../../__testUtils__/render';
+import { renderScaffolderForm } from '../../__testUtils__/scaffolderForm';
 import {
   RunwayClusterPickerSchema,
   runwayClusterPickerOptions,
@@ -78,17 +78,8 @@ const extensions = [
   },
 ];
 
-async function renderForm(initialState?: Record<string, string>) {
-  const onCreate = jest.fn(async () => {});
-  await renderWithApi(
-    <Stepper
-      manifest={manifest}
-      extensions={extensions}
-      onCreate={onCreate}
-      initialState={initialState}
-    />,
-  );
-  return onCreate;
+function renderForm(initialState?: Record<string, string>) {
+  return renderScaffolderForm(manifest, extensions, initialState);
 }
 
 describe('RunwayClusterPicker and RunwayNamespacePicker in the scaffolder form', () => {

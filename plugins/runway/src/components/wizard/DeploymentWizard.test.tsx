@@ -191,6 +191,83 @@ describe('DeploymentWizard', () => {
     expectAllControlsLabelled();
   });
 
+  it("searches the hub (the model form's component) and checks the fit against the cluster's GPUs by memory", async () => {
+    const GiB = 1024 ** 3;
+    server.use(
+      rest.get(`${API}/clusters`, (_req, res, ctx) =>
+        res(
+          ctx.json(
+            clustersResponse([
+              cluster('east', {
+                gpus: [
+                  {
+                    resource: 'nvidia.com/gpu',
+                    allocatable: 2,
+                    requested: 1,
+                    pending: 0,
+                    nodes: 1,
+                    types: [
+                      {
+                        product: 'Tesla-T4',
+                        memoryBytes: 16 * GiB,
+                        nodes: 1,
+                        allocatable: 2,
+                        free: 1,
+                        largestFreeOnNode: 1,
+                      },
+                    ],
+                  },
+                ],
+              }),
+            ]),
+          ),
+        ),
+      ),
+      rest.get(`${API}/models`, (_req, res, ctx) =>
+        res(ctx.json({ items: [], clusters: [], errors: [] })),
+      ),
+      rest.get(`${API}/hub/models`, (_req, res, ctx) =>
+        res(
+          ctx.json({
+            endpoint: 'http://127.0.0.1:9999',
+            items: [
+              {
+                id: 'meta-llama/Llama-3.1-8B-Instruct',
+                parameters: 8_030_000_000,
+                sizeBytes: 16 * GiB,
+                license: 'llama3.1',
+              },
+              { id: 'Qwen/Qwen3-0.6B', sizeBytes: 1.2 * GiB },
+            ],
+          }),
+        ),
+      ),
+    );
+    await renderWithApi(<DeploymentWizard />);
+    await fillTarget();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const search = await screen.findByLabelText('Search the Hugging Face Hub');
+    await userEvent.type(search, 'llama');
+    await userEvent.click(
+      await screen.findByRole('option', { name: /Llama-3\.1-8B-Instruct/ }),
+    );
+    expect(screen.getByLabelText('Model ID')).toHaveValue(
+      'meta-llama/Llama-3.1-8B-Instruct',
+    );
+    expect(screen.getByLabelText('GPU fit')).toHaveTextContent(
+      /Does not fit: needs about 19\.2 GiB, largest free is 16\.0 GiB on one node/,
+    );
+    await userEvent.clear(search);
+    await userEvent.type(search, 'qwen');
+    await userEvent.click(
+      await screen.findByRole('option', { name: /Qwen3-0\.6B/ }),
+    );
+    expect(screen.getByLabelText('Model ID')).toHaveValue('Qwen/Qwen3-0.6B');
+    expect(screen.getByLabelText('GPU fit')).toHaveTextContent(
+      'Fits on 1 free GPU of 16.0 GiB (Tesla-T4): needs about 1.4 GiB.',
+    );
+  });
+
   it('uses a cached model: lists the namespace Models, Ready first, mounts the chosen one and removes it again', async () => {
     serveClusters();
     const listed: string[] = [];

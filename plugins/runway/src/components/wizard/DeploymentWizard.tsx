@@ -10,6 +10,7 @@ import StepButton from '@mui/material/StepButton';
 import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import {
+  cachedModelName,
   DEFAULT_GPU_RESOURCE,
   DEPLOYMENT_FORM_STEPS,
   ENGINE_DISPLAY_NAMES,
@@ -28,7 +29,7 @@ import {
 } from '../../api/RunwayApi';
 import type { ClusterOverview, PreviewResponse } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
-import { freeGpus, providerConfigsFor } from '../../lib/clusters';
+import { freeGpus, gpuTypesOf, providerConfigsFor } from '../../lib/clusters';
 import {
   emptyWizardValues,
   fieldForIssue,
@@ -53,6 +54,7 @@ import {
   WarningsContext,
 } from './fields';
 import { wizardResolver } from './resolver';
+import { HubSearch } from '../models/HubSearch';
 import { CachedModelField } from './CachedModelField';
 import { ReviewStep } from './ReviewStep';
 import { SelectionPanel } from './SelectionPanel';
@@ -381,6 +383,19 @@ function WizardForm(props: {
                 ]}
               />
               {values.spec?.model?.source !== 'custom' && <CachedModelField />}
+              {values.spec?.model?.source !== 'custom' &&
+                !cachedModelName(values.volumes) && (
+                  <HubSearch
+                    freeGpus={free}
+                    gpuTypes={gpuTypesOf(cluster, gpuType)}
+                    onPick={picked =>
+                      form.setValue('spec.model.id', picked.id, {
+                        shouldValidate: true,
+                        shouldDirty: true,
+                      })
+                    }
+                  />
+                )}
               <FormField
                 name="spec.model.id"
                 label="Model ID"
