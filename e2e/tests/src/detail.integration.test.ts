@@ -16,19 +16,24 @@ import {
   type ResourceType,
 } from '@runway-portal/controller-runtime';
 import {
+  freePort,
   REPO_ROOT,
   startSystem,
   type RunningSystem,
 } from '@runway-portal/e2e-system';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './browser';
+import {
+  openBrowser,
+  portalDriver,
+  UI_TIMEOUT_MS,
+  type BrowserSession,
+  type PortalDriver,
+} from './browser';
 
 const START_TIMEOUT_MS = 30 * 60_000;
-const UI_TIMEOUT_MS = 90_000;
 const NAMESPACE = 'default';
 const NAME = 'detail-qwen';
 const DETAIL = `/runway/deployments/dev/${NAMESPACE}/${NAME}`;
@@ -59,50 +64,8 @@ let session: BrowserSession;
 let page: Page;
 let client: KubeClient;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs = UI_TIMEOUT_MS,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) {
-      const shot = await session.screenshot(
-        `timeout-${what.replace(/\W+/g, '-')}`,
-      );
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}; screenshot ${shot}`,
-      );
-    }
-    await new Promise(r => setTimeout(r, 250));
-  }
-}
-
-/** Goes to a portal path, entering as the guest when the app asks. */
-async function open(path: string, ready: () => Promise<boolean>) {
-  await page.goto(`${PORTAL}${path}`, { timeout: UI_TIMEOUT_MS });
-  const enter = page.getByRole('button', { name: /^enter$/i });
-  await until(
-    `${path} to load`,
-    async () => (await enter.isVisible()) || ready(),
-  );
-  if (await enter.isVisible()) {
-    await enter.click();
-    await until(`${path} after the guest sign-in`, ready);
-  }
-}
+let until: PortalDriver['until'];
+let open: PortalDriver['open'];
 
 const read = () =>
   client.get<Md>(ModelDeployments, { namespace: NAMESPACE, name: NAME });
@@ -138,6 +101,7 @@ beforeAll(async () => {
   );
   session = await openBrowser(screenshotDir);
   page = session.page;
+  ({ until, open } = portalDriver(session, PORTAL));
   await page.setViewportSize({ width: 1280, height: 800 });
 }, START_TIMEOUT_MS);
 
