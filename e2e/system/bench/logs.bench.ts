@@ -32,9 +32,9 @@ import {
   runBenchmark,
 } from '@runway-portal/provider-shared/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@runway-portal/e2e-cluster';
 import { type RunningSystem, startSystem } from '../src/system';
 
 function envNumber(name: string, fallback: number): number {
@@ -61,17 +61,6 @@ const TAIL = 200;
 /** The targets, in ms. */
 const FIRST_LINE_TARGET_MS = 1000;
 const FOLLOWED_TARGET_MS = 1000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Pods {
   pods: Array<{
