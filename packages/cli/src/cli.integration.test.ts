@@ -633,7 +633,8 @@ current-context: nobody
     const refused = await runway('controller', 'upgrade', '--no-webhooks');
     expect(refused.code).toBe(1);
     expect(refused.lines.at(-1)).toMatch(
-      /^runway: conflict: apply CustomResourceDefinition llamastackdistributions\.llamastack\.io: fields .* are owned by field manager kubectl-client-side-apply .*--force-conflicts.*; nothing was applied$/,
+      // The first of our CRDs that changed since that bundle (the apply order decides which).
+      /^runway: conflict: apply CustomResourceDefinition [a-z.]+\.(airunway\.ai|llamastack\.io): fields .* are owned by field manager kubectl-client-side-apply .*--force-conflicts.*; nothing was applied$/,
     );
     expect(
       (await client.get(Namespaces, { name: NS })).metadata?.labels?.[
