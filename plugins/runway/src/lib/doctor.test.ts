@@ -33,6 +33,17 @@ describe('the doctor on a cluster card', () => {
     ).toEqual({ label: 'no problems', color: 'success' });
   });
 
+  it('shows the last report of a cluster that does not answer as last known, uncoloured', () => {
+    expect(doctorChipView(report([check('a', 'ok')]), true)).toEqual({
+      label: 'no problems (last known)',
+      color: 'default',
+    });
+    expect(doctorChipView(report([check('a', 'fail')]), true)).toEqual({
+      label: '1 problem (last known)',
+      color: 'default',
+    });
+  });
+
   it('lists problems first, then what was not checked, then ok', () => {
     expect(
       doctorRows([

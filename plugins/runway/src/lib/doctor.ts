@@ -7,18 +7,25 @@ import {
 
 export interface DoctorChipView {
   label: string;
-  /** By the worst check: error (a check fails), warning (only warnings), success. */
-  color: 'error' | 'warning' | 'success';
+  /** By the worst check: error (a check fails), warning (only warnings), success; default when stale. */
+  color: 'error' | 'warning' | 'success' | 'default';
 }
 
-export function doctorChipView(report: DoctorReport): DoctorChipView {
+/**
+ * The chip of a cluster's last report. While the cluster does not answer,
+ * that report is old news: it is labelled "last known" and not coloured,
+ * never shown as a current verdict.
+ */
+export function doctorChipView(
+  report: DoctorReport,
+  stale = false,
+): DoctorChipView {
   const problems = doctorProblems(report.checks);
   const n = problems.length;
-  if (n === 0) return { label: 'no problems', color: 'success' };
-  return {
-    label: `${n} problem${n === 1 ? '' : 's'}`,
-    color: problems[0].status === 'fail' ? 'error' : 'warning',
-  };
+  const label = n === 0 ? 'no problems' : `${n} problem${n === 1 ? '' : 's'}`;
+  if (stale) return { label: `${label} (last known)`, color: 'default' };
+  if (n === 0) return { label, color: 'success' };
+  return { label, color: problems[0].status === 'fail' ? 'error' : 'warning' };
 }
 
 const LABEL: Record<DoctorCheck['status'], string> = {

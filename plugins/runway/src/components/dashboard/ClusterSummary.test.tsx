@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { rest } from 'msw';
 import { setupServer } from 'msw/node';
 import type { DoctorReport } from '../../api/types';
-import { cluster, freshness } from '../../__testUtils__/fixtures';
+import { cluster, freshness, unreachable } from '../../__testUtils__/fixtures';
 import { API, renderWithApi } from '../../__testUtils__/render';
 import { ClusterSummary } from './ClusterSummary';
 
@@ -159,5 +159,20 @@ describe('ClusterSummary: the doctor', () => {
     expect(screen.getByTestId('cluster-doctor-east')).toHaveTextContent(
       '1 problem',
     );
+  });
+  it('an unreachable cluster shows its last report as last known, uncoloured, never as a current verdict', async () => {
+    await renderWithApi(
+      <ClusterSummary
+        clusters={[
+          cluster('east', {
+            doctor: report([{ id: 'gateway', status: 'ok', message: 'ok' }]),
+          }),
+        ]}
+        states={[unreachable('east')]}
+      />,
+    );
+    const chip = await screen.findByTestId('cluster-doctor-east');
+    expect(chip).toHaveTextContent('no problems (last known)');
+    expect(chip.className).not.toContain('MuiChip-colorSuccess');
   });
 });

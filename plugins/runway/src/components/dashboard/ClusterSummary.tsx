@@ -110,7 +110,11 @@ function ClusterCard({
               data-testid={`cluster-state-${cluster.name}`}
             />
           </Tooltip>
-          <DoctorChip cluster={cluster.name} report={cluster.doctor} />
+          <DoctorChip
+            cluster={cluster.name}
+            report={cluster.doctor}
+            stale={view?.state === 'unreachable'}
+          />
           {cluster.version && (
             <Typography variant="caption" color="text.secondary">
               {cluster.version}

@@ -29,9 +29,12 @@ const STATUS_COLOR: Record<DoctorCheck['status'], string> = {
 export function DoctorChip({
   cluster,
   report,
+  stale = false,
 }: {
   cluster: string;
   report?: DoctorReport;
+  /** The cluster does not answer: its report is the last known one. */
+  stale?: boolean;
 }) {
   const api = useApi(runwayApiRef);
   const [open, setOpen] = useState(false);
@@ -40,7 +43,7 @@ export function DoctorChip({
   const [error, setError] = useState<string>();
   const shown = fresh ?? report;
   if (!shown?.checkedAt) return null;
-  const chip = doctorChipView(shown);
+  const chip = doctorChipView(shown, stale && !fresh);
   const checkAgain = async () => {
     setRunning(true);
     setError(undefined);
