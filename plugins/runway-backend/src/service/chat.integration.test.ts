@@ -5,11 +5,7 @@
  * resolved the Service to a pod whose IP and port are e2e-simulators' OpenAI
  * API simulator's, so every byte travels the path it does in a real cluster.
  */
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import type {
   KubeClient,
   ResourceType,
@@ -28,7 +24,7 @@ import {
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { runwayPlugin } from '../plugin';
+import { startRunwayBackend } from '../__testUtils__/backend';
 import {
   adminClient,
   clusterConfigEntry,
@@ -40,11 +36,7 @@ import {
   RUNWAY_CRDS,
 } from '../__testUtils__/clusters';
 import { contractChecked } from '../__testUtils__/contract';
-import {
-  policyPermissionsFactory,
-  TEAM_A,
-  VIEWER,
-} from '../__testUtils__/permissions';
+import { TEAM_A, VIEWER } from '../__testUtils__/permissions';
 
 jest.setTimeout(60_000);
 
@@ -261,27 +253,10 @@ describe('Try it: chat with a deployment through the runway API against a real c
       "the endpoints controller to resolve the Service to the simulator's pod",
     );
 
-    const backend = await startTestBackend({
-      features: [
-        runwayPlugin,
-        policyPermissionsFactory,
-        mockServices.rootConfig.factory({
-          data: {
-            kubernetes: {
-              clusterLocatorMethods: [
-                {
-                  type: 'config',
-                  clusters: [clusterConfigEntry('east', cluster, token)],
-                },
-              ],
-            },
-            runway: { requestTimeout: { milliseconds: 5_000 } },
-          },
-        }),
-      ],
-    });
-    server = backend.server;
-    stopBackend = () => backend.stop();
+    ({ server, stop: stopBackend } = await startRunwayBackend({
+      clusters: [clusterConfigEntry('east', cluster, token)],
+      runway: { requestTimeout: { milliseconds: 5_000 } },
+    }));
   }, 30 * 60_000);
 
   afterAll(async () => {

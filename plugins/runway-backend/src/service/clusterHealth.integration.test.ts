@@ -6,19 +6,13 @@
  * known data is still served, marked stale; starting it again clears that by
  * itself. `bare` is `not-installed`, with the fix, not an empty list.
  */
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
-import { eventsServiceFactory } from '@backstage/plugin-events-node';
-import signalsPlugin from '@backstage/plugin-signals-backend';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import type { KubeClient, KubeObject } from '@runway-portal/controller-runtime';
 import { startClusters, type TestCluster } from '@runway-portal/e2e-cluster';
 import { KAITO_PROVIDER } from '@runway-portal/plugin-runway-common';
 import type { Server } from 'node:http';
 import request from 'supertest';
-import { runwayPlugin } from '../plugin';
+import { startRunwayBackend } from '../__testUtils__/backend';
 import {
   adminClient,
   clusterConfigEntry,
@@ -30,7 +24,7 @@ import {
   RUNWAY_CRDS,
 } from '../__testUtils__/clusters';
 import { contractChecked } from '../__testUtils__/contract';
-import { policyPermissionsFactory, VIEWER } from '../__testUtils__/permissions';
+import { VIEWER } from '../__testUtils__/permissions';
 import { subscribeSignals } from '../__testUtils__/signals';
 
 jest.setTimeout(90_000);
@@ -81,32 +75,14 @@ describe('cluster health against real clusters', () => {
       { fieldManager: 'kubectl' },
     );
 
-    const backend = await startTestBackend({
-      features: [
-        runwayPlugin,
-        signalsPlugin,
-        eventsServiceFactory,
-        policyPermissionsFactory,
-        mockServices.rootConfig.factory({
-          data: {
-            kubernetes: {
-              clusterLocatorMethods: [
-                {
-                  type: 'config',
-                  clusters: [
-                    clusterConfigEntry('live', live, liveToken),
-                    clusterConfigEntry('bare', bare, bareToken),
-                  ],
-                },
-              ],
-            },
-            runway: { requestTimeout: { milliseconds: BOUND_MS } },
-          },
-        }),
+    ({ server, stop: stopBackend } = await startRunwayBackend({
+      clusters: [
+        clusterConfigEntry('live', live, liveToken),
+        clusterConfigEntry('bare', bare, bareToken),
       ],
-    });
-    server = backend.server;
-    stopBackend = () => backend.stop();
+      runway: { requestTimeout: { milliseconds: BOUND_MS } },
+      signals: true,
+    }));
   }, START_TIMEOUT_MS);
 
   afterAll(async () => {

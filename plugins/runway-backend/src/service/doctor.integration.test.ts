@@ -9,14 +9,8 @@
  * the CLI as a user does (every check that can be ok is ok; the webhook
  * probe, which the portal may not send, is `not-checked`).
  */
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import { resolvePackagePath } from '@backstage/backend-plugin-api';
-import { eventsServiceFactory } from '@backstage/plugin-events-node';
-import signalsPlugin from '@backstage/plugin-signals-backend';
 import { defaultDeployDir, renderInstallYaml, run } from '@runway-portal/cli';
 import { bundledExpectations } from '@runway-portal/cli/doctor';
 import {
@@ -35,7 +29,7 @@ import {
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { parseAllDocuments } from 'yaml';
-import { runwayPlugin } from '../plugin';
+import { startRunwayBackend } from '../__testUtils__/backend';
 import {
   adminClient,
   clusterConfigEntry,
@@ -45,7 +39,7 @@ import {
   RUNWAY_CRDS,
 } from '../__testUtils__/clusters';
 import { contractChecked } from '../__testUtils__/contract';
-import { policyPermissionsFactory, VIEWER } from '../__testUtils__/permissions';
+import { VIEWER } from '../__testUtils__/permissions';
 
 jest.setTimeout(180_000);
 
@@ -80,32 +74,14 @@ describe("the doctor's checks, run by the backend on a real cluster", () => {
     });
     admin = adminClient(cluster);
     const token = await portalServiceAccountToken(admin);
-    const backend = await startTestBackend({
-      features: [
-        runwayPlugin,
-        signalsPlugin,
-        eventsServiceFactory,
-        policyPermissionsFactory,
-        mockServices.rootConfig.factory({
-          data: {
-            kubernetes: {
-              clusterLocatorMethods: [
-                {
-                  type: 'config',
-                  clusters: [clusterConfigEntry('one', cluster, token)],
-                },
-              ],
-            },
-            runway: {
-              requestTimeout: { seconds: 5 },
-              doctor: { interval: { seconds: 2 }, timeout: { seconds: 20 } },
-            },
-          },
-        }),
-      ],
-    });
-    server = backend.server;
-    stopBackend = () => backend.stop();
+    ({ server, stop: stopBackend } = await startRunwayBackend({
+      clusters: [clusterConfigEntry('one', cluster, token)],
+      runway: {
+        requestTimeout: { seconds: 5 },
+        doctor: { interval: { seconds: 2 }, timeout: { seconds: 20 } },
+      },
+      signals: true,
+    }));
   }, START_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -4,11 +4,7 @@
  * kubelet, here the e2e-cluster's kubelet log stand-in (kwok nodes serve no
  * logs), so every byte travels the path it does in a real cluster.
  */
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import type {
   KubeClient,
   ResourceType,
@@ -23,7 +19,7 @@ import {
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { runwayPlugin } from '../plugin';
+import { startRunwayBackend } from '../__testUtils__/backend';
 import {
   adminClient,
   clusterConfigEntry,
@@ -35,7 +31,7 @@ import {
   RUNWAY_CRDS,
 } from '../__testUtils__/clusters';
 import { contractChecked } from '../__testUtils__/contract';
-import { policyPermissionsFactory, TEAM_A } from '../__testUtils__/permissions';
+import { TEAM_A } from '../__testUtils__/permissions';
 
 jest.setTimeout(60_000);
 
@@ -191,27 +187,10 @@ describe('pod logs through the runway API against a real cluster', () => {
     );
     await admin.apply(PODS, pod('stranger', { app: 'other' }, ['app']), setup);
 
-    const backend = await startTestBackend({
-      features: [
-        runwayPlugin,
-        policyPermissionsFactory,
-        mockServices.rootConfig.factory({
-          data: {
-            kubernetes: {
-              clusterLocatorMethods: [
-                {
-                  type: 'config',
-                  clusters: [clusterConfigEntry('east', cluster, token)],
-                },
-              ],
-            },
-            runway: { requestTimeout: { milliseconds: 5_000 } },
-          },
-        }),
-      ],
-    });
-    server = backend.server;
-    stopBackend = () => backend.stop();
+    ({ server, stop: stopBackend } = await startRunwayBackend({
+      clusters: [clusterConfigEntry('east', cluster, token)],
+      runway: { requestTimeout: { milliseconds: 5_000 } },
+    }));
   }, 30 * 60_000);
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The runway REST API in a real Backstage backend (startTestBackend) against
+ * The runway REST API in a real Backstage backend (startRunwayBackend) against
  * three real Kubernetes control planes with Runway's CRDs installed.
  * Clusters are configured as an administrator would: two through
  * kubernetes.clusterLocatorMethods with a service-account token, one through
@@ -11,11 +11,7 @@ import {
   createServiceFactory,
   type AuditorService,
 } from '@backstage/backend-plugin-api';
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import type { KubeClient, KubeObject } from '@runway-portal/controller-runtime';
 import { startClusters, type TestCluster } from '@runway-portal/e2e-cluster';
 import {
@@ -32,8 +28,6 @@ import { parseAllDocuments } from 'yaml';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { eventsServiceFactory } from '@backstage/plugin-events-node';
-import signalsPlugin from '@backstage/plugin-signals-backend';
 import { dynamoProvider } from '@runway-portal/provider-dynamo';
 import { kaitoProvider } from '@runway-portal/provider-kaito';
 import { kuberayProvider } from '@runway-portal/provider-kuberay';
@@ -41,7 +35,7 @@ import {
   type RunningProvider,
   startProviderForTest,
 } from '@runway-portal/provider-shared/testing';
-import { runwayPlugin } from '../plugin';
+import { startRunwayBackend } from '../__testUtils__/backend';
 import {
   adminClient,
   clusterConfigEntry,
@@ -62,12 +56,7 @@ import {
   WORKSPACES,
 } from '../__testUtils__/clusters';
 import { contractChecked } from '../__testUtils__/contract';
-import {
-  ADMIN,
-  policyPermissionsFactory,
-  TEAM_A,
-  VIEWER,
-} from '../__testUtils__/permissions';
+import { ADMIN, TEAM_A, VIEWER } from '../__testUtils__/permissions';
 import { subscribeSignals } from '../__testUtils__/signals';
 
 jest.setTimeout(60_000);
@@ -295,65 +284,46 @@ describe('runway REST API against real clusters', () => {
       fieldManager: 'kubectl',
     });
 
-    const backend = await startTestBackend({
-      features: [
-        runwayPlugin,
-        signalsPlugin,
-        // The events service of a real backend: signals travel from this plugin to the signals plugin through it.
-        eventsServiceFactory,
-        policyPermissionsFactory,
-        recordingAuditor,
-        mockServices.rootConfig.factory({
-          data: {
-            kubernetes: {
-              clusterLocatorMethods: [
-                {
-                  type: 'config',
-                  clusters: [
-                    clusterConfigEntry('east', east, eastToken),
-                    clusterConfigEntry('north', north, northToken),
-                    // A real API server, with a token it does not accept.
-                    {
-                      ...clusterConfigEntry('wrong-token', east, eastToken),
-                      serviceAccountToken: 'not-a-valid-token',
-                    },
-                    // A cluster that never answers: a port nothing listens on.
-                    {
-                      name: 'ghost',
-                      url: 'https://127.0.0.1:1',
-                      authProvider: 'serviceAccount',
-                      serviceAccountToken: 'x',
-                    },
-                    // A cluster that accepts connections and never answers.
-                    {
-                      name: 'slow',
-                      url: silent.url,
-                      authProvider: 'serviceAccount',
-                      serviceAccountToken: 'x',
-                    },
-                    // A cluster the portal cannot use (it would need the browser user's Google token).
-                    {
-                      name: 'gke',
-                      url: 'https://gke.example.com',
-                      authProvider: 'google',
-                    },
-                  ],
-                },
-              ],
-            },
-            runway: {
-              requestTimeout: { milliseconds: BOUND_MS },
-              kubeconfig: [
-                { context: west.name, name: 'west', path: west.kubeconfigPath },
-              ],
-              clusters: [{ name: 'east', namespaces: ['team-a', 'team-b'] }],
-            },
-          },
-        }),
+    ({ server, stop: stopBackend } = await startRunwayBackend({
+      clusters: [
+        clusterConfigEntry('east', east, eastToken),
+        clusterConfigEntry('north', north, northToken),
+        // A real API server, with a token it does not accept.
+        {
+          ...clusterConfigEntry('wrong-token', east, eastToken),
+          serviceAccountToken: 'not-a-valid-token',
+        },
+        // A cluster that never answers: a port nothing listens on.
+        {
+          name: 'ghost',
+          url: 'https://127.0.0.1:1',
+          authProvider: 'serviceAccount',
+          serviceAccountToken: 'x',
+        },
+        // A cluster that accepts connections and never answers.
+        {
+          name: 'slow',
+          url: silent.url,
+          authProvider: 'serviceAccount',
+          serviceAccountToken: 'x',
+        },
+        // A cluster the portal cannot use (it would need the browser user's Google token).
+        {
+          name: 'gke',
+          url: 'https://gke.example.com',
+          authProvider: 'google',
+        },
       ],
-    });
-    server = backend.server;
-    stopBackend = () => backend.stop();
+      runway: {
+        requestTimeout: { milliseconds: BOUND_MS },
+        kubeconfig: [
+          { context: west.name, name: 'west', path: west.kubeconfigPath },
+        ],
+        clusters: [{ name: 'east', namespaces: ['team-a', 'team-b'] }],
+      },
+      signals: true,
+      features: [recordingAuditor],
+    }));
   }, START_TIMEOUT_MS);
 
   afterAll(async () => {
