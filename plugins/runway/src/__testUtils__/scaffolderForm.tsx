@@ -16,7 +16,8 @@ import {
   Stepper,
 } from '@backstage/plugin-scaffolder-react/alpha';
 import { TestApiProvider } from '@backstage/test-utils';
-import { renderHook } from '@testing-library/react';
+import { renderHook, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { ComponentType, ReactNode } from 'react';
 import newSystemPlugin, { type runwayModelPickerField } from '../alpha';
 import { renderWithApi } from './render';
@@ -39,6 +40,30 @@ export async function renderScaffolderForm(
     />,
   );
   return onCreate;
+}
+
+/**
+ * The steps every cluster-dependent picker starts with: the picker says a
+ * cluster comes first, the cluster picker (titled "Target cluster", form
+ * field `target`) gets `cluster`, then the picker labelled `picker` opens.
+ * Returns its listbox.
+ */
+export async function pickClusterThenOpen(picker: RegExp, cluster = /east/) {
+  expect(
+    await screen.findByText('Choose a cluster first (form field "target")'),
+  ).toBeInTheDocument();
+  const clusterSelect = await screen.findByRole('combobox', {
+    name: /Target cluster/,
+  });
+  await waitFor(() =>
+    expect(clusterSelect).not.toHaveAttribute('aria-disabled'),
+  );
+  await userEvent.click(clusterSelect);
+  await userEvent.click(await screen.findByRole('option', { name: cluster }));
+  const select = await screen.findByRole('combobox', { name: picker });
+  await waitFor(() => expect(select).not.toHaveAttribute('aria-disabled'));
+  await userEvent.click(select);
+  return screen.findByRole('listbox');
 }
 
 /**

@@ -10,6 +10,7 @@ import { cluster, clustersResponse, model } from '../../__testUtils__/fixtures';
 import { API } from '../../__testUtils__/render';
 import {
   expectFieldInBothSystems,
+  pickClusterThenOpen,
   renderScaffolderForm,
 } from '../../__testUtils__/scaffolderForm';
 import {
@@ -111,24 +112,7 @@ describe('RunwayModelPicker in the scaffolder form', () => {
   it("lists the chosen cluster's models Ready first with their phase and hands name, namespace, PVC and mount path to the template", async () => {
     serve();
     const onCreate = await renderForm();
-    expect(
-      await screen.findByText('Choose a cluster first (form field "target")'),
-    ).toBeInTheDocument();
-    const clusterSelect = await screen.findByRole('combobox', {
-      name: /Target cluster/,
-    });
-    await waitFor(() =>
-      expect(clusterSelect).not.toHaveAttribute('aria-disabled'),
-    );
-    await userEvent.click(clusterSelect);
-    await userEvent.click(await screen.findByRole('option', { name: /east/ }));
-
-    const picker = await screen.findByRole('combobox', {
-      name: /Model files/,
-    });
-    await waitFor(() => expect(picker).not.toHaveAttribute('aria-disabled'));
-    await userEvent.click(picker);
-    const listbox = await screen.findByRole('listbox');
+    const listbox = await pickClusterThenOpen(/Model files/);
     const options = within(listbox).getAllByRole('option');
     expect(options.map(o => o.textContent)).toEqual([
       'ml/zephyrReady · HuggingFace org/zephyr@main',

@@ -14,6 +14,7 @@ import {
 import { API } from '../../__testUtils__/render';
 import {
   expectFieldInBothSystems,
+  pickClusterThenOpen,
   renderScaffolderForm,
 } from '../../__testUtils__/scaffolderForm';
 import {
@@ -99,24 +100,7 @@ describe('RunwayRunningDeploymentPicker in the scaffolder form', () => {
   it("offers the chosen cluster's Ready deployments and hands the endpoint and model name to the template", async () => {
     serve();
     const onCreate = await renderForm();
-    expect(
-      await screen.findByText('Choose a cluster first (form field "target")'),
-    ).toBeInTheDocument();
-    const clusterSelect = await screen.findByRole('combobox', {
-      name: /Target cluster/,
-    });
-    await waitFor(() =>
-      expect(clusterSelect).not.toHaveAttribute('aria-disabled'),
-    );
-    await userEvent.click(clusterSelect);
-    await userEvent.click(await screen.findByRole('option', { name: /east/ }));
-
-    const picker = await screen.findByRole('combobox', {
-      name: /Inference deployment/,
-    });
-    await waitFor(() => expect(picker).not.toHaveAttribute('aria-disabled'));
-    await userEvent.click(picker);
-    const listbox = await screen.findByRole('listbox');
+    const listbox = await pickClusterThenOpen(/Inference deployment/);
     expect(
       within(listbox)
         .getAllByRole('option')

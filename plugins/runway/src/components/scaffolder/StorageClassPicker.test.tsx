@@ -10,6 +10,7 @@ import { cluster, clustersResponse } from '../../__testUtils__/fixtures';
 import { API } from '../../__testUtils__/render';
 import {
   expectFieldInBothSystems,
+  pickClusterThenOpen,
   renderScaffolderForm,
 } from '../../__testUtils__/scaffolderForm';
 import {
@@ -102,24 +103,7 @@ describe('RunwayStorageClassPicker in the scaffolder form', () => {
   it("lists the chosen cluster's storage classes, default marked, and hands the name to the template", async () => {
     serve();
     const onCreate = await render();
-    expect(
-      await screen.findByText('Choose a cluster first (form field "target")'),
-    ).toBeInTheDocument();
-    const clusterSelect = await screen.findByRole('combobox', {
-      name: /Target cluster/,
-    });
-    await waitFor(() =>
-      expect(clusterSelect).not.toHaveAttribute('aria-disabled'),
-    );
-    await userEvent.click(clusterSelect);
-    await userEvent.click(await screen.findByRole('option', { name: /east/ }));
-
-    const picker = await screen.findByRole('combobox', {
-      name: /Storage class/,
-    });
-    await waitFor(() => expect(picker).not.toHaveAttribute('aria-disabled'));
-    await userEvent.click(picker);
-    const listbox = await screen.findByRole('listbox');
+    const listbox = await pickClusterThenOpen(/Storage class/);
     expect(
       within(listbox)
         .getAllByRole('option')
