@@ -254,6 +254,38 @@ describe('the local system, started in this process', () => {
     );
   });
 
+  it("converts LlamaStackDistributions through the stacks operator: the CLI left the CRD's conversion out, the operator pointed it at itself", async () => {
+    const version = (v: string): ResourceType => ({
+      group: 'llamastack.io',
+      version: v,
+      kind: 'LlamaStackDistribution',
+      plural: 'llamastackdistributions',
+      namespaced: true,
+    });
+    await client.create(version('v1alpha1'), {
+      apiVersion: 'llamastack.io/v1alpha1',
+      kind: 'LlamaStackDistribution',
+      metadata: { name: 'legacy', namespace: 'team-a' },
+      spec: {
+        replicas: 1,
+        server: {
+          distribution: { name: 'starter' },
+          containerSpec: { name: 'llama-stack', port: 8321 },
+        },
+      },
+    } as KubeObject);
+    const asV2 = await client.get<
+      KubeObject & {
+        spec?: { distribution?: unknown; networking?: { port?: number } };
+      }
+    >(version('v1alpha2'), { namespace: 'team-a', name: 'legacy' });
+    expect(asV2.apiVersion).toBe('llamastack.io/v1alpha2');
+    expect(asV2.spec).toMatchObject({
+      distribution: { name: 'starter' },
+      networking: { port: 8321 },
+    });
+  });
+
   it('runs the simulators (operator test doubles) with the admin kubeconfig', () => {
     const simulators = system.services.find(s => s.name === 'simulators')!;
     expect(simulators.user).toBeUndefined();
