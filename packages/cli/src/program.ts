@@ -166,18 +166,33 @@ async function runInstall(
   }
 }
 
-/** `upgrade` of something not installed says so instead of installing it. */
+/**
+ * `upgrade` of something not installed says so instead of installing it:
+ * its Deployments are missing, or, out of the cluster (a plan without
+ * Deployments), its ServiceAccounts.
+ */
 async function requireInstalled(
   client: ReturnType<typeof clientFor>,
   plan: PlannedObject[],
 ): Promise<void> {
-  for (const { object } of plan.filter(p => p.object.kind === 'Deployment')) {
+  const deployments = plan.filter(p => p.object.kind === 'Deployment');
+  const markers =
+    deployments.length > 0
+      ? deployments
+      : plan.filter(p => p.object.kind === 'ServiceAccount');
+  for (const { object } of markers) {
     let found;
     try {
-      found = await getOrUndefined(client, Deployments, {
-        namespace: object.metadata!.namespace!,
-        name: object.metadata!.name!,
-      });
+      found = await getOrUndefined(
+        client,
+        object.kind === 'Deployment'
+          ? Deployments
+          : await client.resolve(object.apiVersion!, object.kind!),
+        {
+          namespace: object.metadata!.namespace!,
+          name: object.metadata!.name!,
+        },
+      );
     } catch (err) {
       throw explainKubeError(
         err,
