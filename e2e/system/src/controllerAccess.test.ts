@@ -1,24 +1,19 @@
-import { join } from 'node:path';
+import { CATALOG } from '@runway-portal/cli';
 import { parse } from 'yaml';
 import {
-  accessManifests,
-  patchableWebhookConfigurations,
-  readManifest,
+  controllerServiceAccount,
   serviceAccountOf,
   serviceAccountUser,
   tokenKubeconfig,
 } from './controllerAccess';
 import { CONTROLLERS } from './plan';
-import { REPO_ROOT } from './system';
 
-describe('controller access from the shipped manifests', () => {
-  it.each(CONTROLLERS.map(c => [c.name, c.deployDir]))(
-    '%s has an install folder whose RBAC names one ServiceAccount in airunway-system',
-    (_name, deployDir) => {
-      expect(deployDir).toBeDefined();
-      const dir = join(REPO_ROOT, deployDir!);
-      const docs = accessManifests(dir).flatMap(readManifest);
-      const account = serviceAccountOf(docs, join(dir, 'rbac.yaml'));
+describe('controller access from the bundles the CLI installs', () => {
+  it.each(CONTROLLERS.map(c => [c.name, c.component]))(
+    '%s runs as the one ServiceAccount of its bundle (%s), in airunway-system',
+    (_name, component) => {
+      expect(component).toBeDefined();
+      const account = controllerServiceAccount(component!);
       expect(account.namespace).toBe('airunway-system');
       expect(serviceAccountUser(account)).toBe(
         `system:serviceaccount:airunway-system:${account.name}`,
@@ -26,40 +21,21 @@ describe('controller access from the shipped manifests', () => {
     },
   );
 
-  it('finds the webhook configurations each controller may only patch', () => {
-    const names = (dir: string) =>
-      patchableWebhookConfigurations(
-        readManifest(join(REPO_ROOT, 'controllers/deploy', dir, 'rbac.yaml')),
-      ).map(c => `${c.kind}/${c.metadata?.name}`);
-    expect(names('core')).toEqual([
-      'ValidatingWebhookConfiguration/airunway-core-validating',
-      'MutatingWebhookConfiguration/airunway-core-mutating',
-    ]);
-    expect(names('models')).toEqual([
-      'MutatingWebhookConfiguration/airunway-models-injector',
-    ]);
-    expect(names('stacks')).toEqual([
-      'ValidatingWebhookConfiguration/airunway-stacks-validating',
-    ]);
-    expect(names('provider-kaito')).toEqual([]);
+  it('runs a controller for every bundle runway install --all installs, and for nothing else', () => {
+    expect(CONTROLLERS.map(c => c.component).sort()).toEqual(
+      CATALOG.map(e => e.name).sort(),
+    );
   });
 
-  it('ships the llm-d and core admission policies with their RBAC', () => {
-    const files = (dir: string) =>
-      accessManifests(join(REPO_ROOT, 'controllers/deploy', dir)).map(f =>
-        f.slice(f.lastIndexOf('/') + 1),
-      );
-    expect(files('core')).toEqual(['rbac.yaml', 'admission-policy.yaml']);
-    expect(files('provider-llmd')).toEqual([
-      'rbac.yaml',
-      'admission-policy.yaml',
-    ]);
-    expect(files('provider-dynamo')).toEqual(['rbac.yaml']);
+  it('names a component the catalog does not know, and where to fix it', () => {
+    expect(() => controllerServiceAccount('nosuch')).toThrow(
+      'component "nosuch" is not in the runway CLI\'s catalog (packages/cli/src/bundles/catalog.ts): name one of its entries in CONTROLLERS (src/plan.ts)',
+    );
   });
 
-  it('refuses an RBAC manifest without exactly one ServiceAccount, naming the file', () => {
-    expect(() => serviceAccountOf([], 'x/rbac.yaml')).toThrow(
-      'x/rbac.yaml must define exactly one ServiceAccount with a name and a namespace (found 0)',
+  it('refuses objects without exactly one ServiceAccount, naming where they come from', () => {
+    expect(() => serviceAccountOf([], 'the bundle x')).toThrow(
+      'the bundle x must define exactly one ServiceAccount with a name and a namespace (found 0)',
     );
   });
 

@@ -1,53 +1,30 @@
 /**
- * Each controller's identity in a local cluster, as an installer sets it up:
- * the shipped namespace, RBAC and admission policy of `controllers/deploy/<dir>`
- * (applied by the admin), the webhook configurations the ServiceAccount may
- * only patch (created empty, as the shipped webhooks.yaml would create them),
- * and a kubeconfig with a token for that ServiceAccount. So the local system
- * runs every controller with the rights it ships with, not cluster-admin.
+ * What is truly local about each controller's identity: the `runway` CLI
+ * installs its ServiceAccount, RBAC and admission policy (`runway install
+ * --all --out-of-cluster`, see system.ts); here the process gets a
+ * kubeconfig with a token for that ServiceAccount. So the local system runs
+ * every controller with the rights it ships with, not cluster-admin.
  */
+import type { KubeClient, KubeObject } from '@runway-portal/controller-runtime';
 import {
-  isAlreadyExists,
-  type KubeClient,
-  type KubeObject,
-} from '@runway-portal/controller-runtime';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseAllDocuments, stringify } from 'yaml';
+  catalogEntry,
+  defaultDeployDir,
+  loadCatalogBundle,
+} from '@runway-portal/cli';
+import { stringify } from 'yaml';
 
-const FIELD_MANAGER = 'runway-local-system';
 /** A week, as the portal's token: long enough for a local session; a restart issues new ones. */
 export const CONTROLLER_TOKEN_SECONDS = 7 * 24 * 3600;
-const WEBHOOK_KINDS: Record<string, string> = {
-  validatingwebhookconfigurations: 'ValidatingWebhookConfiguration',
-  mutatingwebhookconfigurations: 'MutatingWebhookConfiguration',
-};
 
 export interface ServiceAccountRef {
   namespace: string;
   name: string;
 }
 
-/** The documents of a YAML file (empty documents dropped). */
-export function readManifest(file: string): KubeObject[] {
-  return parseAllDocuments(readFileSync(file, 'utf8'))
-    .map(d => d.toJSON() as KubeObject | null)
-    .filter((o): o is KubeObject => Boolean(o?.kind));
-}
-
-/** The files an installer applies for a controller's identity: its RBAC, and its admission policy when it ships one. */
-export function accessManifests(deployDir: string): string[] {
-  const policy = join(deployDir, 'admission-policy.yaml');
-  return [
-    join(deployDir, 'rbac.yaml'),
-    ...(existsSync(policy) ? [policy] : []),
-  ];
-}
-
-/** The one ServiceAccount an RBAC manifest defines. */
+/** The one ServiceAccount a controller's objects define. */
 export function serviceAccountOf(
   docs: readonly KubeObject[],
-  file: string,
+  where: string,
 ): ServiceAccountRef {
   const accounts = docs.filter(d => d.kind === 'ServiceAccount');
   const [account] = accounts;
@@ -57,7 +34,7 @@ export function serviceAccountOf(
     !account.metadata.namespace
   ) {
     throw new Error(
-      `${file} must define exactly one ServiceAccount with a name and a namespace (found ${accounts.length}): the local system runs the controller as it`,
+      `${where} must define exactly one ServiceAccount with a name and a namespace (found ${accounts.length}): the local system runs the controller as it`,
     );
   }
   return {
@@ -69,35 +46,6 @@ export function serviceAccountOf(
 /** The full user name Kubernetes gives a ServiceAccount. */
 export function serviceAccountUser(account: ServiceAccountRef): string {
   return `system:serviceaccount:${account.namespace}:${account.name}`;
-}
-
-/**
- * The webhook configurations a manifest's rules let its ServiceAccount patch
- * by name: the installer creates them (the controller may not), the
- * controller in url mode fills them in.
- */
-export function patchableWebhookConfigurations(
-  docs: readonly KubeObject[],
-): KubeObject[] {
-  const out: KubeObject[] = [];
-  for (const doc of docs) {
-    if (doc.kind !== 'ClusterRole') continue;
-    const rules = (doc as { rules?: Array<Record<string, string[]>> }).rules;
-    for (const rule of rules ?? []) {
-      if (!rule.apiGroups?.includes('admissionregistration.k8s.io')) continue;
-      for (const resource of rule.resources ?? []) {
-        const kind = WEBHOOK_KINDS[resource];
-        if (!kind) continue;
-        for (const name of rule.resourceNames ?? [])
-          out.push({
-            apiVersion: 'admissionregistration.k8s.io/v1',
-            kind,
-            metadata: { name },
-          });
-      }
-    }
-  }
-  return out;
 }
 
 /** A kubeconfig (YAML) that authenticates to `server` with a ServiceAccount token. */
@@ -132,39 +80,22 @@ export function tokenKubeconfig(input: {
 }
 
 /**
- * Applies a controller's shipped identity (namespace, RBAC, admission
- * policy), creates the webhook configurations it may only patch, and
- * returns its ServiceAccount with a fresh token.
+ * The ServiceAccount a controller runs as: the one of its bundle, as the
+ * CLI installs it (`component` is its name in the CLI's catalog).
  */
-export async function prepareControllerAccess(
-  admin: KubeClient,
-  deployDir: string,
-  namespaceManifest: string,
-): Promise<{ account: ServiceAccountRef; token: string }> {
-  const options = { fieldManager: FIELD_MANAGER, force: true };
-  const files = [namespaceManifest, ...accessManifests(deployDir)];
-  const docs = files.flatMap(readManifest);
-  for (const obj of docs)
-    await admin.apply(
-      await admin.resolve(obj.apiVersion!, obj.kind!),
-      obj,
-      options,
+export function controllerServiceAccount(
+  component: string,
+  deployDir = defaultDeployDir(),
+): ServiceAccountRef {
+  const entry = catalogEntry(component);
+  if (!entry)
+    throw new Error(
+      `component "${component}" is not in the runway CLI's catalog (packages/cli/src/bundles/catalog.ts): name one of its entries in CONTROLLERS (src/plan.ts)`,
     );
-  for (const config of patchableWebhookConfigurations(docs)) {
-    try {
-      await admin.create(
-        await admin.resolve(config.apiVersion!, config.kind!),
-        config,
-      );
-    } catch (err) {
-      if (!isAlreadyExists(err)) throw err;
-    }
-  }
-  const account = serviceAccountOf(docs, join(deployDir, 'rbac.yaml'));
-  return {
-    account,
-    token: await serviceAccountToken(admin, account, CONTROLLER_TOKEN_SECONDS),
-  };
+  return serviceAccountOf(
+    loadCatalogBundle(entry, deployDir).objects,
+    `the bundle ${entry.dir}`,
+  );
 }
 
 /** A token for a ServiceAccount (TokenRequest), valid for `seconds`. */

@@ -60,12 +60,12 @@ export interface ControllerSpec {
     clusterDir: string;
   }): string[];
   /**
-   * Its shipped install folder (`controllers/deploy/<dir>`, relative to the
-   * repository root): the process runs as the ServiceAccount of its
-   * `rbac.yaml`, with that RBAC and its `admission-policy.yaml`. Test
-   * doubles have none and run with the admin kubeconfig.
+   * Its bundle's name in the `runway` CLI's catalog (`core`, `kaito`, ...):
+   * `runway install --all --out-of-cluster` installs its ServiceAccount,
+   * RBAC and admission policy, and the process runs as that ServiceAccount.
+   * Test doubles have none and run with the admin kubeconfig.
    */
-  deployDir?: string;
+  component?: string;
   /** Whether it serves /readyz on `healthPort` (waited for before Backstage starts). */
   probes: boolean;
   /**
@@ -102,7 +102,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       LEADER_ELECT,
     ],
     probes: true,
-    deployDir: 'controllers/deploy/core',
+    component: 'core',
     runs: 'bundle',
   },
   {
@@ -119,7 +119,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       `--pod-log-dir=${p.modelsDir}/logs`,
     ],
     probes: true,
-    deployDir: 'controllers/deploy/models',
+    component: 'models',
     runs: 'bundle',
   },
   {
@@ -135,7 +135,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       LEADER_ELECT,
     ],
     probes: true,
-    deployDir: 'controllers/deploy/stacks',
+    component: 'stacks',
     runs: 'bundle',
   },
   {
@@ -143,7 +143,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/kaito',
     args: providerArgs,
     probes: true,
-    deployDir: 'controllers/deploy/provider-kaito',
+    component: 'kaito',
     runs: 'bundle',
   },
   {
@@ -151,7 +151,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/dynamo',
     args: providerArgs,
     probes: true,
-    deployDir: 'controllers/deploy/provider-dynamo',
+    component: 'dynamo',
     runs: 'bundle',
   },
   {
@@ -159,7 +159,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/kuberay',
     args: providerArgs,
     probes: true,
-    deployDir: 'controllers/deploy/provider-kuberay',
+    component: 'kuberay',
     runs: 'bundle',
   },
   {
@@ -167,14 +167,10 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     packageDir: 'controllers/providers/llmd',
     args: providerArgs,
     probes: true,
-    deployDir: 'controllers/deploy/provider-llmd',
+    component: 'llmd',
     runs: 'bundle',
   },
 ];
-
-/** The namespace every controller's install puts its ServiceAccount in (created before their RBAC). */
-export const CONTROLLER_NAMESPACE_MANIFEST =
-  'controllers/deploy/namespace/namespace.yaml';
 
 /** The operator test doubles, one process per cluster. */
 export const SIMULATORS: ControllerSpec = {

@@ -1,4 +1,6 @@
 import {
+  CustomResourceDefinitions,
+  Deployments,
   KubeClient,
   Namespaces,
   type KubeObject,
@@ -10,8 +12,14 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClusterDoctor } from '@runway-portal/plugin-runway-node';
+import { memoryReporter, run as runway } from '@runway-portal/cli';
 import { parse } from 'yaml';
-import { REPO_ROOT, startSystem, type RunningSystem } from './system';
+import {
+  installRunway,
+  REPO_ROOT,
+  startSystem,
+  type RunningSystem,
+} from './system';
 
 const START_TIMEOUT_MS = 30 * 60_000; // a cold machine builds the cluster binaries first
 const PARENT_ENV = 'RUNWAY_KUBE_PARENT_PID';
@@ -218,6 +226,66 @@ describe('the local system, started in this process', () => {
     },
   );
 
+  it('installs through the CLI (runway install --all --out-of-cluster): its field manager, no Deployments; a second install changes nothing', async () => {
+    const managers = (o: KubeObject) =>
+      (o.metadata?.managedFields ?? []).map(
+        f => (f as { manager?: string }).manager,
+      );
+    const crd = await client.get(CustomResourceDefinitions, {
+      name: 'modeldeployments.airunway.ai',
+    });
+    expect(managers(crd)).toContain('runway-cli');
+    const account = await client.get(
+      await client.resolve('v1', 'ServiceAccount'),
+      {
+        namespace: 'airunway-system',
+        name: 'airunway-core',
+      },
+    );
+    expect(managers(account)).toContain('runway-cli');
+    expect(account.metadata?.labels?.['airunway.ai/component']).toBe('core');
+    // The controllers run here as processes: nothing of theirs runs in the cluster.
+    expect(
+      (await client.list(Deployments, { namespace: 'airunway-system' })).items,
+    ).toEqual([]);
+    // Again, with the controllers running and their webhooks filled in: nothing of theirs is undone.
+    expect(await installRunway(system.clusters[0])).toMatch(
+      /^ {2}cluster system-test: runway install --all --out-of-cluster: install: \d+ unchanged$/,
+    );
+  });
+
+  it("converts LlamaStackDistributions through the stacks operator: the CLI left the CRD's conversion out, the operator pointed it at itself", async () => {
+    const version = (v: string): ResourceType => ({
+      group: 'llamastack.io',
+      version: v,
+      kind: 'LlamaStackDistribution',
+      plural: 'llamastackdistributions',
+      namespaced: true,
+    });
+    await client.create(version('v1alpha1'), {
+      apiVersion: 'llamastack.io/v1alpha1',
+      kind: 'LlamaStackDistribution',
+      metadata: { name: 'legacy', namespace: 'team-a' },
+      spec: {
+        replicas: 1,
+        server: {
+          distribution: { name: 'starter' },
+          containerSpec: { name: 'llama-stack', port: 8321 },
+        },
+      },
+    } as KubeObject);
+    const asV2 = await client.get<
+      KubeObject & {
+        spec?: { distribution?: unknown; networking?: { port?: number } };
+      }
+    >(version('v1alpha2'), { namespace: 'team-a', name: 'legacy' });
+    expect(asV2.apiVersion).toBe('llamastack.io/v1alpha2');
+    expect(asV2.spec).toMatchObject({
+      distribution: { name: 'starter' },
+      networking: { port: 8321 },
+    });
+  });
+
   it('runs the simulators (operator test doubles) with the admin kubeconfig', () => {
     const simulators = system.services.find(s => s.name === 'simulators')!;
     expect(simulators.user).toBeUndefined();
@@ -370,6 +438,37 @@ describe('the local system, started in this process', () => {
         ),
       });
     expect(report.checks.filter(c => c.status === 'fail')).toEqual([]);
+  });
+
+  it('runway doctor reports the local system healthy: no check fails, the controllers run outside the cluster', async () => {
+    const reporter = memoryReporter();
+    const out: string[] = [];
+    const code = await runway(
+      [
+        'doctor',
+        '--output',
+        'json',
+        '--kubeconfig',
+        system.clusters[0].kubeconfigPath,
+      ],
+      { reporter, stdout: t => out.push(t) },
+    );
+    const report = JSON.parse(out.join('')) as {
+      healthy: boolean;
+      checks: Array<{ id: string; status: string; message: string }>;
+    };
+    expect(report.checks.filter(c => c.status === 'fail')).toEqual([]);
+    expect(report).toMatchObject({ healthy: true });
+    expect(code).toBe(0);
+    expect(reporter.lines).toEqual([]);
+    // The webhooks the controllers registered in url mode answer the doctor's probe.
+    const webhooks = report.checks.filter(c => c.id.startsWith('webhook/'));
+    expect(webhooks.length).toBeGreaterThanOrEqual(4);
+    for (const c of webhooks) expect(c.status).toBe('ok');
+    expect(report.checks.find(c => c.id === 'controller/core')).toMatchObject({
+      status: 'ok',
+      message: expect.stringContaining('running outside the cluster'),
+    });
   });
 
   it('stop() leaves no process of the system running', async () => {

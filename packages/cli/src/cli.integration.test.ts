@@ -614,6 +614,16 @@ current-context: nobody
         90_000,
       ).catch(async () => leftovers()),
     ).toBe(true);
+    // Nothing to upgrade, in the cluster or out of it (no Deployment to look for: its ServiceAccount).
+    for (const flags of [[], ['--out-of-cluster']]) {
+      const upgrade = await runway('controller', 'upgrade', ...flags);
+      expect(upgrade.code).toBe(1);
+      expect(upgrade.lines.at(-1)).toBe(
+        `runway: not installed: ${
+          flags.length ? 'ServiceAccount' : 'Deployment'
+        } airunway-system/airunway-core is not installed: run runway controller install (or runway provider install) first`,
+      );
+    }
   });
 
   it('upgrades from the 2026-11-25 bundle (applied as kubectl did): a conflict stops it with nothing applied, --force-conflicts takes over', async () => {

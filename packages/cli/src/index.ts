@@ -16,9 +16,16 @@ export {
 export type { CatalogEntry, Guard } from './bundles/catalog';
 export { renderKustomization, objectId } from './bundles/kustomize';
 export type { FileSource, RenderedObject } from './bundles/kustomize';
-export { buildPlan, phaseOf, providerBundleProblem } from './bundles/plan';
+export {
+  buildPlan,
+  outOfClusterPlan,
+  phaseOf,
+  providerBundleProblem,
+} from './bundles/plan';
 export type { PlannedObject, Phase } from './bundles/plan';
-export { renderInstallYaml } from './bundles/load';
+export { loadCatalogBundle, renderInstallYaml } from './bundles/load';
 export { CliError } from './errors';
 export { run, buildProgram } from './program';
 export type { ProgramIO } from './program';
+export { memoryReporter } from './install/reporter';
+export type { Reporter } from './install/reporter';

@@ -22,6 +22,7 @@ import {
   bundleName,
   type BundleObjects,
   describeObject,
+  outOfClusterPlan,
   type PlannedObject,
   providerBundleProblem,
 } from './bundles/plan';
@@ -67,6 +68,7 @@ interface InstallFlags extends GlobalFlags {
   forceConflicts?: boolean;
   /** false with --no-webhooks. */
   webhooks: boolean;
+  outOfCluster?: boolean;
 }
 
 interface UninstallFlags extends GlobalFlags {
@@ -127,11 +129,13 @@ async function runInstall(
   providers: string[],
   verb: 'install' | 'upgrade',
 ): Promise<void> {
-  // --no-webhooks: controllers outside the cluster register their own.
-  const plan = buildPlan(bundles, {
+  const bundled = buildPlan(bundles, {
     namespace: flags.namespace,
     version: flags.version,
-  }).filter(p => flags.webhooks || p.phase !== 'webhook');
+  });
+  const plan = (
+    flags.outOfCluster ? outOfClusterPlan(bundled) : bundled
+  ).filter(p => flags.webhooks || p.phase !== 'webhook');
   const client = clientFor(flags);
   try {
     if (verb === 'upgrade') await requireInstalled(client, plan);
@@ -139,8 +143,8 @@ async function runInstall(
       `${verb === 'install' ? 'Installing' : 'Upgrading'} ${bundles
         .map(b => b.component)
         .join(', ')} into ${client.server} (namespace ${flags.namespace}${
-        flags.dryRun ? ', server-side dry run' : ''
-      }):`,
+        flags.outOfCluster ? ', controllers run outside the cluster' : ''
+      }${flags.dryRun ? ', server-side dry run' : ''}):`,
     );
     for (const line of planLines(plan)) io.reporter.line(line);
     const results = await applyPlan(
@@ -162,18 +166,33 @@ async function runInstall(
   }
 }
 
-/** `upgrade` of something not installed says so instead of installing it. */
+/**
+ * `upgrade` of something not installed says so instead of installing it:
+ * its Deployments are missing, or, out of the cluster (a plan without
+ * Deployments), its ServiceAccounts.
+ */
 async function requireInstalled(
   client: ReturnType<typeof clientFor>,
   plan: PlannedObject[],
 ): Promise<void> {
-  for (const { object } of plan.filter(p => p.object.kind === 'Deployment')) {
+  const deployments = plan.filter(p => p.object.kind === 'Deployment');
+  const markers =
+    deployments.length > 0
+      ? deployments
+      : plan.filter(p => p.object.kind === 'ServiceAccount');
+  for (const { object } of markers) {
     let found;
     try {
-      found = await getOrUndefined(client, Deployments, {
-        namespace: object.metadata!.namespace!,
-        name: object.metadata!.name!,
-      });
+      found = await getOrUndefined(
+        client,
+        object.kind === 'Deployment'
+          ? Deployments
+          : await client.resolve(object.apiVersion!, object.kind!),
+        {
+          namespace: object.metadata!.namespace!,
+          name: object.metadata!.name!,
+        },
+      );
     } catch (err) {
       throw explainKubeError(
         err,
@@ -315,8 +334,12 @@ const installOptions = (cmd: Command) =>
       'take over fields another field manager owns (else such a conflict stops the install)',
     )
     .option(
+      '--out-of-cluster',
+      'for development and for controllers you run yourself: no Deployments (nor the Services in front of them), the webhook configurations empty for the controllers (--webhook-mode=url) to fill in; the rest (namespace, CRDs, ServiceAccounts, RBAC, admission policies) as bundled',
+    )
+    .option(
       '--no-webhooks',
-      'leave out the webhook configurations, for controllers run outside the cluster that register their own (the core with --webhook-mode=url)',
+      'leave out the webhook configurations, for controllers that register their own and may create them',
     );
 
 const uninstallOptions = (cmd: Command) =>

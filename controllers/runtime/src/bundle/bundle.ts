@@ -19,8 +19,11 @@ import type { Plugin } from 'esbuild';
 
 /** Where a controller package's bundle goes, relative to the package. */
 export const CONTROLLER_BUNDLE = 'dist/controller.cjs';
-/** Beside it: the files the bundle was made from, to tell when it is stale. */
-export const CONTROLLER_BUNDLE_INPUTS = 'dist/controller.inputs.json';
+/** Beside a bundle (`x.cjs`): the files it was made from (`x.inputs.json`), to tell when it is stale. */
+export function bundleInputsFile(bundle: string): string {
+  return bundle.replace(/\.cjs$/, '.inputs.json');
+}
+export const CONTROLLER_BUNDLE_INPUTS = bundleInputsFile(CONTROLLER_BUNDLE);
 
 /**
  * Node flags the image's ENTRYPOINT and the local system pass before the
@@ -90,18 +93,20 @@ export interface BundleResult {
 }
 
 /**
- * Bundles `entry` (relative to `packageDir`) into the package's
- * CONTROLLER_BUNDLE, and records its inputs for `bundleStaleness`.
+ * Bundles `entry` (relative to `packageDir`) into the package's `bundle`
+ * (default CONTROLLER_BUNDLE; the runway CLI's is dist/runway.cjs), and
+ * records its inputs for `bundleStaleness`.
  */
 export async function bundleController(
   packageDir: string,
   entry: string,
+  bundle: string = CONTROLLER_BUNDLE,
 ): Promise<BundleResult> {
   const startedAt = Date.now();
   // Loaded here: only building needs esbuild (a devDependency); no controller imports this module.
   // eslint-disable-next-line @backstage/no-undeclared-imports
   const esbuild: typeof import('esbuild') = require('esbuild');
-  const outfile = join(packageDir, CONTROLLER_BUNDLE);
+  const outfile = join(packageDir, bundle);
   const entryPath = join(packageDir, entry);
   if (!existsSync(entryPath)) {
     throw new Error(
@@ -124,6 +129,9 @@ export async function bundleController(
     logLevel: 'error',
     // ws's optional native add-ons: absent, and ws works without them.
     external: ['bufferutil', 'utf-8-validate'],
+    // Node's deprecated built-in punycode (old whatwg-url) warns on every start outside
+    // node_modules, as a bundle is: the same code from the npm package instead.
+    alias: { punycode: 'punycode/' },
     plugins: [clientNodeWithoutSideEffects],
   });
   const [output] = result.outputFiles;
@@ -137,7 +145,7 @@ export async function bundleController(
     resolve(process.cwd(), p),
   );
   writeFileSync(
-    join(packageDir, CONTROLLER_BUNDLE_INPUTS),
+    join(packageDir, bundleInputsFile(bundle)),
     `${JSON.stringify({ entry, inputs: [...inputs, __filename] }, null, 1)}\n`,
   );
   return { outfile, ms: Date.now() - startedAt, bytes: code.length };
@@ -151,24 +159,25 @@ export async function bundleController(
 export function bundleStaleness(
   packageDir: string,
   entry: string,
+  bundle: string = CONTROLLER_BUNDLE,
 ): string | undefined {
-  const outfile = join(packageDir, CONTROLLER_BUNDLE);
-  const inputsFile = join(packageDir, CONTROLLER_BUNDLE_INPUTS);
+  const outfile = join(packageDir, bundle);
+  const inputsFile = join(packageDir, bundleInputsFile(bundle));
   if (!existsSync(outfile) || !existsSync(inputsFile)) {
-    return `${CONTROLLER_BUNDLE} is not built`;
+    return `${bundle} is not built`;
   }
   const builtAt = statSync(outfile).mtimeMs;
   let recorded: { entry?: unknown; inputs?: unknown };
   try {
     recorded = JSON.parse(readFileSync(inputsFile, 'utf8'));
   } catch {
-    return `${CONTROLLER_BUNDLE_INPUTS} is not valid JSON`;
+    return `${bundleInputsFile(bundle)} is not valid JSON`;
   }
   if (recorded.entry !== entry) {
     return `it was built from ${String(recorded.entry)}, the entry is ${entry}`;
   }
   if (!Array.isArray(recorded.inputs)) {
-    return `${CONTROLLER_BUNDLE_INPUTS} lists no inputs`;
+    return `${bundleInputsFile(bundle)} lists no inputs`;
   }
   for (const input of recorded.inputs as string[]) {
     let changedAt: number;
@@ -186,9 +195,10 @@ export function bundleStaleness(
 export async function ensureControllerBundle(
   packageDir: string,
   entry: string,
+  bundle: string = CONTROLLER_BUNDLE,
 ): Promise<{ built: boolean; reason?: string; ms: number }> {
-  const reason = bundleStaleness(packageDir, entry);
+  const reason = bundleStaleness(packageDir, entry, bundle);
   if (!reason) return { built: false, ms: 0 };
-  const { ms } = await bundleController(packageDir, entry);
+  const { ms } = await bundleController(packageDir, entry, bundle);
   return { built: true, reason, ms };
 }

@@ -1,22 +1,23 @@
 /**
- * `node --require @backstage/cli/config/nodeTransform.cjs <this file> <entry>`
+ * `node --require @backstage/cli/config/nodeTransform.cjs <this file> <entry> [<bundle>]`
  * in a controller package: bundles its entry (the `start` script's file)
- * into dist/controller.cjs, the file its image runs. Each controller's
- * `build` script ends with it (`yarn bundle`).
+ * into dist/controller.cjs, the file its image runs (or into `<bundle>`:
+ * the runway CLI's dist/runway.cjs). Each controller's `build` script ends
+ * with it (`yarn bundle`).
  */
 import { bundleController, CONTROLLER_BUNDLE } from './bundle';
 
-const [entry] = process.argv.slice(2);
+const [entry, bundle = CONTROLLER_BUNDLE] = process.argv.slice(2);
 if (!entry) {
   process.stderr.write(
-    `usage: bundle <entry>, run in the controller's package folder: the file its "start" script runs, e.g. src/main.ts\n`,
+    `usage: bundle <entry> [<bundle>], run in the package folder: the file its "start" script runs (e.g. src/main.ts), and where the bundle goes (default ${CONTROLLER_BUNDLE})\n`,
   );
   process.exit(2);
 }
-bundleController(process.cwd(), entry).then(
+bundleController(process.cwd(), entry, bundle).then(
   ({ ms, bytes }) => {
     process.stdout.write(
-      `${CONTROLLER_BUNDLE}: ${(bytes / 1048576).toFixed(1)} MB in ${ms} ms\n`,
+      `${bundle}: ${(bytes / 1048576).toFixed(1)} MB in ${ms} ms\n`,
     );
   },
   err => {

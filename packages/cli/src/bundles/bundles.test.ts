@@ -4,6 +4,7 @@ import { CATALOG, DEFAULT_NAMESPACE, defaultDeployDir } from './catalog';
 import type { FileSource } from './kustomize';
 import { objectId, renderKustomization } from './kustomize';
 import { INSTALL_YAML, loadCatalogBundle, renderInstallYaml } from './load';
+import { buildPlan, describeObject, outOfClusterPlan } from './plan';
 
 const DEPLOY = defaultDeployDir();
 
@@ -181,5 +182,65 @@ describe('renderKustomization', () => {
     expect(() => renderKustomization('/r/k', files)).toThrow(
       /\/r\/k\/a.yaml: a document is not a Kubernetes object/,
     );
+  });
+});
+
+describe('outOfClusterPlan: every bundle, for controllers run outside the cluster', () => {
+  const plan = buildPlan(CATALOG.map(e => loadCatalogBundle(e, DEPLOY)));
+  const outside = outOfClusterPlan(plan);
+  const ids = (objects: typeof plan) =>
+    objects.map(p => describeObject(p.object));
+
+  it('leaves out the Deployments and the Services in front of their pods, nothing else', () => {
+    const left = ids(plan).filter(id => !ids(outside).includes(id));
+    expect(left.sort()).toEqual(
+      [
+        'Deployment airunway-system/airunway-core',
+        'Deployment airunway-system/airunway-models',
+        'Deployment airunway-system/airunway-stacks',
+        'Deployment airunway-system/dynamo-provider',
+        'Deployment airunway-system/kaito-provider',
+        'Deployment airunway-system/kuberay-provider',
+        'Deployment airunway-system/llmd-provider',
+        'Service airunway-system/airunway-core-webhook',
+        'Service airunway-system/airunway-models-webhook',
+        'Service airunway-system/airunway-stacks-webhook',
+      ].sort(),
+    );
+    // The identities the controllers run as stay, with their RBAC.
+    expect(ids(outside)).toEqual(
+      expect.arrayContaining([
+        'Namespace airunway-system',
+        'CustomResourceDefinition modeldeployments.airunway.ai',
+        'ServiceAccount airunway-system/airunway-core',
+        'ServiceAccount airunway-system/kaito-provider',
+        'ClusterRole airunway-core',
+      ]),
+    );
+  });
+
+  it('keeps each webhook configuration empty (it intercepts nothing) for the controller to fill in, in the webhook phase', () => {
+    const hooks = outside.filter(p => p.phase === 'webhook');
+    expect(ids(hooks).sort()).toEqual(
+      ids(plan.filter(p => p.phase === 'webhook')).sort(),
+    );
+    expect(hooks.length).toBeGreaterThan(0);
+    for (const { object } of hooks) {
+      expect(object).not.toHaveProperty('webhooks');
+      expect(object.metadata?.labels?.['airunway.ai/component']).toBeDefined();
+    }
+  });
+
+  it('leaves out a CRD conversion webhook by Service (the stacks CRD), and changes no other CRD', () => {
+    const crds = (objects: typeof plan) =>
+      objects.filter(p => p.phase === 'crd').map(p => p.object);
+    const changed = crds(outside).filter(
+      (crd, i) => JSON.stringify(crd) !== JSON.stringify(crds(plan)[i]),
+    );
+    expect(changed.map(c => c.metadata?.name)).toEqual([
+      'llamastackdistributions.llamastack.io',
+    ]);
+    expect(changed[0]).not.toHaveProperty('spec.conversion');
+    expect(changed[0]).toHaveProperty('spec.versions');
   });
 });

@@ -204,3 +204,74 @@ export function bundleName(objects: KubeObject[]): string {
     objects.find(o => o.kind === 'Deployment')?.metadata?.name ?? 'provider'
   );
 }
+
+interface ConversionShape {
+  spec?: {
+    conversion?: { webhook?: { clientConfig?: { service?: unknown } } };
+  };
+}
+
+interface WorkloadShape {
+  spec?: {
+    selector?: Record<string, string>;
+    template?: { metadata?: { labels?: Record<string, string> } };
+  };
+}
+
+/** Whether a Service's selector picks pods with these labels. */
+function selects(
+  selector: Record<string, string> | undefined,
+  labels: Record<string, string>,
+): boolean {
+  const pairs = Object.entries(selector ?? {});
+  return pairs.length > 0 && pairs.every(([k, v]) => labels[k] === v);
+}
+
+/**
+ * The plan for controllers that run outside the cluster (`--out-of-cluster`:
+ * the local system, a controller run from a laptop): everything but what
+ * runs them in the cluster, that is their Deployments and the Services in
+ * front of those Deployments' pods. Each webhook configuration is kept as an
+ * empty one (no webhooks, so it intercepts nothing and never points at
+ * nothing): the controller in url mode fills it in, which its RBAC allows
+ * by name while creating it is not. Likewise a CRD's conversion webhook by
+ * Service loses its `conversion` (the API server's default, None) until its
+ * operator points it at itself; a later install then owns no field of it.
+ */
+export function outOfClusterPlan(plan: PlannedObject[]): PlannedObject[] {
+  const podLabels = plan
+    .filter(p => p.object.kind === 'Deployment')
+    .map(p => (p.object as WorkloadShape).spec?.template?.metadata?.labels)
+    .filter((l): l is Record<string, string> => Boolean(l));
+  return plan
+    .filter(
+      p =>
+        p.object.kind !== 'Deployment' &&
+        !(
+          p.object.kind === 'Service' &&
+          podLabels.some(labels =>
+            selects((p.object as WorkloadShape).spec?.selector, labels),
+          )
+        ),
+    )
+    .map(p => {
+      if (p.phase === 'webhook')
+        return {
+          ...p,
+          object: {
+            apiVersion: p.object.apiVersion,
+            kind: p.object.kind,
+            metadata: p.object.metadata,
+          },
+        };
+      const crd = p.object as KubeObject & ConversionShape;
+      if (
+        p.phase === 'crd' &&
+        crd.spec?.conversion?.webhook?.clientConfig?.service
+      ) {
+        const { conversion: _byService, ...spec } = crd.spec;
+        return { ...p, object: { ...crd, spec } as KubeObject };
+      }
+      return p;
+    });
+}
