@@ -1,8 +1,8 @@
-import { render, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import App from './App';
 
 describe('App', () => {
-  it('should render', async () => {
+  it('should render the sign-in page, with GitHub and without the guest when the config has no guest provider', async () => {
     process.env = {
       NODE_ENV: 'test',
       APP_CONFIG: [
@@ -24,5 +24,7 @@ describe('App', () => {
     await waitFor(() => {
       expect(rendered.baseElement).toBeInTheDocument();
     });
+    expect(await screen.findByText('Sign in using GitHub')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /enter/i })).toBeNull();
   });
 });

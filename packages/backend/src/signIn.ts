@@ -44,7 +44,7 @@ export function signInProblem(
       )}); found ${found}. ` +
       'Guest sign-in is for local development only (NODE_ENV=development). Configure one, for example ' +
       'auth.providers.github.production with clientId, clientSecret and a signIn resolver, and auth.environment: production, in app-config.production.yaml ' +
-      '(https://backstage.io/docs/auth/github/provider), and add it to the app’s sign-in page.'
+      '(https://backstage.io/docs/auth/github/provider); the app’s sign-in page then offers it.'
     );
   }
   return undefined;

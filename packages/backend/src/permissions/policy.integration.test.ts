@@ -1,9 +1,10 @@
 /**
  * The example policy in a real backend: the permission backend with the
- * policy module, the real permissions service, and the runway REST API over
- * a real Kubernetes control plane. A guest and a non-owner get 403 on every
- * write and nothing reaches the cluster; the owner writes in the namespace
- * their group owns; everyone signed in reads.
+ * policy module, the real permissions service, the real catalog (reading a
+ * catalog file), and the runway REST API over a real Kubernetes control
+ * plane. The catalog says group team-a owns namespace team-a; a guest and a
+ * non-member get 403 on every write and nothing reaches the cluster; a
+ * member of team-a writes there; everyone signed in reads.
  */
 import {
   coreServices,
@@ -18,6 +19,7 @@ import {
   mockServices,
   startTestBackend,
 } from '@backstage/backend-test-utils';
+import catalogPlugin from '@backstage/plugin-catalog-backend';
 import permissionPlugin from '@backstage/plugin-permission-backend';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { runwayPermissions } from '@runway-portal/plugin-runway-common';
@@ -30,6 +32,8 @@ import {
 import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
 import runwayPlugin from '@runway-portal/plugin-runway-backend';
 import type { Server } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { runwayPolicyModule } from './module';
@@ -128,6 +132,18 @@ const httpAuthFactory = createServiceFactory({
   },
 });
 
+/** The catalog's declaration that group team-a owns namespace team-a (as examples/entities.yaml does for the local system). */
+const CATALOG_YAML = `apiVersion: backstage.io/v1alpha1
+kind: Resource
+metadata:
+  name: team-a-namespace
+  annotations:
+    backstage.io/kubernetes-namespace: team-a
+spec:
+  type: kubernetes-namespace
+  owner: group:default/team-a
+`;
+
 const auth = (user: string) => ({
   Authorization: mockCredentials.user.header(user),
 });
@@ -152,6 +168,7 @@ describe('the example permission policy through the runway API', () => {
   let admin: KubeClient;
   let server: Server;
   let stopBackend: (() => Promise<void>) | undefined;
+  let catalogDir: string | undefined;
 
   async function stored(
     name: string,
@@ -178,10 +195,14 @@ describe('the example permission policy through the runway API', () => {
         { fieldManager: 'test-setup' },
       );
     }
+    catalogDir = await mkdtemp(path.join(tmpdir(), 'runway-policy-catalog-'));
+    const catalogFile = path.join(catalogDir, 'catalog-info.yaml');
+    await writeFile(catalogFile, CATALOG_YAML);
     const backend = await startTestBackend({
       features: [
         runwayPlugin,
         permissionPlugin,
+        catalogPlugin,
         runwayPolicyModule,
         // The real permissions service: decisions come from the permission backend's policy.
         permissionsServiceFactory,
@@ -190,6 +211,10 @@ describe('the example permission policy through the runway API', () => {
         mockServices.rootConfig.factory({
           data: {
             permission: { enabled: true },
+            catalog: {
+              rules: [{ allow: ['Resource', 'Location'] }],
+              locations: [{ type: 'file', target: catalogFile }],
+            },
             kubernetes: {
               clusterLocatorMethods: [{ type: 'config', clusters: [] }],
             },
@@ -201,12 +226,8 @@ describe('the example permission policy through the runway API', () => {
                   path: cluster.kubeconfigPath,
                 },
               ],
-              permissions: {
-                adminGroups: ['group:default/platform'],
-                namespaceOwners: [
-                  { namespace: 'team-a', owners: ['group:default/team-a'] },
-                ],
-              },
+              // Namespace owners come from the catalog only.
+              permissions: { adminGroups: ['group:default/platform'] },
             },
           },
         }),
@@ -214,14 +235,34 @@ describe('the example permission policy through the runway API', () => {
     });
     server = backend.server;
     stopBackend = () => backend.stop();
+    await catalogHas('resource:default/team-a-namespace');
   }, START_TIMEOUT_MS);
 
   afterAll(async () => {
     await stopBackend?.();
     await cluster?.stop();
+    if (catalogDir) await rm(catalogDir, { recursive: true, force: true });
   });
 
   const api = () => request(server);
+
+  /** Waits until the catalog has processed the entity (it reads its locations in the background). */
+  async function catalogHas(ref: string) {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const found = await request(server)
+        .post('/api/catalog/entities/by-refs')
+        .send({ entityRefs: [ref] })
+        .set(auth(ADMIN));
+      if (found.status === 200 && found.body.items?.[0]) return;
+      if (Date.now() > deadline) {
+        throw new Error(
+          `the catalog did not read ${ref} from its file location within 60 s (last answer: ${found.status})`,
+        );
+      }
+      await new Promise(r => setTimeout(r, 500));
+    }
+  }
 
   it('refuses creates, updates and deletes to a guest and a non-owner (403) and writes nothing', async () => {
     await admin.apply(DEPLOYMENTS, deployment('existing'), {
@@ -277,7 +318,7 @@ describe('the example permission policy through the runway API', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('lets the owning group write in its namespace only, and an admin anywhere', async () => {
+  it('lets a member of the group the catalog names write in its namespace only, and an admin anywhere', async () => {
     const created = await api()
       .post('/api/runway/deployments/local')
       .send(deployment('owned'))
