@@ -10,6 +10,7 @@ import type {
   LlamaStackDistributionV1alpha2 as StackV1alpha2,
 } from '../generated/llamaStackDistribution';
 import { STACK_V1ALPHA1 } from './v1alpha1';
+import { overrideConfigNamespace } from './conversion';
 import { stackSecretReferences } from './validate';
 
 export interface StackReferenceLookup {
@@ -94,7 +95,8 @@ function targetsOf(stack: StackV1alpha1 | StackV1alpha2, ns: string): Target[] {
     targets.push({
       kind: 'ConfigMap',
       path: 'spec.overrideConfig.configMapName',
-      namespace: ns,
+      // A converted v1alpha1 stack may name another namespace (userConfig.configMapNamespace).
+      namespace: overrideConfigNamespace(stack, ns),
       name: spec.overrideConfig.configMapName,
       anyOfKeys: CONFIG_MAP_CONFIG_KEYS,
     });
