@@ -661,6 +661,57 @@ describe('stack operator', () => {
         defaultMode: 420,
       },
     });
+    // Someone who may create stacks in team-a but not read ConfigMaps in shared is denied: the
+    // operator would copy that ConfigMap next to their stack.
+    const Roles = await client.resolve('rbac.authorization.k8s.io/v1', 'Role');
+    const RoleBindings = await client.resolve(
+      'rbac.authorization.k8s.io/v1',
+      'RoleBinding',
+    );
+    await client.create(Roles, {
+      metadata: { name: 'stack-writer', namespace: NS },
+      rules: [
+        {
+          apiGroups: ['llamastack.io'],
+          resources: ['llamastackdistributions'],
+          verbs: ['get', 'create'],
+        },
+      ],
+    });
+    await client.create(RoleBindings, {
+      metadata: { name: 'alice-stack-writer', namespace: NS },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'Role',
+        name: 'stack-writer',
+      },
+      subjects: [
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' },
+      ],
+    });
+    const alice = new KubeClient(impersonating(cluster.kubeConfig(), 'alice'));
+    try {
+      await expect(
+        alice.create(StacksV1alpha1, {
+          apiVersion: 'llamastack.io/v1alpha1',
+          kind: 'LlamaStackDistribution',
+          metadata: { name: 'borrowed', namespace: NS },
+          spec: {
+            server: {
+              distribution: { name: 'starter' },
+              userConfig: {
+                configMapName: 'team-config',
+                configMapNamespace: 'shared',
+              },
+            },
+          },
+        }),
+      ).rejects.toThrow(
+        /spec\.server\.userConfig\.configMapName: alice may not get ConfigMap "team-config" in namespace "shared"/,
+      );
+    } finally {
+      alice.close();
+    }
     // Read back as v1alpha1, the user's fields are all there.
     const back = await client.get<any>(StacksV1alpha1, {
       namespace: NS,

@@ -1,5 +1,9 @@
 import { stackV1, stackV2 } from './__fixtures__/celCases';
-import { checkStackReferences, type StackReferenceLookup } from './references';
+import {
+  checkStackReferences,
+  foreignConfigMapReferences,
+  type StackReferenceLookup,
+} from './references';
 import { convertStackToV1alpha2, overrideConfigNamespace } from './conversion';
 
 /** An in-memory namespace: the objects a lookup finds, and a log of what it was asked. */
@@ -209,6 +213,32 @@ describe('checkStackReferences (FR-073, FR-074)', () => {
       },
     };
     expect(overrideConfigNamespace(broken as any)).toBe('team');
+  });
+
+  it('foreignConfigMapReferences: only what lies outside the stack namespace, with its field', () => {
+    const v2 = withNs(
+      stackV2('f', {
+        overrideConfig: { configMapName: 'local' },
+        networking: {
+          tls: {
+            caBundle: { configMapName: 'ca', configMapNamespace: 'certs' },
+          },
+        },
+      }),
+    );
+    expect(foreignConfigMapReferences(v2 as any)).toEqual([
+      {
+        path: 'spec.networking.tls.caBundle.configMapName',
+        namespace: 'certs',
+        name: 'ca',
+      },
+    ]);
+    const v1 = withNs(
+      stackV1('f', {
+        userConfig: { configMapName: 'cfg', configMapNamespace: 'team' },
+      }),
+    );
+    expect(foreignConfigMapReferences(v1 as any)).toEqual([]);
   });
 
   it('uses the namespace it is given, else the object namespace, else "default"', async () => {

@@ -111,6 +111,22 @@ function targetsOf(stack: StackV1alpha1 | StackV1alpha2, ns: string): Target[] {
 }
 
 /**
+ * The ConfigMaps a stack names in another namespace than its own (v1alpha1
+ * `userConfig.configMapNamespace`, a CA bundle's `configMapNamespace`), with
+ * the field naming each: the operator reads them and copies their content
+ * next to the stack, so whoever writes the stack should be allowed to read
+ * them. Pure.
+ */
+export function foreignConfigMapReferences(
+  stack: StackV1alpha1 | StackV1alpha2,
+  namespace = stack.metadata?.namespace ?? 'default',
+): Array<{ path: string; namespace: string; name: string }> {
+  return targetsOf(stack, namespace)
+    .filter(t => t.kind === 'ConfigMap' && t.namespace !== namespace)
+    .map(t => ({ path: t.path, namespace: t.namespace, name: t.name }));
+}
+
+/**
  * Checks that every referenced Secret and ConfigMap exists in the cluster
  * (in wire form: run `normalizeStackV1alpha2` first on user input). Each
  * object is looked up once. Rejects when a lookup rejects (the caller decides
