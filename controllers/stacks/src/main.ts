@@ -156,6 +156,7 @@ export function buildStacks(
     objectOptions: {
       ingressDomain: options.ingressDomain,
       ingressClassName: options.ingressClass,
+      operatorNamespace: options.namespace,
     },
     recheckIntervalMs: options.recheckInterval,
     maxConcurrentReconciles: options.maxConcurrentReconciles,

@@ -341,6 +341,28 @@ describe('desired objects', () => {
         },
       },
     ]);
+    expect(np.spec.ingress).toHaveLength(1);
+    // With the operator's namespace known, its pods may probe /v1/health.
+    const probed = desiredSatellites(
+      stackOf({
+        ...base,
+        networking: { allowedFrom: { namespaces: ['nsA'] } },
+      }),
+      { operatorNamespace: 'airunway-system' },
+    ).NetworkPolicy as any;
+    expect(probed.spec.ingress[1]).toEqual({
+      from: [
+        {
+          namespaceSelector: {
+            matchLabels: { 'kubernetes.io/metadata.name': 'airunway-system' },
+          },
+          podSelector: {
+            matchLabels: { 'app.kubernetes.io/name': 'airunway-stacks' },
+          },
+        },
+      ],
+      ports: [{ protocol: 'TCP', port: 8321 }],
+    });
     const all = desiredSatellites(
       stackOf({ ...base, networking: { allowedFrom: { namespaces: ['*'] } } }),
     ).NetworkPolicy as any;

@@ -65,7 +65,14 @@ export interface ObjectOptions {
   ingressDomain?: string;
   /** Ingress class for exposed stacks; unset: the cluster default. */
   ingressClassName?: string;
+  /** The operator's namespace: its pods may reach the server through `allowedFrom`'s NetworkPolicy (the health probe). */
+  operatorNamespace?: string;
 }
+
+/** The operator's pod label (controllers/deploy/stacks/deployment.yaml): what the NetworkPolicy admits for the probe. */
+export const OPERATOR_POD_LABELS = {
+  'app.kubernetes.io/name': 'airunway-stacks',
+};
 
 export function selectorLabels(stack: Stack): Record<string, string> {
   return {
@@ -420,7 +427,10 @@ export function desiredIngress(
  * key; the ingress controller's traffic when exposed comes through a
  * namespace the user lists.
  */
-export function desiredNetworkPolicy(stack: Stack): KubeObject | undefined {
+export function desiredNetworkPolicy(
+  stack: Stack,
+  options: ObjectOptions = {},
+): KubeObject | undefined {
   const allowed = stack.spec.networking?.allowedFrom;
   if (!allowed) return undefined;
   const from: any[] = [{ podSelector: {} }];
@@ -451,7 +461,28 @@ export function desiredNetworkPolicy(stack: Stack): KubeObject | undefined {
     spec: {
       podSelector: { matchLabels: selectorLabels(stack) },
       policyTypes: ['Ingress'],
-      ingress: [{ from, ports: [{ protocol: 'TCP', port: portOf(stack) }] }],
+      ingress: [
+        { from, ports: [{ protocol: 'TCP', port: portOf(stack) }] },
+        // The operator's health probe (GET /v1/health at the pod IP), as upstream admits its namespace.
+        ...(options.operatorNamespace
+          ? [
+              {
+                from: [
+                  {
+                    namespaceSelector: {
+                      matchLabels: {
+                        'kubernetes.io/metadata.name':
+                          options.operatorNamespace,
+                      },
+                    },
+                    podSelector: { matchLabels: OPERATOR_POD_LABELS },
+                  },
+                ],
+                ports: [{ protocol: 'TCP', port: portOf(stack) }],
+              },
+            ]
+          : []),
+      ],
     },
   };
 }
@@ -525,7 +556,7 @@ export function desiredSatellites(stack: Stack, options: ObjectOptions = {}) {
   return {
     Service: desiredService(stack),
     Ingress: desiredIngress(stack, options),
-    NetworkPolicy: desiredNetworkPolicy(stack),
+    NetworkPolicy: desiredNetworkPolicy(stack, options),
     PersistentVolumeClaim: desiredPvc(stack),
     PodDisruptionBudget: desiredPdb(stack),
     HorizontalPodAutoscaler: desiredHpa(stack),
