@@ -1,5 +1,9 @@
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { generateCA } from '@runway-portal/controller-runtime';
 import {
   loopbackAddress,
+  podServer,
   serverEndpoint,
   SIMULATED_HEALTH_ENV,
   simulatedHealth,
@@ -49,5 +53,29 @@ describe('llama-stack simulator', () => {
     );
     expect(all.size).toBe(1000);
     expect([...all].some(a => /\.(0|255)$/.test(a))).toBe(false);
+  });
+
+  it('serves HTTPS at a loopback pod address with a certificate for that address', async () => {
+    const ca = await generateCA('test CA', 3600_000);
+    const server = await podServer('127.0.0.1', ca, (_req, res) => {
+      res.end('{"status":"OK"}');
+    });
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        https
+          .get(`https://127.0.0.1:${port}/v1/health`, { ca: ca.cert }, res => {
+            let text = '';
+            res.on('data', c => (text += c));
+            res.on('end', () => resolve(text));
+          })
+          .on('error', reject);
+      });
+      // Verified against the CA: the certificate names the address.
+      expect(body).toBe('{"status":"OK"}');
+    } finally {
+      await new Promise(r => server.close(r));
+    }
   });
 });

@@ -78,6 +78,21 @@ export function loopbackAddress(first: number, n: number): string {
   return `127.${first}.${third}.${fourth}`;
 }
 
+/** The server of one pod at `address`: HTTPS with a certificate for that address when `ca` is given. */
+export async function podServer(
+  address: string,
+  ca: { cert: string; key: string } | undefined,
+  handler: http.RequestListener,
+): Promise<http.Server> {
+  if (!ca) return http.createServer(handler);
+  const cert = await generateServingCert(
+    ca,
+    { dnsNames: [], ipAddresses: [address] },
+    24 * 3600_000,
+  );
+  return https.createServer({ cert: cert.cert, key: cert.key }, handler);
+}
+
 const isReady = (pod: any) =>
   pod?.status?.phase === 'Running' &&
   (pod.status.conditions ?? []).some(
@@ -145,21 +160,13 @@ export function registerLlamaStackSimulator(
     };
     for (let attempt = 0; attempt < 16; attempt++) {
       const address = loopbackAddress(first, next++);
-      let server: http.Server;
-      if (endpoint.https) {
+      if (endpoint.https)
         ca ??= generateCA('llama-stack simulator', 24 * 3600_000);
-        const cert = await generateServingCert(
-          await ca,
-          { dnsNames: [], ipAddresses: [address] },
-          24 * 3600_000,
-        );
-        server = https.createServer(
-          { cert: cert.cert, key: cert.key },
-          handler,
-        );
-      } else {
-        server = http.createServer(handler);
-      }
+      const server = await podServer(
+        address,
+        endpoint.https ? await ca : undefined,
+        handler,
+      );
       try {
         await new Promise<void>((resolve, reject) => {
           server.once('error', reject);
