@@ -635,6 +635,9 @@ describe('stack operator', () => {
       },
     });
     const stack = await ready('elsewhere');
+    // v1alpha2's own status survives the API server's apply, which prunes through the v1alpha1
+    // creator's version (the conversion keeps it in the annotation).
+    expect(stack.status.resolvedDistribution.configSource).toBe('configmap');
     expect(condition(stack, 'ConfigGenerated')?.message).toMatch(
       /^Using config\.yaml from ConfigMap elsewhere-config-[0-9a-f]{8}$/,
     );

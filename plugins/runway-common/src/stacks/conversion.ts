@@ -192,8 +192,10 @@ function convert(obj: Json, from: 0 | 1): Json {
     fillAbsent(body, restored);
   }
 
-  // Set aside the source's spec fields the target cannot hold (status is the controller's, rewritten anyway).
-  const lost = lostParts({ spec: source.spec }, mapFields(body, to));
+  // Set aside what the target cannot hold, status included: server-side apply round-trips the
+  // whole object through a manager's version (a v1alpha1 creator's) when it prunes, and a lossy
+  // status there would drop v1alpha2's resolvedDistribution and configGeneration on every write.
+  const lost = lostParts(source, mapFields(body, to));
   if (lost) {
     metadata.annotations = {
       ...(metadata.annotations ?? {}),
