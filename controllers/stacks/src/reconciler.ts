@@ -157,11 +157,16 @@ export function registerStackController(
   );
   const lookup = clusterLookup(mgr.client);
   const recheck = options.recheckIntervalMs ?? 60_000;
+  /** Unhealthy probes in a row, per stack: each one waits longer before the next (a probe may take its timeout). */
+  const healthMisses = new Map<string, number>();
 
   const reconcile: Reconciler = async request => {
     const key = keyOf(request);
     const stack = stacks.store.get(key);
-    if (!stack || stack.metadata?.deletionTimestamp) return {}; // owned objects go with it (garbage collection)
+    if (!stack || stack.metadata?.deletionTimestamp) {
+      healthMisses.delete(key);
+      return {}; // owned objects go with it (garbage collection)
+    }
     const namespace = stack.metadata!.namespace!;
     const name = stack.metadata!.name!;
     const deployment = deployments.store.get(key);
@@ -360,8 +365,18 @@ export function registerStackController(
     const healthy = decision.status.conditions?.some(
       c => c.type === 'HealthCheck' && c.status === 'True',
     );
-    if (available && !healthy)
-      return { requeueAfterMs: options.healthRecheckMs ?? 5000 };
+    if (available && !healthy) {
+      const misses = (healthMisses.get(key) ?? 0) + 1;
+      healthMisses.set(key, misses);
+      return {
+        requeueAfterMs: healthRecheckDelay(
+          misses,
+          options.healthRecheckMs ?? 5000,
+          recheck,
+        ),
+      };
+    }
+    healthMisses.delete(key);
     return { requeueAfterMs: recheck };
   };
 
@@ -379,6 +394,19 @@ export function registerStackController(
     })
     .complete(reconcile);
   return { controller, stacks, deployments, configMaps, metrics };
+}
+
+/**
+ * When to probe an available but unhealthy stack again: `first`, doubling
+ * with each miss in a row, at most `max` (the recheck interval), so
+ * unreachable servers cannot fill the workers with probes. Pure.
+ */
+export function healthRecheckDelay(
+  misses: number,
+  first: number,
+  max: number,
+): number {
+  return Math.min(first * 2 ** Math.min(Math.max(misses - 1, 0), 16), max);
 }
 
 async function deleteIgnoringMissing(
