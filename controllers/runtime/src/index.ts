@@ -203,6 +203,7 @@ export {
   generateCA,
   generateServingCert,
   rotationDecision,
+  splitPems,
 } from './webhook/certs';
 export type { CertBundle, CertHosts, RotationDecision } from './webhook/certs';
 export {

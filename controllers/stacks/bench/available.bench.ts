@@ -7,7 +7,8 @@
  *   COUNT=200 yarn bench:available
  *
  * The operator runs in this process (url-mode webhooks on a free port), as
- * the integration tests run it; the writes are 16 in flight.
+ * the integration tests run it, with the llama-stack server simulator
+ * (e2e/simulators) answering its health probes; the writes are 16 in flight.
  */
 import path from 'node:path';
 import {
@@ -18,6 +19,7 @@ import {
   type KubeObject,
 } from '@runway-portal/controller-runtime';
 import { startCluster, freePort } from '@runway-portal/e2e-cluster';
+import { startLlamaStackSimulator } from '@runway-portal/e2e-simulators';
 import { buildStacks } from '../src/main';
 import { parseOptions } from '../src/options';
 import { Stacks } from '../src/reconciler';
@@ -118,6 +120,10 @@ async function main() {
     });
     const running = stacks.start();
     running.catch(() => undefined);
+    // Ready needs the server's /v1/health answer: the simulator gives every stack pod one.
+    const simulator = startLlamaStackSimulator(
+      new KubeClient(cluster.kubeConfig()),
+    );
     await until(
       'the operator',
       async () =>
@@ -157,6 +163,7 @@ async function main() {
     const stacksAvailable = Date.now() - stackStart;
     await stacks.manager.stop();
     await running;
+    await simulator.stop();
 
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     console.log(
@@ -170,7 +177,7 @@ async function main() {
       `stacks created (through the webhooks)      ${s(stacksCreated)}`,
     );
     console.log(
-      `stacks Ready (Available with their config) ${s(stacksAvailable)}`,
+      `stacks Ready (Available, current config, healthy) ${s(stacksAvailable)}`,
     );
     console.log(
       `ratio stacks / raw to Available            ${(

@@ -112,9 +112,16 @@ describe('decide', () => {
     const ready = decide(
       input(stackOf(spec, first.status), {
         live: { deployment: live, service: {} },
+        health: { state: 'ok', pods: 1 },
       }),
     );
     expect(ready.status.phase).toBe('Ready');
+    expect(cond(ready, 'HealthCheck')).toMatchObject({
+      status: 'True',
+      reason: 'HealthCheckPassed',
+      message:
+        'Health check passed: 1 pod with the current config answer {"status":"OK"} on /v1/health',
+    });
     expect(cond(ready, 'Available')).toMatchObject({
       status: 'True',
       reason: 'MinimumReplicasAvailable',
@@ -130,12 +137,67 @@ describe('decide', () => {
     const again = decide(
       input(stackOf(spec, ready.status), {
         live: { deployment: live, service: {} },
+        health: { state: 'ok', pods: 1 },
         now: '2026-11-25T13:00:00Z',
       }),
     );
     expect(again.events).toEqual([]);
     expect(statusUpToDate(again.status, ready.status)).toBe(true);
     expect(again.status.configGeneration?.generatedAt).toBe(NOW); // same config, same status
+  });
+
+  it('HealthCheck from the probe: not OK is Failed, no answer is Initializing, as upstream', () => {
+    const first = decide(input(stackOf(spec)));
+    const live = rolledOut(first.writes!.deployment);
+    const probed = (health: DecideInput['health']) =>
+      decide(
+        input(stackOf(spec, first.status), {
+          live: { deployment: live, service: {} },
+          health,
+        }),
+      );
+    const failing = probed({
+      state: 'failed',
+      message: 'pod my-stack-0 answered HTTP 503 {"status":"Error"}',
+    });
+    expect(failing.status.phase).toBe('Failed');
+    expect(cond(failing, 'HealthCheck')).toMatchObject({
+      status: 'False',
+      reason: 'HealthCheckFailed',
+      message:
+        'Health check failed: pod my-stack-0 answered HTTP 503 {"status":"Error"} on /v1/health: see the server\'s log',
+    });
+    // The Deployment is still what it is: the config went out, the pods are there.
+    expect(failing.writes).toBeDefined();
+    expect(cond(failing, 'Available')).toMatchObject({ status: 'True' });
+    const silent = probed({
+      state: 'unreachable',
+      message:
+        'pod my-stack-0 at http://10.0.0.7:8321/v1/health: connect ECONNREFUSED',
+    });
+    expect(silent.status.phase).toBe('Initializing');
+    expect(cond(silent, 'HealthCheck')).toMatchObject({
+      status: 'False',
+      reason: 'HealthCheckUnreachable',
+      message:
+        'Health check failed: pod my-stack-0 at http://10.0.0.7:8321/v1/health: connect ECONNREFUSED',
+    });
+    const unprobed = probed(undefined);
+    expect(unprobed.status.phase).toBe('Initializing');
+    expect(cond(unprobed, 'HealthCheck')).toMatchObject({
+      status: 'False',
+      reason: 'HealthCheckPending',
+    });
+    // Before the Deployment is available the probe does not count.
+    const notYet = decide(
+      input(stackOf(spec, first.status), { health: { state: 'ok', pods: 1 } }),
+    );
+    expect(notYet.status.phase).toBe('Initializing');
+    expect(cond(notYet, 'HealthCheck')).toMatchObject({
+      status: 'False',
+      reason: 'HealthCheckPending',
+      message: 'Deployment not ready',
+    });
   });
 
   it('FR-096: an equivalent spec gives the same Deployment; a config change is RolloutInProgress until it lands', () => {
@@ -176,7 +238,10 @@ describe('decide', () => {
     const first = decide(input(stackOf(spec)));
     const live = rolledOut(first.writes!.deployment);
     const ready = decide(
-      input(stackOf(spec, first.status), { live: { deployment: live } }),
+      input(stackOf(spec, first.status), {
+        live: { deployment: live },
+        health: { state: 'ok', pods: 1 },
+      }),
     );
     const broken = decide(
       input(
@@ -311,6 +376,72 @@ describe('decide', () => {
     expect(a.status.resolvedDistribution?.configHash).not.toBe(
       b.status.resolvedDistribution?.configHash,
     );
+  });
+
+  it('userConfig.configMapNamespace (kept by conversion): the config is copied into an immutable ConfigMap of ours', () => {
+    const stack = stackOf({
+      distribution: { name: 'starter' },
+      overrideConfig: { configMapName: 'team-config' },
+    });
+    stack.metadata!.annotations = {
+      'llamastack.io/v1alpha1-fields': JSON.stringify({
+        spec: { server: { userConfig: { configMapNamespace: 'shared' } } },
+      }),
+    };
+    const d = decide(
+      input(stack, {
+        overrideConfig: { key: 'run.yaml', text: 'version: 2\n' },
+      }),
+    );
+    const copy = d.writes!.configMap!;
+    expect(copy.metadata?.name).toMatch(/^my-stack-config-[0-9a-f]{8}$/);
+    expect((copy as any).immutable).toBe(true);
+    expect((copy as any).data).toEqual({ 'config.yaml': 'version: 2\n' });
+    expect(
+      (d.writes!.deployment as any).spec.template.spec.volumes[0].configMap,
+    ).toEqual({
+      name: copy.metadata?.name,
+      items: [{ key: 'config.yaml', path: 'config.yaml' }],
+    });
+    expect(d.status.resolvedDistribution?.configSource).toBe('configmap');
+    // A ConfigMap without a config names the namespace it was read from.
+    const missing = decide(input(stack));
+    expect(cond(missing, 'ConfigGenerated')?.message).toBe(
+      'ConfigMap "team-config" in namespace "shared" has no config.yaml or run.yaml key: store the server configuration under config.yaml',
+    );
+  });
+
+  it('a CA bundle: the managed {name}-ca-bundle before the Deployment; a key without certificates writes nothing', () => {
+    const pem = '-----BEGIN CERTIFICATE-----\nAAA\n-----END CERTIFICATE-----';
+    const stack = stackOf({
+      ...spec,
+      networking: {
+        tls: {
+          caBundle: {
+            configMapName: 'corp-ca',
+            configMapNamespace: 'certs',
+            configMapKeys: ['a.crt'],
+          },
+        },
+      },
+    });
+    const d = decide(input(stack, { caBundleData: { 'a.crt': pem } }));
+    expect(d.writes?.caBundle?.metadata?.name).toBe('my-stack-ca-bundle');
+    expect((d.writes?.caBundle as any).data).toEqual({
+      'ca-bundle.crt': `${pem}\n`,
+    });
+    expect(
+      (d.writes!.deployment as any).spec.template.metadata.annotations[
+        'llamastack.io/ca-bundle-hash'
+      ],
+    ).toMatch(/^sha256:/);
+    const bad = decide(input(stack, { caBundleData: { 'a.crt': 'junk' } }));
+    expect(bad.writes).toBeUndefined();
+    expect(cond(bad, 'ConfigGenerated')).toMatchObject({
+      status: 'False',
+      message:
+        'ConfigMap "corp-ca" in namespace "certs" has no PEM certificate (-----BEGIN CERTIFICATE-----) under key "a.crt": put the CA certificates there or change spec.networking.tls.caBundle.configMapKeys',
+    });
   });
 
   it('an unknown distribution name fails naming the known ones', () => {

@@ -8,18 +8,23 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '@runway-portal/controller-runtime';
-import type {
-  LlamaStackDistributionV1alpha2,
-  ValidationIssue,
+import {
+  overrideConfigNamespace,
+  type LlamaStackDistributionV1alpha2,
+  type ValidationIssue,
 } from '@runway-portal/plugin-runway-common';
 import {
   resolveDistribution,
   type DistributionRegistry,
 } from './config/distributions';
 import { generateConfig, type SecretEnvVar } from './config/generate';
+import type { HealthResult } from './health';
 import {
   CONFIG_HASH_ANNOTATION,
+  HEALTH_PATH,
+  concatCaBundle,
   configMapName,
+  desiredCaBundle,
   desiredConfigMap,
   desiredDeployment,
   desiredSatellites,
@@ -47,6 +52,10 @@ export interface DecideInput {
   secretCount: number;
   /** The override ConfigMap's config text and key, when `overrideConfig` is set and it has one. */
   overrideConfig?: { key: string; text: string };
+  /** The data of the CA bundle's ConfigMap (`networking.tls.caBundle`), when the stack has one. */
+  caBundleData?: Readonly<Record<string, string>>;
+  /** The server's answer on /v1/health (health.ts); undefined when no pod with the current config was probed. */
+  health?: HealthResult;
   /** What runs now. */
   live: { deployment?: KubeObject; service?: KubeObject; pvc?: KubeObject };
   now: string;
@@ -65,6 +74,8 @@ export interface Decision {
   /** The objects to apply; undefined when nothing may be written (a failure keeps what runs). */
   writes?: {
     configMap?: KubeObject;
+    /** The managed CA bundle (`{name}-ca-bundle`), applied before the Deployment. */
+    caBundle?: KubeObject;
     deployment: KubeObject;
     satellites: ReturnType<typeof desiredSatellites>;
   };
@@ -197,7 +208,12 @@ export function decide(input: DecideInput): Decision {
       cond('ConfigGenerated', false, reason, message),
       ...(secrets ? [secrets] : []),
       cond('Available', avail.ok, avail.reason, avail.message),
-      ...v1alpha1Conditions(input, avail.ok, cond),
+      ...v1alpha1Conditions(
+        input,
+        avail.ok,
+        healthCheck(avail.ok, input.health),
+        cond,
+      ),
     ];
     return withTransitions(stack, {
       status: {
@@ -266,19 +282,54 @@ export function decide(input: DecideInput): Decision {
   let configSource: string;
   let secretEnv: SecretEnvVar[] = [];
   const warnings: StackEvent[] = [];
+  // The CA bundle: the listed keys' certificates in one file, in a ConfigMap of ours (the source
+  // may be in another namespace, which a pod cannot mount).
+  const caSource = stack.spec.networking?.tls?.caBundle;
+  let caBundle: { object: KubeObject; hash: string } | undefined;
+  if (caSource) {
+    const caNamespace = caSource.configMapNamespace || namespace;
+    const joined = input.caBundleData
+      ? concatCaBundle(input.caBundleData, caSource, caNamespace)
+      : {
+          ok: false as const,
+          message: `ConfigMap "${caSource.configMapName}" not found in namespace "${caNamespace}": create it or change spec.networking.tls.caBundle.configMapName`,
+        };
+    if (!joined.ok)
+      return failure(
+        'ConfigGenerationFailed',
+        joined.message,
+        secretsCondition,
+      );
+    const hash = sha256(joined.text);
+    caBundle = { object: desiredCaBundle(stack, joined.text, hash), hash };
+  }
+
   if (stack.spec.overrideConfig) {
+    const sourceNamespace = overrideConfigNamespace(stack, namespace);
     if (!input.overrideConfig) {
       return failure(
         'ConfigGenerationFailed',
-        `ConfigMap "${stack.spec.overrideConfig.configMapName}" in namespace "${namespace}" has no config.yaml or run.yaml key: store the server configuration under config.yaml`,
+        `ConfigMap "${stack.spec.overrideConfig.configMapName}" in namespace "${sourceNamespace}" has no config.yaml or run.yaml key: store the server configuration under config.yaml`,
         secretsCondition,
       );
     }
-    mounted = {
-      configMapName: stack.spec.overrideConfig.configMapName,
-      key: input.overrideConfig.key,
-      hash: sha256(input.overrideConfig.text),
-    };
+    const hash = sha256(input.overrideConfig.text);
+    if (sourceNamespace === namespace) {
+      mounted = {
+        configMapName: stack.spec.overrideConfig.configMapName,
+        key: input.overrideConfig.key,
+        hash,
+      };
+    } else {
+      // v1alpha1's userConfig.configMapNamespace: a pod mounts only its own namespace's
+      // ConfigMaps, so the config is copied into an immutable one of ours, named by its hash.
+      mounted = {
+        configMapName: configMapName(stack.metadata!.name!, hash),
+        key: 'config.yaml',
+        hash,
+      };
+      configMap = desiredConfigMap(stack, input.overrideConfig.text, hash);
+    }
     configSource = 'configmap';
   } else {
     const result = generateConfig({
@@ -322,6 +373,7 @@ export function decide(input: DecideInput): Decision {
     image: resolution.image,
     config: mounted,
     secretEnv,
+    caBundleHash: caBundle?.hash,
   });
   deployment.metadata!.annotations = {
     ...deployment.metadata!.annotations,
@@ -329,6 +381,7 @@ export function decide(input: DecideInput): Decision {
   };
   const satellites = desiredSatellites(stack, input.objectOptions);
   const avail = availability(live, mounted.hash);
+  const health = healthCheck(avail.ok, input.health);
   const sameConfig =
     stack.status?.resolvedDistribution?.configHash === mounted.hash;
   const providerCount = generated?.providerCount ?? 0;
@@ -349,12 +402,12 @@ export function decide(input: DecideInput): Decision {
       `Deployment updated with config ${mounted.configMapName}`,
     ),
     cond('Available', avail.ok, avail.reason, avail.message),
-    ...v1alpha1Conditions(input, avail.ok, cond),
+    ...v1alpha1Conditions(input, avail.ok, health, cond),
   ];
   const ingressHost = (satellites.Ingress as any)?.spec?.rules?.[0]?.host;
   const status: Status = {
     ...base,
-    phase: avail.ok ? 'Ready' : 'Initializing',
+    phase: health.phase,
     availableReplicas: avail.available,
     resolvedDistribution: {
       image: resolution.image,
@@ -383,7 +436,7 @@ export function decide(input: DecideInput): Decision {
   const decision = withTransitions(stack, {
     status,
     events: [],
-    writes: { configMap, deployment, satellites },
+    writes: { configMap, caBundle: caBundle?.object, deployment, satellites },
     currentConfigMap: mounted.configMapName,
   });
   if (!sameConfig) {
@@ -397,10 +450,66 @@ export function decide(input: DecideInput): Decision {
   return decision;
 }
 
+/**
+ * HealthCheck and the phase, as the released upstream operator derives them
+ * once the Deployment is available: the server answering not OK is
+ * `Failed`, no answer yet is `Initializing`, healthy is `Ready`.
+ */
+export function healthCheck(
+  available: boolean,
+  health: HealthResult | undefined,
+): {
+  ok: boolean;
+  reason: string;
+  message: string;
+  phase: 'Ready' | 'Initializing' | 'Failed';
+} {
+  if (!available)
+    return {
+      ok: false,
+      reason: 'HealthCheckPending',
+      message: 'Deployment not ready',
+      phase: 'Initializing',
+    };
+  if (!health)
+    return {
+      ok: false,
+      reason: 'HealthCheckPending',
+      message: `Waiting for a pod with the current config to answer on ${HEALTH_PATH}`,
+      phase: 'Initializing',
+    };
+  switch (health.state) {
+    case 'ok':
+      return {
+        ok: true,
+        reason: 'HealthCheckPassed',
+        message: `Health check passed: ${health.pods} pod${
+          health.pods === 1 ? '' : 's'
+        } with the current config answer {"status":"OK"} on ${HEALTH_PATH}`,
+        phase: 'Ready',
+      };
+    case 'failed':
+      return {
+        ok: false,
+        reason: 'HealthCheckFailed',
+        message: `Health check failed: ${health.message} on ${HEALTH_PATH}: see the server's log`,
+        phase: 'Failed',
+      };
+    default:
+      return {
+        ok: false,
+        reason: 'HealthCheckUnreachable',
+        message: `Health check failed: ${health.message}`,
+        phase: 'Initializing',
+      };
+  }
+}
+
 /** The released upstream operator's conditions, for v1alpha1 users (phases are shared). */
 function v1alpha1Conditions(
   input: DecideInput,
   available: boolean,
+  health: { ok: boolean; reason: string; message: string },
   cond: (
     type: string,
     ok: boolean,
@@ -432,14 +541,7 @@ function v1alpha1Conditions(
       available ? 'DeploymentReady' : 'DeploymentNotReady',
       available ? 'Deployment is ready' : 'Deployment is not ready',
     ),
-    cond(
-      'HealthCheck',
-      available,
-      available ? 'HealthCheckPassed' : 'HealthCheckPending',
-      available
-        ? 'Server answers on /v1/health'
-        : 'Waiting for a pod to answer on /v1/health',
-    ),
+    cond('HealthCheck', health.ok, health.reason, health.message),
     cond('StorageReady', storage.ok, storage.reason, storage.message),
     cond(
       'ServiceReady',

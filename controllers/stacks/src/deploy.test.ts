@@ -18,6 +18,7 @@ import {
   validatingConfiguration,
 } from './main';
 import { CONVERT_PATH, VALIDATE_PATH } from './webhooks';
+import { OPERATOR_POD_LABELS } from './objects';
 
 const DEPLOY = path.resolve(__dirname, '../../deploy/stacks');
 const docs = (file: string) =>
@@ -38,6 +39,13 @@ const find = (kind: string, name?: string) =>
   );
 
 describe('controllers/deploy/stacks', () => {
+  it("labels the operator's pods as allowedFrom's NetworkPolicy admits them (the health probe)", () => {
+    const deployment = find('Deployment') as any;
+    expect(deployment.spec.template.metadata.labels).toMatchObject(
+      OPERATOR_POD_LABELS,
+    );
+  });
+
   it('includes the shared namespace (airunway-system) and CRDs, so it installs on a fresh cluster', () => {
     expect(resources()).toEqual(
       expect.arrayContaining(['../namespace', '../crds']),

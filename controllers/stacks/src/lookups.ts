@@ -9,6 +9,7 @@ import {
   isNotFound,
   type KubeClient,
   type KubeObject,
+  type ResourceType,
   secretExists,
 } from '@runway-portal/controller-runtime';
 import type { StackReferenceLookup } from '@runway-portal/plugin-runway-common';
@@ -37,5 +38,49 @@ export function clusterLookup(client: KubeClient): StackReferenceLookup {
         ? Object.keys({ ...(cm.data as object), ...(cm.binaryData as object) })
         : undefined;
     },
+  };
+}
+
+const SubjectAccessReviews: ResourceType = {
+  group: 'authorization.k8s.io',
+  version: 'v1',
+  plural: 'subjectaccessreviews',
+  kind: 'SubjectAccessReview',
+  namespaced: false,
+};
+
+/** The webhook's ConfigMapAccess: a SubjectAccessReview of `get configmaps/<name>` for the requesting user. */
+export function configMapAccess(client: KubeClient) {
+  return async (
+    user: {
+      username?: string;
+      groups?: string[];
+      uid?: unknown;
+      extra?: unknown;
+    },
+    namespace: string,
+    name: string,
+  ): Promise<boolean> => {
+    const review = await client.create<
+      KubeObject & { status?: { allowed?: boolean } }
+    >(SubjectAccessReviews, {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: {
+        user: user.username,
+        groups: user.groups,
+        ...(typeof user.uid === 'string' ? { uid: user.uid } : {}),
+        ...(user.extra && typeof user.extra === 'object'
+          ? { extra: user.extra }
+          : {}),
+        resourceAttributes: {
+          verb: 'get',
+          resource: 'configmaps',
+          namespace,
+          name,
+        },
+      },
+    } as KubeObject);
+    return review.status?.allowed === true;
   };
 }

@@ -28,7 +28,7 @@ import {
   type DistributionRegistry,
 } from './config/distributions';
 import { STACKS_FIELD_MANAGER } from './decide';
-import { clusterLookup } from './lookups';
+import { clusterLookup, configMapAccess } from './lookups';
 import {
   parseOptions,
   STACKS_OPTIONS,
@@ -145,7 +145,9 @@ export function buildStacks(
     );
     manager.webhookServer.register(
       VALIDATE_PATH,
-      validatingWebhook(request => admitStack(request, registry, lookup)),
+      validatingWebhook(request =>
+        admitStack(request, registry, lookup, configMapAccess(manager.client)),
+      ),
     );
   }
   registerStackController(manager, {
@@ -154,6 +156,7 @@ export function buildStacks(
     objectOptions: {
       ingressDomain: options.ingressDomain,
       ingressClassName: options.ingressClass,
+      operatorNamespace: options.namespace,
     },
     recheckIntervalMs: options.recheckInterval,
     maxConcurrentReconciles: options.maxConcurrentReconciles,

@@ -11,6 +11,8 @@ import { generateConfig } from './config/generate';
 import {
   CONFIG_HASH_ANNOTATION,
   configMapName,
+  concatCaBundle,
+  desiredCaBundle,
   desiredConfigMap,
   desiredDeployment,
   desiredSatellites,
@@ -51,6 +53,9 @@ function build(
         hash: result.contentHash,
       },
       secretEnv: result.envVars,
+      caBundleHash: stack.spec.networking?.tls?.caBundle
+        ? 'sha256:ca'
+        : undefined,
     }),
   };
 }
@@ -197,6 +202,17 @@ describe('desired objects', () => {
       'tls',
       'ca-bundle',
     ]);
+    // The managed bundle (one file), and its hash on the template: new certificates roll the pods.
+    expect(pod.volumes[3]).toEqual({
+      name: 'ca-bundle',
+      configMap: {
+        name: 'my-stack-ca-bundle',
+        items: [{ key: 'ca-bundle.crt', path: 'ca-bundle.crt' }],
+      },
+    });
+    expect(
+      d.spec.template.metadata.annotations['llamastack.io/ca-bundle-hash'],
+    ).toBe('sha256:ca');
     expect(pod.volumes[1]).toEqual({
       name: 'lls-storage',
       persistentVolumeClaim: { claimName: 'my-stack-pvc' },
@@ -205,6 +221,48 @@ describe('desired objects', () => {
       name: 'lls-storage',
       mountPath: '/.llama',
     });
+  });
+
+  it('the CA bundle: the certificates of every listed key, in the order listed, in one file; a key without one names the field', () => {
+    const pem = (n: string) =>
+      `-----BEGIN CERTIFICATE-----\n${n}\n-----END CERTIFICATE-----`;
+    const data = {
+      'a.crt': `# team A\n${pem('AAA')}\n`,
+      'b.crt': `${pem('B1')}\n${pem('B2')}`,
+      'ca-bundle.crt': pem('DEFAULT'),
+      'notes.txt': 'no certificate here',
+    };
+    expect(
+      concatCaBundle(
+        data,
+        { configMapName: 'ca', configMapKeys: ['b.crt', 'a.crt'] },
+        'certs',
+      ),
+    ).toEqual({
+      ok: true,
+      text: `${pem('B1')}\n${pem('B2')}\n${pem('AAA')}\n`,
+    });
+    expect(concatCaBundle(data, { configMapName: 'ca' }, 'certs')).toEqual({
+      ok: true,
+      text: `${pem('DEFAULT')}\n`,
+    });
+    expect(
+      concatCaBundle(
+        data,
+        { configMapName: 'ca', configMapKeys: ['a.crt', 'notes.txt'] },
+        'certs',
+      ),
+    ).toEqual({
+      ok: false,
+      message:
+        'ConfigMap "ca" in namespace "certs" has no PEM certificate (-----BEGIN CERTIFICATE-----) under key "notes.txt": put the CA certificates there or change spec.networking.tls.caBundle.configMapKeys',
+    });
+    const stack = stackOf(base);
+    expect(
+      desiredCaBundle(stack, 'x', 'sha256:1').metadata?.labels?.[
+        'llamastack.io/ca-bundle'
+      ],
+    ).toBe('true');
   });
 
   it('Service on networking.port (8321 by default)', () => {
@@ -283,6 +341,28 @@ describe('desired objects', () => {
         },
       },
     ]);
+    expect(np.spec.ingress).toHaveLength(1);
+    // With the operator's namespace known, its pods may probe /v1/health.
+    const probed = desiredSatellites(
+      stackOf({
+        ...base,
+        networking: { allowedFrom: { namespaces: ['nsA'] } },
+      }),
+      { operatorNamespace: 'airunway-system' },
+    ).NetworkPolicy as any;
+    expect(probed.spec.ingress[1]).toEqual({
+      from: [
+        {
+          namespaceSelector: {
+            matchLabels: { 'kubernetes.io/metadata.name': 'airunway-system' },
+          },
+          podSelector: {
+            matchLabels: { 'app.kubernetes.io/name': 'airunway-stacks' },
+          },
+        },
+      ],
+      ports: [{ protocol: 'TCP', port: 8321 }],
+    });
     const all = desiredSatellites(
       stackOf({ ...base, networking: { allowedFrom: { namespaces: ['*'] } } }),
     ).NetworkPolicy as any;

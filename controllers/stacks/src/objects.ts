@@ -9,15 +9,16 @@
  * v1alpha2 by the API server, so these also give v1alpha1 users the released
  * upstream operator's objects.
  */
-import type { KubeObject } from '@runway-portal/controller-runtime';
+import { splitPems, type KubeObject } from '@runway-portal/controller-runtime';
 import {
+  DEFAULT_CA_BUNDLE_KEYS,
   DEFAULT_CONTAINER_NAME,
   DEFAULT_SERVER_PORT,
   DEFAULT_STORAGE_MOUNT_PATH,
   DEFAULT_STORAGE_SIZE,
   STACK_KIND,
   STACK_V1ALPHA2,
-  V1ALPHA1_FIELDS_ANNOTATION,
+  v1alpha1Field,
   type LlamaStackDistributionV1alpha2,
 } from '@runway-portal/plugin-runway-common';
 import { TLS_MOUNT_PATH, type SecretEnvVar } from './config/generate';
@@ -32,7 +33,13 @@ export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
 export const MANAGED_BY = 'runway-stacks';
 export const CONFIG_MOUNT_PATH = '/etc/llama-stack';
 export const CA_BUNDLE_MOUNT_PATH = '/etc/ssl/certs/ca-bundle';
-/** What `networking.expose` without hostname gets when the operator knows no ingress domain. */
+/** The one file of the managed CA bundle (upstream's name, key and path). */
+export const CA_BUNDLE_KEY = 'ca-bundle.crt';
+/** On the pod template: the managed CA bundle's content hash, so new certificates roll the pods. */
+export const CA_BUNDLE_HASH_ANNOTATION = 'llamastack.io/ca-bundle-hash';
+/** Marks the managed CA bundle among the stack's ConfigMaps (it is not a config: never garbage-collected as one). */
+export const CA_BUNDLE_LABEL = 'llamastack.io/ca-bundle';
+/** The server's health endpoint: the kubelet's probes and the operator's HealthCheck ask it. */
 export const HEALTH_PATH = '/v1/health';
 
 /** The config the Deployment mounts: a generated one (ours, immutable) or the user's (overrideConfig). */
@@ -49,6 +56,8 @@ export interface DeploymentInput {
   config: MountedConfig;
   /** Secret env vars of the generated config (FR-022). */
   secretEnv: SecretEnvVar[];
+  /** `sha256:…` of the managed CA bundle (`desiredCaBundle`), when the stack has one. */
+  caBundleHash?: string;
 }
 
 export interface ObjectOptions {
@@ -56,7 +65,14 @@ export interface ObjectOptions {
   ingressDomain?: string;
   /** Ingress class for exposed stacks; unset: the cluster default. */
   ingressClassName?: string;
+  /** The operator's namespace: its pods may reach the server through `allowedFrom`'s NetworkPolicy (the health probe). */
+  operatorNamespace?: string;
 }
+
+/** The operator's pod label (controllers/deploy/stacks/deployment.yaml): what the NetworkPolicy admits for the probe. */
+export const OPERATOR_POD_LABELS = {
+  'app.kubernetes.io/name': 'airunway-stacks',
+};
 
 export function selectorLabels(stack: Stack): Record<string, string> {
   return {
@@ -108,6 +124,9 @@ export function configMapName(stackName: string, hash: string): string {
 
 export const serviceName = (stack: Stack) =>
   bounded(stack.metadata!.name!, '-service');
+/** Upstream's `{name}-ca-bundle`: the CA certificates of the listed keys, concatenated. */
+export const caBundleName = (stack: Stack) =>
+  bounded(stack.metadata!.name!, '-ca-bundle', 253);
 export const pvcName = (stack: Stack) =>
   bounded(stack.metadata!.name!, '-pvc', 253);
 export const ingressName = (stack: Stack) =>
@@ -125,17 +144,12 @@ export const hpaName = (stack: Stack) =>
  * the `llamastack.io/v1alpha1-fields` annotation (the released operator names the container so).
  */
 export function containerName(stack: Stack): string {
-  const raw = stack.metadata?.annotations?.[V1ALPHA1_FIELDS_ANNOTATION];
-  if (!raw) return DEFAULT_CONTAINER_NAME;
-  try {
-    const name = JSON.parse(raw)?.spec?.server?.containerSpec?.name;
-    return typeof name === 'string' &&
-      /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)
-      ? name
-      : DEFAULT_CONTAINER_NAME;
-  } catch {
-    return DEFAULT_CONTAINER_NAME; // a broken annotation must not stop the stack
-  }
+  // A broken annotation reads as absent: it must not stop the stack.
+  const name = v1alpha1Field(stack, 'spec.server.containerSpec.name');
+  return typeof name === 'string' &&
+    /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)
+    ? name
+    : DEFAULT_CONTAINER_NAME;
 }
 
 export const portOf = (stack: Stack) =>
@@ -158,6 +172,58 @@ export function desiredConfigMap(
     },
     immutable: true,
     data: { 'config.yaml': configYaml },
+  };
+}
+
+/**
+ * The CA bundle's one file: the certificates (PEM blocks) of each listed key
+ * (default `ca-bundle.crt`), in the order listed, as upstream concatenates
+ * them; text around the blocks is dropped. A key without a certificate is an
+ * error naming the field. Pure.
+ */
+export function concatCaBundle(
+  data: Readonly<Record<string, string>>,
+  bundle: { configMapName: string; configMapKeys?: string[] },
+  namespace: string,
+  path = 'spec.networking.tls.caBundle',
+): { ok: true; text: string } | { ok: false; message: string } {
+  const keys = bundle.configMapKeys?.length
+    ? bundle.configMapKeys
+    : DEFAULT_CA_BUNDLE_KEYS;
+  const field = bundle.configMapKeys?.length
+    ? `${path}.configMapKeys`
+    : `${path}.configMapName`;
+  const blocks: string[] = [];
+  for (const key of keys) {
+    const found = splitPems(data[key] ?? '');
+    if (!found.length) {
+      return {
+        ok: false,
+        message: `ConfigMap "${bundle.configMapName}" in namespace "${namespace}" has no PEM certificate (-----BEGIN CERTIFICATE-----) under key "${key}": put the CA certificates there or change ${field}`,
+      };
+    }
+    blocks.push(...found);
+  }
+  return { ok: true, text: `${blocks.join('\n')}\n` };
+}
+
+/** The managed CA bundle ConfigMap (upstream's `{name}-ca-bundle`, key `ca-bundle.crt`), owned by the stack. */
+export function desiredCaBundle(
+  stack: Stack,
+  text: string,
+  hash: string,
+): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      ...meta(stack, caBundleName(stack), {
+        [CONFIG_MAP_LABEL]: 'true',
+        [CA_BUNDLE_LABEL]: 'true',
+      }),
+      annotations: { [CA_BUNDLE_HASH_ANNOTATION]: hash },
+    },
+    data: { [CA_BUNDLE_KEY]: text },
   };
 }
 
@@ -204,16 +270,13 @@ export function desiredDeployment(
     volumes.push({ name: 'tls', secret: { secretName: tls.secretName } });
     mounts.push({ name: 'tls', mountPath: TLS_MOUNT_PATH, readOnly: true });
   }
-  if (caBundle) {
-    // Each key is mounted as its own file; SSL_CERT_FILE names the first (the default key alone in the common case).
-    const keys = caBundle.configMapKeys?.length
-      ? caBundle.configMapKeys
-      : ['ca-bundle.crt'];
+  if (caBundle && input.caBundleHash) {
+    // One file with every listed key's certificates (the server reads one SSL_CERT_FILE).
     volumes.push({
       name: 'ca-bundle',
       configMap: {
-        name: caBundle.configMapName,
-        items: keys.map(key => ({ key, path: key })),
+        name: caBundleName(stack),
+        items: [{ key: CA_BUNDLE_KEY, path: CA_BUNDLE_KEY }],
       },
     });
     mounts.push({
@@ -223,7 +286,7 @@ export function desiredDeployment(
     });
     env.push({
       name: 'SSL_CERT_FILE',
-      value: `${CA_BUNDLE_MOUNT_PATH}/${keys[0]}`,
+      value: `${CA_BUNDLE_MOUNT_PATH}/${CA_BUNDLE_KEY}`,
     });
   }
   env.push(...input.secretEnv);
@@ -278,7 +341,12 @@ export function desiredDeployment(
     template: {
       metadata: {
         labels: labels(stack),
-        annotations: { [CONFIG_HASH_ANNOTATION]: input.config.hash },
+        annotations: {
+          [CONFIG_HASH_ANNOTATION]: input.config.hash,
+          ...(input.caBundleHash && caBundle
+            ? { [CA_BUNDLE_HASH_ANNOTATION]: input.caBundleHash }
+            : {}),
+        },
       },
       spec: podSpec,
     },
@@ -359,7 +427,10 @@ export function desiredIngress(
  * key; the ingress controller's traffic when exposed comes through a
  * namespace the user lists.
  */
-export function desiredNetworkPolicy(stack: Stack): KubeObject | undefined {
+export function desiredNetworkPolicy(
+  stack: Stack,
+  options: ObjectOptions = {},
+): KubeObject | undefined {
   const allowed = stack.spec.networking?.allowedFrom;
   if (!allowed) return undefined;
   const from: any[] = [{ podSelector: {} }];
@@ -390,7 +461,28 @@ export function desiredNetworkPolicy(stack: Stack): KubeObject | undefined {
     spec: {
       podSelector: { matchLabels: selectorLabels(stack) },
       policyTypes: ['Ingress'],
-      ingress: [{ from, ports: [{ protocol: 'TCP', port: portOf(stack) }] }],
+      ingress: [
+        { from, ports: [{ protocol: 'TCP', port: portOf(stack) }] },
+        // The operator's health probe (GET /v1/health at the pod IP), as upstream admits its namespace.
+        ...(options.operatorNamespace
+          ? [
+              {
+                from: [
+                  {
+                    namespaceSelector: {
+                      matchLabels: {
+                        'kubernetes.io/metadata.name':
+                          options.operatorNamespace,
+                      },
+                    },
+                    podSelector: { matchLabels: OPERATOR_POD_LABELS },
+                  },
+                ],
+                ports: [{ protocol: 'TCP', port: portOf(stack) }],
+              },
+            ]
+          : []),
+      ],
     },
   };
 }
@@ -464,7 +556,7 @@ export function desiredSatellites(stack: Stack, options: ObjectOptions = {}) {
   return {
     Service: desiredService(stack),
     Ingress: desiredIngress(stack, options),
-    NetworkPolicy: desiredNetworkPolicy(stack),
+    NetworkPolicy: desiredNetworkPolicy(stack, options),
     PersistentVolumeClaim: desiredPvc(stack),
     PodDisruptionBudget: desiredPdb(stack),
     HorizontalPodAutoscaler: desiredHpa(stack),

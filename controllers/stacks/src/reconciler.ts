@@ -15,6 +15,7 @@ import {
   keyOf,
   or,
   PersistentVolumeClaims,
+  Pods,
   Services,
   annotationsChanged,
   labelsChanged,
@@ -26,6 +27,7 @@ import {
 import {
   CONFIG_MAP_CONFIG_KEYS,
   checkStackReferences,
+  overrideConfigNamespace,
   stackSecretReferences,
 } from '@runway-portal/plugin-runway-common';
 import type { DistributionRegistry } from './config/distributions';
@@ -35,10 +37,14 @@ import {
   STACKS_FIELD_MANAGER,
   statusUpToDate,
 } from './decide';
+import { healthOf, probePods, probeTargets } from './health';
 import { clusterLookup, getConfigMap } from './lookups';
 import { StackMetrics } from './metrics';
 import {
+  CA_BUNDLE_LABEL,
+  CONFIG_HASH_ANNOTATION,
   CONFIG_MAP_LABEL,
+  caBundleName,
   INSTANCE_LABEL,
   MANAGED_BY,
   MANAGED_BY_LABEL,
@@ -113,6 +119,8 @@ export interface StackControllerOptions {
   objectOptions?: ObjectOptions;
   /** Referenced Secrets are not watched (that would need reading them): they are checked again this often. */
   recheckIntervalMs?: number;
+  /** How soon a stack whose Deployment is available but whose server is not healthy (yet) is probed again; default 5 s. */
+  healthRecheckMs?: number;
   maxConcurrentReconciles?: number;
 }
 
@@ -130,6 +138,8 @@ export function registerStackController(
   const managed = { labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY}` };
   const stacks = mgr.informers.informerFor<Stack>(Stacks);
   const deployments = mgr.informers.informerFor(Deployments, managed);
+  // The server pods (they carry the template's managed-by label): the ones to ask for /v1/health.
+  const pods = mgr.informers.informerFor(Pods, managed);
   const configMaps = mgr.informers.informerFor(ConfigMaps, {
     labelSelector: `${CONFIG_MAP_LABEL}=true`,
   });
@@ -147,11 +157,16 @@ export function registerStackController(
   );
   const lookup = clusterLookup(mgr.client);
   const recheck = options.recheckIntervalMs ?? 60_000;
+  /** Unhealthy probes in a row, per stack: each one waits longer before the next (a probe may take its timeout). */
+  const healthMisses = new Map<string, number>();
 
   const reconcile: Reconciler = async request => {
     const key = keyOf(request);
     const stack = stacks.store.get(key);
-    if (!stack || stack.metadata?.deletionTimestamp) return {}; // owned objects go with it (garbage collection)
+    if (!stack || stack.metadata?.deletionTimestamp) {
+      healthMisses.delete(key);
+      return {}; // owned objects go with it (garbage collection)
+    }
     const namespace = stack.metadata!.namespace!;
     const name = stack.metadata!.name!;
     const deployment = deployments.store.get(key);
@@ -162,13 +177,39 @@ export function registerStackController(
     let overrideConfig: { key: string; text: string } | undefined;
     const overrideName = stack.spec.overrideConfig?.configMapName;
     if (overrideName && referenceIssues.length === 0) {
-      const cm = await getConfigMap(mgr.client, namespace, overrideName);
+      const cm = await getConfigMap(
+        mgr.client,
+        overrideConfigNamespace(stack, namespace),
+        overrideName,
+      );
       const data = (cm?.data ?? {}) as Record<string, string>;
       const found = CONFIG_MAP_CONFIG_KEYS.find(
         k => typeof data[k] === 'string',
       );
       if (found) overrideConfig = { key: found, text: data[found] };
     }
+
+    const caSource = stack.spec.networking?.tls?.caBundle;
+    const caBundleData =
+      caSource && referenceIssues.length === 0
+        ? ((
+            await getConfigMap(
+              mgr.client,
+              caSource.configMapNamespace || namespace,
+              caSource.configMapName,
+            )
+          )?.data as Record<string, string> | undefined)
+        : undefined;
+
+    // The pods running what the live Deployment runs: with a new config the stack is not
+    // Available yet, so their health is asked only when it is the current one.
+    const liveHash = (deployment as any)?.spec?.template?.metadata
+      ?.annotations?.[CONFIG_HASH_ANNOTATION];
+    const health = liveHash
+      ? healthOf(
+          await probePods(probeTargets(stack, pods.store.list(), liveHash)),
+        )
+      : undefined;
 
     const started = process.hrtime.bigint();
     const decision = decide({
@@ -178,6 +219,8 @@ export function registerStackController(
       referenceIssues,
       secretCount: stackSecretReferences(stack.spec).length,
       overrideConfig,
+      caBundleData,
+      health,
       live: {
         deployment,
         service: satelliteCaches.Service.store.get(
@@ -202,13 +245,39 @@ export function registerStackController(
     );
 
     if (decision.writes) {
-      const { configMap, deployment: desired, satellites } = decision.writes;
+      const {
+        configMap,
+        caBundle,
+        deployment: desired,
+        satellites,
+      } = decision.writes;
       // The ConfigMap first: the Deployment must never point at a config that does not exist yet.
       if (
         configMap &&
         !configMaps.store.get(`${namespace}/${configMap.metadata!.name}`)
       ) {
         await applier.apply(configMap, { force: true });
+      }
+      // The CA bundle too, and only when its content changed (the cache has it: same label).
+      const caKey = `${namespace}/${caBundleName(stack)}`;
+      const liveCa = configMaps.store.get(caKey);
+      if (
+        caBundle &&
+        JSON.stringify(liveCa?.data) !== JSON.stringify((caBundle as any).data)
+      ) {
+        await applier.apply(caBundle, { force: true });
+      } else if (
+        !caBundle &&
+        liveCa?.metadata?.ownerReferences?.some(
+          o => o.uid === stack.metadata?.uid,
+        )
+      ) {
+        await deleteIgnoringMissing(
+          mgr,
+          ConfigMaps,
+          namespace,
+          caBundleName(stack),
+        );
       }
       const previousHash = (deployment as any)?.spec?.template?.metadata
         ?.annotations;
@@ -273,7 +342,8 @@ export function registerStackController(
         .filter(
           cm =>
             cm.metadata?.namespace === namespace &&
-            cm.metadata?.labels?.[INSTANCE_LABEL] === name,
+            cm.metadata?.labels?.[INSTANCE_LABEL] === name &&
+            cm.metadata?.labels?.[CA_BUNDLE_LABEL] !== 'true',
         )
         .filter(cm =>
           cm.metadata?.ownerReferences?.some(
@@ -288,6 +358,25 @@ export function registerStackController(
         await deleteIgnoringMissing(mgr, ConfigMaps, namespace, old);
       }
     }
+    // Available but not healthy (yet): ask again soon, as upstream requeues an Initializing stack.
+    const available = decision.status.conditions?.some(
+      c => c.type === 'Available' && c.status === 'True',
+    );
+    const healthy = decision.status.conditions?.some(
+      c => c.type === 'HealthCheck' && c.status === 'True',
+    );
+    if (available && !healthy) {
+      const misses = (healthMisses.get(key) ?? 0) + 1;
+      healthMisses.set(key, misses);
+      return {
+        requeueAfterMs: healthRecheckDelay(
+          misses,
+          options.healthRecheckMs ?? 5000,
+          recheck,
+        ),
+      };
+    }
+    healthMisses.delete(key);
     return { requeueAfterMs: recheck };
   };
 
@@ -305,6 +394,19 @@ export function registerStackController(
     })
     .complete(reconcile);
   return { controller, stacks, deployments, configMaps, metrics };
+}
+
+/**
+ * When to probe an available but unhealthy stack again: `first`, doubling
+ * with each miss in a row, at most `max` (the recheck interval), so
+ * unreachable servers cannot fill the workers with probes. Pure.
+ */
+export function healthRecheckDelay(
+  misses: number,
+  first: number,
+  max: number,
+): number {
+  return Math.min(first * 2 ** Math.min(Math.max(misses - 1, 0), 16), max);
 }
 
 async function deleteIgnoringMissing(

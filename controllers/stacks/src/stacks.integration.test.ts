@@ -19,6 +19,7 @@ import {
   Pods,
   Secrets,
   createLogger,
+  generateCA,
   ValidatingWebhookConfigurations,
   type KubeObject,
   type ResourceType,
@@ -28,6 +29,11 @@ import {
   type TestCluster,
   freePort,
 } from '@runway-portal/e2e-cluster';
+import {
+  SIMULATED_HEALTH_ENV,
+  startLlamaStackSimulator,
+  type LlamaStackSimulator,
+} from '@runway-portal/e2e-simulators';
 import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { STACKS_FIELD_MANAGER } from './decide';
@@ -81,6 +87,8 @@ let cluster: TestCluster;
 let client: KubeClient;
 let stacks: StacksProcess;
 let running: Promise<void>;
+/** The llama-stack server simulator (e2e/simulators): what the operator's health probe reaches. */
+let simulator: LlamaStackSimulator;
 
 /** The admin kubeconfig acting as `user` (impersonation): RBAC decides as for that user. */
 function impersonating(kc: KubeConfig, user: string): KubeConfig {
@@ -152,6 +160,8 @@ beforeAll(async () => {
   });
   running = stacks.start();
   running.catch(() => undefined);
+  // The server's stand-in plays a kubelet's and a CNI's part too (pod status): the admin's client.
+  simulator = startLlamaStackSimulator(new KubeClient(cluster.kubeConfig()));
   await eventually(
     'the operator to lead with synced caches and its certificate published',
     () =>
@@ -164,6 +174,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stacks?.manager.stop();
   await running;
+  await simulator?.stop();
   client?.close();
   await cluster?.stop();
 }, 60_000);
@@ -180,7 +191,8 @@ const getDeployment = (name: string) =>
   });
 const condition = (stack: { status?: any }, type: string) =>
   stack.status?.conditions?.find((c: any) => c.type === type);
-const podsOf = async (name: string) =>
+/** The stack's pods that are not going away, by name. */
+const livePods = async (name: string) =>
   (
     await client.list(Pods, {
       namespace: NS,
@@ -188,8 +200,11 @@ const podsOf = async (name: string) =>
     })
   ).items
     .filter(p => !p.metadata?.deletionTimestamp)
-    .map(p => p.metadata!.uid!)
-    .sort();
+    .sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!));
+const podsOf = async (name: string) =>
+  (await livePods(name)).map(p => p.metadata!.uid!).sort();
+const podNames = async (name: string) =>
+  (await livePods(name)).map(p => p.metadata!.name!);
 
 function v2(name: string, spec: Record<string, unknown>) {
   return {
@@ -219,6 +234,7 @@ async function ready(name: string) {
     return (
       s.status?.phase === 'Ready' &&
       condition(s, 'Available')?.status === 'True' &&
+      condition(s, 'HealthCheck')?.status === 'True' &&
       s
     );
   });
@@ -349,7 +365,9 @@ describe('stack operator', () => {
     // What the samples reference and do not ship: a CA bundle, and the Secrets of the postgres sample.
     await client.create(ConfigMaps, {
       metadata: { name: 'custom-ca-bundle', namespace: ns },
-      data: { 'ca-bundle.crt': 'not checked' },
+      data: {
+        'ca-bundle.crt': (await generateCA('samples CA', 3600_000)).cert,
+      },
     });
     await client.create(Secrets, {
       metadata: { name: 'vllm-creds', namespace: ns },
@@ -501,6 +519,212 @@ describe('stack operator', () => {
       return names.length === 2 && !names.includes(cmName);
     });
   }, 180_000);
+
+  it('HealthCheck is a real GET /v1/health of the pods: a server answering 503 is Failed, then OK is Ready', async () => {
+    const v1 = (health: string) => ({
+      apiVersion: 'llamastack.io/v1alpha1',
+      kind: 'LlamaStackDistribution',
+      metadata: { name: 'probed', namespace: NS },
+      spec: {
+        replicas: 1,
+        server: {
+          distribution: { name: 'starter' },
+          containerSpec: {
+            port: 8321,
+            env: [{ name: SIMULATED_HEALTH_ENV, value: health }],
+          },
+        },
+      },
+    });
+    await client.create(StacksV1alpha1, v1('503'));
+    const failing = await eventually(
+      'HealthCheck=False from the answer',
+      async () => {
+        const s = await client.get<any>(StacksV1alpha1, {
+          namespace: NS,
+          name: 'probed',
+        });
+        return condition(s, 'HealthCheck')?.reason === 'HealthCheckFailed' && s;
+      },
+    );
+    // The pods are Ready (the kubelet's part), the server is not healthy: upstream's Failed.
+    expect(failing.status.phase).toBe('Failed');
+    expect(condition(failing, 'DeploymentReady')?.status).toBe('True');
+    const address = simulator
+      .addresses()
+      .get(`${NS}/${(await podNames('probed'))[0]}`);
+    expect(address).toMatch(/^127\./);
+    expect(condition(failing, 'HealthCheck')).toMatchObject({
+      status: 'False',
+      message: expect.stringMatching(
+        /^Health check failed: pod probed-[a-z0-9-]+ answered HTTP 503 \{"status":"Error"\} on \/v1\/health: see the server's log$/,
+      ),
+    });
+    // The same stack with a healthy server (a new pod: the env is in the pod template).
+    const live = await client.get<any>(StacksV1alpha1, {
+      namespace: NS,
+      name: 'probed',
+    });
+    await client.replace(StacksV1alpha1, { ...live, spec: v1('OK').spec });
+    const healthy = await eventually('HealthCheck=True', async () => {
+      const s = await client.get<any>(StacksV1alpha1, {
+        namespace: NS,
+        name: 'probed',
+      });
+      return (
+        condition(s, 'HealthCheck')?.status === 'True' &&
+        s.status.phase === 'Ready' &&
+        s
+      );
+    });
+    expect(condition(healthy, 'HealthCheck')).toMatchObject({
+      reason: 'HealthCheckPassed',
+      message:
+        'Health check passed: 1 pod with the current config answer {"status":"OK"} on /v1/health',
+    });
+    const pod = (await podNames('probed'))[0];
+    expect(simulator.requests.get(`${NS}/${pod}`)).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('v1alpha1 userConfig and caBundle from other namespaces: the config copied, the CA keys concatenated in order', async () => {
+    for (const name of ['shared', 'certs'])
+      await client.create(Namespaces, { metadata: { name } });
+    const config = readFileSync(
+      path.join(SAMPLES, 'llamastack-v1alpha1-example-with-configmap.yaml'),
+      'utf8',
+    );
+    const configText = (parseAllDocuments(config)[0].toJSON() as any).data[
+      'config.yaml'
+    ];
+    await client.create(ConfigMaps, {
+      metadata: { name: 'team-config', namespace: 'shared' },
+      data: { 'config.yaml': configText },
+    });
+    const [first, second] = await Promise.all([
+      generateCA('first CA', 3600_000),
+      generateCA('second CA', 3600_000),
+    ]);
+    await client.create(ConfigMaps, {
+      metadata: { name: 'corporate-ca', namespace: 'certs' },
+      data: {
+        'first.crt': `# the first one\n${first.cert}`,
+        'second.crt': second.cert,
+      },
+    });
+    await client.create(StacksV1alpha1, {
+      apiVersion: 'llamastack.io/v1alpha1',
+      kind: 'LlamaStackDistribution',
+      metadata: { name: 'elsewhere', namespace: NS },
+      spec: {
+        replicas: 1,
+        server: {
+          distribution: { name: 'starter' },
+          containerSpec: { port: 8321 },
+          userConfig: {
+            configMapName: 'team-config',
+            configMapNamespace: 'shared',
+          },
+          tlsConfig: {
+            caBundle: {
+              configMapName: 'corporate-ca',
+              configMapNamespace: 'certs',
+              configMapKeys: ['second.crt', 'first.crt'],
+            },
+          },
+        },
+      },
+    });
+    const stack = await ready('elsewhere');
+    // v1alpha2's own status survives the API server's apply, which prunes through the v1alpha1
+    // creator's version (the conversion keeps it in the annotation).
+    expect(stack.status.resolvedDistribution.configSource).toBe('configmap');
+    expect(condition(stack, 'ConfigGenerated')?.message).toMatch(
+      /^Using config\.yaml from ConfigMap elsewhere-config-[0-9a-f]{8}$/,
+    );
+    const pod = (await getDeployment('elsewhere')).spec.template.spec;
+    const copy = await client.get<any>(ConfigMaps, {
+      namespace: NS,
+      name: pod.volumes[0].configMap.name,
+    });
+    expect(copy.metadata.name).toMatch(/^elsewhere-config-[0-9a-f]{8}$/);
+    expect(copy.immutable).toBe(true);
+    expect(copy.data['config.yaml']).toBe(configText);
+    const bundle = await client.get<any>(ConfigMaps, {
+      namespace: NS,
+      name: 'elsewhere-ca-bundle',
+    });
+    expect(bundle.data['ca-bundle.crt']).toBe(
+      `${second.cert.trim()}\n${first.cert.trim()}\n`,
+    );
+    expect(pod.volumes.find((v: any) => v.name === 'ca-bundle')).toEqual({
+      name: 'ca-bundle',
+      configMap: {
+        name: 'elsewhere-ca-bundle',
+        items: [{ key: 'ca-bundle.crt', path: 'ca-bundle.crt' }],
+        defaultMode: 420,
+      },
+    });
+    // Someone who may create stacks in team-a but not read ConfigMaps in shared is denied: the
+    // operator would copy that ConfigMap next to their stack.
+    const Roles = await client.resolve('rbac.authorization.k8s.io/v1', 'Role');
+    const RoleBindings = await client.resolve(
+      'rbac.authorization.k8s.io/v1',
+      'RoleBinding',
+    );
+    await client.create(Roles, {
+      metadata: { name: 'stack-writer', namespace: NS },
+      rules: [
+        {
+          apiGroups: ['llamastack.io'],
+          resources: ['llamastackdistributions'],
+          verbs: ['get', 'create'],
+        },
+      ],
+    });
+    await client.create(RoleBindings, {
+      metadata: { name: 'alice-stack-writer', namespace: NS },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'Role',
+        name: 'stack-writer',
+      },
+      subjects: [
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' },
+      ],
+    });
+    const alice = new KubeClient(impersonating(cluster.kubeConfig(), 'alice'));
+    try {
+      await expect(
+        alice.create(StacksV1alpha1, {
+          apiVersion: 'llamastack.io/v1alpha1',
+          kind: 'LlamaStackDistribution',
+          metadata: { name: 'borrowed', namespace: NS },
+          spec: {
+            server: {
+              distribution: { name: 'starter' },
+              userConfig: {
+                configMapName: 'team-config',
+                configMapNamespace: 'shared',
+              },
+            },
+          },
+        }),
+      ).rejects.toThrow(
+        /spec\.server\.userConfig\.configMapName: alice may not get ConfigMap "team-config" in namespace "shared"/,
+      );
+    } finally {
+      alice.close();
+    }
+    // Read back as v1alpha1, the user's fields are all there.
+    const back = await client.get<any>(StacksV1alpha1, {
+      namespace: NS,
+      name: 'elsewhere',
+    });
+    expect(back.spec.server.userConfig).toEqual({
+      configMapName: 'team-config',
+      configMapNamespace: 'shared',
+    });
+  }, 120_000);
 
   it('a broken config keeps the running Deployment untouched, with ConfigGenerated=False and the reason', async () => {
     const before = await getDeployment('demo');

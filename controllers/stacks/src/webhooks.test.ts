@@ -133,6 +133,72 @@ describe('validating webhook', () => {
   });
 });
 
+describe('validating webhook: ConfigMaps in other namespaces', () => {
+  const stack = {
+    apiVersion: 'llamastack.io/v1alpha1',
+    kind: 'LlamaStackDistribution',
+    metadata: { name: 's', namespace: 'team-a' },
+    spec: {
+      server: {
+        distribution: { name: 'starter' },
+        userConfig: { configMapName: 'cfg', configMapNamespace: 'shared' },
+        tlsConfig: { caBundle: { configMapName: 'ca' } },
+      },
+    },
+  };
+  const found = lookup([], { cfg: ['config.yaml'], ca: ['ca-bundle.crt'] });
+  const asked: string[] = [];
+  const access =
+    (allowed: boolean) => async (user: any, ns: string, name: string) => {
+      asked.push(`${user.username} ${ns}/${name}`);
+      return allowed;
+    };
+  const as = (request: any) => ({
+    ...request,
+    userInfo: { username: 'alice' },
+  });
+
+  it('denies a user who may not read it, naming the field; asks only about the foreign one', async () => {
+    asked.length = 0;
+    const denied = await admitStack(
+      as(create(stack)),
+      registry,
+      found,
+      access(false),
+    );
+    expect(denied).toMatchObject({ allowed: false, code: 422 });
+    expect((denied as any).message).toContain(
+      'spec.server.userConfig.configMapName: alice may not get ConfigMap "cfg" in namespace "shared", and the operator would copy its content into namespace "team-a": use a ConfigMap in "team-a" or get read access to that one',
+    );
+    expect(asked).toEqual(['alice shared/cfg']);
+    expect(
+      await admitStack(as(create(stack)), registry, found, access(true)),
+    ).toEqual({ allowed: true });
+  });
+
+  it('an update that keeps the reference does not ask again', async () => {
+    asked.length = 0;
+    const changed = {
+      ...stack,
+      spec: { ...stack.spec, replicas: 2 },
+    };
+    expect(
+      await admitStack(
+        as({
+          operation: 'UPDATE',
+          object: changed,
+          oldObject: stack,
+          namespace: 'team-a',
+        }),
+        registry,
+        found,
+        access(false),
+      ),
+    ).toEqual({ allowed: true });
+    expect(asked).toEqual([]);
+  });
+});
+
 describe('conversion webhook', () => {
   it('round-trips every upstream sample both ways', () => {
     let count = 0;

@@ -15,6 +15,7 @@ import type {
 import {
   checkStackReferences,
   convertStack,
+  foreignConfigMapReferences,
   normalizeStackV1alpha2,
   STACK_V1ALPHA1,
   validateStack,
@@ -58,18 +59,51 @@ function baseIdsOf(registry: DistributionRegistry, name: string | undefined) {
   return byName.get(name);
 }
 
+/** Whether the requesting user may `get` a ConfigMap (a SubjectAccessReview in the cluster). */
+export type ConfigMapAccess = (
+  user: AdmissionRequest['userInfo'],
+  namespace: string,
+  name: string,
+) => Promise<boolean>;
+
+/** The foreign ConfigMaps `object` names that `old` did not (a reference already there was checked when it came). */
+function newForeignReferences(
+  object: KubeObject,
+  old: KubeObject | null | undefined,
+  namespace: string,
+) {
+  const key = (r: { path: string; namespace: string; name: string }) =>
+    `${r.path} ${r.namespace}/${r.name}`;
+  let before = new Set<string>();
+  try {
+    if (old)
+      before = new Set(
+        foreignConfigMapReferences(old as any, namespace).map(key),
+      );
+  } catch {
+    // An old object this release cannot read: every reference counts as new.
+  }
+  return foreignConfigMapReferences(object as any, namespace).filter(
+    r => !before.has(key(r)),
+  );
+}
+
 /**
  * Allows or denies a stack CREATE or UPDATE. An update that leaves the spec
  * as it is (status, labels, finalizers) is always allowed, so an object
- * stored before a rule existed can still be changed and deleted.
+ * stored before a rule existed can still be changed and deleted. With
+ * `access`, a newly named ConfigMap in another namespace must be readable by
+ * the requesting user: the operator copies its content next to the stack.
  */
 export async function admitStack(
   request: Pick<
     AdmissionRequest,
     'operation' | 'object' | 'oldObject' | 'namespace'
-  >,
+  > &
+    Partial<Pick<AdmissionRequest, 'userInfo'>>,
   registry: DistributionRegistry,
   lookup: StackReferenceLookup,
+  access?: ConfigMapAccess,
 ): Promise<ValidationResult> {
   const object = request.object as KubeObject | null | undefined;
   if (
@@ -114,7 +148,19 @@ export async function admitStack(
           };
     },
   );
-  const issues = [...result.issues, ...references];
+  const denied: ValidationIssue[] = [];
+  if (access && request.userInfo) {
+    const user = request.userInfo.username ?? '(unknown user)';
+    for (const ref of newForeignReferences(object, old, namespace)) {
+      if (await access(request.userInfo, ref.namespace, ref.name)) continue;
+      denied.push({
+        path: ref.path,
+        severity: 'error',
+        message: `${ref.path}: ${user} may not get ConfigMap "${ref.name}" in namespace "${ref.namespace}", and the operator would copy its content into namespace "${namespace}": use a ConfigMap in "${namespace}" or get read access to that one`,
+      });
+    }
+  }
+  const issues = [...result.issues, ...references, ...denied];
   const warnings = issues.filter(i => i.severity === 'warning').map(issueText);
   const errors = issues.filter(i => i.severity === 'error');
   if (errors.length === 0)

@@ -85,3 +85,15 @@ export type {
   OpenAiSimulatorOptions,
 } from './openAiSimulator';
 export { readyNodeCondition } from './modelServerPods';
+export {
+  LLAMA_STACK_HEALTH_PATH,
+  LLAMA_STACK_POD_SELECTOR,
+  LLAMA_STACK_SIMULATOR,
+  SIMULATED_HEALTH_ENV,
+  loopbackAddress,
+  registerLlamaStackSimulator,
+  serverEndpoint,
+  startLlamaStackSimulator,
+  simulatedHealth,
+} from './llamaStack';
+export type { LlamaStackSimulator } from './llamaStack';

@@ -35,7 +35,13 @@ describe('storageVersion', () => {
 
 describe('simulators', () => {
   it('are kaito, dynamo, kuberay and the gateway, each with its own field manager', () => {
-    expect(SIMULATOR_NAMES).toEqual(['kaito', 'dynamo', 'kuberay', 'gateway']);
+    expect(SIMULATOR_NAMES).toEqual([
+      'kaito',
+      'dynamo',
+      'kuberay',
+      'gateway',
+      'llama-stack',
+    ]);
     expect(fieldManagerOf(kaitoSimulation)).toBe('simulator-kaito');
   });
 

@@ -21,6 +21,11 @@ import {
   SIMULATED_GATEWAY_CLASS,
 } from './gateway';
 import { KUBERAY_RAY_SERVICE, kuberaySimulation } from './kuberay';
+import {
+  LLAMA_STACK_SIMULATOR,
+  registerLlamaStackSimulator,
+  type LlamaStackSimulator,
+} from './llamaStack';
 import type { ModelServerPods } from './modelServerPods';
 import {
   decide,
@@ -51,6 +56,7 @@ export const GATEWAY_SIMULATOR = 'gateway';
 export const SIMULATOR_NAMES = [
   ...SIMULATED_KINDS.map(k => k.simulation.name),
   GATEWAY_SIMULATOR,
+  LLAMA_STACK_SIMULATOR,
 ];
 
 /** Marks what a simulator created (its Services), so nobody mistakes it for an operator's. */
@@ -137,6 +143,8 @@ export interface Registered {
   started: string[];
   /** Why a simulator did not start (its CRD is not installed). */
   skipped: string[];
+  /** The llama-stack server simulator (llamaStack.ts), when registered. */
+  llamaStack?: LlamaStackSimulator;
 }
 
 async function resolveKind(
@@ -272,6 +280,12 @@ export async function registerSimulators(
         `${GATEWAY_SIMULATOR} (${rt.group}/${rt.version} ${rt.kind}, class ${SIMULATED_GATEWAY_CLASS})`,
       );
     }
+  }
+  if (!options.only || options.only.includes(LLAMA_STACK_SIMULATOR)) {
+    result.llamaStack = registerLlamaStackSimulator(mgr);
+    result.started.push(
+      `${LLAMA_STACK_SIMULATOR} (GET /v1/health of llama-stack pods, at loopback pod IPs)`,
+    );
   }
   return result;
 }

@@ -118,6 +118,7 @@ it('starts a simulator for every upstream CRD it was given', () => {
     'dynamo (nvidia.com/v1beta1 DynamoGraphDeployment)',
     'kuberay (ray.io/v1 RayService)',
     `gateway (gateway.networking.k8s.io/v1 Gateway, class ${SIMULATED_GATEWAY_CLASS})`,
+    'llama-stack (GET /v1/health of llama-stack pods, at loopback pod IPs)',
   ]);
 });
 

@@ -192,8 +192,10 @@ function convert(obj: Json, from: 0 | 1): Json {
     fillAbsent(body, restored);
   }
 
-  // Set aside the source's spec fields the target cannot hold (status is the controller's, rewritten anyway).
-  const lost = lostParts({ spec: source.spec }, mapFields(body, to));
+  // Set aside what the target cannot hold, status included: server-side apply round-trips the
+  // whole object through a manager's version (a v1alpha1 creator's) when it prunes, and a lossy
+  // status there would drop v1alpha2's resolvedDistribution and configGeneration on every write.
+  const lost = lostParts(source, mapFields(body, to));
   if (lost) {
     metadata.annotations = {
       ...(metadata.annotations ?? {}),
@@ -207,6 +209,36 @@ function convert(obj: Json, from: 0 | 1): Json {
     metadata,
     ...body,
   };
+}
+
+/**
+ * A v1alpha1 field v1alpha2 cannot hold, from the converted object's
+ * `llamastack.io/v1alpha1-fields` annotation (`path` like
+ * `spec.server.containerSpec.name`); undefined when absent or the annotation is broken.
+ */
+export function v1alpha1Field(
+  obj: { metadata?: { annotations?: Record<string, string> } },
+  path: string,
+): unknown {
+  const fields = isRecord<Json>(obj.metadata)
+    ? readFieldsAnnotation(obj.metadata as Json, V1ALPHA1_FIELDS_ANNOTATION)
+    : undefined;
+  return fields ? get(fields, path) : undefined;
+}
+
+/**
+ * Where the override config's ConfigMap lives: v1alpha1's
+ * `userConfig.configMapNamespace` (v1alpha2 has no such field: conversion
+ * keeps it in the annotation), else the stack's own namespace.
+ */
+export function overrideConfigNamespace(
+  stack: {
+    metadata?: { namespace?: string; annotations?: Record<string, string> };
+  },
+  fallback = stack.metadata?.namespace ?? 'default',
+): string {
+  const ns = v1alpha1Field(stack, 'spec.server.userConfig.configMapNamespace');
+  return typeof ns === 'string' && ns ? ns : fallback;
 }
 
 export function convertStackToV1alpha2(obj: StackV1alpha1): StackV1alpha2 {

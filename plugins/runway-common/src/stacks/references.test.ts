@@ -1,5 +1,10 @@
 import { stackV1, stackV2 } from './__fixtures__/celCases';
-import { checkStackReferences, type StackReferenceLookup } from './references';
+import {
+  checkStackReferences,
+  foreignConfigMapReferences,
+  type StackReferenceLookup,
+} from './references';
+import { convertStackToV1alpha2, overrideConfigNamespace } from './conversion';
 
 /** An in-memory namespace: the objects a lookup finds, and a log of what it was asked. */
 function namespaceWith(
@@ -179,6 +184,61 @@ describe('checkStackReferences (FR-073, FR-074)', () => {
       },
     ]);
     expect(asked.sort()).toEqual(['ConfigMap shared/cfg', 'ConfigMap team/ca']);
+  });
+
+  it('a v1alpha1 stack read as v1alpha2 looks for its userConfig in the namespace conversion kept', async () => {
+    const converted = convertStackToV1alpha2(
+      withNs(
+        stackV1('v1', {
+          userConfig: { configMapName: 'cfg', configMapNamespace: 'shared' },
+        }),
+      ) as any,
+    );
+    expect(overrideConfigNamespace(converted)).toBe('shared');
+    const { lookup, asked } = namespaceWith([], {
+      'shared/cfg': ['config.yaml'],
+    });
+    expect(await checkStackReferences(converted, lookup)).toEqual([]);
+    expect(asked).toEqual(['ConfigMap shared/cfg']);
+    // Without the annotation (or with a broken one): the stack's namespace.
+    const plain = withNs(
+      stackV2('n', { overrideConfig: { configMapName: 'c' } }),
+    );
+    expect(overrideConfigNamespace(plain as any)).toBe('team');
+    const broken = {
+      ...plain,
+      metadata: {
+        ...plain.metadata,
+        annotations: { 'llamastack.io/v1alpha1-fields': '{not json' },
+      },
+    };
+    expect(overrideConfigNamespace(broken as any)).toBe('team');
+  });
+
+  it('foreignConfigMapReferences: only what lies outside the stack namespace, with its field', () => {
+    const v2 = withNs(
+      stackV2('f', {
+        overrideConfig: { configMapName: 'local' },
+        networking: {
+          tls: {
+            caBundle: { configMapName: 'ca', configMapNamespace: 'certs' },
+          },
+        },
+      }),
+    );
+    expect(foreignConfigMapReferences(v2 as any)).toEqual([
+      {
+        path: 'spec.networking.tls.caBundle.configMapName',
+        namespace: 'certs',
+        name: 'ca',
+      },
+    ]);
+    const v1 = withNs(
+      stackV1('f', {
+        userConfig: { configMapName: 'cfg', configMapNamespace: 'team' },
+      }),
+    );
+    expect(foreignConfigMapReferences(v1 as any)).toEqual([]);
   });
 
   it('uses the namespace it is given, else the object namespace, else "default"', async () => {

@@ -10,6 +10,7 @@ import type {
   LlamaStackDistributionV1alpha2 as StackV1alpha2,
 } from '../generated/llamaStackDistribution';
 import { STACK_V1ALPHA1 } from './v1alpha1';
+import { overrideConfigNamespace } from './conversion';
 import { stackSecretReferences } from './validate';
 
 export interface StackReferenceLookup {
@@ -94,7 +95,8 @@ function targetsOf(stack: StackV1alpha1 | StackV1alpha2, ns: string): Target[] {
     targets.push({
       kind: 'ConfigMap',
       path: 'spec.overrideConfig.configMapName',
-      namespace: ns,
+      // A converted v1alpha1 stack may name another namespace (userConfig.configMapNamespace).
+      namespace: overrideConfigNamespace(stack, ns),
       name: spec.overrideConfig.configMapName,
       anyOfKeys: CONFIG_MAP_CONFIG_KEYS,
     });
@@ -106,6 +108,22 @@ function targetsOf(stack: StackV1alpha1 | StackV1alpha2, ns: string): Target[] {
   );
   if (ca) targets.push(ca);
   return targets;
+}
+
+/**
+ * The ConfigMaps a stack names in another namespace than its own (v1alpha1
+ * `userConfig.configMapNamespace`, a CA bundle's `configMapNamespace`), with
+ * the field naming each: the operator reads them and copies their content
+ * next to the stack, so whoever writes the stack should be allowed to read
+ * them. Pure.
+ */
+export function foreignConfigMapReferences(
+  stack: StackV1alpha1 | StackV1alpha2,
+  namespace = stack.metadata?.namespace ?? 'default',
+): Array<{ path: string; namespace: string; name: string }> {
+  return targetsOf(stack, namespace)
+    .filter(t => t.kind === 'ConfigMap' && t.namespace !== namespace)
+    .map(t => ({ path: t.path, namespace: t.namespace, name: t.name }));
 }
 
 /**
