@@ -61,6 +61,16 @@ export {
   simulatedGatewayAddress,
 } from './gateway';
 export { startHubStandIn } from './hubStandIn';
+export {
+  s3ErrorXml,
+  signatureProblem,
+  startS3SignatureCheck,
+} from './s3Signatures';
+export type {
+  S3AuthError,
+  S3Credentials,
+  S3SignatureCheck,
+} from './s3Signatures';
 export type { HubStandIn, HubStandInOptions, StandInRepo } from './hubStandIn';
 export {
   DEMO_MODEL_REPO,
