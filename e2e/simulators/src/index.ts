@@ -74,6 +74,7 @@ export type {
 export type { HubStandIn, HubStandInOptions, StandInRepo } from './hubStandIn';
 export {
   DEMO_MODEL_REPO,
+  DOWNLOADS_NODE,
   LOCAL_GGUF_REPO,
   demoModelRepo,
   startLocalHub,
@@ -94,4 +95,5 @@ export type {
   OpenAiSimulator,
   OpenAiSimulatorOptions,
 } from './openAiSimulator';
-export { readyNodeCondition } from './modelServerPods';
+export { readyNodeCondition, startSimulatedNode } from './simulatedNode';
+export type { SimulatedNode } from './simulatedNode';
