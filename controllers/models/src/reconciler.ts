@@ -98,6 +98,9 @@ export interface ModelControllerOptions {
 type Job = KubeObject & {
   spec?: unknown;
   status?: {
+    active?: number;
+    /** Pods with the Ready condition (a running downloader: it has no probes). */
+    ready?: number;
     succeeded?: number;
     failed?: number;
     startTime?: string;
@@ -141,6 +144,20 @@ function jobEnded(job: ObservedJob): boolean {
     job.failed > 0 ||
     job.failedCondition !== undefined
   );
+}
+
+/**
+ * Whether the Job has a pod with a log worth reading: one running (ready)
+ * or finished. A Job whose pod is not created or not started yet has none,
+ * and reading would cost a pod list per reconcile for nothing (one per
+ * Model while hundreds are created). Pure.
+ */
+export function hasPodLog(job: Job): boolean {
+  const status = job.status ?? {};
+  if ((status.succeeded ?? 0) > 0 || (status.failed ?? 0) > 0) return true;
+  if (status.conditions?.some(c => c.status === 'True')) return true;
+  // Clusters before `ready` (Kubernetes < 1.24) count only active pods.
+  return (status.ready ?? status.active ?? 0) > 0;
 }
 
 function observePvc(pvc: KubeObject | undefined): ObservedPvc | undefined {
@@ -267,7 +284,7 @@ export function registerModelController(
     const phase = model.status?.phase ?? 'Pending';
     // Logs are read only while they can change the status: during a download and when it ends.
     const log =
-      phase === 'Downloading' && observedJob
+      phase === 'Downloading' && observedJob && hasPodLog(job!)
         ? await recentDownloadLog(
             namespace,
             modelDownloadJobName(name),

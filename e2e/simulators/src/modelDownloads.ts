@@ -188,6 +188,15 @@ export async function registerModelDownloads(
         {
           status: {
             phase: exitCode === 0 ? 'Succeeded' : 'Failed',
+            conditions: [
+              { type: 'PodScheduled', status: 'True', lastTransitionTime: now },
+              {
+                type: 'Ready',
+                status: 'False',
+                reason: 'PodCompleted',
+                lastTransitionTime: now,
+              },
+            ],
             containerStatuses: [
               {
                 name: container,
@@ -230,6 +239,13 @@ export async function registerModelDownloads(
           status: {
             phase: 'Running',
             startTime: now,
+            // Ready as a kubelet reports a started container without probes: the Job counts it in status.ready.
+            conditions: [
+              'PodScheduled',
+              'Initialized',
+              'ContainersReady',
+              'Ready',
+            ].map(type => ({ type, status: 'True', lastTransitionTime: now })),
             containerStatuses: [
               {
                 name: container,
