@@ -33,3 +33,10 @@ export {
 export type { PortalCluster, PortalPorts } from './config';
 export { PORTAL_CLUSTER_ROLE, portalToken } from './portalAccess';
 export { parseUpArgs } from './cli';
+/** The API server's request counters, for benchmarks that count requests per object. */
+export {
+  counterDelta,
+  requestsByVerbAndResource,
+  snapshot,
+  writeSummary,
+} from './apiMetrics';
