@@ -22,6 +22,7 @@ import {
   KubeClient,
   Namespaces,
   PersistentVolumeClaims,
+  type WatchEvent,
 } from '@runway-portal/controller-runtime';
 import {
   CONTROLLER_BUNDLE,
@@ -31,13 +32,13 @@ import {
 import { startCluster } from '@runway-portal/e2e-cluster';
 import {
   counterDelta,
+  nodeOptionsWithWatch,
   requestsByVerbAndResource,
   snapshot,
 } from '@runway-portal/e2e-system';
 import {
   inParallel,
   memoryOf,
-  pollUntil,
   ratio,
   runBenchmark,
   stopProcesses,
@@ -186,6 +187,50 @@ async function throughput(tmp: string) {
   ];
 }
 
+/** Watches namespace `bench` until COUNT Models were seen `Downloading` (10 min at most). */
+function watchDownloading(client: KubeClient) {
+  const seen = new Set<string>();
+  const abort = new AbortController();
+  let connected!: () => void;
+  let all!: () => void;
+  let fail!: (err: Error) => void;
+  const timer = setTimeout(
+    () => fail(new Error(`${COUNT} Models not Downloading within 10 min`)),
+    10 * 60_000,
+  );
+  const result = {
+    connected: new Promise<void>(resolve => (connected = resolve)),
+    all: new Promise<void>((resolve, reject) => {
+      all = resolve;
+      fail = reject;
+    }),
+    stop: () => {
+      clearTimeout(timer);
+      abort.abort();
+    },
+  };
+  // A watch that ends or drops (a loaded API server) is opened again: it starts with every Model as it is.
+  const onEvent = (event: WatchEvent<ModelObject>) => {
+    if (event.object?.status?.phase === 'Downloading')
+      seen.add(event.object.metadata!.name!);
+    if (seen.size >= COUNT) all();
+  };
+  void (async () => {
+    while (!abort.signal.aborted && seen.size < COUNT) {
+      await client
+        .watch<ModelObject>(
+          Models,
+          { namespace: 'bench', signal: abort.signal, onConnected: connected },
+          onEvent,
+        )
+        .catch(() => new Promise(r => setTimeout(r, 200)));
+    }
+  })();
+  // Awaited later; a rejection before that must not end the bench unhandled.
+  result.all.catch(() => undefined);
+  return result;
+}
+
 function model(namespace: string, i: number): ModelObject {
   return {
     apiVersion: 'models.airunway.ai/v1alpha1',
@@ -235,7 +280,13 @@ runBenchmark(async () => {
       ],
       {
         cwd: dir,
-        env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath },
+        // Exits with the bench, even a killed one (the parent watch of e2e-system).
+        env: {
+          ...process.env,
+          KUBECONFIG: cluster.kubeconfigPath,
+          RUNWAY_KUBE_PARENT_PID: String(process.pid),
+          NODE_OPTIONS: nodeOptionsWithWatch(process.env.NODE_OPTIONS),
+        },
         stdio: ['ignore', 'inherit', 'inherit'],
       },
     );
@@ -283,24 +334,20 @@ runBenchmark(async () => {
     const operator = await startProcess(PACKAGE, 'src/main.ts');
     await new Promise(r => setTimeout(r, 5000)); // started and caches synced (nothing to do yet)
     const before = requestsByVerbAndResource(await snapshot(client));
-    const downloading = await timed(async () => {
-      await inParallel(COUNT, CONCURRENCY, i =>
-        client.create(Models, model('bench', i)),
-      );
-      await pollUntil(
-        async () => {
-          const list = await client.list<ModelObject>(Models, {
-            namespace: 'bench',
-          });
-          return (
-            list.items.filter(m => m.status?.phase === 'Downloading').length >=
-            COUNT
-          );
-        },
-        10 * 60_000,
-        `${COUNT} Models Downloading`,
-      );
-    });
+    // Watched, not polled: a poll once a second (listing every Model) added up to a second.
+    const watch = watchDownloading(client);
+    let downloading: number;
+    try {
+      await watch.connected;
+      downloading = await timed(async () => {
+        await inParallel(COUNT, CONCURRENCY, i =>
+          client.create(Models, model('bench', i)),
+        );
+        await watch.all;
+      });
+    } finally {
+      watch.stop();
+    }
     const requests = counterDelta(
       before,
       requestsByVerbAndResource(await snapshot(client)),
