@@ -1,10 +1,11 @@
 /**
- * End to end on a real control plane: the operator creates the download
- * Job; the download simulator of @runway-portal/e2e-simulators runs the
- * real downloader for its pod (against the hub stand-in, into a folder
+ * End to end on a real control plane: the operator (as its ServiceAccount,
+ * with its RBAC) creates the download Job; the download simulator of
+ * @runway-portal/e2e-simulators binds its pod to the simulator's node, runs
+ * the real downloader for it (against the hub stand-in, into a folder
  * standing for the PVC) and reports its exit as the pod's; the operator
- * reads the progress lines from the pod's log file (`--pod-log-dir`) into
- * the status while it runs.
+ * reads the progress lines through the API server's `pods/log`, which asks
+ * that node's kubelet log stand-in, into the status while it runs.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,16 +13,19 @@ import path from 'node:path';
 import {
   KubeClient,
   Manager,
+  Pods,
   Secrets,
   silentLogger,
 } from '@runway-portal/controller-runtime';
 import {
+  DOWNLOADS_NODE,
   registerModelDownloads,
   startHubStandIn,
   type HubStandIn,
   volumePath,
 } from '@runway-portal/e2e-simulators';
 import { Models } from './reconciler';
+import { DOWNLOADER_CONTAINER } from './resources';
 import {
   eventually,
   getModel,
@@ -36,11 +40,12 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'models-downloads-'));
 let hub: HubStandIn;
 let simulator: Manager;
 let simulatorRunning: Promise<void>;
+let downloads: Awaited<ReturnType<typeof registerModelDownloads>>;
 
 const env = useModelsCluster({
   name: 'models-downloads',
   namespaces: [NS],
-  flags: ['--webhook-mode=off', `--pod-log-dir=${dir}/logs`],
+  flags: ['--webhook-mode=off'],
 });
 
 beforeAll(async () => {
@@ -62,13 +67,18 @@ beforeAll(async () => {
     healthProbes: false,
     handleSignals: false,
   });
-  registerModelDownloads(simulator, { dir, hfEndpoint: hub.url });
+  downloads = await registerModelDownloads(simulator, {
+    dir,
+    clusterDir: env.cluster.dir,
+    hfEndpoint: hub.url,
+  });
   simulatorRunning = simulator.start();
 }, 60_000);
 
 afterAll(async () => {
   await simulator?.stop();
   await simulatorRunning;
+  await downloads?.stop();
   await hub?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -104,6 +114,26 @@ describe('a Model downloaded by the real downloader', () => {
           ' | ',
         )}; log files: ${fs.readdirSync(dir, { recursive: true }).join(', ')}`,
       );
+    });
+    // The progress came through pods/log: the API server asked the download node's kubelet.
+    const [pod] = (
+      await env.client.list(Pods, {
+        namespace: NS,
+        labelSelector: 'batch.kubernetes.io/job-name=model-download-tiny',
+      })
+    ).items as Array<{
+      metadata: { name: string };
+      spec: { nodeName: string };
+    }>;
+    expect(pod.spec.nodeName).toBe(DOWNLOADS_NODE);
+    expect(downloads.node.requests).toContainEqual({
+      namespace: NS,
+      pod: pod.metadata.name,
+      container: DOWNLOADER_CONTAINER,
+      previous: false,
+      follow: false,
+      tailLines: 50,
+      limitBytes: 65536,
     });
     expect(during.status!.download).toMatchObject({
       totalBytes: weights.length + 2,

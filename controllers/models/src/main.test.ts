@@ -29,3 +29,25 @@ describe('the shipped leader-election Role', () => {
     ]);
   });
 });
+
+describe("the shipped ClusterRole's pod access", () => {
+  it('reads pod logs (get on pods/log) and lists pods, nothing more: progress is read, never written', () => {
+    const role = parseAllDocuments(
+      fs.readFileSync(
+        path.resolve(__dirname, '../../deploy/models/rbac.yaml'),
+        'utf8',
+      ),
+    )
+      .map(d => d.toJSON())
+      .find(d => d?.kind === 'ClusterRole');
+    const podRules = role.rules.filter(
+      (r: { apiGroups: string[]; resources: string[] }) =>
+        r.apiGroups.includes('') &&
+        r.resources.some(x => x === '*' || x.startsWith('pods')),
+    );
+    expect(podRules).toEqual([
+      { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+      { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
+    ]);
+  });
+});

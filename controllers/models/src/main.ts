@@ -29,12 +29,7 @@ import {
   modelsUsage,
   parseOptions,
 } from './options';
-import {
-  fileLogReader,
-  Models,
-  type PodLogReader,
-  registerModelController,
-} from './reconciler';
+import { Models, registerModelController } from './reconciler';
 import { type ModelObject, MODELS_FIELD_MANAGER } from './resources';
 
 export const MUTATING_CONFIG = 'airunway-models-injector';
@@ -101,7 +96,6 @@ export function buildModels(
     client?: KubeClient;
     logger?: Logger;
     handleSignals?: boolean;
-    readLog?: PodLogReader;
   } = {},
 ): ModelsProcess {
   const logger = deps.logger ?? createLogger({ level: options.logLevel });
@@ -146,9 +140,6 @@ export function buildModels(
   registerModelController(manager, {
     downloaderImage: options.downloaderImage,
     maxConcurrentReconciles: options.maxConcurrentReconciles,
-    readLog:
-      deps.readLog ??
-      (options.podLogDir ? fileLogReader(options.podLogDir) : undefined),
   });
   return {
     manager,

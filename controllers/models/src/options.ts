@@ -67,13 +67,6 @@ export const MODELS_OPTIONS = {
     default: DEFAULT_DOWNLOADER_IMAGE,
     parse: p.string,
   },
-  /** Local systems only: read download pods' logs from files (see README), not through the API server. */
-  podLogDir: {
-    flag: 'pod-log-dir',
-    env: 'POD_LOG_DIR',
-    help: 'local systems only: read pod logs from <dir>/<namespace>/<pod>/<container>.log instead of pods/log (kwok serves no logs)',
-    parse: p.string,
-  },
 } satisfies OptionSpecs;
 
 export type ModelsOptions = Omit<

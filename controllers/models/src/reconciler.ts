@@ -9,8 +9,6 @@
  * carry owner references and the garbage collector removes them, so
  * deleting a Model always finishes, whatever state they are in.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import {
   generationChanged,
   isAlreadyExists,
@@ -79,7 +77,8 @@ export type PodLogReader = (
  * into the operator for this one GET.
  */
 export function apiServerLogReader(client: KubeClient): PodLogReader {
-  // The progress line is the last or nearly the last line; 64 KiB bounds a chatty log.
+  // The progress line is the last or nearly the last line; 64 KiB bounds a chatty log. No
+  // sinceSeconds: a finished pod's last lines (done or error) are needed however old they are.
   return (namespace, name, container) =>
     client.requestText({
       method: 'GET',
@@ -90,40 +89,18 @@ export function apiServerLogReader(client: KubeClient): PodLogReader {
     });
 }
 
-/**
- * Reads logs from files `<dir>/<namespace>/<pod>/<container>.log`: what a
- * local system's download simulator writes, standing in for the kubelet's
- * log endpoint where the nodes are kwok's (which serve none here).
- */
-export function fileLogReader(dir: string): PodLogReader {
-  return async (namespace, pod, container) => {
-    const handle = await fs.open(
-      path.join(dir, namespace, pod, `${container}.log`),
-      'r',
-    );
-    try {
-      const { size } = await handle.stat();
-      const length = Math.min(size, 65536);
-      const buffer = Buffer.alloc(length);
-      await handle.read(buffer, 0, length, size - length);
-      return buffer.toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  };
-}
-
 export interface ModelControllerOptions {
   downloaderImage?: string;
   /** Parallel reconciles; default 16 (each mostly waits on the API server). */
   maxConcurrentReconciles?: number;
-  /** Default: through the API server. */
-  readLog?: PodLogReader;
 }
 
 type Job = KubeObject & {
   spec?: unknown;
   status?: {
+    active?: number;
+    /** Pods with the Ready condition (a running downloader: it has no probes). */
+    ready?: number;
     succeeded?: number;
     failed?: number;
     startTime?: string;
@@ -167,6 +144,20 @@ function jobEnded(job: ObservedJob): boolean {
     job.failed > 0 ||
     job.failedCondition !== undefined
   );
+}
+
+/**
+ * Whether the Job has a pod with a log worth reading: one running (ready)
+ * or finished. A Job whose pod is not created or not started yet has none,
+ * and reading would cost a pod list per reconcile for nothing (one per
+ * Model while hundreds are created). Pure.
+ */
+export function hasPodLog(job: Job): boolean {
+  const status = job.status ?? {};
+  if ((status.succeeded ?? 0) > 0 || (status.failed ?? 0) > 0) return true;
+  if (status.conditions?.some(c => c.status === 'True')) return true;
+  // Clusters before `ready` (Kubernetes < 1.24) count only active pods.
+  return (status.ready ?? status.active ?? 0) > 0;
 }
 
 function observePvc(pvc: KubeObject | undefined): ObservedPvc | undefined {
@@ -219,7 +210,7 @@ export function registerModelController(
   const metrics = new ModelMetrics(mgr.metrics.registry, () =>
     models.store.list(),
   );
-  const readLog = options.readLog ?? apiServerLogReader(mgr.client);
+  const readLog = apiServerLogReader(mgr.client);
   const client = mgr.client;
 
   /**
@@ -293,7 +284,7 @@ export function registerModelController(
     const phase = model.status?.phase ?? 'Pending';
     // Logs are read only while they can change the status: during a download and when it ends.
     const log =
-      phase === 'Downloading' && observedJob
+      phase === 'Downloading' && observedJob && hasPodLog(job!)
         ? await recentDownloadLog(
             namespace,
             modelDownloadJobName(name),

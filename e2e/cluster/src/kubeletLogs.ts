@@ -20,6 +20,7 @@ export interface KubeletLogRequest {
   previous: boolean;
   follow: boolean;
   tailLines?: number;
+  limitBytes?: number;
 }
 
 export interface KubeletLogFollower {
@@ -63,6 +64,22 @@ export function kubeletNodeStatus(port: number) {
   };
 }
 
+/**
+ * The text a kubelet answers for a log: the last `tailLines` lines, then at
+ * most `limitBytes` bytes of them (from their start, as the kubelet cuts).
+ * Pure.
+ */
+export function logText(
+  lines: string[],
+  request: Pick<KubeletLogRequest, 'tailLines' | 'limitBytes'>,
+): string {
+  const shown =
+    request.tailLines !== undefined ? lines.slice(-request.tailLines) : lines;
+  const text = shown.map(l => `${l}\n`).join('');
+  if (request.limitBytes === undefined) return text;
+  return Buffer.from(text).subarray(0, request.limitBytes).toString('utf8');
+}
+
 const PATH = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/;
 
 export async function startKubeletLogStandIn(
@@ -85,6 +102,7 @@ export async function startKubeletLogStandIn(
       return;
     }
     const tail = url.searchParams.get('tailLines');
+    const limit = url.searchParams.get('limitBytes');
     const request: KubeletLogRequest = {
       namespace: decodeURIComponent(match[1]),
       pod: decodeURIComponent(match[2]),
@@ -92,6 +110,7 @@ export async function startKubeletLogStandIn(
       previous: url.searchParams.get('previous') === 'true',
       follow: url.searchParams.get('follow') === 'true',
       ...(tail ? { tailLines: Number(tail) } : {}),
+      ...(limit ? { limitBytes: Number(limit) } : {}),
     };
     requests.push(request);
     const lines = options.source.lines(request);
@@ -103,11 +122,14 @@ export async function startKubeletLogStandIn(
         );
       return;
     }
-    const shown =
-      request.tailLines !== undefined ? lines.slice(-request.tailLines) : lines;
     res.writeHead(200, { 'Content-Type': 'text/plain' });
-    res.write(shown.map(l => `${l}\n`).join(''));
-    if (!request.follow || !options.source.next) {
+    res.write(logText(lines, request));
+    // A limited log is not followed: the kubelet stops at the limit.
+    if (
+      !request.follow ||
+      !options.source.next ||
+      request.limitBytes !== undefined
+    ) {
       res.end();
       return;
     }

@@ -61,9 +61,20 @@ export {
   simulatedGatewayAddress,
 } from './gateway';
 export { startHubStandIn } from './hubStandIn';
+export {
+  s3ErrorXml,
+  signatureProblem,
+  startS3SignatureCheck,
+} from './s3Signatures';
+export type {
+  S3AuthError,
+  S3Credentials,
+  S3SignatureCheck,
+} from './s3Signatures';
 export type { HubStandIn, HubStandInOptions, StandInRepo } from './hubStandIn';
 export {
   DEMO_MODEL_REPO,
+  DOWNLOADS_NODE,
   LOCAL_GGUF_REPO,
   demoModelRepo,
   startLocalHub,
@@ -84,7 +95,8 @@ export type {
   OpenAiSimulator,
   OpenAiSimulatorOptions,
 } from './openAiSimulator';
-export { readyNodeCondition } from './modelServerPods';
+export { readyNodeCondition, startSimulatedNode } from './simulatedNode';
+export type { SimulatedNode } from './simulatedNode';
 export {
   LLAMA_STACK_HEALTH_PATH,
   LLAMA_STACK_POD_SELECTOR,

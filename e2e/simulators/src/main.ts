@@ -12,6 +12,7 @@ import {
 } from './simulator';
 import {
   DEMO_MODEL_REPO,
+  DOWNLOADS_NODE,
   startLocalHub,
   MODEL_DOWNLOADS_SIMULATOR,
   registerModelDownloads,
@@ -26,7 +27,7 @@ export interface SimulatorArgs {
   kubeconfig?: string;
   stepDelayMs: number;
   only?: string[];
-  /** Run the model download simulator (and a hub stand-in with a demo model) with this folder. */
+  /** Run the model download simulator (and a hub stand-in with a demo model) with this folder; needs `clusterDir`. */
   modelsDir?: string;
   /** The cluster's folder (e2e-cluster's `TestCluster.dir`): model server pods with logs (modelServerPods.ts). */
   clusterDir?: string;
@@ -68,12 +69,19 @@ export function parseSimulatorArgs(
       )}: choose from ${SIMULATOR_NAMES.join(', ')}`,
     );
   }
+  const modelsDir = values['models-dir'] ?? env.RUNWAY_MODELS_DIR;
+  const clusterDir = values['cluster-dir'] ?? env.RUNWAY_CLUSTER_DIR;
+  if (modelsDir && !clusterDir) {
+    throw new Error(
+      `--models-dir (or RUNWAY_MODELS_DIR) needs --cluster-dir (or RUNWAY_CLUSTER_DIR): download pods' logs are served with the cluster's certificate; set it to the cluster's folder`,
+    );
+  }
   return {
     kubeconfig: values.kubeconfig ?? env.KUBECONFIG,
     stepDelayMs,
     only,
-    modelsDir: values['models-dir'] ?? env.RUNWAY_MODELS_DIR,
-    clusterDir: values['cluster-dir'] ?? env.RUNWAY_CLUSTER_DIR,
+    modelsDir,
+    clusterDir,
   };
 }
 
@@ -104,13 +112,17 @@ async function main(): Promise<void> {
     started.push(
       `${MODEL_SERVER_PODS_SIMULATOR} (pods on node ${LOGS_NODE}, logs from a kubelet log stand-in)`,
     );
-  if (args.modelsDir) {
+  if (args.modelsDir && args.clusterDir) {
     // Download pods run the real downloader against the local hub stand-in with a demo
     // model: the one the local system started (HF_ENDPOINT), else one of our own.
     const hubUrl = process.env.HF_ENDPOINT || (await startLocalHub()).url;
-    registerModelDownloads(mgr, { dir: args.modelsDir, hfEndpoint: hubUrl });
+    await registerModelDownloads(mgr, {
+      dir: args.modelsDir,
+      clusterDir: args.clusterDir,
+      hfEndpoint: hubUrl,
+    });
     started.push(
-      `${MODEL_DOWNLOADS_SIMULATOR} (hub stand-in ${hubUrl} with ${DEMO_MODEL_REPO}, volumes in ${args.modelsDir})`,
+      `${MODEL_DOWNLOADS_SIMULATOR} (pods on node ${DOWNLOADS_NODE}, hub stand-in ${hubUrl} with ${DEMO_MODEL_REPO}, volumes in ${args.modelsDir})`,
     );
   }
   for (const line of skipped) logger.warn(`simulator not started: ${line}`);

@@ -1,19 +1,21 @@
 /**
  * A simulator of the kubelet for the model operator's download Jobs: kwok
- * runs pods but executes nothing, so for each download pod this runs the
- * real downloader entry point (controllers/models/src/downloader/main.ts) as
- * a local process, with the pod's environment (Secret keys resolved as the
- * kubelet would, `optional` honoured), into a folder standing for the PVC,
- * writes its output where the operator's `--pod-log-dir` reads pod logs,
- * reports the pod Running while it runs and its exit as the pod's phase and
- * exit code, so the Job completes or fails as in a cluster.
+ * runs pods but executes nothing, so for each download pod this binds the
+ * pod to its own node `runway-downloads` (as the scheduler would; the pods
+ * wait for a volume no local cluster binds, so the scheduler leaves them),
+ * runs the real downloader entry point
+ * (controllers/models/src/downloader/main.ts) as a local process, with the
+ * pod's environment (Secret keys resolved as the kubelet would, `optional`
+ * honoured), into a folder standing for the PVC, reports the pod Running
+ * while it runs and its exit as the pod's phase and exit code, so the Job
+ * completes or fails as in a cluster, and removes the pod once it is being
+ * deleted. The process's output is the pod's log: written to a file as a
+ * kubelet does, and served through the API server's `pods/log` by the
+ * node's kubelet log stand-in (e2e-cluster), so the operator reads progress
+ * exactly as in a cluster.
  *
  * Layout under `dir`: `volumes/<namespace>/<claimName>/` (the PVC's files),
  * `logs/<namespace>/<pod>/<container>.log` (the pod's log).
- *
- * Download pods wait for a volume no local cluster binds, so the scheduler
- * leaves them unscheduled and kwok never touches them; this simulator owns
- * their lifecycle.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,11 +29,14 @@ import {
   Secrets,
 } from '@runway-portal/controller-runtime';
 import { startHubStandIn, type HubStandIn } from './hubStandIn';
+import { type SimulatedNode, startSimulatedNode } from './simulatedNode';
 
 /** The model operator's label on its Jobs and their pods. */
 export const MODEL_DOWNLOAD_SELECTOR =
   'app.kubernetes.io/managed-by=airunway-models';
 export const MODEL_DOWNLOADS_SIMULATOR = 'model-downloads';
+/** The node download pods are bound to: not kwok's, its kubelet is this simulator. */
+export const DOWNLOADS_NODE = 'runway-downloads';
 
 /** The repository's downloader entry (the simulators run from the repository, next to the operator). */
 export const DEFAULT_DOWNLOADER_ENTRY = path.resolve(
@@ -42,6 +47,8 @@ export const DEFAULT_DOWNLOADER_ENTRY = path.resolve(
 export interface ModelDownloadsOptions {
   /** Root of the volumes and logs folders. */
   dir: string;
+  /** The cluster's folder (`TestCluster.dir`): the log stand-in serves with its certificate. */
+  clusterDir: string;
   /** Overrides the pods' HF_ENDPOINT (the local hub stand-in). */
   hfEndpoint?: string;
   /** The downloader's entry file; default the repository's. */
@@ -58,6 +65,7 @@ interface EnvVar {
 
 type DownloadPod = KubeObject & {
   spec?: {
+    nodeName?: string;
     containers?: Array<{
       name: string;
       env?: EnvVar[];
@@ -70,6 +78,19 @@ type DownloadPod = KubeObject & {
   };
   status?: { phase?: string };
 };
+
+/** The log file's lines (without the last newline), or undefined when there is none. */
+function readLogLines(file: string): string[] | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
 
 export function podLogPath(
   dir: string,
@@ -123,12 +144,31 @@ async function resolveEnv(
   return { env: out };
 }
 
-/** Registers the simulator's controller on `mgr` (download pods only). */
-export function registerModelDownloads(
+/** Starts the node and its log stand-in, and registers the simulator's controller on `mgr` (download pods only). */
+export async function registerModelDownloads(
   mgr: Manager,
   options: ModelDownloadsOptions,
-) {
+): Promise<{ node: SimulatedNode; stop(): Promise<void> }> {
   const running = new Map<string, ChildProcess>();
+  const node = await startSimulatedNode(mgr, {
+    name: DOWNLOADS_NODE,
+    simulator: MODEL_DOWNLOADS_SIMULATOR,
+    clusterDir: options.clusterDir,
+    source: {
+      // Each attempt is its own pod (restartPolicy Never): no previous log.
+      lines: request =>
+        request.previous
+          ? undefined
+          : readLogLines(
+              podLogPath(
+                options.dir,
+                request.namespace,
+                request.pod,
+                request.container,
+              ),
+            ),
+    },
+  });
   const entry = options.downloaderEntry ?? DEFAULT_DOWNLOADER_ENTRY;
   const pods = mgr.informers.informerFor<DownloadPod>(Pods, {
     labelSelector: MODEL_DOWNLOAD_SELECTOR,
@@ -148,6 +188,15 @@ export function registerModelDownloads(
         {
           status: {
             phase: exitCode === 0 ? 'Succeeded' : 'Failed',
+            conditions: [
+              { type: 'PodScheduled', status: 'True', lastTransitionTime: now },
+              {
+                type: 'Ready',
+                status: 'False',
+                reason: 'PodCompleted',
+                lastTransitionTime: now,
+              },
+            ],
             containerStatuses: [
               {
                 name: container,
@@ -190,6 +239,13 @@ export function registerModelDownloads(
           status: {
             phase: 'Running',
             startTime: now,
+            // Ready as a kubelet reports a started container without probes: the Job counts it in status.ready.
+            conditions: [
+              'PodScheduled',
+              'Initialized',
+              'ContainersReady',
+              'Ready',
+            ].map(type => ({ type, status: 'True', lastTransitionTime: now })),
             containerStatuses: [
               {
                 name: container,
@@ -224,9 +280,25 @@ export function registerModelDownloads(
     .complete(async request => {
       const key = `${request.namespace}/${request.name}`;
       const pod = pods.store.get(key);
+      const podPath = `/api/v1/namespaces/${request.namespace}/pods/${request.name}`;
       if (!pod || pod.metadata?.deletionTimestamp) {
         running.get(key)?.kill('SIGTERM');
         running.delete(key);
+        // What a kubelet does once the container stopped: a bound pod waits for it.
+        if (pod)
+          await mgr.client
+            .request({
+              method: 'DELETE',
+              path: podPath,
+              body: {
+                kind: 'DeleteOptions',
+                apiVersion: 'v1',
+                gracePeriodSeconds: 0,
+              },
+            })
+            .catch(err => {
+              if (!isNotFound(err)) throw err;
+            });
         return {};
       }
       if (
@@ -258,6 +330,24 @@ export function registerModelDownloads(
         fs.writeFileSync(logFile, `${resolved.problem}\n`);
         await finish(pod, container.name, 1, 'CreateContainerConfigError');
         return {};
+      }
+      if (!pod.spec?.nodeName) {
+        // The scheduler's part: the pod's own binding (a pod already bound answers 409).
+        try {
+          await mgr.client.request({
+            method: 'POST',
+            path: `${podPath}/binding`,
+            body: {
+              apiVersion: 'v1',
+              kind: 'Binding',
+              metadata: { name: request.name, namespace },
+              target: { apiVersion: 'v1', kind: 'Node', name: DOWNLOADS_NODE },
+            },
+          });
+        } catch (err) {
+          if (isNotFound(err)) return {};
+          if ((err as { code?: number }).code !== 409) throw err;
+        }
       }
       const volume = volumePath(options.dir, namespace, claim);
       fs.mkdirSync(volume, { recursive: true });
@@ -294,9 +384,11 @@ export function registerModelDownloads(
       return {};
     });
   return {
-    /** Stops downloads still running (their pods stay as they are). */
-    stop() {
+    node,
+    /** Stops downloads still running (their pods stay as they are) and the node's log stand-in. */
+    async stop() {
       for (const child of running.values()) child.kill('SIGTERM');
+      await node.stop();
     },
   };
 }

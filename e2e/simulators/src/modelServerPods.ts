@@ -15,15 +15,11 @@ import {
   type KubeObject,
   type Manager,
   Pods,
-  type ResourceType,
 } from '@runway-portal/controller-runtime';
-import {
-  kubeletNodeStatus,
-  type KubeletLogRequest,
-  startKubeletLogStandIn,
-} from '@runway-portal/e2e-cluster';
+import type { KubeletLogRequest } from '@runway-portal/e2e-cluster';
 import { type OpenAiSimulator, startOpenAiSimulator } from './openAiSimulator';
 import { SIMULATOR_LABEL } from './simulator';
+import { startSimulatedNode } from './simulatedNode';
 
 export const MODEL_SERVER_PODS_SIMULATOR = 'model-server-pods';
 /** The node the pods run on: not kwok's, its kubelet is the stand-in. */
@@ -34,14 +30,6 @@ export const MODEL_SERVER_CONTAINER = 'model';
 /** The pods' port name: a Service's targetPort names it, so the endpoints controller resolves it to the OpenAI simulator's port. */
 export const MODEL_SERVER_PORT_NAME = 'http';
 const POD_SELECTOR = `${MODEL_SERVER_POD_LABEL}=${MODEL_SERVER_PODS_SIMULATOR}`;
-
-const Nodes: ResourceType = {
-  group: '',
-  version: 'v1',
-  kind: 'Node',
-  plural: 'nodes',
-  namespaced: false,
-};
 
 /** The pod a model server would run as, owned by the upstream object. Pure. */
 export function modelServerPod(
@@ -88,19 +76,6 @@ export function modelServerPod(
       tolerations: [{ operator: 'Exists' }],
     },
   } as KubeObject;
-}
-
-/** The node's Ready condition as a kubelet posts it, heartbeat `at`. Pure. */
-export function readyNodeCondition(at: Date, since: Date) {
-  return {
-    type: 'Ready',
-    status: 'True',
-    reason: 'KubeletReady',
-    message:
-      'simulated kubelet (e2e/simulators model-server-pods) is posting ready status',
-    lastHeartbeatTime: at.toISOString(),
-    lastTransitionTime: since.toISOString(),
-  };
 }
 
 /** A model server's start-up, as the log's first lines. Pure. */
@@ -154,8 +129,11 @@ export async function registerModelServerPods(
   const openAi = await startOpenAiSimulator({
     tokenDelayMs: options.tokenDelayMs,
   });
-  const standIn = await startKubeletLogStandIn({
+  const node = await startSimulatedNode(mgr, {
+    name: LOGS_NODE,
+    simulator: MODEL_SERVER_PODS_SIMULATOR,
     clusterDir: options.clusterDir,
+    heartbeatMs: options.heartbeatMs,
     followEveryMs: options.followEveryMs ?? 1000,
     source: {
       lines: request => {
@@ -171,35 +149,6 @@ export async function registerModelServerPods(
     },
   });
   const fieldManager = `simulator-${MODEL_SERVER_PODS_SIMULATOR}`;
-  const node = {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: {
-      name: LOGS_NODE,
-      labels: { [MODEL_SERVER_POD_LABEL]: MODEL_SERVER_PODS_SIMULATOR },
-    },
-  };
-  await mgr.client.apply(Nodes, node, { fieldManager, force: true });
-  // A kubelet's heartbeat: without it the node lifecycle controller marks the node Unknown and
-  // every pod that changes on it NotReady, and the endpoints controller drops it from its Service.
-  const since = new Date();
-  const heartbeat = () =>
-    mgr.client.apply(
-      Nodes,
-      {
-        ...node,
-        status: {
-          ...kubeletNodeStatus(standIn.port),
-          conditions: [readyNodeCondition(new Date(), since)],
-        },
-      },
-      { fieldManager, force: true, subresource: 'status' },
-    );
-  await heartbeat();
-  const heartbeatTimer = setInterval(
-    () => heartbeat().catch(() => undefined),
-    options.heartbeatMs ?? 10_000,
-  );
 
   const pods = mgr.informers.informerFor<KubeObject>(Pods, {
     labelSelector: POD_SELECTOR,
@@ -276,8 +225,7 @@ export async function registerModelServerPods(
     targetPort: MODEL_SERVER_PORT_NAME,
     openAi,
     stop: async () => {
-      clearInterval(heartbeatTimer);
-      await Promise.all([standIn.stop(), openAi.stop()]);
+      await Promise.all([node.stop(), openAi.stop()]);
     },
   };
 }

@@ -122,6 +122,14 @@ describe('parseSimulatorArgs', () => {
       '--step-delay-ms (or RUNWAY_SIMULATOR_STEP_DELAY_MS) must be a whole number of milliseconds, 0 or more; got "soon"',
     );
   });
+  it('needs the cluster folder for model downloads (their logs are served with its certificate)', () => {
+    expect(() => parseSimulatorArgs(['--models-dir', '/m'], {})).toThrow(
+      "--models-dir (or RUNWAY_MODELS_DIR) needs --cluster-dir (or RUNWAY_CLUSTER_DIR): download pods' logs are served with the cluster's certificate; set it to the cluster's folder",
+    );
+    expect(
+      parseSimulatorArgs(['--models-dir', '/m', '--cluster-dir', '/c'], {}),
+    ).toMatchObject({ modelsDir: '/m', clusterDir: '/c' });
+  });
   it('names unknown simulators and the known ones', () => {
     expect(() => parseSimulatorArgs(['--only', 'kserve'], {})).toThrow(
       '--only names unknown simulator(s) kserve: choose from kaito, dynamo, kuberay',

@@ -33,3 +33,12 @@ export {
 export type { PortalCluster, PortalPorts } from './config';
 export { PORTAL_CLUSTER_ROLE, portalToken } from './portalAccess';
 export { parseUpArgs } from './cli';
+/** For benchmarks' children: NODE_OPTIONS that make a Node child exit when RUNWAY_KUBE_PARENT_PID is gone. */
+export { nodeOptionsWithWatch } from './processes';
+/** The API server's request counters, for benchmarks that count requests per object. */
+export {
+  counterDelta,
+  requestsByVerbAndResource,
+  snapshot,
+  writeSummary,
+} from './apiMetrics';

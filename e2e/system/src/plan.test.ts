@@ -92,16 +92,7 @@ describe('the controllers of the local system', () => {
     }
   });
 
-  it('run the model operator reading download logs from the folder its simulator writes', () => {
-    const models = CONTROLLERS.find(c => c.name === 'models')!;
-    expect(
-      models.args({
-        webhookPort: 1,
-        healthPort: 2,
-        modelsDir: '/m',
-        clusterDir: '/c',
-      }),
-    ).toContain('--pod-log-dir=/m/logs');
+  it('run the download simulator with the models folder and the cluster folder (its node serves the download logs)', () => {
     expect(
       SIMULATORS.args({
         webhookPort: 1,

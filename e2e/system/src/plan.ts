@@ -108,7 +108,7 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
   {
     name: 'models',
     packageDir: 'controllers/models',
-    // kwok serves no pod logs: the operator reads the download simulator's log files instead.
+    // Download logs come through pods/log: the download simulator's node serves them.
     args: p => [
       '--webhook-mode=url',
       '--webhook-host=127.0.0.1',
@@ -116,7 +116,6 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
       '--metrics-port=0',
       `--health-port=${p.healthPort}`,
       LEADER_ELECT,
-      `--pod-log-dir=${p.modelsDir}/logs`,
     ],
     probes: true,
     component: 'models',

@@ -3,6 +3,7 @@ import {
   Deployments,
   KubeClient,
   Namespaces,
+  Pods,
   type KubeObject,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
@@ -116,6 +117,14 @@ const ModelDeployments: ResourceType = {
   version: 'v1alpha1',
   kind: 'ModelDeployment',
   plural: 'modeldeployments',
+  namespaced: true,
+};
+
+const Models: ResourceType = {
+  group: 'models.airunway.ai',
+  version: 'v1alpha1',
+  kind: 'Model',
+  plural: 'models',
   namespaced: true,
 };
 
@@ -370,6 +379,55 @@ describe('the local system, started in this process', () => {
     },
     120_000,
   );
+
+  it("downloads a Model of the hub stand-in's demo repository: its pod's log read through pods/log, then Ready", async () => {
+    await client.create(Models, {
+      apiVersion: 'models.airunway.ai/v1alpha1',
+      kind: 'Model',
+      metadata: { name: 'demo', namespace: 'team-a' },
+      spec: {
+        source: { huggingFace: { repoId: 'runway-demo/tiny-model' } },
+        // Any name: no local cluster binds it, the download simulator stands in for the volume.
+        storage: { storageClass: 'local-models', size: '1Gi' },
+      },
+    } as KubeObject);
+    const ready = await eventually(
+      'Model demo to be Ready',
+      async () => {
+        const m = await client.get<
+          KubeObject & {
+            status?: {
+              phase?: string;
+              message?: string;
+              progress?: number;
+              download?: { totalBytes?: number };
+            };
+          }
+        >(Models, { namespace: 'team-a', name: 'demo' });
+        if (m.status?.phase === 'Failed')
+          throw new Error(`Failed: ${m.status.message}`);
+        return m.status?.phase === 'Ready' ? m : undefined;
+      },
+      90_000,
+    );
+    expect(ready.status).toMatchObject({ progress: 100 });
+    // The done line's bytes: the operator read the pod's log (16 MiB of weights, config, tokenizer).
+    expect(ready.status?.download?.totalBytes).toBeGreaterThan(
+      16 * 1024 * 1024,
+    );
+    const [pod] = (
+      await client.list(Pods, {
+        namespace: 'team-a',
+        labelSelector: 'batch.kubernetes.io/job-name=model-download-demo',
+      })
+    ).items as Array<KubeObject & { spec?: { nodeName?: string } }>;
+    expect(pod.spec?.nodeName).toBe('runway-downloads');
+    const log = await client.requestText({
+      method: 'GET',
+      path: `/api/v1/namespaces/team-a/pods/${pod.metadata!.name}/log`,
+    });
+    expect(log).toContain('"event":"done"');
+  }, 120_000);
 
   it('routes a deployment through the local Gateway: GatewayReady=True with status.gateway.endpoint', async () => {
     // gemma-cpu (KAITO) from above: the simulated KAITO operator created its Service, the simulated

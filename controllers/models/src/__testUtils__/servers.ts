@@ -1,9 +1,14 @@
-/** Real local servers for the downloader's tests: plain HTTP files, and an S3-compatible server (s3rver). */
+/**
+ * Real local servers for the downloader's tests: plain HTTP files, and an
+ * S3-compatible server (s3rver) behind e2e-simulators' SigV4 check (s3rver
+ * checks only the access key id).
+ */
 import { spawn } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import aws4 from 'aws4';
+import { startS3SignatureCheck } from '@runway-portal/e2e-simulators';
 
 export interface FileServer {
   url: string;
@@ -81,7 +86,7 @@ export async function startFileServer(
   };
 }
 
-/** s3rver's default credentials: it checks SigV4 signatures made with them. */
+/** s3rver's default credentials; the signature check in front of it verifies SigV4 signatures made with them. */
 export const S3_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export interface S3Server {
@@ -90,7 +95,11 @@ export interface S3Server {
   close(): Promise<void>;
 }
 
-/** A real S3-compatible server (s3rver) on loopback, storing into `directory`. */
+/**
+ * A real S3-compatible server (s3rver) on loopback, storing into
+ * `directory`, reached through the SigV4 check (`endpoint`): a request
+ * signed with another secret key is refused as S3 refuses it.
+ */
 export async function startS3Server(
   directory: string,
   buckets: string[],
@@ -105,9 +114,12 @@ export async function startS3Server(
     configureBuckets: buckets.map(name => ({ name })),
   });
   const { port } = (await server.run()) as AddressInfo;
-  const endpoint = `http://127.0.0.1:${port}`;
+  const check = await startS3SignatureCheck({
+    upstream: `http://127.0.0.1:${port}`,
+    credentials: S3_KEYS,
+  });
   return {
-    endpoint,
+    endpoint: check.endpoint,
     async put(bucket, key, body) {
       const signed = aws4.sign(
         {
@@ -143,7 +155,10 @@ export async function startS3Server(
         req.end(body);
       });
     },
-    close: () => server.close(),
+    close: async () => {
+      await check.close();
+      await server.close();
+    },
   };
 }
 

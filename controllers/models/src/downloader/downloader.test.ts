@@ -300,7 +300,7 @@ describe('the downloader process', () => {
   );
 
   it(
-    'S3 (s3rver): every object under the prefix, SigV4-signed; a refused key names the Secret keys; an empty prefix names spec.source.s3.key',
+    'S3 (s3rver behind a SigV4 check): every object under the prefix, SigV4-signed; a wrong key id or secret key names that Secret key and spec.credentialsSecret; an empty prefix names spec.source.s3.key',
     async () => {
       const d = dest('s3');
       const env = {
@@ -332,16 +332,31 @@ describe('the downloader process', () => {
         files: 2,
       });
 
-      // s3rver checks the access key id of a SigV4 request, not its signature (its README: "V4 signatures have incomplete support").
-      const bad = await runDownloader({
+      // A wrong key id and a wrong secret key, refused by the SigV4 check in front of s3rver (s3rver alone accepts a wrong secret).
+      const badKeyId = await runDownloader({
         ...env,
-        MODEL_DEST: dest('s3-bad'),
+        MODEL_DEST: dest('s3-bad-key-id'),
         AWS_ACCESS_KEY_ID: 'WRONG',
       });
-      expect(bad.code).toBe(2);
-      expect(bad.error).toContain(
-        'the keys AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY of the Secret named by spec.credentialsSecret were refused',
+      expect(badKeyId.code).toBe(2);
+      expect(badKeyId.error).toBe(
+        'S3 answered 403 InvalidAccessKeyId for s3://models/llama/: the key id AWS_ACCESS_KEY_ID of the Secret named by spec.credentialsSecret is unknown to S3: check it (and spec.source.s3.endpoint)',
       );
+      const badSecret = await runDownloader({
+        ...env,
+        MODEL_DEST: dest('s3-bad-secret'),
+        AWS_SECRET_ACCESS_KEY: 'not-the-secret',
+      });
+      expect(badSecret.code).toBe(2);
+      expect(badSecret.error).toBe(
+        'S3 answered 403 SignatureDoesNotMatch for s3://models/llama/: the secret key AWS_SECRET_ACCESS_KEY of the Secret named by spec.credentialsSecret does not match its key id AWS_ACCESS_KEY_ID: put the secret of that key id in AWS_SECRET_ACCESS_KEY',
+      );
+      // Refused while planning: nothing written.
+      expect(
+        fs.existsSync(dest('s3-bad-secret'))
+          ? fs.readdirSync(dest('s3-bad-secret'))
+          : [],
+      ).toEqual([]);
       const empty = await runDownloader({
         ...env,
         MODEL_DEST: dest('s3-empty'),

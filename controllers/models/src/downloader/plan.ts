@@ -125,6 +125,14 @@ function xmlValues(xml: string, tag: string): string[] {
   ].map(m => decode(m[1]));
 }
 
+/** What to fix for S3's authentication error codes, by code (the Secret's keys named). */
+const S3_AUTH_FIXES: Record<string, string> = {
+  SignatureDoesNotMatch:
+    'the secret key AWS_SECRET_ACCESS_KEY of the Secret named by spec.credentialsSecret does not match its key id AWS_ACCESS_KEY_ID: put the secret of that key id in AWS_SECRET_ACCESS_KEY',
+  InvalidAccessKeyId:
+    'the key id AWS_ACCESS_KEY_ID of the Secret named by spec.credentialsSecret is unknown to S3: check it (and spec.source.s3.endpoint)',
+};
+
 function s3Problem(
   source: S3Source,
   status: number,
@@ -133,9 +141,10 @@ function s3Problem(
 ): DownloadError {
   const code = xmlValues(body, 'Code')[0] ?? '';
   if (status === 403 || status === 401) {
-    const fix = source.accessKeyId
-      ? 'the keys AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY of the Secret named by spec.credentialsSecret were refused: check them and the bucket policy'
-      : 'access needs credentials: create a Secret with keys AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY and name it in spec.credentialsSecret';
+    const fix = !source.accessKeyId
+      ? 'access needs credentials: create a Secret with keys AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY and name it in spec.credentialsSecret'
+      : S3_AUTH_FIXES[code] ??
+        'the keys AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY of the Secret named by spec.credentialsSecret were refused: check them and the bucket policy';
     return new DownloadError(
       `S3 answered ${status}${code ? ` ${code}` : ''} for ${what}: ${fix}`,
       true,
