@@ -36,11 +36,11 @@ import {
   desiredObjects,
   resolveDeployment,
 } from '@runway-portal/provider-shared';
+import { eventsAbout } from '@runway-portal/e2e-testing';
 import {
   type RunningProvider,
   conditionOf as condition,
   createModelDeploymentAsCore,
-  eventsAbout,
   getProviderConfig,
   isGone as gone,
   modelDeploymentTestHelpers,

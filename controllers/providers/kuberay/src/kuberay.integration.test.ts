@@ -32,10 +32,10 @@ import {
   ModelDeployments,
   resolveDeployment,
 } from '@runway-portal/provider-shared';
+import { eventsAbout } from '@runway-portal/e2e-testing';
 import {
   type RunningProvider,
   conditionOf as condition,
-  eventsAbout,
   getProviderConfig,
   isGone as gone,
   modelDeploymentTestHelpers,
