@@ -31,18 +31,19 @@ import {
   type ModelDeploymentSpec,
   type PodStorage,
   DEFAULT_GPU_RESOURCE,
-  containerVolumeMounts,
   gpuRequested,
   gpuResourceName,
   managedClaims,
-  podStorage,
-  podVolumes,
   resolveServedName,
 } from '@runway-portal/plugin-runway-common';
 import {
   type MappedStatus,
   type ProviderDefinition,
   type TransformContext,
+  modelContainerFields,
+  modelServerEnv,
+  podStorageOf,
+  podVolumeFields,
   TransformError,
   type TransformResult,
 } from '@runway-portal/provider-shared';
@@ -164,18 +165,9 @@ function resources(
   return Object.keys(limits).length > 0 ? { requests, limits } : { requests };
 }
 
-/**
- * The deployment's volumes and cache environment (VLLM_CACHE_ROOT only for
- * vLLM); a volume that cannot be mounted fails naming its field.
- */
-function storageOf(md: ModelDeployment): PodStorage {
-  const { issues, ...storage } = podStorage(md, {
-    runsVllm: md.spec.engine?.type === 'vllm',
-  });
-  if (issues.length > 0)
-    throw new TransformError(issues[0].path, issues[0].message);
-  return storage;
-}
+/** The deployment's volumes and cache environment (VLLM_CACHE_ROOT only for vLLM). */
+const storageOf = (md: ModelDeployment): PodStorage =>
+  podStorageOf(md, { runsVllm: md.spec.engine?.type === 'vllm' });
 
 /** The pod template of template-mode Workspaces. */
 function podTemplate(
@@ -184,20 +176,17 @@ function podTemplate(
   args: string[],
   storage: PodStorage,
 ): Record<string, unknown> {
-  const secret = spec.secrets?.huggingFaceToken;
-  const res = resources(spec);
-  const env = [...(spec.env ?? []), ...storage.env];
   const container: Record<string, unknown> = {
     name: 'model',
     image,
     args,
     ports: [{ containerPort: MODEL_PORT }],
-    ...(env.length > 0 ? { env } : {}),
-    ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
-    ...(res ? { resources: res } : {}),
-    ...(storage.volumes.length > 0
-      ? { volumeMounts: containerVolumeMounts(storage.volumes) }
-      : {}),
+    ...modelContainerFields({
+      env: modelServerEnv(spec, storage),
+      spec,
+      resources: resources(spec),
+      storage,
+    }),
   };
   const meta = spec.podTemplate?.metadata;
   return {
@@ -211,9 +200,7 @@ function podTemplate(
       : {}),
     spec: {
       containers: [container],
-      ...(storage.volumes.length > 0
-        ? { volumes: podVolumes(storage.volumes) }
-        : {}),
+      ...podVolumeFields(storage),
       ...(spec.tolerations?.length ? { tolerations: spec.tolerations } : {}),
     },
   };

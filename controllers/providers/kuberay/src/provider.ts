@@ -29,8 +29,6 @@ import {
   containerVolumeMounts,
   defaultImage,
   managedClaims,
-  podStorage,
-  podVolumes,
   resolveServedName,
 } from '@runway-portal/plugin-runway-common';
 import {
@@ -40,6 +38,9 @@ import {
   type TransformContext,
   TransformError,
   type TransformResult,
+  huggingFaceTokenEnvFrom,
+  podStorageOf,
+  podVolumeFields,
 } from '@runway-portal/provider-shared';
 import { stringify } from 'yaml';
 
@@ -82,15 +83,12 @@ export function typed(value: string): string | number | boolean {
   return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 }
 
-/** The deployment's volumes and cache environment; a volume that cannot be mounted fails naming its field. */
-function storageOf(md: ModelDeployment): PodStorage {
-  const { issues, ...storage } = podStorage(md, { runsVllm: true });
-  if (issues.length > 0)
-    throw new TransformError(issues[0].path, issues[0].message);
-  return storage;
-}
-
-/** The container's `env` (the given env, then the cache environment) and `volumeMounts`, or nothing. */
+/**
+ * The container's `env` (the given env, then the cache environment) and
+ * `volumeMounts`, or nothing. Not provider-shared's `modelContainerFields`:
+ * KubeRay's containers have always put `envFrom` after the mounts, and the
+ * written objects stay byte-identical.
+ */
 function containerStorage(
   storage: PodStorage,
   env: unknown[] = [],
@@ -102,13 +100,6 @@ function containerStorage(
       ? { volumeMounts: containerVolumeMounts(storage.volumes) }
       : {}),
   };
-}
-
-/** The pod's `volumes`, or nothing. */
-function podSpecStorage(storage: PodStorage): Record<string, unknown> {
-  return storage.volumes.length > 0
-    ? { volumes: podVolumes(storage.volumes) }
-    : {};
 }
 
 /**
@@ -188,7 +179,7 @@ function workerGroup(
   }
   requests[gpu.type] = gpu.count;
   limits[gpu.type] = gpu.count;
-  const secret = spec.secrets?.huggingFaceToken;
+  const envFrom = huggingFaceTokenEnvFrom(spec);
   const meta = spec.podTemplate?.metadata;
   return {
     groupName,
@@ -212,11 +203,11 @@ function workerGroup(
             name: 'ray-worker',
             image,
             ...containerStorage(storage, spec.env),
-            ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
+            ...(envFrom ? { envFrom } : {}),
             resources: { requests, limits },
           },
         ],
-        ...podSpecStorage(storage),
+        ...podVolumeFields(storage),
         ...(spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0
           ? { nodeSelector: spec.nodeSelector }
           : {}),
@@ -251,7 +242,7 @@ function headGroup(
             resources: { requests: { cpu, memory }, limits: { memory } },
           },
         ],
-        ...podSpecStorage(storage),
+        ...podVolumeFields(storage),
       },
     },
   };
@@ -274,7 +265,7 @@ export function transformKubeRay(
     spec.provider?.overrides as { head?: HeadOverrides } | undefined
   )?.head ?? {}) as HeadOverrides;
   const gpuType = (g?: { type?: string }) => g?.type ?? 'nvidia.com/gpu';
-  const storage = storageOf(md);
+  const storage = podStorageOf(md, { runsVllm: true });
 
   let application: Record<string, unknown>;
   let workers: Array<Record<string, unknown>>;

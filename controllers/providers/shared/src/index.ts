@@ -16,6 +16,13 @@ export type {
 } from './definition';
 export { TransformError } from './definition';
 export {
+  huggingFaceTokenEnvFrom,
+  modelContainerFields,
+  modelServerEnv,
+  podStorageOf,
+  podVolumeFields,
+} from './pod';
+export {
   DEFAULT_FINALIZER_TIMEOUT_MS,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   ProviderController,
