@@ -49,7 +49,8 @@ import {
   statusOwners,
 } from '@runway-portal/provider-shared/testing';
 import { parse } from 'yaml';
-import { kaitoProvider, transformKaito } from './provider';
+import { kaitoProvider } from './definition';
+import { transformKaito } from './transform';
 
 jest.setTimeout(180_000);
 

@@ -44,7 +44,8 @@ import {
   statusOwners,
 } from '@runway-portal/provider-shared/testing';
 import { parse } from 'yaml';
-import { kuberayProvider, transformKubeRay } from './provider';
+import { kuberayProvider } from './definition';
+import { transformKubeRay } from './transform';
 
 jest.setTimeout(180_000);
 

@@ -1,27 +1,9 @@
 /**
- * KubeRay: a ModelDeployment becomes a `RayService` (ray.io/v1) serving the
- * model with Ray Serve LLM (`ray.serve.llm`, vLLM inside). Pure functions
- * only; the shared provider loop does every read and write.
- *
- * - Aggregated: one application built by `build_openai_app`, one GPU worker
- *   group sized by `scaling.replicas` and `resources`.
- * - Disaggregated: `build_pd_openai_app` with prefill and decode configs, a
- *   worker group for each (`scaling.prefill` / `scaling.decode`).
- * - Head node: `provider.overrides.head.resources` and `head.rayStartParams`
- *   (seed 000 section 4.15; defaults cpu "2", memory "4Gi", `{}`).
- * - Storage: `spec.model.storage.volumes` are mounted on the head and every
- *   worker group (runway-common's storage translation), with `HF_HOME` and
- *   `VLLM_CACHE_ROOT` at the model and compilation caches; the PVCs of
- *   volumes with a `size` are created alongside the RayService.
- * - Status from the RayService `Ready` condition (`serviceStatus` is
- *   deprecated upstream and only read when no condition exists).
+ * KubeRay's transform: a ModelDeployment becomes a `RayService` (see
+ * definition.ts for the whole provider). Pure.
  */
+import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
-  type KubeObject,
-  PersistentVolumeClaims,
-} from '@runway-portal/controller-runtime';
-import {
-  KUBERAY_PROVIDER,
   type ModelDeployment,
   type ModelDeploymentSpec,
   type PodStorage,
@@ -32,9 +14,6 @@ import {
   resolveServedName,
 } from '@runway-portal/plugin-runway-common';
 import {
-  type MappedStatus,
-  type OverrideSchema,
-  type ProviderDefinition,
   type TransformContext,
   TransformError,
   type TransformResult,
@@ -43,8 +22,8 @@ import {
   podVolumeFields,
 } from '@runway-portal/provider-shared';
 import { stringify } from 'yaml';
+import type { HeadOverrides } from './overrides';
 
-export const KUBERAY_VERSION = 'kuberay-provider:v0.1.0';
 export { RAY_VERSION } from '@runway-portal/plugin-runway-common';
 /**
  * Default image, from runway-common's image table. Seed 000 names
@@ -57,25 +36,6 @@ export const DEFAULT_RAY_IMAGE = defaultImage('kuberay', 'vllm');
 export const SERVE_PORT = 8000;
 
 export const HEAD_DEFAULTS = { cpu: '2', memory: '4Gi' } as const;
-
-export const KUBERAY_OVERRIDES: OverrideSchema = {
-  head: {
-    resources: { cpu: 'string', memory: 'string' },
-    rayStartParams: 'stringMap',
-  },
-};
-
-interface HeadOverrides {
-  resources?: { cpu?: string; memory?: string };
-  rayStartParams?: Record<string, string>;
-}
-
-interface Condition {
-  type?: string;
-  status?: string;
-  reason?: string;
-  message?: string;
-}
 
 /** engine.args values are strings in the API; vLLM's engine arguments want numbers and booleans typed. */
 export function typed(value: string): string | number | boolean {
@@ -352,138 +312,3 @@ export function transformKubeRay(
   // PVCs of `size` volumes after the RayService (the loop's primary object comes first).
   return { objects: [rayService, ...managedClaims(md)] };
 }
-
-function readyCondition(rs: KubeObject): Condition | undefined {
-  const conditions =
-    (rs.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
-  return conditions.find(c => c.type === 'Ready');
-}
-
-/** Messages of unhealthy Serve applications and deployments ("serveStatuses"). */
-export function serveErrors(rs: KubeObject): string[] {
-  const apps =
-    (rs.status as any)?.activeServiceStatus?.applicationStatuses ?? {};
-  const out: string[] = [];
-  for (const [app, s] of Object.entries<any>(apps)) {
-    if (s?.status && !['RUNNING', 'DEPLOYING'].includes(s.status) && s.message)
-      out.push(`${app}: ${s.message}`);
-    for (const [dep, d] of Object.entries<any>(
-      s?.serveDeploymentStatuses ?? {},
-    )) {
-      if (d?.status === 'UNHEALTHY' && d.message)
-        out.push(`${app}/${dep}: ${d.message}`);
-    }
-  }
-  return out;
-}
-
-/** Ready=False reasons after which KubeRay gives up (the rest mean "still starting"). */
-const FAILED_REASONS = new Set(['InitializingTimeout', 'ValidationFailed']);
-
-export function mapKubeRayStatus(
-  md: ModelDeployment,
-  rs: KubeObject,
-): MappedStatus {
-  const name = rs.metadata?.name ?? md.metadata?.name ?? '';
-  const workers = ((rs.spec as any)?.rayClusterConfig?.workerGroupSpecs ??
-    []) as Array<{ replicas?: number }>;
-  const desired = workers.reduce((n, w) => n + (w.replicas ?? 0), 0);
-  const cluster =
-    (rs.status as any)?.activeServiceStatus?.rayClusterStatus ?? {};
-  const replicas = {
-    desired,
-    ready: cluster.readyWorkerReplicas ?? 0,
-    available: cluster.availableWorkerReplicas ?? 0,
-  };
-  const endpoint = { service: `${name}-serve-svc`, port: SERVE_PORT };
-  const ready = readyCondition(rs);
-  const errors = serveErrors(rs);
-  if (ready?.status === 'True') {
-    return {
-      phase: 'Running',
-      message: ready.message || 'RayService is ready',
-      ready: true,
-      reason: ready.reason || 'Ready',
-      replicas,
-      endpoint,
-    };
-  }
-  if (ready) {
-    if (FAILED_REASONS.has(ready.reason ?? '') || errors.length > 0) {
-      const message =
-        [ready.message, ...errors].filter(Boolean).join('; ') ||
-        'RayService failed';
-      return {
-        phase: 'Failed',
-        message,
-        ready: false,
-        reason: ready.reason || 'Failed',
-        replicas,
-        endpoint,
-      };
-    }
-    return {
-      phase: 'Deploying',
-      message: ready.message || 'Waiting for Ray Serve to become ready',
-      ready: false,
-      reason: ready.reason || 'Initializing',
-      replicas,
-      endpoint,
-    };
-  }
-  // Older KubeRay without conditions: the deprecated serviceStatus (seed 000 section 4.9).
-  const serviceStatus = (rs.status as { serviceStatus?: string } | undefined)
-    ?.serviceStatus;
-  if (serviceStatus === 'Running')
-    return {
-      phase: 'Running',
-      message: 'RayService is running',
-      ready: true,
-      reason: 'Running',
-      replicas,
-      endpoint,
-    };
-  if (serviceStatus && /fail/i.test(serviceStatus)) {
-    return {
-      phase: 'Failed',
-      message: errors.join('; ') || serviceStatus,
-      ready: false,
-      reason: 'Failed',
-      replicas,
-      endpoint,
-    };
-  }
-  if (serviceStatus === 'Pending')
-    return {
-      phase: 'Pending',
-      message: 'RayService is pending',
-      ready: false,
-      reason: 'Pending',
-      replicas,
-      endpoint,
-    };
-  return {
-    phase: 'Deploying',
-    message: 'Waiting for KubeRay to start the RayService',
-    ready: false,
-    reason: 'Deploying',
-    replicas,
-    endpoint,
-  };
-}
-
-export const kuberayProvider: ProviderDefinition = {
-  name: 'kuberay',
-  registration: KUBERAY_PROVIDER,
-  version: KUBERAY_VERSION,
-  upstream: {
-    group: 'ray.io',
-    kind: 'RayService',
-    plural: 'rayservices',
-    versions: ['v1'],
-  },
-  extraKinds: [PersistentVolumeClaims],
-  overrides: KUBERAY_OVERRIDES,
-  transform: transformKubeRay,
-  mapStatus: mapKubeRayStatus,
-};
