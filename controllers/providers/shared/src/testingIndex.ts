@@ -20,6 +20,8 @@ export {
   statusOwners,
 } from './testing';
 export type { ModelDeploymentObject, RunningProvider } from './testing';
+export { describeProviderConformance } from './testing/conformance';
+export type { ConformanceOptions } from './testing/conformance';
 export {
   baselineReport,
   countModelDeployments,
