@@ -483,30 +483,6 @@ describe('Dynamo provider against a real cluster', () => {
     );
   });
 
-  it('leaves the DGD alone while paused', async () => {
-    const annotate = (value: string | null) =>
-      client.patch(
-        ModelDeployments,
-        { namespace: NS, name: 'llama-70b-pd' },
-        {
-          metadata: { annotations: { 'airunway.ai/reconcile-paused': value } },
-        },
-        'merge',
-      );
-    await annotate('true');
-    await patchSpec('llama-70b-pd', { scaling: { decode: { replicas: 3 } } });
-    await new Promise(r => setTimeout(r, 2500));
-    expect(
-      worker(await getDgd('llama-70b-pd'), 'VllmDecodeWorker').replicas,
-    ).toBe(5);
-    await annotate(null);
-    await until(
-      'decode replicas 3 after unpause',
-      async () =>
-        worker(await getDgd('llama-70b-pd'), 'VllmDecodeWorker').replicas === 3,
-    );
-  });
-
   it('deletes and recreates the DGD when an identity field changes', async () => {
     const before = await getDgd('llama-8b');
     await patchSpec('llama-8b', {

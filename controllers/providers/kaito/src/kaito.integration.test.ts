@@ -389,28 +389,6 @@ describe('KAITO provider against a real cluster', () => {
     expect(((await getWs('gemma-cpu')).resource as any).count).toBe(2);
   });
 
-  it('leaves the Workspace alone while paused', async () => {
-    await client.patch(
-      ModelDeployments,
-      { namespace: NS, name: 'gemma-cpu' },
-      { metadata: { annotations: { 'airunway.ai/reconcile-paused': 'true' } } },
-      'merge',
-    );
-    await patchSpec('gemma-cpu', { scaling: { replicas: 3 } });
-    await new Promise(r => setTimeout(r, 2500));
-    expect(((await getWs('gemma-cpu')).resource as any).count).toBe(2);
-    await client.patch(
-      ModelDeployments,
-      { namespace: NS, name: 'gemma-cpu' },
-      { metadata: { annotations: { 'airunway.ai/reconcile-paused': null } } },
-      'merge',
-    );
-    await until(
-      'count 3 after unpause',
-      async () => ((await getWs('gemma-cpu')).resource as any).count === 3,
-    );
-  });
-
   it('deletes and recreates the Workspace when an identity field changes', async () => {
     const before = await getWs('gemma-cpu');
     await patchSpec('gemma-cpu', {

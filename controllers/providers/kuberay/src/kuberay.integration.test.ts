@@ -551,28 +551,6 @@ describe('KubeRay provider against a real cluster', () => {
     expect(await workerReplicas('qwen-ray')).toBe(3);
   });
 
-  it('leaves the RayService alone while paused', async () => {
-    await client.patch(
-      ModelDeployments,
-      { namespace: NS, name: 'qwen-ray' },
-      { metadata: { annotations: { 'airunway.ai/reconcile-paused': 'true' } } },
-      'merge',
-    );
-    await patchSpec('qwen-ray', { scaling: { replicas: 4 } });
-    await new Promise(r => setTimeout(r, 2500));
-    expect(await workerReplicas('qwen-ray')).toBe(3);
-    await client.patch(
-      ModelDeployments,
-      { namespace: NS, name: 'qwen-ray' },
-      { metadata: { annotations: { 'airunway.ai/reconcile-paused': null } } },
-      'merge',
-    );
-    await until(
-      '4 workers after unpause',
-      async () => (await workerReplicas('qwen-ray')) === 4,
-    );
-  });
-
   it('restarts without recreating, drift warnings or write storms', async () => {
     /** How many times each reason was recorded (aggregated events carry a count). */
     const reasonCounts = async () => {

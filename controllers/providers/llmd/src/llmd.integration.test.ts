@@ -587,28 +587,6 @@ describe('llm-d provider against a real cluster', () => {
     );
   });
 
-  it('leaves everything alone while paused', async () => {
-    const annotate = (value: string | null) =>
-      client.patch(
-        ModelDeployments,
-        { namespace: NS, name: 'llama-8b-llmd' },
-        {
-          metadata: { annotations: { 'airunway.ai/reconcile-paused': value } },
-        },
-        'merge',
-      );
-    await annotate('true');
-    await patchSpec('llama-8b-llmd', { scaling: { replicas: 1 } });
-    await new Promise(r => setTimeout(r, 2500));
-    expect((await getDeployment('llama-8b-llmd-decode')).spec.replicas).toBe(3);
-    await annotate(null);
-    await until(
-      '1 replica after unpause',
-      async () =>
-        (await getDeployment('llama-8b-llmd-decode')).spec.replicas === 1,
-    );
-  });
-
   it('deletes and recreates its objects when an identity field changes', async () => {
     const before = await getPool('llama-8b-llmd');
     await patchSpec('llama-8b-llmd', {
