@@ -18,6 +18,7 @@ import {
   modelContainerFields,
   modelServerEnv,
   podStorageOf,
+  podTemplateMetadataFields,
   podVolumeFields,
   TransformError,
   type TransformResult,
@@ -155,16 +156,8 @@ function podTemplate(
       storage,
     }),
   };
-  const meta = spec.podTemplate?.metadata;
   return {
-    ...(meta?.labels || meta?.annotations
-      ? {
-          metadata: {
-            ...(meta.labels ? { labels: meta.labels } : {}),
-            ...(meta.annotations ? { annotations: meta.annotations } : {}),
-          },
-        }
-      : {}),
+    ...podTemplateMetadataFields(spec),
     spec: {
       containers: [container],
       ...podVolumeFields(storage),

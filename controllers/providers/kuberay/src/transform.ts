@@ -19,6 +19,7 @@ import {
   type TransformResult,
   huggingFaceTokenEnvFrom,
   podStorageOf,
+  podTemplateMetadataFields,
   podVolumeFields,
 } from '@runway-portal/provider-shared';
 import { stringify } from 'yaml';
@@ -140,7 +141,6 @@ function workerGroup(
   requests[gpu.type] = gpu.count;
   limits[gpu.type] = gpu.count;
   const envFrom = huggingFaceTokenEnvFrom(spec);
-  const meta = spec.podTemplate?.metadata;
   return {
     groupName,
     replicas,
@@ -149,14 +149,7 @@ function workerGroup(
     numOfHosts: 1,
     rayStartParams: {},
     template: {
-      ...(meta?.labels || meta?.annotations
-        ? {
-            metadata: {
-              ...(meta.labels ? { labels: meta.labels } : {}),
-              ...(meta.annotations ? { annotations: meta.annotations } : {}),
-            },
-          }
-        : {}),
+      ...podTemplateMetadataFields(spec),
       spec: {
         containers: [
           {

@@ -20,6 +20,7 @@ export {
   modelContainerFields,
   modelServerEnv,
   podStorageOf,
+  podTemplateMetadataFields,
   podVolumeFields,
 } from './pod';
 export {

@@ -4,6 +4,7 @@ import {
   modelContainerFields,
   modelServerEnv,
   podStorageOf,
+  podTemplateMetadataFields,
   podVolumeFields,
 } from './pod';
 
@@ -116,5 +117,19 @@ describe('the shared pod builder', () => {
       modelContainerFields({ env: [], spec: bare.spec, storage: none }),
     ).toEqual({});
     expect(podVolumeFields(none)).toEqual({});
+  });
+
+  it("copies the pod template's labels and annotations, and writes no metadata without them", () => {
+    expect(
+      podTemplateMetadataFields(
+        md({ podTemplate: { metadata: { labels: { team: 'ml' } } } }).spec,
+      ),
+    ).toEqual({ metadata: { labels: { team: 'ml' } } });
+    expect(
+      podTemplateMetadataFields(
+        md({ podTemplate: { metadata: { annotations: { a: 'b' } } } }).spec,
+      ),
+    ).toEqual({ metadata: { annotations: { a: 'b' } } });
+    expect(podTemplateMetadataFields(md({}).spec)).toEqual({});
   });
 });

@@ -77,3 +77,23 @@ export function podVolumeFields(storage: Pick<PodStorage, 'volumes'>): {
     ? { volumes: podVolumes(storage.volumes) }
     : {};
 }
+
+/**
+ * A pod template's `metadata` from `spec.podTemplate.metadata` (its labels
+ * and annotations as given), or nothing when it has neither.
+ */
+export function podTemplateMetadataFields(spec: ModelDeploymentSpec): {
+  metadata?: {
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+} {
+  const meta = spec.podTemplate?.metadata;
+  if (!meta?.labels && !meta?.annotations) return {};
+  return {
+    metadata: {
+      ...(meta.labels ? { labels: meta.labels } : {}),
+      ...(meta.annotations ? { annotations: meta.annotations } : {}),
+    },
+  };
+}
