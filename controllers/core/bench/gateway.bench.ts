@@ -20,7 +20,7 @@ import {
   buildHTTPRoute,
   buildInferencePool,
 } from '@runway-portal/plugin-runway-common';
-import { memoryOf, ratio, timed } from '@runway-portal/provider-shared/testing';
+import { memoryOf, ratio, timed } from '@runway-portal/e2e-testing';
 import { Gateways } from '../src/lookups';
 import { ModelDeployments } from '../src/reconciler';
 import {

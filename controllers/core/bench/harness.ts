@@ -3,9 +3,9 @@
  * writes in flight), a cluster with the airunway.ai CRDs and built-in
  * providers registered ready, the core as its own process (`src/index.ts`,
  * as in production, webhooks off) and the tear-down. Timing, memory and
- * polling are provider-shared's benchmark helpers.
+ * polling are e2e-testing's benchmark helpers.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { KubeClient, Namespaces } from '@runway-portal/controller-runtime';
 import { startCluster, type TestCluster } from '@runway-portal/e2e-cluster';
@@ -14,12 +14,13 @@ import {
   type ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
 import {
-  countModelDeployments,
   inParallel,
   pollUntil,
   runBenchmark,
+  startTsProcess,
   stopProcesses,
-} from '@runway-portal/provider-shared/testing';
+} from '@runway-portal/e2e-testing';
+import { countModelDeployments } from '@runway-portal/provider-shared/testing';
 import { InferenceProviderConfigs } from '../src/reconciler';
 
 export const COUNT = Number(process.env.COUNT ?? 1000);
@@ -106,12 +107,10 @@ export function runCoreBenchmark(
     const client = new KubeClient(cluster.kubeConfig());
     const started: ChildProcess[] = [];
     const startCore = () => {
-      const core = spawn(
-        process.execPath,
+      const core = startTsProcess(
+        'the core',
+        'src/index.ts',
         [
-          '--require',
-          require.resolve('@backstage/cli/config/nodeTransform.cjs'),
-          'src/index.ts',
           '--webhook-mode=off',
           '--metrics-port=0',
           '--health-port=0',
@@ -119,8 +118,8 @@ export function runCoreBenchmark(
         ],
         {
           cwd: PACKAGE,
-          env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath },
-          stdio: ['ignore', 'inherit', 'inherit'],
+          env: { KUBECONFIG: cluster.kubeconfigPath },
+          stdout: 'inherit',
         },
       );
       started.push(core);

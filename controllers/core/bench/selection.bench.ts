@@ -11,12 +11,7 @@
  * The core runs as its own process (`src/index.ts`), as in production
  * (`./harness`).
  */
-import {
-  memoryOf,
-  pollUntil,
-  ratio,
-  timed,
-} from '@runway-portal/provider-shared/testing';
+import { memoryOf, pollUntil, ratio, timed } from '@runway-portal/e2e-testing';
 import { ModelDeployments } from '../src/reconciler';
 import {
   COUNT,

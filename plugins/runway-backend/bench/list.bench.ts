@@ -22,7 +22,7 @@ import { startClusters, type TestCluster } from '@runway-portal/e2e-cluster';
 import { resolvePackagePath } from '@backstage/backend-plugin-api';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { percentiles } from '@runway-portal/provider-shared/testing';
+import { percentiles } from '@runway-portal/e2e-testing';
 import { runwayPlugin } from '../src/plugin';
 
 // The backend's request log would drown the numbers.

@@ -1,13 +1,8 @@
 /** Helpers of this package's integration tests (not exported from the package). */
-import fs from 'node:fs';
 import path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
 import {
-  Events,
   KubeClient,
   type KubeObject,
-  Namespaces,
   silentLogger,
 } from '@runway-portal/controller-runtime';
 import {
@@ -15,6 +10,15 @@ import {
   type TestCluster,
   freePort,
 } from '@runway-portal/e2e-cluster';
+import {
+  applyManifests as applyYaml,
+  createNamespace,
+  eventsOf,
+  eventually,
+  impersonating,
+  sleep,
+  startControllerForTest,
+} from '@runway-portal/e2e-testing';
 import {
   BUILT_IN_PROVIDERS,
   type InferenceProviderConfig,
@@ -24,7 +28,15 @@ import { buildCore, type CoreProcess } from '../main';
 import { parseOptions } from '../options';
 import { InferenceProviderConfigs, ModelDeployments } from '../reconciler';
 
-export { freePort };
+export {
+  createNamespace,
+  eventsOf,
+  eventually,
+  freePort,
+  impersonating,
+  sleep,
+};
+export type { KubeEvent } from '@runway-portal/e2e-testing';
 
 /** Budget for starting a cluster in beforeAll (a cold build of the binaries takes minutes). */
 export const START_TIMEOUT_MS = 30 * 60_000;
@@ -33,35 +45,6 @@ export const DEPLOYMENT_CRDS = [
   path.join(CRDS, 'airunway.ai_modeldeployments.yaml'),
   path.join(CRDS, 'airunway.ai_inferenceproviderconfigs.yaml'),
 ];
-
-export const sleep = (ms: number) =>
-  new Promise(resolve => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns something truthy; errors count as "not yet". */
-export async function eventually<T>(
-  description: string,
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${description}${
-          last instanceof Error ? ` (last error: ${last.message})` : ''
-        }`,
-      );
-    }
-    await sleep(100);
-  }
-}
 
 export const CORE_SERVICE_ACCOUNT =
   'system:serviceaccount:airunway-system:airunway-core';
@@ -75,46 +58,14 @@ export const CORE_ADMISSION_POLICY = path.resolve(
   '../../../deploy/core/admission-policy.yaml',
 );
 
-/** The admin kubeconfig, acting as `user` (impersonation): RBAC decides as for that user. */
-export function impersonating(kc: KubeConfig, user: string): KubeConfig {
-  const out = new KubeConfig();
-  out.loadFromOptions({
-    clusters: kc.clusters,
-    contexts: kc.contexts,
-    currentContext: kc.currentContext,
-    users: kc.users.map(u => ({ ...u, impersonateUser: user })),
-  });
-  return out;
-}
-
 export const CORE_MANIFESTS = path.resolve(__dirname, '../../../deploy/core');
 
 /** Server-side applies every document of a YAML file as the test's field manager; returns what the server answered. */
-export async function applyManifests(
+export const applyManifests = (
   client: KubeClient,
   file: string,
   options: { dryRun?: boolean; nameSuffix?: string } = {},
-): Promise<KubeObject[]> {
-  const applied: KubeObject[] = [];
-  for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
-    const obj = doc.toJSON() as KubeObject | null;
-    if (!obj) continue;
-    if (options.nameSuffix)
-      obj.metadata = {
-        ...obj.metadata,
-        name: `${obj.metadata?.name}${options.nameSuffix}`,
-      };
-    const rt = await client.resolve(obj.apiVersion!, obj.kind!);
-    applied.push(
-      await client.apply(rt, obj, {
-        fieldManager: 'core-test',
-        force: true,
-        dryRun: options.dryRun,
-      }),
-    );
-  }
-  return applied;
-}
+) => applyYaml(client, file, { fieldManager: 'core-test', ...options });
 
 /** Runs the core in this process against `cluster`, as `main.ts` would with these flags. */
 export async function startCore(
@@ -127,20 +78,15 @@ export async function startCore(
     {},
   );
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  const kc = options.actAs
-    ? impersonating(cluster.kubeConfig(), options.actAs)
-    : cluster.kubeConfig();
-  const core = buildCore(parsed.options, {
-    client: new KubeClient(kc),
-    logger: silentLogger,
-    handleSignals: false,
-  });
-  const running = core.start();
-  running.catch(() => undefined);
-  await eventually(
-    'the core to lead with synced caches',
-    () => core.manager.isLeader() && core.manager.informers.hasSynced(),
-    30_000,
+  const { controller: core, running } = await startControllerForTest(
+    cluster,
+    client =>
+      buildCore(parsed.options, {
+        client,
+        logger: silentLogger,
+        handleSignals: false,
+      }),
+    { actAs: options.actAs, name: 'the core' },
   );
   return { core, running };
 }
@@ -204,13 +150,6 @@ export function useCoreCluster(options: {
     await env.cluster?.stop();
   }, 60_000);
   return env;
-}
-
-export async function createNamespace(
-  client: KubeClient,
-  name: string,
-): Promise<void> {
-  await client.create(Namespaces, { metadata: { name } });
 }
 
 /** A ModelDeployment as the runtime's client takes it. */
@@ -288,25 +227,6 @@ export async function setProviderReady(
     force: true,
     subresource: 'status',
   });
-}
-
-export interface KubeEvent {
-  type: string;
-  reason: string;
-  message: string;
-  involvedObject: { name: string; kind: string };
-}
-
-export async function eventsOf(
-  client: KubeClient,
-  namespace: string,
-  name: string,
-): Promise<KubeEvent[]> {
-  const list = await client.list(Events, {
-    namespace,
-    fieldSelector: `involvedObject.name=${name}`,
-  });
-  return list.items as unknown as KubeEvent[];
 }
 
 export function conditionOf(md: ModelDeployment, type: string) {

@@ -12,14 +12,17 @@ import {
   containerVolumeMounts,
   defaultImage,
   gpuResourceName,
-  modelCacheEnv,
-  mountableVolumes,
   podVolumes,
   type ModelDeployment,
   type ModelDeploymentSpec,
   type MountableVolume,
 } from '@runway-portal/plugin-runway-common';
-import { TransformError } from '@runway-portal/provider-shared';
+import {
+  TransformError,
+  huggingFaceTokenEnvFrom,
+  modelServerEnv,
+  podStorageOf,
+} from '@runway-portal/provider-shared';
 import {
   DYNAMO_ENGINES,
   type DynamoApiVersion,
@@ -141,16 +144,15 @@ interface WorkerStorage {
 }
 
 function workerStorage(md: ModelDeployment): WorkerStorage {
-  const { volumes, issues } = mountableVolumes(md);
-  if (issues.length > 0)
-    throw new TransformError(issues[0].path, issues[0].message);
+  // Dynamo's backends get VLLM_CACHE_ROOT from its compilation-cache field, not from us.
+  const { volumes, env } = podStorageOf(md, { runsVllm: false });
   const compilationCache = volumes.find(
     v => v.purpose === 'compilationCache' && !v.readOnly,
   );
   return {
     compilationCache,
     volumes: volumes.filter(v => v !== compilationCache),
-    env: modelCacheEnv(volumes, md.spec.env),
+    env,
   };
 }
 
@@ -159,7 +161,7 @@ function workerEnv(
   spec: ModelDeploymentSpec,
   storage: WorkerStorage,
 ): unknown[] | undefined {
-  const env = [...(spec.env ?? []), ...storage.env];
+  const env = modelServerEnv(spec, storage);
   return env.length > 0 ? env : undefined;
 }
 
@@ -285,10 +287,8 @@ function v1beta1Components(
 ): Json[] {
   const spec = md.spec;
   const image = imageOf(spec, engine);
-  const secret = spec.secrets?.huggingFaceToken;
   // A fresh list per container: the object is serialised, never shared.
-  const envFrom = () =>
-    secret ? [{ secretRef: { name: secret } }] : undefined;
+  const envFrom = () => huggingFaceTokenEnvFrom(spec);
   const metadata = podMetadata(spec);
   const gpuResource = gpuResourceName(spec);
   const cache = storage.compilationCache;

@@ -6,4 +6,4 @@
  *
  * @packageDocumentation
  */
-export { KAITO_VERSION, kaitoProvider } from './provider';
+export { KAITO_VERSION, kaitoProvider } from './definition';

@@ -3,7 +3,7 @@
  * @runway-portal/provider-shared's README (`--help` lists them).
  */
 import { runProvider } from '@runway-portal/provider-shared';
-import { kaitoProvider } from './provider';
+import { kaitoProvider } from './definition';
 
 runProvider(kaitoProvider).then(
   code => process.exit(code),

@@ -9,13 +9,9 @@ import {
   desiredObjects,
 } from '@runway-portal/provider-shared';
 import { parse } from 'yaml';
-import {
-  GPU_PRESENT_LABEL,
-  ggufModelUri,
-  kaitoProvider,
-  prepareKaito,
-  mapKaitoStatus,
-} from './provider';
+import { kaitoProvider, prepareKaito } from './definition';
+import { mapKaitoStatus } from './status';
+import { GPU_PRESENT_LABEL, ggufModelUri } from './transform';
 
 const testdata = (file: string) =>
   parse(fs.readFileSync(path.join(__dirname, 'testdata', file), 'utf8'));

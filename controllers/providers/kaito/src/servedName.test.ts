@@ -13,7 +13,7 @@ import {
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import { desiredObjects } from '@runway-portal/provider-shared';
 import { parse } from 'yaml';
-import { kaitoProvider } from './provider';
+import { kaitoProvider } from './definition';
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);

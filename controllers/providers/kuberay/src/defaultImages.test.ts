@@ -7,7 +7,7 @@ import {
   RAY_VERSION,
 } from '@runway-portal/plugin-runway-common';
 import { desiredObjects } from '@runway-portal/provider-shared';
-import { kuberayProvider } from './provider';
+import { kuberayProvider } from './definition';
 
 const cases = engineCapabilities(KUBERAY_PROVIDER).flatMap(e =>
   (e.servingModes ?? ['aggregated']).map(mode => ({ engine: e.name, mode })),

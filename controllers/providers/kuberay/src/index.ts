@@ -6,4 +6,4 @@
  *
  * @packageDocumentation
  */
-export { KUBERAY_VERSION, kuberayProvider } from './provider';
+export { KUBERAY_VERSION, kuberayProvider } from './definition';

@@ -3,7 +3,7 @@
  * @runway-portal/provider-shared's README (`--help` lists them).
  */
 import { runProvider } from '@runway-portal/provider-shared';
-import { kuberayProvider } from './provider';
+import { kuberayProvider } from './definition';
 
 runProvider(kuberayProvider).then(
   code => process.exit(code),

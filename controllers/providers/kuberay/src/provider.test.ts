@@ -10,15 +10,15 @@ import {
   desiredObjects,
 } from '@runway-portal/provider-shared';
 import { parse } from 'yaml';
+import { kuberayProvider } from './definition';
+import { KUBERAY_OVERRIDES } from './overrides';
+import { mapKubeRayStatus } from './status';
 import {
   DEFAULT_RAY_IMAGE,
-  KUBERAY_OVERRIDES,
   MIN_PD_RAY_VERSION,
   RAY_VERSION,
-  kuberayProvider,
-  mapKubeRayStatus,
   typed,
-} from './provider';
+} from './transform';
 
 const testdata = (file: string) =>
   parse(fs.readFileSync(path.join(__dirname, 'testdata', file), 'utf8'));

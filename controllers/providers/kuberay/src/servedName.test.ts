@@ -12,7 +12,7 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import { desiredObjects } from '@runway-portal/provider-shared';
 import { parse } from 'yaml';
-import { kuberayProvider } from './provider';
+import { kuberayProvider } from './definition';
 
 const engines = engineCapabilities(KUBERAY_PROVIDER);
 const cases = engines.flatMap(e =>

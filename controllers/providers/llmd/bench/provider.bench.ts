@@ -13,16 +13,18 @@ import { KubeClient, Namespaces } from '@runway-portal/controller-runtime';
 import { startCluster } from '@runway-portal/e2e-cluster';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import {
-  baselineReport,
-  countModelDeployments,
-  measureBaselines,
   memoryOf,
   pollUntil,
   ratio,
-  resourceCreated,
   runBenchmark,
-  startProviderProcess,
   stopProcesses,
+} from '@runway-portal/e2e-testing';
+import {
+  baselineReport,
+  countModelDeployments,
+  measureBaselines,
+  resourceCreated,
+  startProviderProcess,
 } from '@runway-portal/provider-shared/testing';
 
 const COUNT = Number(process.argv[2] ?? 1000);

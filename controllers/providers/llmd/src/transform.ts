@@ -36,21 +36,22 @@ import {
   EPP_PORTS,
   INFERENCE_POOL_API_VERSION,
   buildEndpointPicker,
-  compilationCacheEnv,
-  containerVolumeMounts,
   defaultImage,
   gatewayObjectNames,
   gpuResourceName,
   managedClaims,
-  modelCacheEnv,
-  mountableVolumes,
-  podVolumes,
   resolveServedName,
   type ModelDeployment,
   type ModelDeploymentSpec,
-  type MountableVolume,
+  type PodStorage,
 } from '@runway-portal/plugin-runway-common';
-import { TransformError } from '@runway-portal/provider-shared';
+import {
+  TransformError,
+  modelContainerFields,
+  modelServerEnv,
+  podStorageOf,
+  podVolumeFields,
+} from '@runway-portal/provider-shared';
 import {
   LLMD_EPP_CONFIG,
   LLMD_PD_EPP_CONFIG,
@@ -194,25 +195,6 @@ function resources(
   return Object.keys(limits).length > 0 ? { limits, requests } : { requests };
 }
 
-/** The deployment's storage volumes; a volume that cannot be mounted fails naming its field. */
-export function storageOf(md: ModelDeployment): MountableVolume[] {
-  const { volumes, issues } = mountableVolumes(md);
-  if (issues.length > 0)
-    throw new TransformError(issues[0].path, issues[0].message);
-  return volumes;
-}
-
-/** Environment the volumes imply: HF_HOME at the model cache, VLLM_CACHE_ROOT at the compilation cache. */
-function storageEnv(
-  spec: ModelDeploymentSpec,
-  volumes: MountableVolume[],
-): unknown[] {
-  return [
-    ...modelCacheEnv(volumes, spec.env),
-    ...compilationCacheEnv(volumes, spec.env),
-  ];
-}
-
 const httpProbe = (
   port: number,
   periodSeconds: number,
@@ -227,7 +209,7 @@ function modelServerDeployment(
   md: ModelDeployment,
   server: ModelServer,
   overrides: LlmdOverrides,
-  volumes: MountableVolume[],
+  storage: PodStorage,
 ): KubeObject {
   const spec = md.spec;
   const disaggregated = spec.serving?.mode === 'disaggregated';
@@ -243,17 +225,20 @@ function modelServerDeployment(
     'llm-d.ai/model': md.metadata?.name ?? '',
     ...selector,
   };
-  const env: unknown[] = [...(spec.env ?? []), ...storageEnv(spec, volumes)];
-  if (disaggregated) {
-    env.push(
-      {
-        name: 'VLLM_NIXL_SIDE_CHANNEL_HOST',
-        valueFrom: { fieldRef: { fieldPath: 'status.podIP' } },
-      },
-      { name: 'VLLM_NIXL_SIDE_CHANNEL_PORT', value: String(NIXL_PORT) },
-    );
-  }
-  const secret = spec.secrets?.huggingFaceToken;
+  // The NIXL side channel of prefill/decode disaggregation, after the user's and the storage's.
+  const env = modelServerEnv(
+    spec,
+    storage,
+    disaggregated
+      ? [
+          {
+            name: 'VLLM_NIXL_SIDE_CHANNEL_HOST',
+            valueFrom: { fieldRef: { fieldPath: 'status.podIP' } },
+          },
+          { name: 'VLLM_NIXL_SIDE_CHANNEL_PORT', value: String(NIXL_PORT) },
+        ]
+      : [],
+  );
   const requirements = resources(spec, server);
   const ports = [{ name: 'http', containerPort: vllmPort, protocol: 'TCP' }];
   if (disaggregated)
@@ -264,17 +249,14 @@ function modelServerDeployment(
     command: ['vllm', 'serve'],
     args: vllmArgs(spec, vllmPort, server.gpus, disaggregated),
     ports,
-    ...(env.length > 0 ? { env } : {}),
-    ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
-    ...(requirements ? { resources: requirements } : {}),
-    ...(volumes.length > 0
-      ? { volumeMounts: containerVolumeMounts(volumes) }
-      : {}),
+    ...modelContainerFields({ env, spec, resources: requirements, storage }),
     startupProbe: httpProbe(vllmPort, 10, 60),
     readinessProbe: httpProbe(vllmPort, 5, 3),
   };
-  const podSpec: Json = { containers: [container] };
-  if (volumes.length > 0) podSpec.volumes = podVolumes(volumes);
+  const podSpec: Json = {
+    containers: [container],
+    ...podVolumeFields(storage),
+  };
   if (behindSidecar) {
     // llm-d's routing sidecar (a native sidecar: an init container that keeps running) takes the
     // serving port, runs the prefill step the endpoint picker chose, then forwards to vLLM.
@@ -437,13 +419,13 @@ export function buildLlmdObjects(md: ModelDeployment): KubeObject[] {
     );
   }
   const overrides = readLlmdOverrides(md.spec.provider?.overrides);
-  const volumes = storageOf(md);
+  const storage = podStorageOf(md, { runsVllm: true });
   return [
     inferencePool(md, overrides),
     // PVCs of `size` volumes, before the pods that mount them.
     ...managedClaims(md),
     ...modelServers(md).map(server =>
-      modelServerDeployment(md, server, overrides, volumes),
+      modelServerDeployment(md, server, overrides, storage),
     ),
     service(md),
     ...endpointPicker(md, overrides),

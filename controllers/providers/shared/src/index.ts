@@ -16,6 +16,14 @@ export type {
 } from './definition';
 export { TransformError } from './definition';
 export {
+  huggingFaceTokenEnvFrom,
+  modelContainerFields,
+  modelServerEnv,
+  podStorageOf,
+  podTemplateMetadataFields,
+  podVolumeFields,
+} from './pod';
+export {
   DEFAULT_FINALIZER_TIMEOUT_MS,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   ProviderController,

@@ -2,12 +2,13 @@
  * Helpers for providers' integration tests against real clusters: run a
  * provider in-process, play the core's part (select the provider), read
  * events. No cluster or mock in here: the caller brings a KubeClient.
+ * The generic waiting and event helpers are e2e-testing's.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { eventRecorded, eventsAbout } from '@runway-portal/e2e-testing';
 import {
-  Events,
   isAlreadyExists,
   isNotFound,
   KubeClient,
@@ -27,6 +28,8 @@ import {
 } from './controller';
 import type { ProviderDefinition } from './definition';
 import { InferenceProviderConfigs, ModelDeployments } from './resources';
+
+export { eventsAbout };
 
 /** The field manager the tests use when they act as the core controller. */
 export const TEST_CORE_FIELD_MANAGER = 'airunway-core';
@@ -178,20 +181,8 @@ export function modelDeploymentTestHelpers(
       client().patch(ModelDeployments, { namespace, name }, { spec }, 'merge'),
     events: (name: string, ns = namespace) => eventsAbout(client(), ns, name),
     /** Waits for an event (`Type/Reason: message`): the recorder writes after the objects and the status. */
-    eventRecorded: async (name: string, event: string, ns = namespace) => {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const recorded = await eventsAbout(client(), ns, name);
-        if (recorded.includes(event)) return;
-        if (Date.now() > deadline)
-          throw new Error(
-            `Timed out after 30 s waiting for event "${event}" about ${name}; its events:\n${recorded.join(
-              '\n',
-            )}`,
-          );
-        await new Promise(resolve => setTimeout(resolve, 200));
-      }
-    },
+    eventRecorded: (name: string, event: string, ns = namespace) =>
+      eventRecorded(client(), ns, name, event),
   };
 }
 
@@ -240,26 +231,6 @@ export async function startProviderAsServiceAccount(
     options,
   );
   return { providerClient, running };
-}
-
-/** Events about an object, as `Type/Reason: message`. */
-export async function eventsAbout(
-  client: KubeClient,
-  namespace: string,
-  name: string,
-): Promise<string[]> {
-  const list = await client.list<
-    KubeObject & {
-      type?: string;
-      reason?: string;
-      message?: string;
-      involvedObject?: { name?: string };
-    }
-  >(Events, {
-    namespace,
-    fieldSelector: `involvedObject.name=${name}`,
-  });
-  return list.items.map(e => `${e.type}/${e.reason}: ${e.message}`);
 }
 
 /** Which field manager owns a top-level status field (or a condition type) of an object. */

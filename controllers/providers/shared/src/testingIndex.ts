@@ -20,20 +20,26 @@ export {
   statusOwners,
 } from './testing';
 export type { ModelDeploymentObject, RunningProvider } from './testing';
+export { describeProviderConformance } from './testing/conformance';
+export type { ConformanceOptions } from './testing/conformance';
 export {
   baselineReport,
   countModelDeployments,
-  inParallel,
   measureBaselines,
+  resourceCreated,
+  startProviderProcess,
+} from './testing/bench';
+export type { Baselines, WriteRate } from './testing/bench';
+// The generic benchmark helpers moved to @runway-portal/e2e-testing; re-exported
+// here for the benchmarks that still import them from this entry point.
+export {
+  inParallel,
   memoryOf,
   percentile,
   percentiles,
   pollUntil,
   ratio,
-  resourceCreated,
   runBenchmark,
-  startProviderProcess,
   stopProcesses,
   timed,
-} from './testing/bench';
-export type { Baselines, WriteRate } from './testing/bench';
+} from '@runway-portal/e2e-testing';

@@ -1,27 +1,9 @@
 /**
- * KubeRay: a ModelDeployment becomes a `RayService` (ray.io/v1) serving the
- * model with Ray Serve LLM (`ray.serve.llm`, vLLM inside). Pure functions
- * only; the shared provider loop does every read and write.
- *
- * - Aggregated: one application built by `build_openai_app`, one GPU worker
- *   group sized by `scaling.replicas` and `resources`.
- * - Disaggregated: `build_pd_openai_app` with prefill and decode configs, a
- *   worker group for each (`scaling.prefill` / `scaling.decode`).
- * - Head node: `provider.overrides.head.resources` and `head.rayStartParams`
- *   (seed 000 section 4.15; defaults cpu "2", memory "4Gi", `{}`).
- * - Storage: `spec.model.storage.volumes` are mounted on the head and every
- *   worker group (runway-common's storage translation), with `HF_HOME` and
- *   `VLLM_CACHE_ROOT` at the model and compilation caches; the PVCs of
- *   volumes with a `size` are created alongside the RayService.
- * - Status from the RayService `Ready` condition (`serviceStatus` is
- *   deprecated upstream and only read when no condition exists).
+ * KubeRay's transform: a ModelDeployment becomes a `RayService` (see
+ * definition.ts for the whole provider). Pure.
  */
+import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
-  type KubeObject,
-  PersistentVolumeClaims,
-} from '@runway-portal/controller-runtime';
-import {
-  KUBERAY_PROVIDER,
   type ModelDeployment,
   type ModelDeploymentSpec,
   type PodStorage,
@@ -29,21 +11,20 @@ import {
   containerVolumeMounts,
   defaultImage,
   managedClaims,
-  podStorage,
-  podVolumes,
   resolveServedName,
 } from '@runway-portal/plugin-runway-common';
 import {
-  type MappedStatus,
-  type OverrideSchema,
-  type ProviderDefinition,
   type TransformContext,
   TransformError,
   type TransformResult,
+  huggingFaceTokenEnvFrom,
+  podStorageOf,
+  podTemplateMetadataFields,
+  podVolumeFields,
 } from '@runway-portal/provider-shared';
 import { stringify } from 'yaml';
+import type { HeadOverrides } from './overrides';
 
-export const KUBERAY_VERSION = 'kuberay-provider:v0.1.0';
 export { RAY_VERSION } from '@runway-portal/plugin-runway-common';
 /**
  * Default image, from runway-common's image table. Seed 000 names
@@ -57,40 +38,18 @@ export const SERVE_PORT = 8000;
 
 export const HEAD_DEFAULTS = { cpu: '2', memory: '4Gi' } as const;
 
-export const KUBERAY_OVERRIDES: OverrideSchema = {
-  head: {
-    resources: { cpu: 'string', memory: 'string' },
-    rayStartParams: 'stringMap',
-  },
-};
-
-interface HeadOverrides {
-  resources?: { cpu?: string; memory?: string };
-  rayStartParams?: Record<string, string>;
-}
-
-interface Condition {
-  type?: string;
-  status?: string;
-  reason?: string;
-  message?: string;
-}
-
 /** engine.args values are strings in the API; vLLM's engine arguments want numbers and booleans typed. */
 export function typed(value: string): string | number | boolean {
   if (value === 'true' || value === 'false') return value === 'true';
   return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 }
 
-/** The deployment's volumes and cache environment; a volume that cannot be mounted fails naming its field. */
-function storageOf(md: ModelDeployment): PodStorage {
-  const { issues, ...storage } = podStorage(md, { runsVllm: true });
-  if (issues.length > 0)
-    throw new TransformError(issues[0].path, issues[0].message);
-  return storage;
-}
-
-/** The container's `env` (the given env, then the cache environment) and `volumeMounts`, or nothing. */
+/**
+ * The container's `env` (the given env, then the cache environment) and
+ * `volumeMounts`, or nothing. Not provider-shared's `modelContainerFields`:
+ * KubeRay's containers have always put `envFrom` after the mounts, and the
+ * written objects stay byte-identical.
+ */
 function containerStorage(
   storage: PodStorage,
   env: unknown[] = [],
@@ -102,13 +61,6 @@ function containerStorage(
       ? { volumeMounts: containerVolumeMounts(storage.volumes) }
       : {}),
   };
-}
-
-/** The pod's `volumes`, or nothing. */
-function podSpecStorage(storage: PodStorage): Record<string, unknown> {
-  return storage.volumes.length > 0
-    ? { volumes: podVolumes(storage.volumes) }
-    : {};
 }
 
 /**
@@ -188,8 +140,7 @@ function workerGroup(
   }
   requests[gpu.type] = gpu.count;
   limits[gpu.type] = gpu.count;
-  const secret = spec.secrets?.huggingFaceToken;
-  const meta = spec.podTemplate?.metadata;
+  const envFrom = huggingFaceTokenEnvFrom(spec);
   return {
     groupName,
     replicas,
@@ -198,25 +149,18 @@ function workerGroup(
     numOfHosts: 1,
     rayStartParams: {},
     template: {
-      ...(meta?.labels || meta?.annotations
-        ? {
-            metadata: {
-              ...(meta.labels ? { labels: meta.labels } : {}),
-              ...(meta.annotations ? { annotations: meta.annotations } : {}),
-            },
-          }
-        : {}),
+      ...podTemplateMetadataFields(spec),
       spec: {
         containers: [
           {
             name: 'ray-worker',
             image,
             ...containerStorage(storage, spec.env),
-            ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
+            ...(envFrom ? { envFrom } : {}),
             resources: { requests, limits },
           },
         ],
-        ...podSpecStorage(storage),
+        ...podVolumeFields(storage),
         ...(spec.nodeSelector && Object.keys(spec.nodeSelector).length > 0
           ? { nodeSelector: spec.nodeSelector }
           : {}),
@@ -251,7 +195,7 @@ function headGroup(
             resources: { requests: { cpu, memory }, limits: { memory } },
           },
         ],
-        ...podSpecStorage(storage),
+        ...podVolumeFields(storage),
       },
     },
   };
@@ -274,7 +218,7 @@ export function transformKubeRay(
     spec.provider?.overrides as { head?: HeadOverrides } | undefined
   )?.head ?? {}) as HeadOverrides;
   const gpuType = (g?: { type?: string }) => g?.type ?? 'nvidia.com/gpu';
-  const storage = storageOf(md);
+  const storage = podStorageOf(md, { runsVllm: true });
 
   let application: Record<string, unknown>;
   let workers: Array<Record<string, unknown>>;
@@ -361,138 +305,3 @@ export function transformKubeRay(
   // PVCs of `size` volumes after the RayService (the loop's primary object comes first).
   return { objects: [rayService, ...managedClaims(md)] };
 }
-
-function readyCondition(rs: KubeObject): Condition | undefined {
-  const conditions =
-    (rs.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
-  return conditions.find(c => c.type === 'Ready');
-}
-
-/** Messages of unhealthy Serve applications and deployments ("serveStatuses"). */
-export function serveErrors(rs: KubeObject): string[] {
-  const apps =
-    (rs.status as any)?.activeServiceStatus?.applicationStatuses ?? {};
-  const out: string[] = [];
-  for (const [app, s] of Object.entries<any>(apps)) {
-    if (s?.status && !['RUNNING', 'DEPLOYING'].includes(s.status) && s.message)
-      out.push(`${app}: ${s.message}`);
-    for (const [dep, d] of Object.entries<any>(
-      s?.serveDeploymentStatuses ?? {},
-    )) {
-      if (d?.status === 'UNHEALTHY' && d.message)
-        out.push(`${app}/${dep}: ${d.message}`);
-    }
-  }
-  return out;
-}
-
-/** Ready=False reasons after which KubeRay gives up (the rest mean "still starting"). */
-const FAILED_REASONS = new Set(['InitializingTimeout', 'ValidationFailed']);
-
-export function mapKubeRayStatus(
-  md: ModelDeployment,
-  rs: KubeObject,
-): MappedStatus {
-  const name = rs.metadata?.name ?? md.metadata?.name ?? '';
-  const workers = ((rs.spec as any)?.rayClusterConfig?.workerGroupSpecs ??
-    []) as Array<{ replicas?: number }>;
-  const desired = workers.reduce((n, w) => n + (w.replicas ?? 0), 0);
-  const cluster =
-    (rs.status as any)?.activeServiceStatus?.rayClusterStatus ?? {};
-  const replicas = {
-    desired,
-    ready: cluster.readyWorkerReplicas ?? 0,
-    available: cluster.availableWorkerReplicas ?? 0,
-  };
-  const endpoint = { service: `${name}-serve-svc`, port: SERVE_PORT };
-  const ready = readyCondition(rs);
-  const errors = serveErrors(rs);
-  if (ready?.status === 'True') {
-    return {
-      phase: 'Running',
-      message: ready.message || 'RayService is ready',
-      ready: true,
-      reason: ready.reason || 'Ready',
-      replicas,
-      endpoint,
-    };
-  }
-  if (ready) {
-    if (FAILED_REASONS.has(ready.reason ?? '') || errors.length > 0) {
-      const message =
-        [ready.message, ...errors].filter(Boolean).join('; ') ||
-        'RayService failed';
-      return {
-        phase: 'Failed',
-        message,
-        ready: false,
-        reason: ready.reason || 'Failed',
-        replicas,
-        endpoint,
-      };
-    }
-    return {
-      phase: 'Deploying',
-      message: ready.message || 'Waiting for Ray Serve to become ready',
-      ready: false,
-      reason: ready.reason || 'Initializing',
-      replicas,
-      endpoint,
-    };
-  }
-  // Older KubeRay without conditions: the deprecated serviceStatus (seed 000 section 4.9).
-  const serviceStatus = (rs.status as { serviceStatus?: string } | undefined)
-    ?.serviceStatus;
-  if (serviceStatus === 'Running')
-    return {
-      phase: 'Running',
-      message: 'RayService is running',
-      ready: true,
-      reason: 'Running',
-      replicas,
-      endpoint,
-    };
-  if (serviceStatus && /fail/i.test(serviceStatus)) {
-    return {
-      phase: 'Failed',
-      message: errors.join('; ') || serviceStatus,
-      ready: false,
-      reason: 'Failed',
-      replicas,
-      endpoint,
-    };
-  }
-  if (serviceStatus === 'Pending')
-    return {
-      phase: 'Pending',
-      message: 'RayService is pending',
-      ready: false,
-      reason: 'Pending',
-      replicas,
-      endpoint,
-    };
-  return {
-    phase: 'Deploying',
-    message: 'Waiting for KubeRay to start the RayService',
-    ready: false,
-    reason: 'Deploying',
-    replicas,
-    endpoint,
-  };
-}
-
-export const kuberayProvider: ProviderDefinition = {
-  name: 'kuberay',
-  registration: KUBERAY_PROVIDER,
-  version: KUBERAY_VERSION,
-  upstream: {
-    group: 'ray.io',
-    kind: 'RayService',
-    plural: 'rayservices',
-    versions: ['v1'],
-  },
-  extraKinds: [PersistentVolumeClaims],
-  overrides: KUBERAY_OVERRIDES,
-  transform: transformKubeRay,
-  mapStatus: mapKubeRayStatus,
-};

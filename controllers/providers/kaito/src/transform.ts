@@ -1,68 +1,37 @@
 /**
- * KAITO: a ModelDeployment becomes a KAITO `Workspace` (kaito.sh v1beta1,
- * or v1alpha1 on older installations). Pure functions, except
- * `prepareKaito`, the hub lookup the shared loop runs before the transform;
- * the loop does every cluster read and write.
- *
- * - llama.cpp (CPU or GPU): a Workspace with a pod template running the
- *   user's image (KAITO has no llama.cpp preset), as seed 000 example 2,
- *   with the GGUF file chosen from the hub's file list (`gguf.ts`).
- * - vLLM without `spec.image`: a KAITO preset named as the installed KAITO
- *   accepts (`presets.ts`: the Hugging Face id from v0.9.0, the built-in
- *   preset name before); the served name and engine flags go into an
- *   inference ConfigMap (`inference.config`).
- * - GPU deployments without `spec.nodeSelector` select nodes labelled
- *   `nvidia.com/gpu.present: "true"` (GPU feature discovery's label), so
- *   KAITO never picks CPU nodes of a mixed pool.
- * - vLLM with `spec.image`: a pod template running that image.
- * - Storage (`spec.model.storage.volumes`): mounted in template-mode pods
- *   (runway-common's storage translation; PVCs of `size` volumes created).
- *   A preset builds its own pods and the Workspace has no field for volumes,
- *   so a preset with volumes fails naming the field instead of dropping them.
+ * KAITO's transform: a ModelDeployment becomes a KAITO `Workspace` (see
+ * definition.ts for the whole provider). Pure.
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
-  ConfigMaps,
-  PersistentVolumeClaims,
-} from '@runway-portal/controller-runtime';
-import {
-  KAITO_PROVIDER,
   type ModelDeployment,
   type ModelDeploymentSpec,
   type PodStorage,
   DEFAULT_GPU_RESOURCE,
-  containerVolumeMounts,
   gpuRequested,
   gpuResourceName,
   managedClaims,
-  podStorage,
-  podVolumes,
   resolveServedName,
 } from '@runway-portal/plugin-runway-common';
 import {
-  type MappedStatus,
-  type ProviderDefinition,
   type TransformContext,
+  modelContainerFields,
+  modelServerEnv,
+  podStorageOf,
+  podTemplateMetadataFields,
+  podVolumeFields,
   TransformError,
   type TransformResult,
 } from '@runway-portal/provider-shared';
 import { stringify } from 'yaml';
-import { isGgufPath, QUANTIZATION_ARG, resolveGgufFile } from './gguf';
-import { choosePreset, detectKaitoRelease } from './presets';
+import { isGgufPath, QUANTIZATION_ARG } from './gguf';
+import { choosePreset } from './presets';
 
-export const KAITO_VERSION = 'kaito-provider:v0.1.0';
 /** Port of the model server in the pod; KAITO's Service exposes it on port 80. */
 export const MODEL_PORT = 5000;
 export const SERVICE_PORT = 80;
 /** Label telling where the model comes from (seed 000 example 2). */
 export const MODEL_SOURCE_LABEL = 'airunway.ai/model-source';
-
-interface Condition {
-  type?: string;
-  status?: string;
-  reason?: string;
-  message?: string;
-}
 
 /** The label GPU feature discovery puts on NVIDIA GPU nodes (KAITO's chart installs it without node auto-provisioning). */
 export const GPU_PRESENT_LABEL = 'nvidia.com/gpu.present';
@@ -164,18 +133,9 @@ function resources(
   return Object.keys(limits).length > 0 ? { requests, limits } : { requests };
 }
 
-/**
- * The deployment's volumes and cache environment (VLLM_CACHE_ROOT only for
- * vLLM); a volume that cannot be mounted fails naming its field.
- */
-function storageOf(md: ModelDeployment): PodStorage {
-  const { issues, ...storage } = podStorage(md, {
-    runsVllm: md.spec.engine?.type === 'vllm',
-  });
-  if (issues.length > 0)
-    throw new TransformError(issues[0].path, issues[0].message);
-  return storage;
-}
+/** The deployment's volumes and cache environment (VLLM_CACHE_ROOT only for vLLM). */
+const storageOf = (md: ModelDeployment): PodStorage =>
+  podStorageOf(md, { runsVllm: md.spec.engine?.type === 'vllm' });
 
 /** The pod template of template-mode Workspaces. */
 function podTemplate(
@@ -184,36 +144,23 @@ function podTemplate(
   args: string[],
   storage: PodStorage,
 ): Record<string, unknown> {
-  const secret = spec.secrets?.huggingFaceToken;
-  const res = resources(spec);
-  const env = [...(spec.env ?? []), ...storage.env];
   const container: Record<string, unknown> = {
     name: 'model',
     image,
     args,
     ports: [{ containerPort: MODEL_PORT }],
-    ...(env.length > 0 ? { env } : {}),
-    ...(secret ? { envFrom: [{ secretRef: { name: secret } }] } : {}),
-    ...(res ? { resources: res } : {}),
-    ...(storage.volumes.length > 0
-      ? { volumeMounts: containerVolumeMounts(storage.volumes) }
-      : {}),
+    ...modelContainerFields({
+      env: modelServerEnv(spec, storage),
+      spec,
+      resources: resources(spec),
+      storage,
+    }),
   };
-  const meta = spec.podTemplate?.metadata;
   return {
-    ...(meta?.labels || meta?.annotations
-      ? {
-          metadata: {
-            ...(meta.labels ? { labels: meta.labels } : {}),
-            ...(meta.annotations ? { annotations: meta.annotations } : {}),
-          },
-        }
-      : {}),
+    ...podTemplateMetadataFields(spec),
     spec: {
       containers: [container],
-      ...(storage.volumes.length > 0
-        ? { volumes: podVolumes(storage.volumes) }
-        : {}),
+      ...podVolumeFields(storage),
       ...(spec.tolerations?.length ? { tolerations: spec.tolerations } : {}),
     },
   };
@@ -349,108 +296,3 @@ export function transformKaito(
   objects.push(...managedClaims(md));
   return { objects, warnings };
 }
-
-function conditionOf(
-  upstream: KubeObject,
-  type: string,
-): Condition | undefined {
-  const conditions =
-    (upstream.status as { conditions?: Condition[] } | undefined)?.conditions ??
-    [];
-  return conditions.find(c => c.type === type);
-}
-
-/** Seed 000 section 4.9: WorkspaceSucceeded True → Running; InferenceReady False → Deploying; errors → Failed. */
-export function mapKaitoStatus(
-  md: ModelDeployment,
-  workspace: KubeObject,
-): MappedStatus {
-  const name = workspace.metadata?.name ?? md.metadata?.name ?? '';
-  const desired =
-    (workspace.resource as { count?: number } | undefined)?.count ??
-    md.spec.scaling?.replicas ??
-    1;
-  const endpoint = { service: name, port: SERVICE_PORT };
-  const succeeded = conditionOf(workspace, 'WorkspaceSucceeded');
-  const inference = conditionOf(workspace, 'InferenceReady');
-  const resource = conditionOf(workspace, 'ResourceReady');
-  if (succeeded?.status === 'True') {
-    return {
-      phase: 'Running',
-      message: succeeded.message || 'Workspace is ready',
-      ready: true,
-      reason: 'WorkspaceSucceeded',
-      replicas: { desired, ready: desired, available: desired },
-      endpoint,
-    };
-  }
-  if (succeeded?.status === 'False') {
-    const message =
-      succeeded.message ||
-      inference?.message ||
-      resource?.message ||
-      'Workspace failed';
-    return {
-      phase: 'Failed',
-      message,
-      ready: false,
-      reason: succeeded.reason || 'WorkspaceFailed',
-      replicas: { desired, ready: 0, available: 0 },
-      endpoint,
-    };
-  }
-  const waiting =
-    (inference?.status === 'False' && inference.message) ||
-    (resource?.status === 'False' && resource.message) ||
-    'Waiting for KAITO to deploy the workspace';
-  return {
-    phase: 'Deploying',
-    message: waiting,
-    ready: false,
-    reason: inference?.reason || resource?.reason || 'Deploying',
-    replicas: { desired, ready: 0, available: 0 },
-    endpoint,
-  };
-}
-
-/**
- * The lookup before the transform: a llama.cpp model named by its
- * repository gets its GGUF file from the hub's file list.
- */
-export async function prepareKaito(
-  md: ModelDeployment,
-): Promise<Record<string, string> | undefined> {
-  const spec = md.spec;
-  const id = spec.model?.id;
-  if (
-    spec.engine?.type !== 'llamacpp' ||
-    spec.model.source === 'custom' ||
-    !id ||
-    isGgufPath(id)
-  )
-    return undefined;
-  // Without an image the transform fails naming spec.image: no need to ask the hub first.
-  if (!(spec.image ?? spec.engine?.image)) return undefined;
-  return {
-    ggufFile: await resolveGgufFile(id, spec.engine?.args?.[QUANTIZATION_ARG]),
-  };
-}
-
-export const kaitoProvider: ProviderDefinition = {
-  name: 'kaito',
-  registration: KAITO_PROVIDER,
-  version: KAITO_VERSION,
-  upstream: {
-    group: 'kaito.sh',
-    kind: 'Workspace',
-    plural: 'workspaces',
-    versions: ['v1beta1', 'v1alpha1'],
-  },
-  upstreamRelease: detectKaitoRelease,
-  prepare: prepareKaito,
-  extraKinds: [ConfigMaps, PersistentVolumeClaims],
-  // KAITO has no overrides (seed 000 section 4.15): every key is reported as unknown.
-  overrides: {},
-  transform: transformKaito,
-  mapStatus: mapKaitoStatus,
-};

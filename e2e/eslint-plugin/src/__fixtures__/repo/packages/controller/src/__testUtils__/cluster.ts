@@ -1,0 +1,2 @@
+import { startCluster } from '@fixture/tooling';
+export { startCluster };

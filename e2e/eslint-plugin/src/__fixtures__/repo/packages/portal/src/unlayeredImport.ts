@@ -1,0 +1,2 @@
+import { thing } from '@fixture/unlayered';
+export { thing };

@@ -1,0 +1,3 @@
+import { Schema } from '@fixture/api';
+import { reconcile } from '@fixture/controller';
+export { Schema, reconcile };

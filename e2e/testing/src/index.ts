@@ -1,0 +1,30 @@
+/**
+ * Test and benchmark helpers shared by every package's tests and benches
+ * (the tooling layer: production code must not import it).
+ *
+ * @packageDocumentation
+ */
+export { eventually, sleep } from './eventually';
+export {
+  applyManifests,
+  createNamespace,
+  eventRecorded,
+  eventsAbout,
+  eventsOf,
+  impersonating,
+} from './kube';
+export type { KubeEvent } from './kube';
+export { startControllerForTest } from './controller';
+export type { ControllerProcess } from './controller';
+export {
+  inParallel,
+  memoryOf,
+  percentile,
+  percentiles,
+  pollUntil,
+  ratio,
+  runBenchmark,
+  startTsProcess,
+  stopProcesses,
+  timed,
+} from './bench';
