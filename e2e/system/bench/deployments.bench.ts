@@ -65,21 +65,7 @@ import {
   WORKLOADS,
   workloadOf,
 } from '../src/workloads';
-
-/** A positive whole number from the environment, or a clear error naming the variable. */
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new Error(
-      `${name}=${JSON.stringify(
-        raw,
-      )} is not a whole number >= 1: set e.g. ${name}=${fallback}`,
-    );
-  }
-  return value;
-}
+import { envNumber } from './env';
 
 const COUNT = envNumber('COUNT', 1000);
 const CONCURRENCY = envNumber('CONCURRENCY', 16);
