@@ -12,6 +12,7 @@ import {
   helpRequested,
   isAlreadyExists,
   KubeApiError,
+  KubeConnectionError,
   type KubeClient,
   type KubeObject,
   type Logger,
@@ -183,32 +184,74 @@ export function buildCore(
     manager,
     async start() {
       if (options.webhookMode === 'url') {
-        try {
-          await manager.client.create(Namespaces, {
-            metadata: { name: options.namespace },
-          });
-        } catch (err) {
-          // Forbidden: running as the ServiceAccount, whose install made the namespace (namespace.yaml).
-          if (
-            !isAlreadyExists(err) &&
-            !(err instanceof KubeApiError && err.code === 403)
-          )
-            throw err;
-        }
-        const applier = manager.applier(CORE_FIELD_MANAGER);
-        const host =
-          isIP(options.webhookHost) === 6
-            ? `[${options.webhookHost}]`
-            : options.webhookHost;
-        for (const config of webhookConfigurations(
-          `https://${host}:${options.webhookPort}`,
-        )) {
-          await applier.apply(config, { force: true });
-        }
+        // A restart during an API-server outage (e.g. after losing the lease to it) waits
+        // for the server instead of exiting: exiting again and again only grows the restart back-off.
+        await whileUnreachable(logger, 'registering the webhooks', async () => {
+          try {
+            await manager.client.create(Namespaces, {
+              metadata: { name: options.namespace },
+            });
+          } catch (err) {
+            // Forbidden: running as the ServiceAccount, whose install made the namespace (namespace.yaml).
+            if (
+              !isAlreadyExists(err) &&
+              !(err instanceof KubeApiError && err.code === 403)
+            )
+              throw err;
+          }
+          const applier = manager.applier(CORE_FIELD_MANAGER);
+          const host =
+            isIP(options.webhookHost) === 6
+              ? `[${options.webhookHost}]`
+              : options.webhookHost;
+          for (const config of webhookConfigurations(
+            `https://${host}:${options.webhookPort}`,
+          )) {
+            await applier.apply(config, { force: true });
+          }
+        });
       }
       await manager.start();
     },
   };
+}
+
+/** How long a 403 counts as a just-started API server's authorizer not being ready yet. */
+const FRESH_SERVER_FORBIDDEN_ATTEMPTS = 10;
+
+/**
+ * Runs `step` again every second while the API server does not answer (no
+ * connection), and for a few attempts while it refuses with 403 (a server
+ * that has just started authorizes before its RBAC cache has synced); any
+ * other error, or a 403 that persists, fails.
+ */
+async function whileUnreachable(
+  logger: Logger,
+  what: string,
+  step: () => Promise<void>,
+): Promise<void> {
+  let forbidden = 0;
+  for (;;) {
+    try {
+      await step();
+      return;
+    } catch (err) {
+      const refused = err instanceof KubeApiError && err.code === 403;
+      if (refused) forbidden++;
+      if (
+        !(err instanceof KubeConnectionError) &&
+        !(refused && forbidden < FRESH_SERVER_FORBIDDEN_ATTEMPTS)
+      )
+        throw err;
+      logger.warn(
+        `API server ${
+          refused ? 'refused (403)' : 'unreachable'
+        } while ${what}; retrying in 1 s`,
+        { error: err },
+      );
+      await new Promise(r => setTimeout(r, 1000));
+    }
+  }
 }
 
 /** The process entry: parse settings, run, exit non-zero with a clear message on failure. */

@@ -145,9 +145,12 @@ export { LeaderElector } from './leader/leaderElector';
 export type { LeaderElectorOptions } from './leader/leaderElector';
 export {
   claimedSpec,
+  LEADER_ELECTION_ID_ENV,
+  leaderIdentity,
   leaseState,
   microTime,
   releasedSpec,
+  standbyDelayMs,
   validateTiming,
 } from './leader/lease';
 export type {

@@ -80,6 +80,13 @@ export class ManagedProcess {
     return this.exitInfo;
   }
 
+  /** `signal` (default SIGKILL: a crash, nothing released) to the whole group; resolves when exited. */
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<ExitInfo> {
+    if (this.exitInfo) return this.exitInfo;
+    signalGroup(this.child.pid, signal);
+    return this.exited;
+  }
+
   /** SIGTERM to the group, then SIGKILL after graceMs; resolves when exited. */
   async stop(graceMs = 3000): Promise<ExitInfo> {
     if (this.exitInfo) return this.exitInfo;

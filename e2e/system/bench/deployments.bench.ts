@@ -30,7 +30,6 @@ import {
   type ResourceType,
   ValidatingWebhookConfigurations,
 } from '@runway-portal/controller-runtime';
-import type { NodeSpec } from '@runway-portal/e2e-cluster';
 import { ModelDeployments } from '@runway-portal/provider-shared';
 import {
   inParallel,
@@ -60,21 +59,13 @@ import {
   startSystem,
   type SystemService,
 } from '../src/system';
-
-/** A positive whole number from the environment, or a clear error naming the variable. */
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new Error(
-      `${name}=${JSON.stringify(
-        raw,
-      )} is not a whole number >= 1: set e.g. ${name}=${fallback}`,
-    );
-  }
-  return value;
-}
+import {
+  modelDeployment,
+  nodesFor,
+  WORKLOADS,
+  workloadOf,
+} from '../src/workloads';
+import { envNumber } from './env';
 
 const COUNT = envNumber('COUNT', 1000);
 const CONCURRENCY = envNumber('CONCURRENCY', 16);
@@ -87,67 +78,6 @@ const PER_PROVIDER = envNumber(
 );
 const NS = 'bench';
 const RAW_NS = 'bench-raw';
-
-/** Each deployment's spec, round robin; the core chooses the provider from it as a user's would be chosen. */
-const WORKLOADS = [
-  {
-    // llama.cpp on CPU: the core selects KAITO.
-    provider: 'kaito',
-    spec: {
-      model: {
-        id: 'google/gemma-3-1b-it-qat-q8_0-gguf',
-        source: 'huggingface',
-      },
-      engine: { type: 'llamacpp' },
-      resources: { cpu: '8', memory: '16Gi' },
-      image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
-    },
-  },
-  {
-    // vLLM on a GPU, no provider named: the core's default, Dynamo.
-    provider: 'dynamo',
-    spec: {
-      model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface' },
-      engine: { type: 'vllm' },
-      resources: { gpu: { count: 1 }, memory: '16Gi' },
-    },
-  },
-  {
-    provider: 'kuberay',
-    spec: {
-      model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface' },
-      provider: { name: 'kuberay' },
-      engine: { type: 'vllm' },
-      resources: { gpu: { count: 1 }, memory: '16Gi' },
-    },
-  },
-  {
-    // llm-d creates a real Deployment: kwok runs its pod on the GPU node.
-    provider: 'llmd',
-    spec: {
-      model: { id: 'Qwen/Qwen3-0.6B', source: 'huggingface' },
-      provider: { name: 'llmd' },
-      engine: { type: 'vllm' },
-      resources: { gpu: { count: 1 }, memory: '8Gi' },
-    },
-  },
-] as const;
-
-const workloadOf = (i: number) => WORKLOADS[i % WORKLOADS.length];
-
-/** The i-th deployment of the run, in `namespace`. */
-function modelDeployment(
-  i: number,
-  namespace: string,
-  spec = workloadOf(i).spec,
-) {
-  return {
-    apiVersion: 'airunway.ai/v1alpha1',
-    kind: 'ModelDeployment',
-    metadata: { name: `md-${i}`, namespace },
-    spec,
-  };
-}
 
 const WEBHOOK_TYPES: ResourceType[] = [
   MutatingWebhookConfigurations,
@@ -313,29 +243,6 @@ function stageLines(items: ModelDeploymentObject[]): string[] {
 const ms = (seconds: number | undefined) =>
   seconds === undefined ? 'n/a' : `${(seconds * 1000).toFixed(1)} ms`;
 
-/**
- * Room for every pod: one endpoint picker per deployment (the core's, or
- * llm-d's own) and one GPU model server per llm-d deployment; the kubelet
- * default of 110 pods per node would leave most Pending.
- */
-function benchNodes(count: number): NodeSpec[] {
-  return [
-    {
-      name: 'gpu-0',
-      gpus: count,
-      cpu: String(4 * count + 32),
-      memory: `${32 * count + 128}Gi`,
-      pods: 2 * count + 10,
-    },
-    {
-      name: 'cpu-0',
-      cpu: String(8 * count + 16),
-      memory: `${16 * count + 64}Gi`,
-      pods: 2 * count + 10,
-    },
-  ];
-}
-
 /** When each provider's deployments (and all of them) first all passed a stage, in seconds from the first create. */
 type Reached = Map<string, number>;
 
@@ -409,15 +316,15 @@ function sampleMemory(
   }
 }
 
-/** The services that exited during the run, with their exit and log, for a failure message. */
+/** The services that exited during the run (restarted or not), with their exit and log, for a failure message. */
 function exitedServices(system: RunningSystem): string[] {
   return system.services
-    .filter(s => s.service.exit)
+    .filter(s => s.service.exit || s.restarts > 0)
     .map(
       s =>
-        `${s.name} exited ${JSON.stringify(s.service.exit)} (log: ${
-          s.logPath
-        })`,
+        `${s.name} exited ${JSON.stringify(
+          s.service.exit ?? 'and was restarted',
+        )} ${s.restarts} time(s) restarted (log: ${s.logPath})`,
     );
 }
 
@@ -446,7 +353,7 @@ async function main(): Promise<void> {
       honourLocalConfig: false,
       log: progress,
       clusterOptions: {
-        nodes: benchNodes(COUNT + WORKLOADS.length * PER_PROVIDER),
+        nodes: nodesFor(COUNT + WORKLOADS.length * PER_PROVIDER),
         // Two or three Services per deployment: the harness's default /24 range holds only 253.
         extraArgs: {
           'kube-apiserver': ['--service-cluster-ip-range=10.0.0.0/16'],

@@ -62,20 +62,7 @@ import {
 } from '../src/plan';
 import { startService } from '../src/processes';
 import { REPO_ROOT, RUNWAY_CRDS_DIR } from '../src/system';
-
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new Error(
-      `${name}=${JSON.stringify(
-        raw,
-      )} is not a whole number >= 1: set e.g. ${name}=${fallback}`,
-    );
-  }
-  return value;
-}
+import { envNumber } from './env';
 
 const COUNT = envNumber('COUNT', 1000);
 const SETTLE_MS = envNumber('SETTLE_S', 20) * 1000;

@@ -36,20 +36,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@runway-portal/e2e-cluster';
 import { type RunningSystem, startSystem } from '../src/system';
-
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new Error(
-      `${name}=${JSON.stringify(
-        raw,
-      )} is not a whole number >= 1: set e.g. ${name}=${fallback}`,
-    );
-  }
-  return value;
-}
+import { envNumber } from './env';
 
 const RUNS = envNumber('RUNS', 30);
 const FOLLOW_LINES = envNumber('FOLLOW_LINES', 15);

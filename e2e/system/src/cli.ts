@@ -134,7 +134,9 @@ async function main(): Promise<void> {
     process.stderr.write(
       `\n${s.cluster ? `${s.cluster}/` : ''}${
         s.name
-      } exited unexpectedly (${JSON.stringify(exit)}); last lines of ${
+      } exited unexpectedly (${JSON.stringify(
+        exit,
+      )}; a controller is restarted, as the kubelet would); last lines of ${
         s.logPath
       }:\n${await logTail(s.logPath, 15)}\n`,
     );

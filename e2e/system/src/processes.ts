@@ -21,12 +21,17 @@ export function nodeOptionsWithWatch(existing: string | undefined): string {
   return existing ? `${existing} ${watch}` : watch;
 }
 
-/** Starts a child of the local system, with a fresh log per run. */
+/** Starts a child of the local system, with a fresh log per run (`appendLog`: a restart keeps the log of the process it replaces). */
 export function startService(
   name: string,
   command: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; logPath: string },
+  options: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    logPath: string;
+    appendLog?: boolean;
+  },
 ): ManagedProcess {
   return new ManagedProcess(name, command, args, options.logPath, {
     cwd: options.cwd,
@@ -34,6 +39,6 @@ export function startService(
       ...options.env,
       NODE_OPTIONS: nodeOptionsWithWatch(options.env.NODE_OPTIONS),
     },
-    truncateLog: true,
+    truncateLog: !options.appendLog,
   });
 }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { assertPortFree, backstageEnv } from './system';
+import { assertPortFree, backstageEnv, restartDelayMs } from './system';
 
 describe('assertPortFree', () => {
   let server: Server;
@@ -40,5 +40,13 @@ describe('backstageEnv', () => {
         'http://127.0.0.1:4000',
       ),
     ).toEqual({ PATH: '/bin', HF_ENDPOINT: 'http://127.0.0.1:4000' });
+  });
+});
+
+describe('restartDelayMs', () => {
+  it('restarts after 1 s, doubling to 30 s while the process keeps exiting at once', () => {
+    expect([1, 2, 3, 5, 6, 10].map(restartDelayMs)).toEqual([
+      1000, 2000, 4000, 16_000, 30_000, 30_000,
+    ]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import {
   KubeClient,
+  LEADER_ELECTION_ID_ENV,
   Namespaces,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
@@ -83,6 +84,7 @@ export interface SystemOptions {
 export interface SystemService {
   cluster: string;
   name: string;
+  /** The running process; `restart()` replaces it. */
   service: ManagedProcess;
   logPath: string;
   healthPort?: number;
@@ -90,6 +92,25 @@ export interface SystemService {
   kubeconfigPath?: string;
   /** The user it acts as, e.g. system:serviceaccount:airunway-system:airunway-core; undefined for the admin. */
   user?: string;
+  /**
+   * Starts the process again with the same command, ports and environment,
+   * appending to its log. Fails while the current process still runs: kill
+   * or stop it first. A controller that exits by itself (a crash, a SIGKILL,
+   * a lost leader lease) is restarted like this automatically, as the
+   * kubelet restarts a pod's container: after 1 s, doubling to 30 s while
+   * it keeps exiting within 10 s of its start.
+   */
+  restart(): ManagedProcess;
+  /** How many times the process was started again. */
+  restarts: number;
+  /** Stops the process for good (no restart). */
+  stop(graceMs?: number): Promise<unknown>;
+  /**
+   * SIGKILL to its process group: a crash, restarted like any exit; with
+   * `restart: false` a pod that is gone (e.g. its node failed), not restarted
+   * until `restart()`.
+   */
+  kill(options?: { restart?: boolean }): Promise<unknown>;
 }
 
 export interface RunningSystem {
@@ -111,6 +132,13 @@ export interface RunningSystem {
   /** The local Hugging Face Hub stand-in every local process gets as `HF_ENDPOINT`. */
   hubUrl?: string;
   stateDir: string;
+  /**
+   * Starts another replica of a controller of a local cluster (its own
+   * health and webhook ports and log, the same identity and flags, so the
+   * same leader lease), as a Deployment with two replicas runs it; stopped
+   * with the rest. Resolves once it answers /readyz.
+   */
+  startReplica(cluster: string, name: string): Promise<SystemService>;
   /** Stops everything started, in reverse order. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -143,6 +171,23 @@ export async function assertPortFree(
     );
     server.listen(port, () => server.close(() => resolvePort()));
   });
+}
+
+/** Waits until a controller answers /readyz (after a start, restart or replica); fails early when it exits. */
+export async function waitServiceReady(
+  service: SystemService,
+  timeoutMs = 120_000,
+): Promise<void> {
+  if (service.healthPort === undefined)
+    throw new Error(
+      `${service.cluster}/${service.name} serves no /readyz (no health port): wait for what it does instead`,
+    );
+  await waitHttpOk(
+    `http://127.0.0.1:${service.healthPort}/readyz`,
+    `${service.cluster}/${service.name}`,
+    service,
+    timeoutMs,
+  );
 }
 
 /** Polls `url` until it answers 2xx; fails early when `service` exits. */
@@ -211,6 +256,93 @@ function readPackage(dir: string): {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 }
 
+/** The kubelet's restart back-off, shortened for local processes: 1 s, doubling to 30 s. */
+export function restartDelayMs(quickExitsInARow: number): number {
+  return Math.min(30_000, 1000 * 2 ** Math.max(0, quickExitsInARow - 1));
+}
+
+/** A process that ran this long before exiting starts the back-off over. */
+const STABLE_RUN_MS = 10_000;
+
+/**
+ * A service started by `spawn(false)` whose `restart()` calls `spawn(true)`
+ * (same command, log appended); with `autoRestart`, an exit that is not
+ * `stop()` restarts it after `restartDelayMs`.
+ */
+class RestartableService implements SystemService {
+  readonly cluster: string;
+  readonly name: string;
+  readonly logPath: string;
+  readonly healthPort?: number;
+  readonly kubeconfigPath?: string;
+  readonly user?: string;
+  service: ManagedProcess;
+  restarts = 0;
+  private stopped = false;
+  private timer?: NodeJS.Timeout;
+  private quickExits = 0;
+
+  constructor(
+    base: Omit<
+      SystemService,
+      'service' | 'restart' | 'restarts' | 'stop' | 'kill'
+    >,
+    private readonly spawn: (appendLog: boolean) => ManagedProcess,
+    private readonly autoRestart: boolean,
+  ) {
+    this.cluster = base.cluster;
+    this.name = base.name;
+    this.logPath = base.logPath;
+    this.healthPort = base.healthPort;
+    this.kubeconfigPath = base.kubeconfigPath;
+    this.user = base.user;
+    this.service = spawn(false);
+    this.watch(this.service);
+  }
+
+  restart(): ManagedProcess {
+    if (!this.service.exit)
+      throw new Error(
+        `${this.cluster || 'local'}/${this.name} (pid ${
+          this.service.pid
+        }) still runs: kill() or stop() its process before restart()`,
+      );
+    clearTimeout(this.timer);
+    this.stopped = false;
+    this.service = this.spawn(true);
+    this.restarts++;
+    this.watch(this.service);
+    return this.service;
+  }
+
+  stop(graceMs?: number): Promise<unknown> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    return this.service.stop(graceMs);
+  }
+
+  kill(options: { restart?: boolean } = {}): Promise<unknown> {
+    if (options.restart === false) {
+      this.stopped = true;
+      clearTimeout(this.timer);
+    }
+    return this.service.kill('SIGKILL');
+  }
+
+  private watch(proc: ManagedProcess): void {
+    const startedAt = Date.now();
+    if (!this.autoRestart) return;
+    void proc.exited.then(() => {
+      if (this.stopped || this.service !== proc) return;
+      this.quickExits =
+        Date.now() - startedAt < STABLE_RUN_MS ? this.quickExits + 1 : 1;
+      this.timer = setTimeout(() => {
+        if (!this.stopped && this.service === proc) this.restart();
+      }, restartDelayMs(this.quickExits));
+    });
+  }
+}
+
 export async function startSystem(
   options: SystemOptions = {},
 ): Promise<RunningSystem> {
@@ -226,6 +358,8 @@ export async function startSystem(
   const clusters: TestCluster[] = [];
   const services: SystemService[] = [];
   const missing: string[] = [];
+  /** How to start one more process of a controller, by `<cluster>/<name>`. */
+  const launchers = new Map<string, Launcher>();
   let hub: HubStandIn | undefined;
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -235,8 +369,8 @@ export async function startSystem(
         services.filter(s => s.name === 'backstage'),
         services.filter(s => s.name !== 'backstage'),
       ];
-      await Promise.all(portal.map(s => s.service.stop(10_000)));
-      await Promise.all(rest.map(s => s.service.stop()));
+      await Promise.all(portal.map(s => s.stop(10_000)));
+      await Promise.all(rest.map(s => s.stop()));
       await Promise.all(clusters.map(c => c.stop()));
       await hub?.close();
     })());
@@ -247,6 +381,30 @@ export async function startSystem(
     missing,
     userClusters: [],
     stateDir,
+    async startReplica(cluster, name) {
+      const launch = launchers.get(`${cluster}/${name}`);
+      if (!launch)
+        throw new Error(
+          `no controller ${name} runs in local cluster ${cluster}: choose one of ${[
+            ...launchers.keys(),
+          ].join(', ')}`,
+        );
+      const index = services.filter(
+        s => s.cluster === cluster && s.name === name,
+      ).length;
+      const replica = await launch(
+        `${cluster}-${name}-${index + 1}.log`,
+        `${cluster}-${name}-${index + 1}`,
+      );
+      services.push(replica);
+      log(
+        `  ${cluster}/${name} replica ${index + 1}: pid ${
+          replica.service.pid
+        }, log ${replica.logPath}`,
+      );
+      await waitServiceReady(replica);
+      return replica;
+    },
     stop,
   };
 
@@ -307,8 +465,7 @@ export async function startSystem(
           cluster,
           { ...options, hubUrl: hub.url },
           logDir,
-          services,
-          missing,
+          { services, missing, launchers },
           bundleFailures,
           log,
         );
@@ -318,14 +475,7 @@ export async function startSystem(
       await Promise.all(
         services
           .filter(s => s.healthPort !== undefined)
-          .map(s =>
-            waitHttpOk(
-              `http://127.0.0.1:${s.healthPort}/readyz`,
-              `${s.cluster}/${s.name}`,
-              s,
-              120_000,
-            ),
-          ),
+          .map(s => waitServiceReady(s)),
       );
       system.portalClusters = portalClusters;
     }
@@ -352,16 +502,18 @@ export async function startSystem(
         ...configFiles.flatMap(f => ['--config', f]),
       ];
       log(`starting Backstage: yarn ${args.join(' ')}  (log: ${logPath})`);
-      const portal: SystemService = {
-        cluster: '',
-        name: 'backstage',
-        logPath,
-        service: startService('backstage', 'yarn', args, {
+      const spawn = (appendLog: boolean) =>
+        startService('backstage', 'yarn', args, {
           cwd: REPO_ROOT,
           env: backstageEnv(process.env, system.hubUrl),
           logPath,
-        }),
-      };
+          appendLog,
+        });
+      const portal = new RestartableService(
+        { cluster: '', name: 'backstage', logPath },
+        spawn,
+        false, // a failed start must fail the command, not loop
+      );
       services.push(portal);
       const portalUrl = `http://localhost:${ports.app}`;
       const backendUrl = `http://localhost:${ports.backend}`;
@@ -464,16 +616,23 @@ async function ensureBundles(
   return failures;
 }
 
+/** Starts one process of a controller, with fresh ports, logging to `logFile` in the log folder; `slot` names it in leader election. */
+type Launcher = (logFile: string, slot: string) => Promise<SystemService>;
+
 /** Starts the controllers that exist, and the simulators, against one cluster. */
 async function startClusterServices(
   cluster: TestCluster,
   options: SystemOptions & { hubUrl: string },
   logDir: string,
-  services: SystemService[],
-  missing: string[],
+  started: {
+    services: SystemService[];
+    missing: string[];
+    launchers: Map<string, Launcher>;
+  },
   bundleFailures: ReadonlyMap<string, string>,
   log: (line: string) => void,
 ): Promise<void> {
+  const { services, missing } = started;
   const specs: ControllerSpec[] = [...CONTROLLERS, SIMULATORS];
   // The model PVCs' stand-in folders and the download pods' logs (model operator and simulator).
   const modelsDir = join(logDir, '..', 'models', cluster.name);
@@ -514,9 +673,6 @@ async function startClusterServices(
     const access = spec.component
       ? await controllerKubeconfig(cluster, spec.name, spec.component, logDir)
       : undefined;
-    const healthPort = spec.probes ? await freePort() : undefined;
-    const webhookPort = await freePort(); // one per process: the core, the model and the stack operators serve webhooks
-    const logPath = join(logDir, `${cluster.name}-${spec.name}.log`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       KUBECONFIG: access?.kubeconfigPath ?? cluster.kubeconfigPath,
@@ -525,33 +681,55 @@ async function startClusterServices(
     if (options.stepDelayMs !== undefined) {
       env.RUNWAY_SIMULATOR_STEP_DELAY_MS = String(options.stepDelayMs);
     }
-    const service = startService(
+    const nodeArgs = command.nodeArgs;
+    const launch: Launcher = async (logFile, slot) => {
+      const healthPort = spec.probes ? await freePort() : undefined;
+      const webhookPort = await freePort(); // one per process: the core, the model and the stack operators serve webhooks
+      const logPath = join(logDir, logFile);
+      const spawn = (appendLog: boolean) =>
+        startService(
+          `${cluster.name}-${spec.name}`,
+          process.execPath,
+          [
+            ...nodeArgs,
+            ...spec.args({
+              webhookPort,
+              healthPort: healthPort ?? 0,
+              modelsDir,
+              clusterDir: cluster.dir,
+            }),
+          ],
+          {
+            cwd: dir,
+            // Its leader-election identity: the same after a restart, as a pod's name.
+            env: { ...env, [LEADER_ELECTION_ID_ENV]: slot },
+            logPath,
+            appendLog,
+          },
+        );
+      return new RestartableService(
+        {
+          cluster: cluster.name,
+          name: spec.name,
+          logPath,
+          healthPort,
+          kubeconfigPath: access?.kubeconfigPath ?? cluster.kubeconfigPath,
+          user: access?.user,
+        },
+        spawn,
+        true,
+      );
+    };
+    started.launchers.set(`${cluster.name}/${spec.name}`, launch);
+    const service = await launch(
+      `${cluster.name}-${spec.name}.log`,
       `${cluster.name}-${spec.name}`,
-      process.execPath,
-      [
-        ...command.nodeArgs,
-        ...spec.args({
-          webhookPort,
-          healthPort: healthPort ?? 0,
-          modelsDir,
-          clusterDir: cluster.dir,
-        }),
-      ],
-      { cwd: dir, env, logPath },
     );
-    services.push({
-      cluster: cluster.name,
-      name: spec.name,
-      service,
-      logPath,
-      healthPort,
-      kubeconfigPath: access?.kubeconfigPath ?? cluster.kubeconfigPath,
-      user: access?.user,
-    });
+    services.push(service);
     log(
-      `  ${cluster.name}/${spec.name}: pid ${service.pid}, as ${
+      `  ${cluster.name}/${spec.name}: pid ${service.service.pid}, as ${
         access?.user ?? 'cluster-admin'
-      }, log ${logPath}`,
+      }, log ${service.logPath}`,
     );
   }
 }

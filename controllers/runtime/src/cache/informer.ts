@@ -129,7 +129,8 @@ export class Informer<T extends KubeObject> {
   addEventHandler(handler: EventHandler<T>): () => void {
     this.handlers.add(handler);
     if (this.synced) {
-      for (const obj of this.store.list()) this.call(handler, 'add', obj);
+      for (const obj of newestFirst(this.store.list()))
+        this.call(handler, 'add', obj);
     }
     return () => this.handlers.delete(handler);
   }
@@ -389,4 +390,16 @@ export class Informer<T extends KubeObject> {
     const waiters = this.syncWaiters.splice(0);
     for (const w of waiters) w();
   }
+}
+
+/**
+ * A late handler's replay order: the newest objects first (by
+ * `creationTimestamp`, stable for equal ones), so that a controller starting
+ * on a new leader reconciles what was created while no leader ran before
+ * the hundreds of objects that were reconciled already.
+ */
+export function newestFirst<T extends KubeObject>(objects: readonly T[]): T[] {
+  const created = (o: T) => o.metadata?.creationTimestamp ?? '';
+  // ISO timestamps compare as strings; sort is stable for equal ones.
+  return [...objects].sort((a, b) => created(b).localeCompare(created(a)));
 }

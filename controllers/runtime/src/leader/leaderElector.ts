@@ -11,6 +11,7 @@ import {
   leaseState,
   recordFingerprint,
   releasedSpec,
+  standbyDelayMs,
   validateTiming,
 } from './lease';
 
@@ -30,14 +31,21 @@ export interface LeaderElectorOptions extends Partial<LeaderElectionTiming> {
 
 /**
  * Leader election on a Lease with controller-runtime's timing (lease 15 s,
- * renew deadline 10 s, retry 2 s). `run` resolves `true` once this
+ * renew deadline 10 s, retry 2 s); a standby looks every quarter retry
+ * period and at the moment the lease expires (`standbyDelayMs`). `run` resolves `true` once this
  * candidate leads; `lost` resolves when it stops leading (it could not
  * renew within the renew deadline, or another holder took the lease).
  */
 export class LeaderElector {
   private readonly timing: LeaderElectionTiming;
   private readonly logger: Logger;
-  private observed?: { fingerprint: string; atMs: number; holder: string };
+  private observed?: {
+    fingerprint: string;
+    atMs: number;
+    holder: string;
+    /** When the record expires unless renewed (undefined when nobody holds it). */
+    expiresAtMs?: number;
+  };
   private leading = false;
   private lastRenewMs = 0;
   private lostResolve?: (reason: string) => void;
@@ -93,7 +101,19 @@ export class LeaderElector {
         void this.renewLoop(signal);
         return true;
       }
-      await sleep(jittered(this.timing.retryPeriodMs), signal);
+      await sleep(
+        standbyDelayMs({
+          retryPeriodMs: this.timing.retryPeriodMs,
+          nowMs: Date.now(),
+          expiresAtMs:
+            this.observed?.holder &&
+            this.observed.holder !== this.options.identity
+              ? this.observed.expiresAtMs
+              : undefined,
+          jitter: Math.random(),
+        }),
+        signal,
+      );
     }
     return false;
   }
@@ -229,10 +249,14 @@ export class LeaderElector {
       this.logger.info('observed a new leader', { leader: holder });
       this.options.onNewLeader?.(holder);
     }
-    this.observed = { fingerprint, atMs, holder };
+    const durationMs = spec?.leaseDurationSeconds
+      ? spec.leaseDurationSeconds * 1000
+      : this.timing.leaseDurationMs;
+    this.observed = {
+      fingerprint,
+      atMs,
+      holder,
+      expiresAtMs: holder ? atMs + durationMs : undefined,
+    };
   }
-}
-
-function jittered(ms: number): number {
-  return Math.round(ms * (1 + 0.2 * Math.random()));
 }

@@ -3,7 +3,9 @@ import {
   leaseState,
   microTime,
   recordFingerprint,
+  leaderIdentity,
   releasedSpec,
+  standbyDelayMs,
   validateTiming,
 } from './lease';
 
@@ -140,5 +142,39 @@ describe('validateTiming', () => {
         retryPeriodMs: 2_000,
       }),
     ).toThrow(/whole seconds/);
+  });
+});
+
+describe('standbyDelayMs', () => {
+  const base = { retryPeriodMs: 2000, nowMs: 100_000, jitter: 0 };
+
+  it('looks every quarter retry period, jittered up to 20 %', () => {
+    expect(standbyDelayMs(base)).toBe(500);
+    expect(standbyDelayMs({ ...base, jitter: 1 })).toBe(600);
+    expect(standbyDelayMs({ ...base, expiresAtMs: 110_000 })).toBe(500);
+  });
+
+  it('wakes at the moment the observed record expires, not a poll later', () => {
+    expect(standbyDelayMs({ ...base, expiresAtMs: 100_120 })).toBe(120);
+    expect(standbyDelayMs({ ...base, expiresAtMs: 99_000 })).toBe(0);
+  });
+});
+
+describe('leaderIdentity', () => {
+  const args = { hostname: 'core-7d9f-abcde', random: () => 'r4nd0m' };
+
+  it('is the named slot, else the pod name in a cluster, else unique per process', () => {
+    expect(
+      leaderIdentity({
+        ...args,
+        env: { LEADER_ELECTION_ID: 'dev-core', KUBERNETES_SERVICE_HOST: 'x' },
+      }),
+    ).toBe('dev-core');
+    expect(
+      leaderIdentity({ ...args, env: { KUBERNETES_SERVICE_HOST: '10.0.0.1' } }),
+    ).toBe('core-7d9f-abcde');
+    expect(leaderIdentity({ ...args, env: { LEADER_ELECTION_ID: ' ' } })).toBe(
+      'core-7d9f-abcde_r4nd0m',
+    );
   });
 });

@@ -61,6 +61,29 @@ export function claimedSpec(
   };
 }
 
+/**
+ * How long a standby waits before it looks at the lease again: a quarter
+ * of the retry period, so that it sees each renewal soon after it happens
+ * (expiry is counted from when a record is first seen: a standby polling
+ * every retry period starts counting up to a whole period late), and never
+ * past the moment the observed record expires, so it takes an expired lease
+ * at once rather than on its next poll. With the default timings a
+ * SIGKILLed leader's lease is taken about 15 s after its last renewal
+ * instead of up to 19 s. `jitter` (0..1) spreads the candidates' polls.
+ */
+export function standbyDelayMs(args: {
+  retryPeriodMs: number;
+  nowMs: number;
+  /** When the record this candidate observed expires (undefined: none seen or free). */
+  expiresAtMs?: number;
+  jitter: number;
+}): number {
+  const poll = (args.retryPeriodMs / 4) * (1 + 0.2 * args.jitter);
+  const untilExpiry =
+    args.expiresAtMs === undefined ? poll : args.expiresAtMs - args.nowMs;
+  return Math.round(Math.max(0, Math.min(poll, untilExpiry)));
+}
+
 /** The record a leader writes when it steps down, so others take over at once. */
 export function releasedSpec(
   current: LeaseSpec | undefined,
@@ -120,4 +143,30 @@ export function validateTiming(t: LeaderElectionTiming): void {
       `leaderElection.leaseDurationMs (${t.leaseDurationMs}) must be whole seconds: the Lease stores seconds`,
     );
   }
+}
+
+/** The environment variable that names a replica's leader-election identity (a process slot that outlives restarts). */
+export const LEADER_ELECTION_ID_ENV = 'LEADER_ELECTION_ID';
+
+/**
+ * Who a replica is in the Lease. Stable across restarts of the same
+ * replica, so a process that restarts after a crash or a lost lease (an
+ * API-server outage longer than the renew deadline) finds the lease still
+ * its own and leads at once, instead of waiting a whole lease duration for
+ * its own previous record to expire:
+ * - `LEADER_ELECTION_ID` when set (the local system names each process);
+ * - in a pod (`KUBERNETES_SERVICE_HOST` set), the hostname: the pod's name,
+ *   the same after a container restart and unique among the replicas;
+ * - otherwise `<hostname>_<random>`, as controller-runtime does: two
+ *   processes on one machine must never share an identity.
+ */
+export function leaderIdentity(args: {
+  env: Record<string, string | undefined>;
+  hostname: string;
+  random: () => string;
+}): string {
+  const explicit = args.env[LEADER_ELECTION_ID_ENV]?.trim();
+  if (explicit) return explicit;
+  if (args.env.KUBERNETES_SERVICE_HOST) return args.hostname;
+  return `${args.hostname}_${args.random()}`;
 }

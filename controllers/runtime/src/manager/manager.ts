@@ -5,6 +5,7 @@ import { SharedInformerFactory } from '../cache/sharedInformers';
 import { ControllerBuilder, ControllerHost } from '../controller/builder';
 import type { Controller } from '../controller/controller';
 import { KubeClient } from '../kube/client';
+import { leaderIdentity } from '../leader/lease';
 import { LeaderElector } from '../leader/leaderElector';
 import { ControllerMetrics } from '../metrics/metrics';
 import { EventRecorder } from '../observability/eventRecorder';
@@ -29,7 +30,7 @@ export interface LeaderElectionOptions {
   namespace: string;
   /** Default `<manager name>-leader`. */
   leaseName?: string;
-  /** Default `<hostname>_<random>`: unique per replica. */
+  /** Default `leaderIdentity`: `$LEADER_ELECTION_ID`, the pod's name in a cluster, else `<hostname>_<random>`. */
   identity?: string;
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
@@ -139,7 +140,11 @@ export class Manager implements ControllerHost {
         leaseName: le.leaseName ?? defaultLeaseName(options.name),
         identity:
           le.identity ??
-          `${os.hostname()}_${Math.random().toString(36).slice(2, 10)}`,
+          leaderIdentity({
+            env: process.env,
+            hostname: os.hostname(),
+            random: () => Math.random().toString(36).slice(2, 10),
+          }),
         logger: this.logger,
       });
     }
