@@ -1,6 +1,15 @@
 import { Connectivity } from './connectivity';
 
 const tick = () => new Promise(resolve => setImmediate(resolve));
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+/** Waits for a condition instead of a fixed time: a busy CI machine may run the 10 ms probe timer late. */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 10 s');
+    await sleep(5);
+  }
+}
 
 describe('Connectivity', () => {
   it('probes while the server is down and wakes waiters and listeners once it answers', async () => {
@@ -19,18 +28,16 @@ describe('Connectivity', () => {
     c.failed();
     c.failed(); // one probe loop, however many requests fail
     expect(c.isDown()).toBe(true);
-    await new Promise(resolve => setTimeout(resolve, 50));
-    expect(probes.length).toBeGreaterThan(1);
+    await until(() => probes.length > 1);
     expect(signal.aborted).toBe(false);
     up = true;
-    await new Promise(resolve => setTimeout(resolve, 30));
-    expect(c.isDown()).toBe(false);
+    await until(() => !c.isDown());
     expect(signal.aborted).toBe(true);
     expect(heard).toHaveBeenCalledTimes(1);
     // A fresh signal for the next outage.
     expect(c.reconnectSignal().aborted).toBe(false);
     const count = probes.length;
-    await new Promise(resolve => setTimeout(resolve, 30));
+    await sleep(50); // five probe intervals: none may run while the server is up
     expect(probes.length).toBe(count);
     c.close();
   });
