@@ -12,6 +12,7 @@ export {
   eventsAbout,
   eventsOf,
   impersonating,
+  reasonsRecorded,
 } from './kube';
 export type { KubeEvent } from './kube';
 export { startControllerForTest } from './controller';

@@ -1,12 +1,7 @@
 /** Helpers of this package's integration tests (not exported from the package). */
-import fs from 'node:fs';
 import path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
 import {
-  Events,
   KubeClient,
-  type KubeObject,
   Namespaces,
   Pods,
   silentLogger,
@@ -16,6 +11,12 @@ import {
   type TestCluster,
   freePort,
 } from '@runway-portal/e2e-cluster';
+import {
+  applyManifests as applyYaml,
+  eventually as poll,
+  reasonsRecorded,
+  startControllerForTest,
+} from '@runway-portal/e2e-testing';
 import { buildModels, type ModelsProcess } from '../main';
 import { parseOptions } from '../options';
 import { Models } from '../reconciler';
@@ -35,85 +36,37 @@ export const MODELS_MANIFESTS = path.resolve(
 export const MODELS_SERVICE_ACCOUNT =
   'system:serviceaccount:airunway-system:airunway-models';
 
-export const sleep = (ms: number) =>
-  new Promise(resolve => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns something truthy; errors count as "not yet". */
-export async function eventually<T>(
+/** Polls with this package's default budget (30 s): a Model's transitions wait on real controllers. */
+export const eventually = <T>(
   description: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${description}${
-          last instanceof Error ? ` (last error: ${last.message})` : ''
-        }`,
-      );
-    }
-    await sleep(150);
-  }
-}
+): Promise<T> => poll(description, check, timeoutMs, 150);
 
-/** The admin kubeconfig, acting as `user` (impersonation): RBAC decides as for that user. */
-export function impersonating(kc: KubeConfig, user: string): KubeConfig {
-  const out = new KubeConfig();
-  out.loadFromOptions({
-    clusters: kc.clusters,
-    contexts: kc.contexts,
-    currentContext: kc.currentContext,
-    users: kc.users.map(u => ({ ...u, impersonateUser: user })),
-  });
-  return out;
-}
-
-/** Server-side applies every document of a YAML file. */
-export async function applyManifests(
-  client: KubeClient,
-  file: string,
-): Promise<void> {
-  for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
-    const obj = doc.toJSON() as KubeObject | null;
-    if (!obj) continue;
-    const rt = await client.resolve(obj.apiVersion!, obj.kind!);
-    await client.apply(rt, obj, { fieldManager: 'models-test', force: true });
-  }
-}
+/** Server-side applies every document of a YAML file as the test's field manager. */
+export const applyManifests = (client: KubeClient, file: string) =>
+  applyYaml(client, file, { fieldManager: 'models-test' });
 
 /** Runs the operator in this process against `cluster`, as `main.ts` would with these flags. */
 export async function startModels(
   cluster: TestCluster,
   flags: string[],
   options: { actAs?: string } = {},
-) {
+): Promise<{ models: ModelsProcess; running: Promise<void> }> {
   const parsed = parseOptions(
     ['--metrics-port=0', '--health-port=0', ...flags],
     {},
   );
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  const kc = options.actAs
-    ? impersonating(cluster.kubeConfig(), options.actAs)
-    : cluster.kubeConfig();
-  const models = buildModels(parsed.options, {
-    client: new KubeClient(kc),
-    logger: silentLogger,
-    handleSignals: false,
-  });
-  const running = models.start();
-  running.catch(() => undefined);
-  await eventually(
-    'the operator to lead with synced caches',
-    () => models.manager.isLeader() && models.manager.informers.hasSynced(),
-    30_000,
+  const { controller: models, running } = await startControllerForTest(
+    cluster,
+    client =>
+      buildModels(parsed.options, {
+        client,
+        logger: silentLogger,
+        handleSignals: false,
+      }),
+    { actAs: options.actAs, name: 'the operator' },
   );
   return { models, running };
 }
@@ -188,39 +141,14 @@ export function getModel(
   return client.get<ModelObject>(Models, { namespace, name });
 }
 
-export async function eventReasons(
-  client: KubeClient,
-  namespace: string,
-  name: string,
-): Promise<string[]> {
-  const list = await client.list(Events, {
-    namespace,
-    fieldSelector: `involvedObject.name=${name},involvedObject.kind=Model`,
-  });
-  return (list.items as unknown as Array<{ reason: string }>).map(
-    e => e.reason,
-  );
-}
-
-/**
- * Waits until the Model has events with every one of `reasons`: the event
- * recorder writes after the objects and the status, so a test that saw
- * those change must still wait for the events.
- */
-export async function eventsRecorded(
+/** Waits until the Model has events with every one of `reasons`; returns the reasons recorded. */
+export const eventsRecorded = (
   client: KubeClient,
   namespace: string,
   name: string,
   ...reasons: string[]
-): Promise<string[]> {
-  return eventually(
-    `events ${reasons.join(', ')} of Model ${name}`,
-    async () => {
-      const recorded = await eventReasons(client, namespace, name);
-      return reasons.every(r => recorded.includes(r)) && recorded;
-    },
-  );
-}
+): Promise<string[]> =>
+  reasonsRecorded(client, { namespace, name, kind: 'Model' }, reasons);
 
 /**
  * Ends the newest pod of a Job as a kubelet would report it (kwok runs

@@ -30,16 +30,3 @@ export {
   startProviderProcess,
 } from './testing/bench';
 export type { Baselines, WriteRate } from './testing/bench';
-// The generic benchmark helpers moved to @runway-portal/e2e-testing; re-exported
-// here for the benchmarks that still import them from this entry point.
-export {
-  inParallel,
-  memoryOf,
-  percentile,
-  percentiles,
-  pollUntil,
-  ratio,
-  runBenchmark,
-  stopProcesses,
-  timed,
-} from '@runway-portal/e2e-testing';
