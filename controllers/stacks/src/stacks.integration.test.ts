@@ -36,9 +36,9 @@ import {
 } from '@runway-portal/e2e-simulators';
 import { parseAllDocuments } from 'yaml';
 import {
-  applyManifests as applyYaml,
   eventually as poll,
   impersonating,
+  installForTest,
   sleep,
 } from '@runway-portal/e2e-testing';
 import { STACKS_FIELD_MANAGER } from './decide';
@@ -75,18 +75,13 @@ let running: Promise<void>;
 /** The llama-stack server simulator (e2e/simulators): what the operator's health probe reaches. */
 let simulator: LlamaStackSimulator;
 
-/** Server-side applies every document of a manifest file as the installer would. */
-const applyManifests = (file: string) =>
-  applyYaml(client, file, { fieldManager: 'installer' });
-
 beforeAll(async () => {
   cluster = await startCluster({ name: 'stacks-operator', crds: [CRD] });
   client = new KubeClient(cluster.kubeConfig());
   await client.create(Namespaces, { metadata: { name: NS } });
-  // The install's namespace, ServiceAccount and RBAC: the operator below acts as that ServiceAccount,
-  // so these tests prove the RBAC is enough.
-  await applyManifests(path.join(DEPLOY, '../namespace/namespace.yaml'));
-  await applyManifests(path.join(DEPLOY, 'rbac.yaml'));
+  // The install's namespace, ServiceAccount and RBAC, by the runway CLI as users install it: the
+  // operator below runs with a token of that ServiceAccount, so these tests prove the RBAC is enough.
+  const account = await installForTest(cluster, 'stacks', client);
   const port = await freePort();
   const parsed = parseOptions(
     [
@@ -108,12 +103,8 @@ beforeAll(async () => {
     }),
     { fieldManager: STACKS_FIELD_MANAGER, force: true },
   );
-  const kc = impersonating(
-    cluster.kubeConfig(),
-    'system:serviceaccount:airunway-system:airunway-stacks',
-  );
   stacks = buildStacks(parsed.options, {
-    client: new KubeClient(kc),
+    client: new KubeClient(account.kubeConfig),
     // Warnings and errors to a file next to the cluster's logs (a forbidden call shows there).
     logger: createLogger({
       level: 'warn',

@@ -1,5 +1,6 @@
 /** Helpers of this package's integration tests (not exported from the package). */
 import path from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
 import {
   KubeClient,
   Namespaces,
@@ -12,8 +13,9 @@ import {
   freePort,
 } from '@runway-portal/e2e-cluster';
 import {
-  applyManifests as applyYaml,
   eventually as poll,
+  installForTest,
+  type InstalledComponent,
   reasonsRecorded,
   startControllerForTest,
 } from '@runway-portal/e2e-testing';
@@ -29,12 +31,6 @@ export const MODEL_CRD = path.resolve(
   __dirname,
   '../../../deploy/crds/models.airunway.ai_models.yaml',
 );
-export const MODELS_MANIFESTS = path.resolve(
-  __dirname,
-  '../../../deploy/models',
-);
-export const MODELS_SERVICE_ACCOUNT =
-  'system:serviceaccount:airunway-system:airunway-models';
 
 /** Polls with this package's default budget (30 s): a Model's transitions wait on real controllers. */
 export const eventually = <T>(
@@ -43,15 +39,14 @@ export const eventually = <T>(
   timeoutMs = 30_000,
 ): Promise<T> => poll(description, check, timeoutMs, 150);
 
-/** Server-side applies every document of a YAML file as the test's field manager. */
-export const applyManifests = (client: KubeClient, file: string) =>
-  applyYaml(client, file, { fieldManager: 'models-test' });
-
-/** Runs the operator in this process against `cluster`, as `main.ts` would with these flags. */
+/**
+ * Runs the operator in this process against `cluster`, as `main.ts` would
+ * with these flags; with `kubeConfig` (installForTest's), as its ServiceAccount.
+ */
 export async function startModels(
   cluster: TestCluster,
   flags: string[],
-  options: { actAs?: string } = {},
+  options: { kubeConfig?: KubeConfig } = {},
 ): Promise<{ models: ModelsProcess; running: Promise<void> }> {
   const parsed = parseOptions(
     ['--metrics-port=0', '--health-port=0', ...flags],
@@ -66,7 +61,7 @@ export async function startModels(
         logger: silentLogger,
         handleSignals: false,
       }),
-    { actAs: options.actAs, name: 'the operator' },
+    { kubeConfig: options.kubeConfig, name: 'the operator' },
   );
   return { models, running };
 }
@@ -76,13 +71,16 @@ export interface ModelsCluster {
   client: KubeClient;
   models: ModelsProcess;
   running: Promise<void>;
+  /** The operator's ServiceAccount, as the CLI installed it. */
+  account: InstalledComponent;
 }
 
 /**
  * beforeAll/afterAll of an integration file: a cluster with the Model CRD,
- * the operator's manifests (namespace, RBAC), the `namespaces`, and the
- * operator in this process acting as its ServiceAccount (so the test proves
- * its RBAC suffices) unless `asAdmin`.
+ * the operator installed by the `runway` CLI out of cluster (namespace,
+ * ServiceAccount, RBAC, as users install it), the `namespaces`, and the
+ * operator in this process with a token of its ServiceAccount (so the test
+ * proves the shipped RBAC suffices) unless `asAdmin`.
  */
 export function useModelsCluster(options: {
   name: string;
@@ -94,11 +92,7 @@ export function useModelsCluster(options: {
   beforeAll(async () => {
     env.cluster = await startCluster({ name: options.name, crds: [MODEL_CRD] });
     env.client = new KubeClient(env.cluster.kubeConfig());
-    await applyManifests(
-      env.client,
-      path.join(MODELS_MANIFESTS, '../namespace/namespace.yaml'),
-    );
-    await applyManifests(env.client, path.join(MODELS_MANIFESTS, 'rbac.yaml'));
+    env.account = await installForTest(env.cluster, 'models', env.client);
     for (const ns of options.namespaces)
       await env.client.create(Namespaces, { metadata: { name: ns } });
     const flags =
@@ -108,7 +102,7 @@ export function useModelsCluster(options: {
     ({ models: env.models, running: env.running } = await startModels(
       env.cluster,
       flags,
-      options.asAdmin ? {} : { actAs: MODELS_SERVICE_ACCOUNT },
+      options.asAdmin ? {} : { kubeConfig: env.account.kubeConfig },
     ));
   }, START_TIMEOUT_MS);
   afterAll(async () => {
