@@ -14,7 +14,6 @@ export {
   loadWithoutStarting,
   modelDeploymentTestHelpers,
   selectProviderAsCore,
-  serviceAccountClient,
   startProviderAsServiceAccount,
   startProviderForTest,
   statusOwners,
