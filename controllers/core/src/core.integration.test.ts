@@ -4,7 +4,8 @@
  * happens at reconcile time). Provider controllers are not running: their
  * InferenceProviderConfig registrations are written by the test, as they
  * would write them. The core runs with only the RBAC of
- * controllers/deploy/core/rbac.yaml (impersonating its ServiceAccount).
+ * controllers/deploy/core/rbac.yaml, installed by the `runway` CLI (a token
+ * of its ServiceAccount).
  */
 import http from 'node:http';
 import {
@@ -22,15 +23,15 @@ import {
 import type { CoreProcess } from './main';
 import { ModelDeployments } from './reconciler';
 import {
-  applyManifests,
-  CORE_RBAC,
+  installForTest,
+  type InstalledComponent,
+} from '@runway-portal/e2e-testing';
+import {
   createNamespace,
   DEPLOYMENT_CRDS,
   START_TIMEOUT_MS,
   startCore,
   type Deployment,
-  impersonating,
-  CORE_SERVICE_ACCOUNT,
   conditionOf,
   deployment,
   eventsOf,
@@ -75,9 +76,7 @@ describe('core controller against a real cluster (no webhook installed)', () => 
     });
 
   it("runs with its own RBAC only: it may not list Secrets nor write deployments' specs wholesale", async () => {
-    const asCore = new KubeClient(
-      impersonating(env.cluster.kubeConfig(), CORE_SERVICE_ACCOUNT),
-    );
+    const asCore = new KubeClient(env.coreAccount!.kubeConfig);
     try {
       await expect(asCore.list(Secrets, { namespace: 'main' })).rejects.toThrow(
         /forbidden/i,
@@ -94,9 +93,7 @@ describe('core controller against a real cluster (no webhook installed)', () => 
   });
 
   it("writes Deployments, ServiceAccounts, Roles and RoleBindings only as Runway's own objects, never in kube-system (admission policy)", async () => {
-    const asCore = new KubeClient(
-      impersonating(env.cluster.kubeConfig(), CORE_SERVICE_ACCOUNT),
-    );
+    const asCore = new KubeClient(env.coreAccount!.kubeConfig);
     const ServiceAccounts = {
       group: '',
       version: 'v1',
@@ -607,6 +604,7 @@ describe('core with --check-secrets=false and the secrets rule removed from its 
   let client: KubeClient;
   let core: CoreProcess;
   let running: Promise<void>;
+  let coreAccount: InstalledComponent;
 
   beforeAll(async () => {
     cluster = await startCluster({
@@ -614,11 +612,12 @@ describe('core with --check-secrets=false and the secrets rule removed from its 
       crds: DEPLOYMENT_CRDS,
     });
     client = new KubeClient(cluster.kubeConfig());
-    for (const ns of ['main', 'airunway-system'])
-      await createNamespace(client, ns);
-    const applied = await applyManifests(client, CORE_RBAC);
+    await createNamespace(client, 'main');
+    coreAccount = await installForTest(cluster, 'core', client);
     // The README's option: the ClusterRole without its `secrets: get` rule.
-    const role = applied.find(o => o.kind === 'ClusterRole')! as KubeObject & {
+    const role = coreAccount.objects.find(
+      o => o.kind === 'ClusterRole',
+    )! as KubeObject & {
       rules: Array<{ resources: string[] }>;
     };
     const rules = role.rules.filter(r => !r.resources.includes('secrets'));
@@ -644,7 +643,7 @@ describe('core with --check-secrets=false and the secrets rule removed from its 
     ({ core, running } = await startCore(
       cluster,
       ['--webhook-mode=off', '--check-secrets=false'],
-      { actAs: CORE_SERVICE_ACCOUNT },
+      { kubeConfig: coreAccount.kubeConfig },
     ));
   }, START_TIMEOUT_MS);
 
@@ -656,9 +655,7 @@ describe('core with --check-secrets=false and the secrets rule removed from its 
   }, 60_000);
 
   it('selects a deployment that names a token Secret without reading it (no SecretNotFound)', async () => {
-    const asCore = new KubeClient(
-      impersonating(cluster.kubeConfig(), CORE_SERVICE_ACCOUNT),
-    );
+    const asCore = new KubeClient(coreAccount.kubeConfig);
     try {
       await expect(
         asCore.get(Secrets, { namespace: 'main', name: 'hf-token-secret' }),

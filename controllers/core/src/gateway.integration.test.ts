@@ -3,7 +3,8 @@
  * InferencePool CRD (../shared/upstream/crds) and the stand-in Gateway and
  * HTTPRoute CRDs of e2e/simulators/gateway-api (simulators: the Gateway API
  * CRDs are not in ../shared/upstream). The core runs with only its RBAC
- * (controllers/deploy/core/rbac.yaml, impersonating its ServiceAccount).
+ * (controllers/deploy/core/rbac.yaml, installed by the `runway` CLI; a token
+ * of its ServiceAccount).
  * No provider or gateway implementation runs: the test writes what they
  * would (a provider's status.endpoint and Service, llm-d's InferencePool, a
  * Gateway's status.addresses).

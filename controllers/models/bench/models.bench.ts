@@ -43,7 +43,7 @@ import {
   runBenchmark,
   stopProcesses,
   timed,
-} from '@runway-portal/provider-shared/testing';
+} from '@runway-portal/e2e-testing';
 import { Models } from '../src/reconciler';
 import { buildJob, buildPvc, type ModelObject } from '../src/resources';
 

@@ -20,7 +20,6 @@ import {
   getModel,
   modelObject,
   startModels,
-  MODELS_SERVICE_ACCOUNT,
   useModelsCluster,
 } from './__testUtils__/cluster';
 
@@ -205,7 +204,7 @@ describe('the Model controller', () => {
     ({ models: env.models, running: env.running } = await startModels(
       env.cluster,
       ['--webhook-mode=off', '--downloader-image=downloader:test'],
-      { actAs: MODELS_SERVICE_ACCOUNT },
+      { kubeConfig: env.account.kubeConfig },
     ));
     await new Promise(r => setTimeout(r, 2000));
     const after = (await get(Jobs, NS, 'model-download-qwen'))!;

@@ -34,8 +34,13 @@ import {
   startLlamaStackSimulator,
   type LlamaStackSimulator,
 } from '@runway-portal/e2e-simulators';
-import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
+import {
+  eventually as poll,
+  impersonating,
+  installForTest,
+  sleep,
+} from '@runway-portal/e2e-testing';
 import { STACKS_FIELD_MANAGER } from './decide';
 import {
   buildStacks,
@@ -56,32 +61,12 @@ const SAMPLES = path.resolve(__dirname, '../../../../shared/upstream/samples');
 const StacksV1alpha1: ResourceType = { ...Stacks, version: 'v1alpha1' };
 const NS = 'team-a';
 
-const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-
-async function eventually<T>(
+/** Polls with this file's budget (60 s): rollouts wait on real controllers and kwok. */
+const eventually = <T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}${
-          last instanceof Error ? ` (last error: ${last.message})` : ''
-        }`,
-      );
-    }
-    await sleep(200);
-  }
-}
+): Promise<T> => poll(what, check, timeoutMs, 200);
 
 let cluster: TestCluster;
 let client: KubeClient;
@@ -90,36 +75,13 @@ let running: Promise<void>;
 /** The llama-stack server simulator (e2e/simulators): what the operator's health probe reaches. */
 let simulator: LlamaStackSimulator;
 
-/** The admin kubeconfig acting as `user` (impersonation): RBAC decides as for that user. */
-function impersonating(kc: KubeConfig, user: string): KubeConfig {
-  const out = new KubeConfig();
-  out.loadFromOptions({
-    clusters: kc.clusters,
-    contexts: kc.contexts,
-    currentContext: kc.currentContext,
-    users: kc.users.map(u => ({ ...u, impersonateUser: user })),
-  });
-  return out;
-}
-
-/** Server-side applies every document of a manifest file as the installer would. */
-async function applyManifests(file: string) {
-  for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
-    const obj = doc.toJSON() as KubeObject | null;
-    if (!obj) continue;
-    const rt = await client.resolve(obj.apiVersion!, obj.kind!);
-    await client.apply(rt, obj, { fieldManager: 'installer', force: true });
-  }
-}
-
 beforeAll(async () => {
   cluster = await startCluster({ name: 'stacks-operator', crds: [CRD] });
   client = new KubeClient(cluster.kubeConfig());
   await client.create(Namespaces, { metadata: { name: NS } });
-  // The install's namespace, ServiceAccount and RBAC: the operator below acts as that ServiceAccount,
-  // so these tests prove the RBAC is enough.
-  await applyManifests(path.join(DEPLOY, '../namespace/namespace.yaml'));
-  await applyManifests(path.join(DEPLOY, 'rbac.yaml'));
+  // The install's namespace, ServiceAccount and RBAC, by the runway CLI as users install it: the
+  // operator below runs with a token of that ServiceAccount, so these tests prove the RBAC is enough.
+  const account = await installForTest(cluster, 'stacks', client);
   const port = await freePort();
   const parsed = parseOptions(
     [
@@ -141,12 +103,8 @@ beforeAll(async () => {
     }),
     { fieldManager: STACKS_FIELD_MANAGER, force: true },
   );
-  const kc = impersonating(
-    cluster.kubeConfig(),
-    'system:serviceaccount:airunway-system:airunway-stacks',
-  );
   stacks = buildStacks(parsed.options, {
-    client: new KubeClient(kc),
+    client: new KubeClient(account.kubeConfig),
     // Warnings and errors to a file next to the cluster's logs (a forbidden call shows there).
     logger: createLogger({
       level: 'warn',

@@ -34,11 +34,13 @@ import { ModelDeployments } from '@runway-portal/provider-shared';
 import {
   inParallel,
   memoryOf,
-  type ModelDeploymentObject,
   pollUntil,
-  resourceCreated,
   runBenchmark,
   timed,
+} from '@runway-portal/e2e-testing';
+import {
+  type ModelDeploymentObject,
+  resourceCreated,
 } from '@runway-portal/provider-shared/testing';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -39,12 +39,10 @@ import {
   upstreamCrdFiles,
 } from '@runway-portal/e2e-simulators';
 import { ModelDeployments } from '@runway-portal/provider-shared';
+import { inParallel, memoryOf, runBenchmark } from '@runway-portal/e2e-testing';
 import {
-  inParallel,
-  memoryOf,
   type ModelDeploymentObject,
   resourceCreated,
-  runBenchmark,
 } from '@runway-portal/provider-shared/testing';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp } from 'node:fs/promises';

@@ -30,7 +30,7 @@ import {
   pollUntil,
   ratio,
   runBenchmark,
-} from '@runway-portal/provider-shared/testing';
+} from '@runway-portal/e2e-testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -10,7 +10,7 @@ import {
   type ResourceType,
 } from '@runway-portal/controller-runtime';
 import { portalClusterRole } from '@runway-portal/plugin-runway-node';
-import { serviceAccountToken } from './controllerAccess';
+import { serviceAccountToken } from '@runway-portal/e2e-testing';
 
 const FIELD_MANAGER = 'runway-local-system';
 export const PORTAL_NAMESPACE = 'runway-system';

@@ -10,7 +10,6 @@ import {
   type ResourceType,
 } from '@runway-portal/controller-runtime';
 import { ensureControllerBundle } from '@runway-portal/controller-runtime/bundle';
-import { memoryReporter, run as runway } from '@runway-portal/cli';
 import {
   cacheRoot,
   freePort,
@@ -29,11 +28,12 @@ import {
 import { existsSync, readFileSync } from 'node:fs';
 import {
   controllerServiceAccount,
+  runRunway,
   CONTROLLER_TOKEN_SECONDS,
   serviceAccountToken,
   serviceAccountUser,
   tokenKubeconfig,
-} from './controllerAccess';
+} from '@runway-portal/e2e-testing';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -749,17 +749,10 @@ export async function installRunway(cluster: TestCluster): Promise<string> {
     '--kubeconfig',
     cluster.kubeconfigPath,
   ];
-  const reporter = memoryReporter();
-  const code = await runway(args, { reporter, stdout: t => reporter.line(t) });
-  if (code !== 0)
-    throw new Error(
-      `runway ${args.join(' ')} exited ${code}:\n${reporter.lines
-        .slice(-20)
-        .join('\n')}`,
-    );
+  const lines = await runRunway(args);
   return `  cluster ${cluster.name}: runway ${args
     .slice(0, 3)
-    .join(' ')}: ${reporter.lines.at(-1)}`;
+    .join(' ')}: ${lines.at(-1)}`;
 }
 
 /**

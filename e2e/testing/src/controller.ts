@@ -2,7 +2,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type Manager } from '@runway-portal/controller-runtime';
 import { eventually } from './eventually';
-import { impersonating } from './kube';
 
 /** What a controller package's `build…` function returns (core, models, stacks). */
 export interface ControllerProcess {
@@ -11,19 +10,17 @@ export interface ControllerProcess {
 }
 
 /**
- * Builds a controller with a client for `cluster` (acting as `actAs`
- * through impersonation, so RBAC decides as for its ServiceAccount), starts
- * it and waits until it leads with synced caches. The caller stops
- * `controller.manager` and awaits `running`.
+ * Builds a controller with a client for `cluster` (with `kubeConfig`, e.g.
+ * a ServiceAccount's from `installForTest`, so RBAC decides as for it; else
+ * as admin), starts it and waits until it leads with synced caches. The
+ * caller stops `controller.manager` and awaits `running`.
  */
 export async function startControllerForTest<T extends ControllerProcess>(
   cluster: { kubeConfig(): KubeConfig },
   build: (client: KubeClient) => T,
-  options: { actAs?: string; name?: string } = {},
+  options: { kubeConfig?: KubeConfig; name?: string } = {},
 ): Promise<{ controller: T; running: Promise<void> }> {
-  const kc = options.actAs
-    ? impersonating(cluster.kubeConfig(), options.actAs)
-    : cluster.kubeConfig();
+  const kc = options.kubeConfig ?? cluster.kubeConfig();
   const controller = build(new KubeClient(kc));
   const running = controller.start();
   running.catch(() => undefined);

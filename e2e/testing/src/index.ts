@@ -12,9 +12,21 @@ export {
   eventsAbout,
   eventsOf,
   impersonating,
+  reasonsRecorded,
 } from './kube';
 export type { KubeEvent } from './kube';
 export { startControllerForTest } from './controller';
+export { installForTest, runRunway } from './install';
+export type { InstallTarget, InstalledComponent } from './install';
+export {
+  CONTROLLER_TOKEN_SECONDS,
+  controllerServiceAccount,
+  serviceAccountOf,
+  serviceAccountToken,
+  serviceAccountUser,
+  tokenKubeconfig,
+} from './serviceAccounts';
+export type { ServiceAccountRef } from './serviceAccounts';
 export type { ControllerProcess } from './controller';
 export {
   inParallel,

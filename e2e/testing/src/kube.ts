@@ -125,3 +125,36 @@ export async function eventRecorded(
     );
   }
 }
+
+/**
+ * Waits until the object `name` (of `kind`) has events with every one of
+ * `reasons`, and returns the reasons it has; the timeout names the reasons it
+ * did see.
+ */
+export async function reasonsRecorded(
+  client: KubeClient,
+  object: { namespace: string; name: string; kind?: string },
+  reasons: string[],
+  timeoutMs = 30_000,
+): Promise<string[]> {
+  let recorded: string[] = [];
+  try {
+    return await eventually(
+      `events ${reasons.join(', ')} of ${object.kind ?? 'object'} ${
+        object.name
+      }`,
+      async () => {
+        recorded = (
+          await eventsOf(client, object.namespace, object.name, object.kind)
+        ).map(e => e.reason);
+        return reasons.every(r => recorded.includes(r)) && recorded;
+      },
+      timeoutMs,
+      150,
+    );
+  } catch (err) {
+    throw new Error(
+      `${(err as Error).message}; its event reasons: ${recorded.join(', ')}`,
+    );
+  }
+}

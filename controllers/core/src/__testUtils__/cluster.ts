@@ -1,5 +1,6 @@
 /** Helpers of this package's integration tests (not exported from the package). */
 import path from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
 import {
   KubeClient,
   type KubeObject,
@@ -16,6 +17,8 @@ import {
   eventsOf,
   eventually,
   impersonating,
+  installForTest,
+  type InstalledComponent,
   sleep,
   startControllerForTest,
 } from '@runway-portal/e2e-testing';
@@ -46,18 +49,6 @@ export const DEPLOYMENT_CRDS = [
   path.join(CRDS, 'airunway.ai_inferenceproviderconfigs.yaml'),
 ];
 
-export const CORE_SERVICE_ACCOUNT =
-  'system:serviceaccount:airunway-system:airunway-core';
-export const CORE_RBAC = path.resolve(
-  __dirname,
-  '../../../deploy/core/rbac.yaml',
-);
-/** What the core may write beyond its RBAC's say: Runway's own objects only, never in kube-system. */
-export const CORE_ADMISSION_POLICY = path.resolve(
-  __dirname,
-  '../../../deploy/core/admission-policy.yaml',
-);
-
 export const CORE_MANIFESTS = path.resolve(__dirname, '../../../deploy/core');
 
 /** Server-side applies every document of a YAML file as the test's field manager; returns what the server answered. */
@@ -67,11 +58,14 @@ export const applyManifests = (
   options: { dryRun?: boolean; nameSuffix?: string } = {},
 ) => applyYaml(client, file, { fieldManager: 'core-test', ...options });
 
-/** Runs the core in this process against `cluster`, as `main.ts` would with these flags. */
+/**
+ * Runs the core in this process against `cluster`, as `main.ts` would with
+ * these flags; with `kubeConfig` (installForTest's), as its ServiceAccount.
+ */
 export async function startCore(
   cluster: TestCluster,
   flags: string[],
-  options: { actAs?: string } = {},
+  options: { kubeConfig?: KubeConfig } = {},
 ): Promise<{ core: CoreProcess; running: Promise<void> }> {
   const parsed = parseOptions(
     ['--metrics-port=0', '--health-port=0', ...flags],
@@ -86,7 +80,7 @@ export async function startCore(
         logger: silentLogger,
         handleSignals: false,
       }),
-    { actAs: options.actAs, name: 'the core' },
+    { kubeConfig: options.kubeConfig, name: 'the core' },
   );
   return { core, running };
 }
@@ -97,14 +91,17 @@ export interface CoreCluster {
   /** Admin client. */
   client: KubeClient;
   core: CoreProcess;
+  /** With `asCoreServiceAccount`: the core's ServiceAccount, as the CLI installed it. */
+  coreAccount?: InstalledComponent;
 }
 
 /**
  * Registers an integration file's beforeAll/afterAll: a cluster with the
  * deployment CRDs and `crds`, the `namespaces`, the ready `providers`, and
  * the core in this process with `flags`; with `asCoreServiceAccount`, the
- * core's RBAC is applied and the core acts as its ServiceAccount (so the test
- * proves that RBAC suffices). The returned object is filled in beforeAll.
+ * `runway` CLI installs the core out of cluster (its ServiceAccount, RBAC and
+ * admission policy, as users install it) and the core runs with a token of
+ * that ServiceAccount (so the test proves the shipped RBAC suffices). The returned object is filled in beforeAll.
  */
 export function useCoreCluster(options: {
   name: string;
@@ -123,25 +120,18 @@ export function useCoreCluster(options: {
       crds: [...DEPLOYMENT_CRDS, ...(options.crds ?? [])],
     });
     env.client = new KubeClient(env.cluster.kubeConfig());
-    const namespaces = options.asCoreServiceAccount
-      ? [...options.namespaces, 'airunway-system']
-      : options.namespaces;
-    for (const ns of namespaces) await createNamespace(env.client, ns);
-    if (options.asCoreServiceAccount) {
-      await applyManifests(env.client, CORE_RBAC);
-      await applyManifests(env.client, CORE_ADMISSION_POLICY);
-    }
+    for (const ns of options.namespaces) await createNamespace(env.client, ns);
+    if (options.asCoreServiceAccount)
+      env.coreAccount = await installForTest(env.cluster, 'core', env.client);
     for (const provider of options.providers ?? [])
       await registerProvider(env.client, provider, true);
     const flags =
       typeof options.flags === 'function'
         ? await options.flags()
         : options.flags;
-    ({ core: env.core, running } = await startCore(
-      env.cluster,
-      flags,
-      options.asCoreServiceAccount ? { actAs: CORE_SERVICE_ACCOUNT } : {},
-    ));
+    ({ core: env.core, running } = await startCore(env.cluster, flags, {
+      kubeConfig: env.coreAccount?.kubeConfig,
+    }));
   }, START_TIMEOUT_MS);
   afterAll(async () => {
     await env.core?.manager.stop();

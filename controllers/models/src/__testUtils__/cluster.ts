@@ -1,12 +1,8 @@
 /** Helpers of this package's integration tests (not exported from the package). */
-import fs from 'node:fs';
 import path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
+import type { KubeConfig } from '@kubernetes/client-node';
 import {
-  Events,
   KubeClient,
-  type KubeObject,
   Namespaces,
   Pods,
   silentLogger,
@@ -16,6 +12,13 @@ import {
   type TestCluster,
   freePort,
 } from '@runway-portal/e2e-cluster';
+import {
+  eventually as poll,
+  installForTest,
+  type InstalledComponent,
+  reasonsRecorded,
+  startControllerForTest,
+} from '@runway-portal/e2e-testing';
 import { buildModels, type ModelsProcess } from '../main';
 import { parseOptions } from '../options';
 import { Models } from '../reconciler';
@@ -28,92 +31,37 @@ export const MODEL_CRD = path.resolve(
   __dirname,
   '../../../deploy/crds/models.airunway.ai_models.yaml',
 );
-export const MODELS_MANIFESTS = path.resolve(
-  __dirname,
-  '../../../deploy/models',
-);
-export const MODELS_SERVICE_ACCOUNT =
-  'system:serviceaccount:airunway-system:airunway-models';
 
-export const sleep = (ms: number) =>
-  new Promise(resolve => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns something truthy; errors count as "not yet". */
-export async function eventually<T>(
+/** Polls with this package's default budget (30 s): a Model's transitions wait on real controllers. */
+export const eventually = <T>(
   description: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${description}${
-          last instanceof Error ? ` (last error: ${last.message})` : ''
-        }`,
-      );
-    }
-    await sleep(150);
-  }
-}
+): Promise<T> => poll(description, check, timeoutMs, 150);
 
-/** The admin kubeconfig, acting as `user` (impersonation): RBAC decides as for that user. */
-export function impersonating(kc: KubeConfig, user: string): KubeConfig {
-  const out = new KubeConfig();
-  out.loadFromOptions({
-    clusters: kc.clusters,
-    contexts: kc.contexts,
-    currentContext: kc.currentContext,
-    users: kc.users.map(u => ({ ...u, impersonateUser: user })),
-  });
-  return out;
-}
-
-/** Server-side applies every document of a YAML file. */
-export async function applyManifests(
-  client: KubeClient,
-  file: string,
-): Promise<void> {
-  for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
-    const obj = doc.toJSON() as KubeObject | null;
-    if (!obj) continue;
-    const rt = await client.resolve(obj.apiVersion!, obj.kind!);
-    await client.apply(rt, obj, { fieldManager: 'models-test', force: true });
-  }
-}
-
-/** Runs the operator in this process against `cluster`, as `main.ts` would with these flags. */
+/**
+ * Runs the operator in this process against `cluster`, as `main.ts` would
+ * with these flags; with `kubeConfig` (installForTest's), as its ServiceAccount.
+ */
 export async function startModels(
   cluster: TestCluster,
   flags: string[],
-  options: { actAs?: string } = {},
-) {
+  options: { kubeConfig?: KubeConfig } = {},
+): Promise<{ models: ModelsProcess; running: Promise<void> }> {
   const parsed = parseOptions(
     ['--metrics-port=0', '--health-port=0', ...flags],
     {},
   );
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  const kc = options.actAs
-    ? impersonating(cluster.kubeConfig(), options.actAs)
-    : cluster.kubeConfig();
-  const models = buildModels(parsed.options, {
-    client: new KubeClient(kc),
-    logger: silentLogger,
-    handleSignals: false,
-  });
-  const running = models.start();
-  running.catch(() => undefined);
-  await eventually(
-    'the operator to lead with synced caches',
-    () => models.manager.isLeader() && models.manager.informers.hasSynced(),
-    30_000,
+  const { controller: models, running } = await startControllerForTest(
+    cluster,
+    client =>
+      buildModels(parsed.options, {
+        client,
+        logger: silentLogger,
+        handleSignals: false,
+      }),
+    { kubeConfig: options.kubeConfig, name: 'the operator' },
   );
   return { models, running };
 }
@@ -123,13 +71,16 @@ export interface ModelsCluster {
   client: KubeClient;
   models: ModelsProcess;
   running: Promise<void>;
+  /** The operator's ServiceAccount, as the CLI installed it. */
+  account: InstalledComponent;
 }
 
 /**
  * beforeAll/afterAll of an integration file: a cluster with the Model CRD,
- * the operator's manifests (namespace, RBAC), the `namespaces`, and the
- * operator in this process acting as its ServiceAccount (so the test proves
- * its RBAC suffices) unless `asAdmin`.
+ * the operator installed by the `runway` CLI out of cluster (namespace,
+ * ServiceAccount, RBAC, as users install it), the `namespaces`, and the
+ * operator in this process with a token of its ServiceAccount (so the test
+ * proves the shipped RBAC suffices) unless `asAdmin`.
  */
 export function useModelsCluster(options: {
   name: string;
@@ -141,11 +92,7 @@ export function useModelsCluster(options: {
   beforeAll(async () => {
     env.cluster = await startCluster({ name: options.name, crds: [MODEL_CRD] });
     env.client = new KubeClient(env.cluster.kubeConfig());
-    await applyManifests(
-      env.client,
-      path.join(MODELS_MANIFESTS, '../namespace/namespace.yaml'),
-    );
-    await applyManifests(env.client, path.join(MODELS_MANIFESTS, 'rbac.yaml'));
+    env.account = await installForTest(env.cluster, 'models', env.client);
     for (const ns of options.namespaces)
       await env.client.create(Namespaces, { metadata: { name: ns } });
     const flags =
@@ -155,7 +102,7 @@ export function useModelsCluster(options: {
     ({ models: env.models, running: env.running } = await startModels(
       env.cluster,
       flags,
-      options.asAdmin ? {} : { actAs: MODELS_SERVICE_ACCOUNT },
+      options.asAdmin ? {} : { kubeConfig: env.account.kubeConfig },
     ));
   }, START_TIMEOUT_MS);
   afterAll(async () => {
@@ -188,39 +135,14 @@ export function getModel(
   return client.get<ModelObject>(Models, { namespace, name });
 }
 
-export async function eventReasons(
-  client: KubeClient,
-  namespace: string,
-  name: string,
-): Promise<string[]> {
-  const list = await client.list(Events, {
-    namespace,
-    fieldSelector: `involvedObject.name=${name},involvedObject.kind=Model`,
-  });
-  return (list.items as unknown as Array<{ reason: string }>).map(
-    e => e.reason,
-  );
-}
-
-/**
- * Waits until the Model has events with every one of `reasons`: the event
- * recorder writes after the objects and the status, so a test that saw
- * those change must still wait for the events.
- */
-export async function eventsRecorded(
+/** Waits until the Model has events with every one of `reasons`; returns the reasons recorded. */
+export const eventsRecorded = (
   client: KubeClient,
   namespace: string,
   name: string,
   ...reasons: string[]
-): Promise<string[]> {
-  return eventually(
-    `events ${reasons.join(', ')} of Model ${name}`,
-    async () => {
-      const recorded = await eventReasons(client, namespace, name);
-      return reasons.every(r => recorded.includes(r)) && recorded;
-    },
-  );
-}
+): Promise<string[]> =>
+  reasonsRecorded(client, { namespace, name, kind: 'Model' }, reasons);
 
 /**
  * Ends the newest pod of a Job as a kubelet would report it (kwok runs

@@ -47,10 +47,6 @@ import { buildDynamoGraphDeployment } from './transform';
 jest.setTimeout(180_000);
 
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
-const RBAC = path.resolve(
-  __dirname,
-  '../../../deploy/provider-dynamo/rbac.yaml',
-);
 const UPSTREAM_CRDS = path.resolve(
   __dirname,
   '../../../../../shared/upstream/crds',
@@ -199,11 +195,11 @@ describe('Dynamo provider against a real cluster', () => {
     });
     client = new KubeClient(cluster.kubeConfig());
     await client.create(Namespaces, { metadata: { name: NS } });
-    // The provider runs as its ServiceAccount, with only the rules of its install manifests.
+    // The provider runs as its ServiceAccount (installed by the runway CLI), with only the rules of its install manifests.
     ({ providerClient, running } = await startProviderAsServiceAccount(
+      cluster,
       client,
       dynamoProvider,
-      RBAC,
       {
         finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
         heartbeatIntervalMs: 1000,

@@ -7,10 +7,6 @@ jest.setTimeout(180_000);
 
 describeProviderConformance({
   definition: kaitoProvider,
-  rbacManifest: path.resolve(
-    __dirname,
-    '../../../deploy/provider-kaito/rbac.yaml',
-  ),
   /** `../shared` next to the repository root (see the project README). */
   upstreamCrds: [
     path.resolve(

@@ -224,15 +224,11 @@ describe('KAITO provider against a real cluster', () => {
     });
     client = new KubeClient(cluster.kubeConfig());
     await client.create(Namespaces, { metadata: { name: NS } });
-    // The provider runs with its own ServiceAccount and RBAC manifest, not as admin.
-    const rbac = path.resolve(
-      __dirname,
-      '../../../deploy/provider-kaito/rbac.yaml',
-    );
+    // The provider runs as its ServiceAccount, installed by the runway CLI, not as admin.
     ({ providerClient, running } = await startProviderAsServiceAccount(
+      cluster,
       client,
       kaitoProvider,
-      rbac,
       {
         finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
         heartbeatIntervalMs: 1000,

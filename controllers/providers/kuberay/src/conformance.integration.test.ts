@@ -7,10 +7,6 @@ jest.setTimeout(180_000);
 
 describeProviderConformance({
   definition: kuberayProvider,
-  rbacManifest: path.resolve(
-    __dirname,
-    '../../../deploy/provider-kuberay/rbac.yaml',
-  ),
   /** `../shared` next to the repository root (see the project README). */
   upstreamCrds: [
     path.resolve(

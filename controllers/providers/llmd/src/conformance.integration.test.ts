@@ -7,10 +7,6 @@ jest.setTimeout(180_000);
 
 describeProviderConformance({
   definition: llmdProvider,
-  rbacManifest: path.resolve(
-    __dirname,
-    '../../../deploy/provider-llmd/rbac.yaml',
-  ),
   /** `../shared` next to the repository root (see the project README). */
   upstreamCrds: [
     path.resolve(

@@ -46,7 +46,6 @@ import { LLMD_EXTRA_KINDS, buildLlmdObjects } from './transform';
 jest.setTimeout(180_000);
 
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../deploy/crds');
-const RBAC = path.resolve(__dirname, '../../../deploy/provider-llmd/rbac.yaml');
 const POOL_CRD = path.resolve(
   __dirname,
   '../../../../../shared/upstream/crds/gaie-inference.networking.k8s.io_inferencepools.v1.6.0.yaml',
@@ -148,11 +147,11 @@ describe('llm-d provider against a real cluster', () => {
     client = new KubeClient(cluster.kubeConfig());
     for (const name of [NS, QUOTA_NS])
       await client.create(Namespaces, { metadata: { name } });
-    // The provider runs as its ServiceAccount, with only the rules of its install manifests.
+    // The provider runs as its ServiceAccount (installed by the runway CLI), with only the rules of its install manifests.
     ({ providerClient, running } = await startProviderAsServiceAccount(
+      cluster,
       client,
       llmdProvider,
-      RBAC,
       {
         finalizerTimeoutMs: FINALIZER_TIMEOUT_MS,
         heartbeatIntervalMs: 1000,

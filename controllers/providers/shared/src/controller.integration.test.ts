@@ -29,6 +29,7 @@ import {
   type ModelDeployment,
   RECONCILE_PAUSED_ANNOTATION,
 } from '@runway-portal/plugin-runway-common';
+import { installForTest } from '@runway-portal/e2e-testing';
 import type { ProviderDefinition } from './definition';
 import { ModelDeployments } from './resources';
 import {
@@ -38,7 +39,6 @@ import {
   isGone,
   modelDeploymentTestHelpers,
   type RunningProvider,
-  serviceAccountClient,
   startProviderForTest,
 } from './testing';
 
@@ -432,14 +432,9 @@ describe('the shared provider loop against a real cluster', () => {
   });
 
   it("lets llm-d's ServiceAccount write Deployments, ServiceAccounts, Roles and RoleBindings only as Runway's own objects, never in kube-system (its admission policy)", async () => {
-    const rbac = path.resolve(
-      __dirname,
-      '../../../deploy/provider-llmd/rbac.yaml',
+    const asLlmd = new KubeClient(
+      (await installForTest(cluster, 'llmd', client)).kubeConfig,
     );
-    const asLlmd = await serviceAccountClient(client, rbac, {
-      namespace: 'airunway-system',
-      name: 'llmd-provider',
-    });
     const ServiceAccounts = {
       group: '',
       version: 'v1',

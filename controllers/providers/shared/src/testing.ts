@@ -4,20 +4,19 @@
  * events. No cluster or mock in here: the caller brings a KubeClient.
  * The generic waiting and event helpers are e2e-testing's.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
-import { eventRecorded, eventsAbout } from '@runway-portal/e2e-testing';
 import {
-  isAlreadyExists,
+  eventRecorded,
+  eventsAbout,
+  installForTest,
+  type InstallTarget,
+} from '@runway-portal/e2e-testing';
+import {
   isNotFound,
   KubeClient,
   type KubeObject,
   Manager,
-  Namespaces,
   silentLogger,
 } from '@runway-portal/controller-runtime';
-import { parseAllDocuments } from 'yaml';
 import {
   DEPLOYMENTS_API_VERSION,
   type ModelDeployment,
@@ -211,20 +210,21 @@ export function getProviderConfig(
 }
 
 /**
- * Starts a provider in-process as the ServiceAccount `<provider>-provider` in
- * `airunway-system`, bound by its RBAC manifest, so the test proves that
- * RBAC suffices. The caller closes `providerClient` and stops `running`.
+ * Installs a built-in provider with the `runway` CLI out of cluster (its
+ * ServiceAccount, RBAC and admission policy, as users install it; the
+ * definition's name is its name in the CLI's catalog) and starts it
+ * in-process with a token of that ServiceAccount, so the test proves the
+ * shipped RBAC suffices. The caller closes `providerClient` and stops
+ * `running`.
  */
 export async function startProviderAsServiceAccount(
+  cluster: InstallTarget,
   admin: KubeClient,
   definition: ProviderDefinition,
-  rbacManifest: string,
   options: ProviderControllerOptions = {},
 ): Promise<{ providerClient: KubeClient; running: RunningProvider }> {
-  const providerClient = await serviceAccountClient(admin, rbacManifest, {
-    namespace: 'airunway-system',
-    name: `${definition.name}-provider`,
-  });
+  const { kubeConfig } = await installForTest(cluster, definition.name, admin);
+  const providerClient = new KubeClient(kubeConfig);
   const running = await startProviderForTest(
     providerClient,
     definition,
@@ -259,55 +259,4 @@ export function statusOwners(obj: KubeObject): Record<string, string[]> {
     }
   }
   return owners;
-}
-
-/**
- * A client authenticated as a ServiceAccount bound by a provider's RBAC
- * manifest (`controllers/deploy/<provider>/rbac.yaml`): creates the
- * manifest's objects (and the admission-policy.yaml next to it, if any) with `admin`, then requests a token. Running the
- * provider with it proves the RBAC is sufficient.
- */
-export async function serviceAccountClient(
-  admin: KubeClient,
-  rbacManifest: string,
-  serviceAccount: { namespace: string; name: string },
-): Promise<KubeClient> {
-  try {
-    await admin.create(Namespaces, {
-      metadata: { name: serviceAccount.namespace },
-    });
-  } catch (err) {
-    if (!isAlreadyExists(err)) throw err;
-  }
-  // The provider's admission policy next to its RBAC (llm-d's), if any, narrows what that RBAC allows.
-  const policy = path.join(path.dirname(rbacManifest), 'admission-policy.yaml');
-  for (const file of fs.existsSync(policy)
-    ? [rbacManifest, policy]
-    : [rbacManifest]) {
-    for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
-      const obj = doc.toJS() as KubeObject | null;
-      if (!obj?.kind) continue;
-      await admin.create(await admin.resolve(obj.apiVersion!, obj.kind), obj);
-    }
-  }
-  const review = await admin.request<{ status: { token: string } }>({
-    method: 'POST',
-    path: `/api/v1/namespaces/${serviceAccount.namespace}/serviceaccounts/${serviceAccount.name}/token`,
-    body: {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenRequest',
-      spec: { expirationSeconds: 3600 },
-    },
-  });
-  const cluster = admin.kubeConfig.getCurrentCluster()!;
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [cluster],
-    users: [{ name: serviceAccount.name, token: review.status.token }],
-    contexts: [
-      { name: 'sa', cluster: cluster.name, user: serviceAccount.name },
-    ],
-    currentContext: 'sa',
-  });
-  return new KubeClient(kc);
 }

@@ -14,7 +14,6 @@ export {
   loadWithoutStarting,
   modelDeploymentTestHelpers,
   selectProviderAsCore,
-  serviceAccountClient,
   startProviderAsServiceAccount,
   startProviderForTest,
   statusOwners,
@@ -30,16 +29,3 @@ export {
   startProviderProcess,
 } from './testing/bench';
 export type { Baselines, WriteRate } from './testing/bench';
-// The generic benchmark helpers moved to @runway-portal/e2e-testing; re-exported
-// here for the benchmarks that still import them from this entry point.
-export {
-  inParallel,
-  memoryOf,
-  percentile,
-  percentiles,
-  pollUntil,
-  ratio,
-  runBenchmark,
-  stopProcesses,
-  timed,
-} from '@runway-portal/e2e-testing';

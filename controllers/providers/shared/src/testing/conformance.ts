@@ -36,8 +36,6 @@ import {
 /** What a provider tells the suite about itself. */
 export interface ConformanceOptions {
   definition: ProviderDefinition;
-  /** The provider's RBAC manifest (`controllers/deploy/provider-<name>/rbac.yaml`): the provider runs as that ServiceAccount. */
-  rbacManifest: string;
   /** The upstream CRD files; the suite installs them after checking the provider's report of their absence. */
   upstreamCrds: string[];
   /** The upstream apiVersion the provider detects from them, e.g. `ray.io/v1`. */
@@ -103,9 +101,9 @@ export function describeProviderConformance(options: ConformanceOptions) {
       client = new KubeClient(cluster.kubeConfig());
       await client.create(Namespaces, { metadata: { name: namespace } });
       ({ providerClient, running } = await startProviderAsServiceAccount(
+        cluster,
         client,
         definition,
-        options.rbacManifest,
         { finalizerTimeoutMs: FINALIZER_TIMEOUT_MS, heartbeatIntervalMs: 1000 },
       ));
     }, 30 * 60_000);

@@ -1,19 +1,20 @@
 /**
- * What is truly local about each controller's identity: the `runway` CLI
- * installs its ServiceAccount, RBAC and admission policy (`runway install
- * --all --out-of-cluster`, see system.ts); here the process gets a
- * kubeconfig with a token for that ServiceAccount. So the local system runs
- * every controller with the rights it ships with, not cluster-admin.
+ * A controller's identity as the `runway` CLI installs it (its bundle's
+ * ServiceAccount, RBAC and admission policy): which ServiceAccount, a token
+ * for it and a kubeconfig with that token. So the local system (e2e/system)
+ * and the integration tests run every controller with the rights it ships
+ * with, not cluster-admin.
  */
 import type { KubeClient, KubeObject } from '@runway-portal/controller-runtime';
 import {
+  CATALOG,
   catalogEntry,
   defaultDeployDir,
   loadCatalogBundle,
 } from '@runway-portal/cli';
 import { stringify } from 'yaml';
 
-/** A week, as the portal's token: long enough for a local session; a restart issues new ones. */
+/** A week, as the portal's token: long enough for a local session or a test run; a restart issues new ones. */
 export const CONTROLLER_TOKEN_SECONDS = 7 * 24 * 3600;
 
 export interface ServiceAccountRef {
@@ -34,7 +35,7 @@ export function serviceAccountOf(
     !account.metadata.namespace
   ) {
     throw new Error(
-      `${where} must define exactly one ServiceAccount with a name and a namespace (found ${accounts.length}): the local system runs the controller as it`,
+      `${where} must define exactly one ServiceAccount with a name and a namespace (found ${accounts.length}): the local system and the tests run the controller as it`,
     );
   }
   return {
@@ -90,7 +91,9 @@ export function controllerServiceAccount(
   const entry = catalogEntry(component);
   if (!entry)
     throw new Error(
-      `component "${component}" is not in the runway CLI's catalog (packages/cli/src/bundles/catalog.ts): name one of its entries in CONTROLLERS (src/plan.ts)`,
+      `component "${component}" is not in the runway CLI's catalog (packages/cli/src/bundles/catalog.ts): name one of its entries (${CATALOG.map(
+        e => e.name,
+      ).join(', ')})`,
     );
   return serviceAccountOf(
     loadCatalogBundle(entry, deployDir).objects,
