@@ -27,7 +27,7 @@ import { KubeClient } from '@runway-portal/controller-runtime';
 import {
   percentiles,
   runBenchmark,
-} from '@runway-portal/provider-shared/testing';
+} from '@runway-portal/e2e-testing';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

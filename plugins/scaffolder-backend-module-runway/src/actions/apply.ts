@@ -1,6 +1,9 @@
 import type { AuditorService } from '@backstage/backend-plugin-api';
 import { InputError } from '@backstage/errors';
-import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import {
+  createTemplateAction,
+  type TemplateAction,
+} from '@backstage/plugin-scaffolder-node';
 import {
   RUNWAY_KINDS,
   runwayPermissions,
@@ -43,13 +46,35 @@ async function exists(
   }
 }
 
+/** The input of `runway:apply` (its schema is in the action). */
+export type RunwayApplyInput = {
+  cluster: string;
+  kind: RunwayKind;
+  namespace: string;
+  resource: string | Record<string, any>;
+  force?: boolean | undefined;
+};
+
+/** The output of `runway:apply`. */
+export type RunwayApplyOutput = {
+  cluster: string;
+  namespace: string;
+  name: string;
+  kind: string;
+  created: boolean;
+  link: string;
+};
+
 /**
  * `runway:apply`: creates or updates a deployment, model or stack in one
  * cluster with the portal's field manager, after the same validation, namespace
  * allow-list and permission checks as the REST API (permissions of the user
  * running the template).
  */
-export function createRunwayApplyAction(options: RunwayApplyActionOptions) {
+// The return type is spelled out so the API report names the kinds (an inferred union's order varies between builds).
+export function createRunwayApplyAction(
+  options: RunwayApplyActionOptions,
+): TemplateAction<RunwayApplyInput, RunwayApplyOutput, 'v2'> {
   const { clusterClient, authorizer, auditor } = options;
   return createTemplateAction({
     id: 'runway:apply',

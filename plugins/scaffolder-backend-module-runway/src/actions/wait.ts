@@ -1,5 +1,8 @@
 import { InputError } from '@backstage/errors';
-import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import {
+  createTemplateAction,
+  type TemplateAction,
+} from '@backstage/plugin-scaffolder-node';
 import {
   RUNWAY_KINDS,
   type RunwayKind,
@@ -16,6 +19,23 @@ import {
   verdictOf,
 } from './progress';
 import { checkTarget, portalLink } from './resource';
+
+/** The input of `runway:wait` (its schema is in the action). */
+export type RunwayWaitInput = {
+  cluster: string;
+  kind: RunwayKind;
+  namespace: string;
+  name: string;
+  phase?: string | undefined;
+  timeoutSeconds?: number | undefined;
+};
+
+/** The output of `runway:wait`. */
+export type RunwayWaitOutput = {
+  phase: string;
+  link: string;
+  message?: string | undefined;
+};
 
 export interface RunwayWaitActionOptions {
   clusterClient: ClusterClient;
@@ -51,7 +71,10 @@ async function readCached(
  * the object from the cache. Phase, message and condition changes go to the
  * task log.
  */
-export function createRunwayWaitAction(options: RunwayWaitActionOptions) {
+// The return type is spelled out so the API report names the kinds (an inferred union's order varies between builds).
+export function createRunwayWaitAction(
+  options: RunwayWaitActionOptions,
+): TemplateAction<RunwayWaitInput, RunwayWaitOutput, 'v2'> {
   const { clusterClient } = options;
   const recheckMs = options.recheckMs ?? 30_000;
   return createTemplateAction({
