@@ -347,6 +347,20 @@ describe('controllers running outside the cluster (the local system, a laptop)',
       message: expect.stringContaining('last renewed 600 s ago'),
       fix: 'runway provider install kaito',
     });
+    // Its stale heartbeat's fix names no Deployment to restart or read logs from: there is none.
+    const heartbeat = byId(
+      runChecks(state, expected),
+      'provider/kaito/heartbeat',
+    );
+    expect(heartbeat).toMatchObject({ status: 'fail' });
+    expect(heartbeat?.fix).toContain('where it runs (no Deployment');
+    expect(heartbeat?.fix).not.toContain('rollout restart');
+    state.providers[0].lastHeartbeat = undefined;
+    expect(
+      byId(runChecks(state, expected), 'provider/kaito/heartbeat')?.fix,
+    ).toMatch(
+      /^read the log of the process that runs provider kaito outside the cluster/,
+    );
   });
 
   it('an operator running outside the cluster is ok and its webhooks are checked', () => {

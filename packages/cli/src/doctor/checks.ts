@@ -293,6 +293,15 @@ export function checkProviders(
     const registered = state.providers.find(p => p.name === name);
     const deployment = spec ? state.deployments[spec.deployment] : undefined;
     const id = `provider/${name}`;
+    // A provider run outside the cluster (the local system, a developer's shell) has no Deployment to read logs from.
+    const inCluster = deployment !== undefined || !deploymentsKnown;
+    const logsFix = inCluster
+      ? `kubectl -n ${expected.namespace} logs deployment/${
+          spec?.deployment ?? name
+        }`
+      : `read the log of the process that runs provider ${name} outside the cluster (there is no Deployment ${
+          expected.namespace
+        }/${spec?.deployment ?? name}), or runway provider install ${name}`;
     const outside = () =>
       runningOutside(
         state,
@@ -326,9 +335,7 @@ export function checkProviders(
         fail(
           `${id}/registration`,
           `provider ${name} has not registered (no InferenceProviderConfig ${name})`,
-          `kubectl -n ${expected.namespace} logs deployment/${
-            spec?.deployment ?? name
-          }`,
+          logsFix,
         ),
       );
       continue;
@@ -352,9 +359,7 @@ export function checkProviders(
         fail(
           `${id}/heartbeat`,
           `provider ${name} has never sent a heartbeat`,
-          `kubectl -n ${expected.namespace} logs deployment/${
-            spec?.deployment ?? name
-          }`,
+          logsFix,
         ),
       );
     } else if (now - beat > staleMs) {
@@ -366,9 +371,13 @@ export function checkProviders(
           )}s old (stale after ${
             staleMs / 1000
           }s): its controller is not running`,
-          spec
+          spec && inCluster
             ? `kubectl -n ${expected.namespace} rollout restart deployment/${spec.deployment}, or runway provider install ${name}`
-            : `restart the ${name} provider's controller`,
+            : `restart the ${name} provider's controller where it runs (no Deployment ${
+                expected.namespace
+              }/${
+                spec?.deployment ?? name
+              } in the cluster), or runway provider install ${name}`,
         ),
       );
     } else {
