@@ -24,10 +24,7 @@
  * STEP_DELAY_MS (simulated operators' step, 1000), TIMEOUT_S (each wait, 900).
  */
 import { KubeClient } from '@runway-portal/controller-runtime';
-import {
-  percentiles,
-  runBenchmark,
-} from '@runway-portal/e2e-testing';
+import { percentiles, runBenchmark } from '@runway-portal/e2e-testing';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
