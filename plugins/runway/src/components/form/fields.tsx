@@ -175,14 +175,20 @@ export function MetaField(
     options?: Array<{ value: string; label: string }>;
   } & Omit<TextFieldProps, 'name' | 'label'>,
 ) {
-  const { field, name = field.name, label = field.label, ...rest } = props;
-  const help = 'help' in props ? props.help : field.help;
-  const options =
-    props.options ??
-    (field.options && [
-      ...(field.emptyOption ? [{ value: '', label: field.emptyOption }] : []),
-      ...field.options,
-    ]);
+  const {
+    field,
+    name = field.name,
+    label = field.label,
+    help: givenHelp,
+    options: givenOptions,
+    ...rest
+  } = props;
+  const help = 'help' in props ? givenHelp : field.help;
+  const choices = givenOptions ?? field.options;
+  const options = choices && [
+    ...(field.emptyOption ? [{ value: '', label: field.emptyOption }] : []),
+    ...choices,
+  ];
   const empty = field.emptyOption
     ? {
         SelectProps: { displayEmpty: true },

@@ -101,10 +101,18 @@ function Section(props: { label: string; children: ReactNode }) {
   );
 }
 
-/** Fields side by side on a wide screen. */
+/**
+ * Fields side by side on a wide screen. A flex gap, not margins, so each
+ * field keeps its own (two rows of selects without help touched).
+ */
 function Row(props: { children: ReactNode; sx?: object }) {
   return (
-    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={props.sx}>
+    <Stack
+      direction={{ xs: 'column', md: 'row' }}
+      spacing={2}
+      useFlexGap
+      sx={props.sx}
+    >
       {props.children}
     </Stack>
   );

@@ -203,17 +203,14 @@ function WizardForm(props: {
           <MetaField field={F['spec.engine.type']} />
           <MetaField
             field={F['spec.provider.name']}
-            options={[
-              { value: '', label: 'Automatic' },
-              ...fits.map(f => ({
-                value: f.name,
-                label: `${f.label}${
-                  f.problems.length
-                    ? ` (${f.ready ? 'incompatible' : 'not ready'})`
-                    : ''
-                }`,
-              })),
-            ]}
+            options={fits.map(f => ({
+              value: f.name,
+              label: `${f.label}${
+                f.problems.length
+                  ? ` (${f.ready ? 'incompatible' : 'not ready'})`
+                  : ''
+              }`,
+            }))}
           />
           <SelectionPanel view={selection} />
           {chosenFit && chosenFit.problems.length > 0 && (
