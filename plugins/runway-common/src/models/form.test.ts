@@ -39,6 +39,7 @@ describe('the model form, described once', () => {
       ]),
     });
     expect(MODEL_FORM['spec.storage.size'].required).toBe(true);
+    expect(MODEL_FORM['metadata.name'].help).toMatch(/^Up to 48 lower-case/);
     expect(MODEL_FORM.nodeSelector).toMatchObject({
       input: 'keyValue',
       help: undefined,

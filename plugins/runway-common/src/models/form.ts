@@ -6,7 +6,7 @@
  * `form.test.ts` checks every path against the schema.
  */
 import { describeFormFields, type FormStep } from '../schema/form';
-import { ModelSchema } from './schema';
+import { MAX_MODEL_NAME_LENGTH, ModelSchema } from './schema';
 
 export const MODEL_FORM_STEPS: readonly FormStep[] = [
   {
@@ -60,7 +60,7 @@ export const MODEL_FORM = describeFormFields(ModelSchema, {
   },
   'metadata.name': {
     label: 'Model name',
-    help: "Up to 48 lower-case letters, digits and '-'; the PVC is model-<name>.",
+    help: `Up to ${MAX_MODEL_NAME_LENGTH} lower-case letters, digits and '-'; the PVC is model-<name>.`,
   },
   sourceType: {
     label: 'Source',
