@@ -1,9 +1,11 @@
 import {
+  DEPLOYMENT_FORM,
   DEPLOYMENT_FORM_EDITORS,
   DEPLOYMENT_FORM_FIELDS,
   DEPLOYMENT_FORM_STEPS,
 } from './form';
-import { ModelDeploymentSpecSchema } from './schema';
+import { schemaAt } from '../schema/form';
+import { ModelDeploymentSchema, ModelDeploymentSpecSchema } from './schema';
 
 /** Whether the schema has `path` (below `spec.`): a free-form object takes any key. */
 function inSchema(schema: any, path: string[]): boolean {
@@ -41,5 +43,19 @@ describe('the deployment form, described once', () => {
       label: 'Review',
       fields: [],
     });
+  });
+
+  it('describes every field of a step, on a field the schema has', () => {
+    expect(Object.keys(DEPLOYMENT_FORM).sort()).toEqual(
+      [...DEPLOYMENT_FORM_FIELDS].sort(),
+    );
+    const missing = Object.values(DEPLOYMENT_FORM).filter(
+      f => f.schemaPath && !schemaAt(ModelDeploymentSchema, f.schemaPath),
+    );
+    expect(missing).toEqual([]);
+    for (const [editor, path] of Object.entries(DEPLOYMENT_FORM_EDITORS))
+      expect(DEPLOYMENT_FORM[editor as 'env'].schemaPath).toBe(path);
+    expect(DEPLOYMENT_FORM['spec.scaling.replicas'].input).toBe('number');
+    expect(DEPLOYMENT_FORM.env.input).toBe('keyValue');
   });
 });

@@ -6,14 +6,14 @@
  * form edits the field as it is, or the name of a form-only editor for
  * maps and lists (`env`, `tolerations`, ...). `form.test.ts` checks every
  * spec path against the ModelDeployment schema, so a renamed field fails
- * here, not in the browser.
+ * here, not in the browser. `DEPLOYMENT_FORM` describes each field
+ * (label, help, input and options) for the wizard's field renderer.
  */
+import { describeFormFields, type FormStep } from '../schema/form';
+import { ENGINE_DISPLAY_NAMES, ENGINE_TYPES } from './constants';
+import { ModelDeploymentSchema } from './schema';
 
-export interface DeploymentFormStep {
-  label: string;
-  /** Fields validated before leaving the step. */
-  fields: readonly string[];
-}
+export type DeploymentFormStep = FormStep;
 
 /** The editors of fields that are maps or lists, and the spec field each one writes. */
 export const DEPLOYMENT_FORM_EDITORS = {
@@ -90,3 +90,166 @@ export const DEPLOYMENT_FORM_STEPS: readonly DeploymentFormStep[] = [
 export const DEPLOYMENT_FORM_FIELDS: ReadonlySet<string> = new Set(
   DEPLOYMENT_FORM_STEPS.flatMap(step => step.fields),
 );
+
+/**
+ * The wizard's fields: labels and help, input kinds and options from the
+ * ModelDeployment schema. Help the wizard words differently from the
+ * schema's description (or leaves out) is given here; the provider list
+ * and the gateway's help depend on the cluster and are the wizard's.
+ */
+export const DEPLOYMENT_FORM = describeFormFields(ModelDeploymentSchema, {
+  cluster: {
+    label: 'Cluster',
+    schemaPath: null,
+    input: 'select',
+    help: 'Where the deployment runs.',
+  },
+  'metadata.namespace': { label: 'Namespace', help: '' },
+  'metadata.name': {
+    label: 'Deployment name',
+    help: "Lower-case letters, digits and '-'.",
+  },
+  'spec.model': { label: 'Model', help: '' },
+  'spec.model.source': {
+    label: 'Model source',
+    help: '',
+    options: [
+      { value: 'huggingface', label: 'HuggingFace' },
+      { value: 'custom', label: 'Custom image' },
+    ],
+  },
+  'spec.model.id': {
+    label: 'Model ID',
+    help: 'e.g. meta-llama/Llama-3.1-8B-Instruct',
+  },
+  'spec.model.servedName': {
+    label: 'Served model name',
+    help: "The name clients use; defaults to the model ID's last part.",
+  },
+  volumes: {
+    label: 'Cached model',
+    schemaPath: DEPLOYMENT_FORM_EDITORS.volumes,
+    help: '',
+  },
+  'spec.engine.type': {
+    label: 'Engine',
+    help: '',
+    emptyOption: 'Automatic',
+    options: ENGINE_TYPES.map(e => ({
+      value: e,
+      label: ENGINE_DISPLAY_NAMES[e],
+    })),
+  },
+  'spec.provider.name': {
+    label: 'Provider',
+    help: '',
+    input: 'select',
+    emptyOption: 'Automatic',
+  },
+  'spec.serving.mode': {
+    label: 'Serving mode',
+    help: '',
+    options: [
+      { value: 'aggregated', label: 'Aggregated' },
+      { value: 'disaggregated', label: 'Disaggregated (prefill / decode)' },
+    ],
+  },
+  'spec.scaling.replicas': { label: 'Replicas', help: '' },
+  'spec.resources.gpu.count': {
+    label: 'GPUs per replica',
+    help: '0 runs on CPU.',
+  },
+  'spec.resources.memory': { label: 'Memory per replica', help: 'e.g. 32Gi' },
+  'spec.resources.cpu': { label: 'CPU per replica', help: 'e.g. 4 or 500m' },
+  'spec.scaling.prefill.replicas': { label: 'Prefill workers', help: '' },
+  'spec.scaling.prefill.gpu.count': {
+    label: 'GPUs per prefill worker',
+    help: '',
+  },
+  'spec.scaling.prefill.memory': {
+    label: 'Memory per prefill worker',
+    help: 'e.g. 64Gi',
+  },
+  'spec.scaling.decode.replicas': { label: 'Decode workers', help: '' },
+  'spec.scaling.decode.gpu.count': {
+    label: 'GPUs per decode worker',
+    help: '',
+  },
+  'spec.scaling.decode.memory': {
+    label: 'Memory per decode worker',
+    help: 'e.g. 64Gi',
+  },
+  'spec.resources.gpu.type': {
+    label: 'GPU resource name',
+    help: 'nvidia.com/gpu, amd.com/gpu, ...',
+  },
+  labels: {
+    label: 'Deployment labels',
+    schemaPath: DEPLOYMENT_FORM_EDITORS.labels,
+    input: 'keyValue',
+    rowLabels: { key: 'Label', value: 'Label value' },
+  },
+  'spec.image': {
+    label: 'Container image',
+    help: "The model server image; empty uses the provider's default for the engine.",
+  },
+  'spec.engine.contextLength': {
+    label: 'Context length',
+    help: 'Maximum tokens per request (engine default when empty).',
+  },
+  engineArgs: {
+    label: 'Engine arguments',
+    schemaPath: DEPLOYMENT_FORM_EDITORS.engineArgs,
+    help: 'Passed to the engine as --name value.',
+    input: 'keyValue',
+    rowLabels: { key: 'Argument', value: 'Argument value' },
+  },
+  env: {
+    label: 'Environment variables',
+    schemaPath: DEPLOYMENT_FORM_EDITORS.env,
+    help: '',
+    input: 'keyValue',
+    rowLabels: { key: 'Variable', value: 'Variable value' },
+  },
+  'spec.secrets.huggingFaceToken': {
+    label: 'HuggingFace token secret',
+    help: 'Name of a Secret in the namespace with the key HF_TOKEN; its value is never read by the portal.',
+  },
+  providerOverrides: {
+    label: 'Provider overrides (YAML)',
+    schemaPath: DEPLOYMENT_FORM_EDITORS.providerOverrides,
+    help: 'Provider-specific settings, passed through as spec.provider.overrides.',
+    input: 'yaml',
+  },
+  nodeSelector: {
+    label: 'Node selector',
+    schemaPath: DEPLOYMENT_FORM_EDITORS.nodeSelector,
+    help: '',
+    input: 'keyValue',
+    rowLabels: { key: 'Node label', value: 'Node label value' },
+  },
+  tolerations: {
+    label: 'Tolerations',
+    schemaPath: DEPLOYMENT_FORM_EDITORS.tolerations,
+    help: '',
+  },
+  podLabels: {
+    label: 'Pod labels',
+    schemaPath: DEPLOYMENT_FORM_EDITORS.podLabels,
+    help: '',
+    input: 'keyValue',
+    rowLabels: { key: 'Pod label', value: 'Pod label value' },
+  },
+  'spec.gateway.enabled': {
+    label: 'Gateway routing',
+    help: '',
+    input: 'select',
+    emptyOption: 'Automatic (when the cluster has a Gateway)',
+    options: [
+      { value: 'true', label: 'On' },
+      { value: 'false', label: 'Off (Service only)' },
+    ],
+  },
+  'spec.gateway.modelName': { label: 'Gateway model name' },
+  'spec.gateway.httpRouteRef': { label: 'Existing HTTPRoute' },
+});

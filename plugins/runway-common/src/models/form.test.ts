@@ -1,35 +1,21 @@
-import {
-  MODEL_FORM_EDITORS,
-  MODEL_FORM_FIELDS,
-  MODEL_FORM_STEPS,
-  modelFieldHelp,
-} from './form';
+import { MODEL_FORM, MODEL_FORM_FIELDS, MODEL_FORM_STEPS } from './form';
 import { formatBytes, modelSourceText } from './display';
-import { ModelSpecSchema } from './schema';
-
-function inSchema(schema: any, path: string[]): boolean {
-  if (path.length === 0) return true;
-  if (schema?.additionalProperties && !schema.properties) return true;
-  const next = schema?.properties?.[path[0]];
-  return next !== undefined && inSchema(next, path.slice(1));
-}
+import { schemaAt } from '../schema/form';
+import { ModelSchema } from './schema';
 
 describe('the model form, described once', () => {
   it('edits only fields the Model schema has', () => {
-    const specPaths = [
-      ...[...MODEL_FORM_FIELDS].filter(f => f.startsWith('spec.')),
-      ...Object.values(MODEL_FORM_EDITORS).filter(
-        (p): p is NonNullable<typeof p> => !!p && p.startsWith('spec.'),
-      ),
-    ];
-    expect(
-      specPaths.filter(p => !inSchema(ModelSpecSchema, p.split('.').slice(1))),
-    ).toEqual([]);
+    const missing = Object.values(MODEL_FORM).filter(
+      f => f.schemaPath && !schemaAt(ModelSchema, f.schemaPath),
+    );
+    expect(missing).toEqual([]);
+    expect(MODEL_FORM.cluster.schemaPath).toBeUndefined();
   });
 
-  it('has every editor in a step, each field once, and ends with the review', () => {
-    for (const editor of Object.keys(MODEL_FORM_EDITORS))
-      expect(MODEL_FORM_FIELDS).toContain(editor);
+  it('describes every field of a step, has each field once, and ends with the review', () => {
+    expect([...MODEL_FORM_FIELDS].sort()).toEqual(
+      Object.keys(MODEL_FORM).sort(),
+    );
     const all = MODEL_FORM_STEPS.flatMap(s => s.fields);
     expect(new Set(all).size).toBe(all.length);
     expect(MODEL_FORM_STEPS[MODEL_FORM_STEPS.length - 1]).toEqual({
@@ -38,12 +24,27 @@ describe('the model form, described once', () => {
     });
   });
 
-  it("gives each spec field's help from the schema", () => {
-    expect(modelFieldHelp('spec.storage.size')).toBe(
+  it('takes help, options, input and required from the schema', () => {
+    expect(MODEL_FORM['spec.storage.size'].help).toBe(
       'Size of the PVC, e.g. "20Gi".',
     );
-    expect(modelFieldHelp('spec.source.s3.endpoint')).toMatch(/MinIO/);
-    expect(modelFieldHelp('spec.nothing')).toBeUndefined();
+    expect(MODEL_FORM['spec.source.s3.endpoint'].help).toMatch(
+      /MinIO.*Empty for AWS\.$/,
+    );
+    expect(MODEL_FORM['spec.storage.accessModes']).toMatchObject({
+      input: 'multiselect',
+      required: false,
+      options: expect.arrayContaining([
+        { value: 'ReadWriteOnce', label: 'ReadWriteOnce' },
+      ]),
+    });
+    expect(MODEL_FORM['spec.storage.size'].required).toBe(true);
+    expect(MODEL_FORM['metadata.name'].help).toMatch(/^Up to 48 lower-case/);
+    expect(MODEL_FORM.nodeSelector).toMatchObject({
+      input: 'keyValue',
+      help: undefined,
+      schemaPath: 'spec.nodeSelector',
+    });
   });
 });
 

@@ -8,3 +8,4 @@ export * from './celRules';
 export * from './defaults';
 export * from './json';
 export * from './names';
+export * from './form';

@@ -6,3 +6,4 @@ export * from './validate';
 export * from './references';
 export * from './conversion';
 export { stackCrd, STACK_CONVERSION_SERVICE } from './crd';
+export * from './form';

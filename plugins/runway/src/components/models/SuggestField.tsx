@@ -1,7 +1,8 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import { Controller, useFormContext } from 'react-hook-form';
-import { fieldId, useFieldMessages } from '../wizard/fields';
+import type { FormFieldSpec } from '@runway-portal/plugin-runway-common';
+import { fieldId, useFieldMessages } from '../form/fields';
 
 export interface Suggestion {
   value: string;
@@ -15,14 +16,14 @@ export interface Suggestion {
  * could not be read never blocks the form; `problem` says why it is empty.
  */
 export function SuggestField(props: {
-  name: string;
-  label: string;
-  help?: string;
+  /** runway-common's description of the field: its name, label and help. */
+  field: FormFieldSpec;
   suggestions: Suggestion[];
   loading?: boolean;
   problem?: string;
 }) {
-  const { name, label, help, suggestions, loading, problem } = props;
+  const { suggestions, loading, problem } = props;
+  const { name, label, help } = props.field;
   const { control } = useFormContext();
   const { error, warning } = useFieldMessages(name);
   const byValue = new Map(suggestions.map(s => [s.value, s]));

@@ -1,41 +1,24 @@
-import { useApi } from '@backstage/core-plugin-api';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Step from '@mui/material/Step';
-import StepButton from '@mui/material/StepButton';
-import Stepper from '@mui/material/Stepper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
-  KV_STORAGE_TYPES,
   type ProviderApi,
-  runwayPermissions,
-  SQL_STORAGE_TYPES,
+  STACK_FORM,
+  STACK_FORM_SECTIONS,
+  STACK_FORM_STEPS,
+  type StackFormField,
 } from '@runway-portal/plugin-runway-common';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
-import {
-  Controller,
-  FormProvider,
-  type Resolver,
-  useFieldArray,
-  useForm,
-  useFormContext,
-  useWatch,
-} from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router-dom';
-import {
-  type ResourceRef,
-  RunwayApiError,
-  runwayApiRef,
-} from '../../api/RunwayApi';
+import { type ReactNode, useMemo } from 'react';
+import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
+import { useSearchParams } from 'react-router-dom';
+import type { ResourceRef } from '../../api/RunwayApi';
 import type {
   ClusterOverview,
   KubeObject,
@@ -53,83 +36,51 @@ import {
   emptyStackValues,
   fromStack,
   STACK_PROVIDER_APIS,
-  type StackFormContext,
   type StackFormValues,
   stackFieldForIssue,
   toStack,
   validateStackForm,
 } from '../../lib/stackForm';
 import { ErrorAlert } from '../common/ErrorAlert';
-import { PermissionGate, useRunwayPermission } from '../common/PermissionGate';
-import { FormField, WarningsContext } from '../wizard/fields';
-import { toFieldErrors } from '../wizard/resolver';
+import { MetaField } from '../form/fields';
+import {
+  type ClusterError,
+  type Loaded,
+  ResourceForm,
+  ResourceFormLoader,
+  TargetFields,
+  useResourceForm,
+} from '../form/ResourceForm';
 import { ProviderObjectsView, Yaml } from '../wizard/ReviewStep';
 import { useStackLinks } from './links';
 
-const STEPS = ['Stack', 'Dry-run preview'] as const;
+const F = STACK_FORM;
 
 /** Create a stack, or edit one (`edit` names it). */
 export function StackForm({ edit }: { edit?: ResourceRef }) {
-  const clusters = useRunwayData(api => api.listClusters(), []);
-  const existing = useRunwayData(
-    api => (edit ? api.get('stacks', edit) : Promise.resolve(undefined)),
-    [edit?.cluster, edit?.namespace, edit?.name],
-    ['stacks'],
-  );
-  if (clusters.loading || existing.loading)
-    return <LinearProgress aria-label="loading clusters" />;
-  if (edit && !existing.value) {
-    return (
-      <ErrorAlert
-        error={
-          existing.error ??
-          new Error(
-            `stack ${edit.namespace}/${edit.name} not found in ${edit.cluster}`,
-          )
-        }
-        title="Cannot edit"
-      />
-    );
-  }
   return (
-    <>
-      {clusters.error && (
-        <ErrorAlert
-          error={clusters.error}
-          title="Could not load the clusters"
+    <ResourceFormLoader<KubeObject>
+      kind="stacks"
+      source={edit}
+      cannot="Cannot edit"
+      noun="stack"
+    >
+      {loaded => (
+        <StackFormBody
+          clusters={loaded.clusters}
+          clusterErrors={loaded.clusterErrors}
+          distributions={loaded.overview?.stackDistributions ?? []}
+          existing={loaded.object}
         />
       )}
-      <StackFormBody
-        clusters={clusters.value?.items ?? []}
-        clusterErrors={clusters.value?.errors ?? []}
-        distributions={clusters.value?.stackDistributions ?? []}
-        existing={
-          existing.value
-            ? { cluster: existing.value.cluster, object: existing.value.object }
-            : undefined
-        }
-      />
-    </>
+    </ResourceFormLoader>
   );
 }
 
-const stackResolver: Resolver<
-  StackFormValues,
-  { context: StackFormContext; existing?: KubeObject }
-> = async (values, ctx) => {
-  const issues = validateStackForm(values, ctx?.context, ctx?.existing);
-  const errors = toFieldErrors(issues as any);
-  return Object.keys(errors).length
-    ? { values: {}, errors: errors as any }
-    : { values, errors: {} };
-};
-
-function Section(props: {
-  title: string;
-  help?: ReactNode;
-  children: ReactNode;
-}) {
-  const id = `stack-section-${props.title.toLowerCase().replace(/\W+/g, '-')}`;
+/** A section of the page: its title and help from runway-common's `STACK_FORM_SECTIONS`. */
+function Section(props: { label: string; children: ReactNode }) {
+  const section = STACK_FORM_SECTIONS.find(s => s.label === props.label);
+  const id = `stack-section-${props.label.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <Paper
       component="section"
@@ -138,11 +89,11 @@ function Section(props: {
       sx={{ p: 2, mb: 2 }}
     >
       <Typography variant="h6" component="h2" id={id}>
-        {props.title}
+        {props.label}
       </Typography>
-      {props.help && (
+      {section?.help && (
         <Typography variant="body2" color="text.secondary">
-          {props.help}
+          {section.help}
         </Typography>
       )}
       {props.children}
@@ -150,19 +101,47 @@ function Section(props: {
   );
 }
 
+/**
+ * Fields side by side on a wide screen. A flex gap, not margins, so each
+ * field keeps its own (two rows of selects without help touched).
+ */
+function Row(props: { children: ReactNode; sx?: object }) {
+  return (
+    <Stack
+      direction={{ xs: 'column', md: 'row' }}
+      spacing={2}
+      useFlexGap
+      sx={props.sx}
+    >
+      {props.children}
+    </Stack>
+  );
+}
+
+function Fields({ names }: { names: StackFormField[] }) {
+  return (
+    <>
+      {names.map(n => (
+        <MetaField key={n} field={F[n]} />
+      ))}
+    </>
+  );
+}
+
 function StackFormBody(props: {
   clusters: ClusterOverview[];
-  clusterErrors: Array<{ cluster: string; message: string }>;
+  clusterErrors: ClusterError[];
   distributions: StackDistribution[];
-  existing?: { cluster: string; object: KubeObject };
+  existing?: Loaded<KubeObject>;
 }) {
   const { clusters, clusterErrors, distributions, existing } = props;
-  const api = useApi(runwayApiRef);
-  const navigate = useNavigate();
   const links = useStackLinks();
   const [search] = useSearchParams();
-  const defaults = useMemo(
-    () =>
+  const state = useResourceForm<StackFormValues, KubeObject>({
+    kind: 'stacks',
+    existing,
+    steps: [{ label: STACK_FORM_STEPS[0] }, { label: STACK_FORM_STEPS[1] }],
+    defaults: () =>
       existing
         ? fromStack(existing.cluster, existing.object)
         : emptyStackValues({
@@ -175,40 +154,20 @@ function StackFormBody(props: {
               distributions.find(d => d.name === 'starter') ?? distributions[0]
             )?.name,
           }),
-    // Defaults are read once, when the form opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
-  );
-  const context = useRef<StackFormContext>({});
-  const form = useForm<StackFormValues>({
-    defaultValues: defaults,
-    mode: 'onChange',
-    resolver: (values, _ctx, options) =>
-      stackResolver(
+    validate: values =>
+      validateStackForm(
         values,
-        { context: context.current, existing: existing?.object },
-        options,
+        {
+          distributions: distributions.map(d => d.name),
+          namespaces: clusters.find(c => c.name === values.cluster)?.namespaces,
+        },
+        existing?.object,
       ),
+    toObject: values => toStack(values, existing?.object),
+    fieldOf: stackFieldForIssue,
+    detailLink: links.detail,
   });
-  const values = useWatch({ control: form.control }) as StackFormValues;
-  const cluster = clusters.find(c => c.name === values.cluster);
-  context.current = {
-    distributions: distributions.map(d => d.name),
-    namespaces: cluster?.namespaces,
-  };
-  const valuesKey = JSON.stringify(values);
-  const stack = useMemo(
-    () => toStack(values, existing?.object),
-    [valuesKey], // eslint-disable-line react-hooks/exhaustive-deps
-  );
-  const issues = useMemo(
-    () => validateStackForm(values, context.current, existing?.object),
-    [valuesKey, cluster], // eslint-disable-line react-hooks/exhaustive-deps
-  );
-  const warnings = useMemo(
-    () => issues.filter(i => i.severity === 'warning'),
-    [issues],
-  );
+  const { values, step, preview } = state;
 
   // Running deployments of the chosen cluster, for the inference providers' picker.
   const deployments = useRunwayData(
@@ -222,95 +181,10 @@ function StackFormBody(props: {
     () => runningDeployments(deployments.value?.items ?? [], values.cluster),
     [deployments.value, values.cluster],
   );
-
   let runningState: string | undefined;
   if (deployments.loading && values.cluster) runningState = 'loading';
   else if (deployments.error) runningState = deployments.error.message;
 
-  const [step, setStep] = useState(0);
-  const [preview, setPreview] = useState<{
-    value?: PreviewResponse;
-    error?: Error;
-    loading: boolean;
-  }>({ loading: false });
-  const [submitError, setSubmitError] = useState<Error>();
-
-  useEffect(() => {
-    if (step !== 1) return undefined;
-    let current = true;
-    setPreview({ loading: true });
-    api
-      .preview('stacks', values.cluster, stack, existing ? 'update' : 'create')
-      .then(
-        value => current && setPreview({ value, loading: false }),
-        error => current && setPreview({ error, loading: false }),
-      );
-    return () => {
-      current = false;
-    };
-  }, [step, stack]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  // A change can fix or break another field (a model's provider, a disabled API): re-check what was touched.
-  useEffect(() => {
-    if (Object.keys(form.formState.errors).length) form.trigger();
-  }, [valuesKey]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  const review = async () => {
-    if (await form.trigger()) setStep(1);
-  };
-
-  const writePermission = existing
-    ? runwayPermissions.stacks.update
-    : runwayPermissions.stacks.create;
-  const writeTarget = existing
-    ? {
-        cluster: existing.cluster,
-        namespace: existing.object.metadata?.namespace ?? '',
-      }
-    : { cluster: values.cluster, namespace: values.metadata?.namespace };
-  const writeAccess = useRunwayPermission(writePermission, writeTarget);
-
-  const rootErrors = issues.filter(
-    i => i.severity === 'error' && i.field === 'root',
-  );
-
-  const submit = form.handleSubmit(async formValues => {
-    setSubmitError(undefined);
-    const object = toStack(formValues, existing?.object);
-    const namespace = object.metadata?.namespace ?? '';
-    const name = object.metadata?.name ?? '';
-    try {
-      if (existing) {
-        await api.update(
-          'stacks',
-          { cluster: existing.cluster, namespace, name },
-          object,
-        );
-        navigate(links.detail(existing.cluster, namespace, name));
-      } else {
-        await api.create('stacks', formValues.cluster, object);
-        navigate(links.detail(formValues.cluster, namespace, name));
-      }
-    } catch (err) {
-      const error = err as Error;
-      setSubmitError(error);
-      if (error instanceof RunwayApiError) {
-        for (const issue of error.issues.filter(i => i.severity === 'error'))
-          form.setError(stackFieldForIssue(issue.path) as any, {
-            type: 'server',
-            message: issue.message,
-          });
-      }
-    }
-  });
-
-  const clusterOptions = clusters.map(c => ({
-    value: c.name,
-    label: `${c.title || c.name}${c.reachable ? '' : ' (unreachable)'}`,
-  }));
-  const namespaceOptions = cluster?.namespaces?.length
-    ? cluster.namespaces.map(n => ({ value: n, label: n }))
-    : undefined;
   const source = values.ui?.distributionSource ?? 'name';
   const chosenDistribution = distributions.find(
     d => d.name === values.spec?.distribution?.name,
@@ -326,17 +200,13 @@ function StackFormBody(props: {
     : 'Create a stack';
 
   return (
-    <FormProvider {...form}>
-      <WarningsContext.Provider value={warnings}>
-        <Box
-          component="form"
-          noValidate
-          aria-label={title}
-          onSubmit={e => e.preventDefault()}
-        >
-          <Typography variant="h5" component="h1" sx={{ mb: 1 }}>
-            {title}
-          </Typography>
+    <ResourceForm
+      state={state}
+      label={title}
+      title={title}
+      nextLabel="Review"
+      intro={
+        <>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             A Llama Stack server (LlamaStackDistribution,
             llamastack.io/v1alpha2). The stack operator generates its
@@ -349,189 +219,99 @@ function StackFormBody(props: {
               v1alpha2. Fields v1alpha2 cannot hold are kept in its annotation.
             </Alert>
           )}
-          <Stepper nonLinear activeStep={step} sx={{ mb: 3 }}>
-            {STEPS.map((s, i) => (
-              <Step key={s} completed={i < step}>
-                <StepButton onClick={() => (i < step ? setStep(i) : undefined)}>
-                  {s}
-                </StepButton>
-              </Step>
-            ))}
-          </Stepper>
-
-          {step === 0 && (
-            <>
-              <Section title="Where">
-                <FormField
-                  name="cluster"
-                  label="Cluster"
-                  options={clusterOptions}
-                  disabled={Boolean(existing)}
-                  help="Where the stack runs; its providers can use that cluster's running deployments."
-                />
-                {clusterErrors
-                  .filter(e => e.cluster === values.cluster)
-                  .map(e => (
-                    <Alert severity="error" key={e.cluster}>
-                      Cluster {e.cluster}: {e.message}
-                    </Alert>
-                  ))}
-                <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-                  <FormField
-                    name="metadata.namespace"
-                    label="Namespace"
-                    options={namespaceOptions}
-                    disabled={Boolean(existing)}
-                  />
-                  <FormField
-                    name="metadata.name"
-                    label="Stack name"
-                    disabled={Boolean(existing)}
-                    help="Lower-case letters, digits and '-'."
-                  />
-                </Stack>
-                {writeAccess.reason && (
-                  <Alert severity="warning" sx={{ mt: 1 }}>
-                    {writeAccess.reason}:{' '}
-                    {existing
-                      ? 'you can review changes but not save them.'
-                      : 'choose another namespace or cluster to be able to create the stack.'}
-                  </Alert>
-                )}
-              </Section>
-
-              <Section
-                title="Distribution"
-                help="A distribution the stack operator embeds (an image and the base config.yaml written for it), or your own image (then its config must come from spec.overrideConfig)."
-              >
-                <FormField
-                  name="ui.distributionSource"
-                  label="Distribution source"
-                  options={[
-                    { value: 'name', label: "The operator's distributions" },
-                    { value: 'image', label: 'An image' },
-                  ]}
-                />
-                {source === 'name' ? (
-                  <FormField
-                    name="spec.distribution.name"
-                    label="Distribution"
-                    options={
-                      distributions.length
-                        ? distributions.map(d => ({
-                            value: d.name,
-                            label: `${d.name} (${d.image})`,
-                          }))
-                        : undefined
-                    }
-                    help={distributionHelp}
-                  />
-                ) : (
-                  <FormField
-                    name="spec.distribution.image"
-                    label="Distribution image"
-                    help="e.g. docker.io/llamastack/distribution-starter:0.4.0"
-                  />
-                )}
-              </Section>
-
-              <Section
-                title="Providers"
-                help="Each becomes a provider in config.yaml (provider → provider_type remote::…, endpoint → its URL, API key → an env var from the Secret)."
-              >
-                {STACK_PROVIDER_APIS.map(({ api: providerApi, title: t }) => (
-                  <ProviderRows
-                    key={providerApi}
-                    api={providerApi}
-                    title={t}
-                    running={providerApi === 'inference' ? running : undefined}
-                    runningState={runningState}
-                  />
-                ))}
-              </Section>
-
-              <Section
-                title="Resources"
-                help="Models, tool groups and shields the server registers at start."
-              >
-                <ModelRows />
-                <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-                  <FormField
-                    name="ui.tools"
-                    label="Tools"
-                    help="Comma-separated, e.g. websearch, rag (builtin::<name> tool groups; need a tool runtime provider)."
-                  />
-                  <FormField
-                    name="ui.shields"
-                    label="Shields"
-                    help="Comma-separated shield ids (need a safety provider)."
-                  />
-                </Stack>
-              </Section>
-
-              <StorageSection />
-              <NetworkingSection />
-              <WorkloadSection />
-            </>
-          )}
-
-          {step === 1 && (
-            <StackReview
-              preview={preview.value}
-              error={preview.error}
-              loading={preview.loading}
+        </>
+      }
+    >
+      {step === 0 && (
+        <>
+          <Section label="Where">
+            <TargetFields
+              state={state}
+              clusters={clusters}
+              clusterErrors={clusterErrors}
+              fields={F}
+              action="create the stack"
+              row
             />
-          )}
+          </Section>
 
-          {rootErrors.length > 0 && (
-            <Alert severity="error" sx={{ mt: 2 }}>
-              {rootErrors.map(i => (
-                <div key={i.message}>
-                  <code>{i.path}</code>: {i.message}
-                </div>
-              ))}
-            </Alert>
-          )}
-          {submitError && (
-            <ErrorAlert
-              error={submitError}
-              title={existing ? 'Update failed' : 'Create failed'}
-            />
-          )}
-
-          <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
-            <Button disabled={step === 0} onClick={() => setStep(0)}>
-              Back
-            </Button>
-            {step === 0 ? (
-              <Button variant="contained" onClick={review}>
-                Review
-              </Button>
+          <Section label="Distribution">
+            <MetaField field={F['ui.distributionSource']} />
+            {source === 'name' ? (
+              <MetaField
+                field={F['spec.distribution.name']}
+                options={
+                  distributions.length
+                    ? distributions.map(d => ({
+                        value: d.name,
+                        label: `${d.name} (${d.image})`,
+                      }))
+                    : undefined
+                }
+                help={distributionHelp}
+              />
             ) : (
-              <PermissionGate
-                permission={writePermission}
-                resource={writeTarget}
-              >
-                {allowed => (
-                  <Button
-                    variant="contained"
-                    onClick={submit}
-                    disabled={
-                      !allowed ||
-                      form.formState.isSubmitting ||
-                      preview.loading ||
-                      Boolean(preview.error)
-                    }
-                  >
-                    {existing ? 'Update' : 'Create'}
-                  </Button>
-                )}
-              </PermissionGate>
+              <MetaField field={F['spec.distribution.image']} />
             )}
-          </Stack>
-        </Box>
-      </WarningsContext.Provider>
-    </FormProvider>
+          </Section>
+
+          <Section label="Providers">
+            {STACK_PROVIDER_APIS.map(({ api: providerApi, title: t }) => (
+              <ProviderRows
+                key={providerApi}
+                api={providerApi}
+                title={t}
+                running={providerApi === 'inference' ? running : undefined}
+                runningState={runningState}
+              />
+            ))}
+          </Section>
+
+          <Section label="Resources">
+            <ModelRows />
+            <Row>
+              <Fields names={['ui.tools', 'ui.shields']} />
+            </Row>
+          </Section>
+
+          <StorageSection />
+          <NetworkingSection />
+          <Section label="Workload">
+            <Row>
+              <Fields
+                names={['spec.workload.replicas', 'spec.workload.workers']}
+              />
+            </Row>
+            <Row>
+              <Fields
+                names={[
+                  'spec.workload.resources.requests.cpu',
+                  'spec.workload.resources.requests.memory',
+                  'spec.workload.resources.limits.cpu',
+                  'spec.workload.resources.limits.memory',
+                ]}
+              />
+            </Row>
+            <Row>
+              <Fields
+                names={[
+                  'spec.workload.storage.size',
+                  'spec.workload.storage.mountPath',
+                ]}
+              />
+            </Row>
+          </Section>
+        </>
+      )}
+
+      {step === 1 && (
+        <StackReview
+          preview={preview.value}
+          error={preview.error}
+          loading={preview.loading}
+        />
+      )}
+    </ResourceForm>
   );
 }
 
@@ -625,6 +405,10 @@ function ProviderRows(props: {
   const { fields, append, remove } = useFieldArray({ control, name });
   // The rows' current values (the field array's own items keep what they were appended with).
   const rows = useWatch({ control, name }) ?? [];
+  const rowOf = (i: number) => ({
+    name: `${name}.${i}`,
+    label: `${title} provider ${i + 1}`,
+  });
   const applyDeployment = (index: number, ref: string) => {
     const d = running?.find(r => r.ref === ref);
     if (!d) return;
@@ -665,36 +449,20 @@ function ProviderRows(props: {
             />
           )}
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-            <FormField
-              name={`${name}.${i}.provider`}
-              label={`${title} provider ${i + 1} type`}
-              help="e.g. vllm, ollama, openai (remote::<type>), inline::llama-guard"
-            />
-            <FormField
-              name={`${name}.${i}.id`}
-              label={`${title} provider ${i + 1} id`}
-              help="Optional with one provider (defaults to the type)."
-            />
+            <RowField row={rowOf(i)} field="provider.provider" />
+            <RowField row={rowOf(i)} field="provider.id" />
           </Stack>
-          <FormField
-            name={`${name}.${i}.endpoint`}
-            label={`${title} provider ${i + 1} endpoint`}
-            help="The provider's URL, e.g. http://vllm.default.svc:8000/v1"
-          />
+          <RowField row={rowOf(i)} field="provider.endpoint" />
           <Stack
             direction={{ xs: 'column', md: 'row' }}
             spacing={2}
             alignItems="center"
           >
-            <FormField
-              name={`${name}.${i}.apiKey.secretKeyRef.name`}
-              label={`${title} provider ${i + 1} API key Secret`}
-              help="A Secret in the stack's namespace; the portal never reads its value."
+            <RowField
+              row={rowOf(i)}
+              field="provider.apiKey.secretKeyRef.name"
             />
-            <FormField
-              name={`${name}.${i}.apiKey.secretKeyRef.key`}
-              label={`${title} provider ${i + 1} API key Secret key`}
-            />
+            <RowField row={rowOf(i)} field="provider.apiKey.secretKeyRef.key" />
             <RemoveButton
               label={`Remove ${title.toLowerCase()} provider ${i + 1}`}
               onClick={() => remove(i)}
@@ -755,6 +523,26 @@ export function RunningDeploymentSelect(props: {
   );
 }
 
+/**
+ * A field of a provider or model row: runway-common describes it once
+ * (`provider.endpoint`); each row names and labels it after itself
+ * (`spec.providers.inference.0.endpoint`, "Inference provider 1 endpoint").
+ */
+function RowField(props: {
+  row: { name: string; label: string };
+  field: StackFormField;
+}) {
+  const field = F[props.field];
+  const key = props.field.slice(props.field.indexOf('.') + 1);
+  return (
+    <MetaField
+      field={field}
+      name={`${props.row.name}.${key}`}
+      label={`${props.row.label} ${field.label}`}
+    />
+  );
+}
+
 function ModelRows() {
   const { control } = useFormContext<StackFormValues>();
   const { fields, append, remove } = useFieldArray({
@@ -766,34 +554,28 @@ function ModelRows() {
       <Typography component="legend" variant="subtitle1">
         Models
       </Typography>
-      {fields.map((row, i) => (
-        <Stack
-          direction={{ xs: 'column', md: 'row' }}
-          spacing={2}
-          key={row.id}
-          alignItems="center"
-        >
-          <FormField
-            name={`spec.resources.models.${i}.name`}
-            label={`Model ${i + 1} name`}
-            help="The name the provider serves."
-          />
-          <FormField
-            name={`spec.resources.models.${i}.provider`}
-            label={`Model ${i + 1} provider id`}
-            help="Empty: the first inference provider."
-          />
-          <FormField
-            name={`spec.resources.models.${i}.contextLength`}
-            label={`Model ${i + 1} context length`}
-            type="number"
-          />
-          <RemoveButton
-            label={`Remove model ${i + 1}`}
-            onClick={() => remove(i)}
-          />
-        </Stack>
-      ))}
+      {fields.map((row, i) => {
+        const at = {
+          name: `spec.resources.models.${i}`,
+          label: `Model ${i + 1}`,
+        };
+        return (
+          <Stack
+            direction={{ xs: 'column', md: 'row' }}
+            spacing={2}
+            key={row.id}
+            alignItems="center"
+          >
+            <RowField row={at} field="model.name" />
+            <RowField row={at} field="model.provider" />
+            <RowField row={at} field="model.contextLength" />
+            <RemoveButton
+              label={`Remove model ${i + 1}`}
+              onClick={() => remove(i)}
+            />
+          </Stack>
+        );
+      })}
       <Button onClick={() => append({ name: '', provider: '' })}>
         Add model
       </Button>
@@ -805,186 +587,53 @@ function StorageSection() {
   const kv = useWatch<StackFormValues>({ name: 'spec.storage.kv.type' });
   const sql = useWatch<StackFormValues>({ name: 'spec.storage.sql.type' });
   return (
-    <Section
-      title="Storage"
-      help="Where the server keeps its state; unset keeps the distribution's (sqlite in the pod's storage)."
-    >
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mt: 1 }}>
-        <FormField
-          name="spec.storage.kv.type"
-          label="Key-value store"
-          options={[
-            { value: '', label: "Distribution's default" },
-            ...KV_STORAGE_TYPES.map(t => ({ value: t, label: t })),
-          ]}
-          SelectProps={{ displayEmpty: true }}
-          InputLabelProps={{ shrink: true }}
-        />
+    <Section label="Storage">
+      <Row sx={{ mt: 1 }}>
+        <MetaField field={F['spec.storage.kv.type']} />
         {kv === 'redis' && (
-          <>
-            <FormField
-              name="spec.storage.kv.endpoint"
-              label="Redis endpoint"
-              help="e.g. redis://redis.default.svc:6379"
-            />
-            <FormField
-              name="spec.storage.kv.password.secretKeyRef.name"
-              label="Redis password Secret"
-            />
-            <FormField
-              name="spec.storage.kv.password.secretKeyRef.key"
-              label="Redis password Secret key"
-            />
-          </>
+          <Fields
+            names={[
+              'spec.storage.kv.endpoint',
+              'spec.storage.kv.password.secretKeyRef.name',
+              'spec.storage.kv.password.secretKeyRef.key',
+            ]}
+          />
         )}
-      </Stack>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <FormField
-          name="spec.storage.sql.type"
-          label="SQL store"
-          options={[
-            { value: '', label: "Distribution's default" },
-            ...SQL_STORAGE_TYPES.map(t => ({ value: t, label: t })),
-          ]}
-          SelectProps={{ displayEmpty: true }}
-          InputLabelProps={{ shrink: true }}
-        />
+      </Row>
+      <Row>
+        <MetaField field={F['spec.storage.sql.type']} />
         {sql === 'postgres' && (
-          <>
-            <FormField
-              name="spec.storage.sql.connectionString.secretKeyRef.name"
-              label="Postgres connection string Secret"
-            />
-            <FormField
-              name="spec.storage.sql.connectionString.secretKeyRef.key"
-              label="Postgres connection string Secret key"
-            />
-          </>
+          <Fields
+            names={[
+              'spec.storage.sql.connectionString.secretKeyRef.name',
+              'spec.storage.sql.connectionString.secretKeyRef.key',
+            ]}
+          />
         )}
-      </Stack>
+      </Row>
     </Section>
   );
 }
 
 function NetworkingSection() {
-  const { control } = useFormContext<StackFormValues>();
   const expose = useWatch<StackFormValues>({ name: 'ui.expose' });
   const tls = useWatch<StackFormValues>({ name: 'ui.tlsEnabled' });
   return (
-    <Section title="Networking">
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <FormField
-          name="spec.networking.port"
-          label="Server port"
-          type="number"
-          help="Default 8321."
-        />
-        <FormField
-          name="ui.tlsEnabled"
-          label="TLS"
-          options={[
-            { value: '', label: 'Off (default)' },
-            { value: 'true', label: 'On' },
-            { value: 'false', label: 'Off' },
-          ]}
-          SelectProps={{ displayEmpty: true }}
-          InputLabelProps={{ shrink: true }}
-        />
+    <Section label="Networking">
+      <Row>
+        <MetaField field={F['spec.networking.port']} />
+        <MetaField field={F['ui.tlsEnabled']} />
         {tls === 'true' && (
-          <FormField
-            name="spec.networking.tls.secretName"
-            label="TLS Secret"
-            help="A kubernetes.io/tls Secret in the stack's namespace."
-          />
+          <MetaField field={F['spec.networking.tls.secretName']} />
         )}
-      </Stack>
-      <Controller
-        control={control}
-        name="ui.expose"
-        render={({ field }) => (
-          <FormControlLabel
-            control={
-              <Checkbox
-                checked={Boolean(field.value)}
-                onChange={e => field.onChange(e.target.checked)}
-              />
-            }
-            label="Expose outside the cluster (an Ingress)"
-          />
-        )}
-      />
+      </Row>
+      <MetaField field={F['ui.expose']} />
       {Boolean(expose) && (
-        <FormField
-          name="spec.networking.expose.hostname"
-          label="Hostname"
-          help="Empty: <name>-<namespace>.<the operator's ingress domain>."
-        />
+        <MetaField field={F['spec.networking.expose.hostname']} />
       )}
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <FormField
-          name="ui.allowedNamespaces"
-          label="Allowed namespaces"
-          help="Comma-separated; * for all. Empty with no labels: no NetworkPolicy."
-        />
-        <FormField
-          name="ui.allowedLabels"
-          label="Allowed namespace labels"
-          help="Comma-separated label keys of namespaces allowed in."
-        />
-      </Stack>
-    </Section>
-  );
-}
-
-function WorkloadSection() {
-  return (
-    <Section title="Workload">
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <FormField
-          name="spec.workload.replicas"
-          label="Replicas"
-          type="number"
-          help="Default 1."
-        />
-        <FormField
-          name="spec.workload.workers"
-          label="Server workers"
-          type="number"
-          help="uvicorn workers per pod."
-        />
-      </Stack>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <FormField
-          name="spec.workload.resources.requests.cpu"
-          label="CPU request"
-          help="e.g. 500m"
-        />
-        <FormField
-          name="spec.workload.resources.requests.memory"
-          label="Memory request"
-          help="e.g. 1Gi"
-        />
-        <FormField
-          name="spec.workload.resources.limits.cpu"
-          label="CPU limit"
-        />
-        <FormField
-          name="spec.workload.resources.limits.memory"
-          label="Memory limit"
-        />
-      </Stack>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <FormField
-          name="spec.workload.storage.size"
-          label="Persistent storage size"
-          help="e.g. 10Gi; empty keeps the server's state in the pod (emptyDir)."
-        />
-        <FormField
-          name="spec.workload.storage.mountPath"
-          label="Storage mount path"
-          help="Default /.llama."
-        />
-      </Stack>
+      <Row>
+        <Fields names={['ui.allowedNamespaces', 'ui.allowedLabels']} />
+      </Row>
     </Section>
   );
 }

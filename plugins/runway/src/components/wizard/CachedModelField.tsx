@@ -11,7 +11,7 @@ import { useMemo } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useRunwayData } from '../../hooks/useRunwayData';
 import type { WizardValues } from '../../lib/form';
-import { fieldId, useFieldMessages } from './fields';
+import { fieldId, useFieldMessages } from '../form/fields';
 
 const NONE = '';
 

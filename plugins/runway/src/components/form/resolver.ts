@@ -1,18 +1,15 @@
 /**
  * A react-hook-form resolver over runway-common's validation: errors block
  * (and show on their fields), warnings never do (the form shows them from
- * `validateWizard` directly). Pure apart from what RHF passes in.
+ * the same validation directly). Pure apart from what RHF passes in.
  */
-import type { FieldErrors, Resolver } from 'react-hook-form';
-import {
-  type FieldIssue,
-  type FormContext,
-  validateWizard,
-  type WizardValues,
-} from '../../lib/form';
+import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
+import type { FieldIssue } from '../../lib/form';
 
 /** Nests issues by their field's dotted name, the shape RHF reads with `get(errors, name)`. */
-export function toFieldErrors(issues: FieldIssue[]): FieldErrors<WizardValues> {
+export function toFieldErrors<V extends FieldValues>(
+  issues: FieldIssue[],
+): FieldErrors<V> {
   const errors: Record<string, any> = {};
   for (const issue of issues) {
     if (issue.severity !== 'error') continue;
@@ -35,16 +32,17 @@ export function toFieldErrors(issues: FieldIssue[]): FieldErrors<WizardValues> {
       node[leaf] = { type: 'validation', message: issue.message };
     }
   }
-  return errors as FieldErrors<WizardValues>;
+  return errors as FieldErrors<V>;
 }
 
-export const wizardResolver: Resolver<WizardValues, FormContext> = async (
-  values,
-  context,
-) => {
-  const issues = validateWizard(values, context ?? {});
-  const errors = toFieldErrors(issues);
-  return Object.keys(errors).length
-    ? { values: {}, errors }
-    : { values, errors: {} };
-};
+/** The resolver of a form validated by `validate` (runway-common's validation of the object the values describe). */
+export function issuesResolver<V extends FieldValues>(
+  validate: (values: V) => FieldIssue[],
+): Resolver<V> {
+  return async values => {
+    const errors = toFieldErrors<V>(validate(values));
+    return Object.keys(errors).length
+      ? { values: {}, errors }
+      : { values, errors: {} };
+  };
+}
