@@ -102,7 +102,7 @@ export {
 export type { RateLimiter } from './queue/rateLimiter';
 
 // Controllers
-export { Controller } from './controller/controller';
+export { Controller, generationNotObserved } from './controller/controller';
 export type {
   ControllerOptions,
   EventSource,

@@ -51,6 +51,7 @@ import {
   deployedStatus,
   incompatibleStatus,
   notCreatedStatus,
+  providerNeedsWork,
   type StatusContext,
   statusUpToDate,
 } from './status';
@@ -169,6 +170,7 @@ export class ProviderController {
           },
         ],
       })
+      .replayFirst(providerNeedsWork)
       .withOptions({
         maxConcurrentReconciles: this.options.maxConcurrentReconciles ?? 16,
       });

@@ -25,6 +25,7 @@ import { parseProviderOptions } from './options';
 import { checkOverrides } from './overrides';
 import { registrationStatus } from './registration';
 import {
+  providerNeedsWork,
   applyFailedStatus,
   applyFailure,
   deployedStatus,
@@ -345,6 +346,30 @@ describe('desiredObjects', () => {
     expect(propagatedLabels(md())).toEqual({
       'airunway.ai/managed-by': 'airunway',
     });
+  });
+});
+
+describe('providerNeedsWork', () => {
+  const deployment = (generation: number, seen?: number, deleting = false) => ({
+    metadata: {
+      generation,
+      ...(deleting ? { deletionTimestamp: '2026-11-26T05:00:00Z' } : {}),
+    },
+    status: {
+      conditions: [
+        // The core's condition says nothing about the provider.
+        { type: 'ProviderSelected', observedGeneration: generation },
+        ...(seen === undefined
+          ? []
+          : [{ type: 'ProviderCompatible', observedGeneration: seen }]),
+      ],
+    },
+  });
+  it('replays first what the provider has not acted on, and deletions', () => {
+    expect(providerNeedsWork(deployment(1))).toBe(true);
+    expect(providerNeedsWork(deployment(2, 1))).toBe(true);
+    expect(providerNeedsWork(deployment(2, 2))).toBe(false);
+    expect(providerNeedsWork(deployment(2, 2, true))).toBe(true);
   });
 });
 

@@ -24,6 +24,26 @@ export const PROVIDER_CONDITIONS = [
   CONDITION_TYPES.Ready,
 ] as const;
 
+/**
+ * Which deployments a provider starting to lead reconciles first when it
+ * replays its cache: being deleted, or a spec its ProviderCompatible
+ * condition (written by every outcome) has not seen yet. The core's
+ * `status.observedGeneration` cannot tell: the core writes it before the
+ * provider acts.
+ */
+export function providerNeedsWork(md: {
+  metadata?: { generation?: number; deletionTimestamp?: string };
+  status?: {
+    conditions?: Array<{ type: string; observedGeneration?: number }>;
+  };
+}): boolean {
+  if (md.metadata?.deletionTimestamp) return true;
+  const seen = md.status?.conditions?.find(
+    c => c.type === CONDITION_TYPES.ProviderCompatible,
+  );
+  return seen?.observedGeneration !== md.metadata?.generation;
+}
+
 export interface StatusContext {
   /** The deployment's current conditions (to keep lastTransitionTime when nothing changed). */
   previous: Condition[];

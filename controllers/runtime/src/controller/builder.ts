@@ -11,6 +11,7 @@ import type { Logger } from '../observability/logger';
 import {
   Controller,
   ControllerOptions,
+  generationNotObserved,
   Reconciler,
   Source,
 } from './controller';
@@ -58,8 +59,10 @@ export class ControllerBuilder {
     rt: ResourceType;
     options: WatchOptions;
     map: (obj: KubeObject) => Request[];
+    primary?: boolean;
   }> = [];
   private readonly globalPredicates: Predicate[] = [];
+  private needsWork: (obj: KubeObject) => boolean = generationNotObserved;
   private options: Pick<
     ControllerOptions,
     'maxConcurrentReconciles' | 'rateLimiter'
@@ -93,6 +96,7 @@ export class ControllerBuilder {
       rt,
       options: options as unknown as WatchOptions,
       map: requestFor,
+      primary: true,
     });
     return this;
   }
@@ -140,6 +144,17 @@ export class ControllerBuilder {
     return this;
   }
 
+  /**
+   * Which primary objects a (re)starting controller reconciles first when it
+   * replays its cache; the rest follow at low priority. Default
+   * `generationNotObserved` (being deleted, no status, or spec changed
+   * since the status was written).
+   */
+  replayFirst<T extends KubeObject>(needsWork: (obj: T) => boolean): this {
+    this.needsWork = needsWork as (obj: KubeObject) => boolean;
+    return this;
+  }
+
   /** Builds the controller and hands it to the manager. */
   complete(reconciler: Reconciler): Controller {
     if (!this.forType) {
@@ -152,13 +167,16 @@ export class ControllerBuilder {
         'complete() needs a reconcile function (request, ctx) => result',
       );
     }
-    const sources: Source[] = this.sources.map(({ rt, options, map }) => ({
-      informer: this.host.informers.informerFor(rt, options.selector, {
-        transform: options.transform,
+    const sources: Source[] = this.sources.map(
+      ({ rt, options, map, primary }) => ({
+        informer: this.host.informers.informerFor(rt, options.selector, {
+          transform: options.transform,
+        }),
+        predicates: [...this.globalPredicates, ...(options.predicates ?? [])],
+        map,
+        needsWork: primary ? this.needsWork : undefined,
       }),
-      predicates: [...this.globalPredicates, ...(options.predicates ?? [])],
-      map,
-    }));
+    );
     const controller = new Controller(
       this.name ?? this.forType.kind.toLowerCase(),
       reconciler,

@@ -2,7 +2,12 @@ import type { EventHandler } from '../cache/informer';
 import type { KubeObject } from '../kube/types';
 import { ControllerMetrics } from '../metrics/metrics';
 import { ItemExponentialRateLimiter } from '../queue/rateLimiter';
-import { Controller, EventSource, Reconciler } from './controller';
+import {
+  Controller,
+  EventSource,
+  generationNotObserved,
+  Reconciler,
+} from './controller';
 import { generationChanged } from './predicates';
 import { requestFor } from './requests';
 
@@ -52,7 +57,73 @@ function make(
   return { channel, controller };
 }
 
+/** A source with objects cached already: replays them to a late handler, as a synced informer does. */
+class Cached implements EventSource {
+  constructor(private readonly objects: KubeObject[]) {}
+  addEventHandler(handler: EventHandler<KubeObject>) {
+    for (const o of this.objects) handler.add?.(o);
+    return () => {};
+  }
+}
+
+describe('generationNotObserved', () => {
+  it('needs work without status, with a new generation, or while being deleted', () => {
+    const md = (generation: number, status?: object, deleting = false) =>
+      ({
+        metadata: {
+          name: 'a',
+          generation,
+          ...(deleting ? { deletionTimestamp: '2026-11-26T05:00:00Z' } : {}),
+        },
+        ...(status ? { status } : {}),
+      } as KubeObject);
+    expect(generationNotObserved(md(1))).toBe(true);
+    expect(generationNotObserved(md(2, { observedGeneration: 1 }))).toBe(true);
+    expect(generationNotObserved(md(2, { observedGeneration: 2 }))).toBe(false);
+    expect(generationNotObserved(md(2, { observedGeneration: 2 }, true))).toBe(
+      true,
+    );
+  });
+});
+
 describe('Controller', () => {
+  it('reconciles the replayed objects that need work before the settled ones', async () => {
+    const settled = (name: string) => ({
+      metadata: { name, namespace: 'ns', generation: 1 },
+      status: { observedGeneration: 1 },
+    });
+    const changed = (name: string) => ({
+      metadata: { name, namespace: 'ns', generation: 2 },
+      status: { observedGeneration: 1 },
+    });
+    const seen: string[] = [];
+    const controller = new Controller(
+      'replay',
+      req => {
+        seen.push(req.name);
+      },
+      [
+        {
+          informer: new Cached([
+            settled('s1'),
+            changed('c1'),
+            settled('s2'),
+            changed('c2'),
+          ]),
+          predicates: [],
+          map: requestFor,
+          needsWork: generationNotObserved,
+        },
+      ],
+      { maxConcurrentReconciles: 4 },
+    );
+    controller.start();
+    await until(() => seen.length === 4);
+    expect(seen.slice(0, 2).sort()).toEqual(['c1', 'c2']);
+    expect(seen.slice(2).sort()).toEqual(['s1', 's2']);
+    await controller.stop();
+  });
+
   it('retries a failing reconcile with growing delays and stops retrying once it succeeds', async () => {
     const times: number[] = [];
     const retries: number[] = [];

@@ -44,6 +44,24 @@ export interface Source {
   informer: EventSource;
   predicates: Predicate[];
   map(obj: KubeObject): Request[];
+  /**
+   * When the controller starts and replays the cache, the objects of this
+   * source that need work (true) are queued ahead of the rest, which are
+   * queued at low priority. Sources without it replay at low priority.
+   */
+  needsWork?: (obj: KubeObject) => boolean;
+}
+
+/**
+ * The default replay rule of the primary type: an object needs work when
+ * it is being deleted, has no status, or its spec changed since the status
+ * was written (`metadata.generation !== status.observedGeneration`).
+ */
+export function generationNotObserved(obj: KubeObject): boolean {
+  if (obj.metadata?.deletionTimestamp) return true;
+  const status = (obj as { status?: { observedGeneration?: number } }).status;
+  if (!status) return true;
+  return obj.metadata?.generation !== status.observedGeneration;
 }
 
 export interface ControllerOptions {
@@ -71,6 +89,8 @@ export class Controller {
   private workers: Promise<void>[] = [];
   private readonly abort = new AbortController();
   private started = false;
+  /** The source whose cache is being replayed to this controller right now. */
+  private replaying?: Source;
 
   constructor(
     readonly name: string,
@@ -131,13 +151,19 @@ export class Controller {
       );
     }
     for (const source of this.sources) {
-      this.unsubscribes.push(
-        source.informer.addEventHandler({
-          add: obj => this.handle(source, 'create', obj),
-          update: (old, obj) => this.handle(source, 'update', obj, old),
-          delete: obj => this.handle(source, 'delete', obj),
-        }),
-      );
+      // A synced informer replays its cache inside addEventHandler.
+      this.replaying = source;
+      try {
+        this.unsubscribes.push(
+          source.informer.addEventHandler({
+            add: obj => this.handle(source, 'create', obj),
+            update: (old, obj) => this.handle(source, 'update', obj, old),
+            delete: obj => this.handle(source, 'delete', obj),
+          }),
+        );
+      } finally {
+        this.replaying = undefined;
+      }
     }
     this.workers = Array.from({ length: this.concurrency }, () =>
       this.worker(),
@@ -185,7 +211,13 @@ export class Controller {
     const requests = old
       ? [...source.map(obj), ...source.map(old)]
       : source.map(obj);
-    for (const key of new Set(requests.map(keyOf))) this.queue.add(key);
+    // Replayed settled objects wait behind the ones needing work (e.g. spec changes made while no leader ran).
+    const settled =
+      this.replaying === source && !(source.needsWork?.(obj) ?? false);
+    for (const key of new Set(requests.map(keyOf))) {
+      if (settled) this.queue.addLowPriority(key);
+      else this.queue.add(key);
+    }
   }
 
   private async worker(): Promise<void> {

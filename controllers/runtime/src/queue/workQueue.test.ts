@@ -37,6 +37,29 @@ describe('WorkQueue', () => {
     expect(q.inFlight()).toBe(0);
   });
 
+  it('hands out low-priority items only when nothing else is queued or in flight; add promotes them', async () => {
+    const q = new WorkQueue<string>();
+    q.addLowPriority('settled-1');
+    q.addLowPriority('settled-2');
+    q.addLowPriority('settled-3');
+    q.add('urgent');
+    q.add('settled-2'); // an event says it needs work after all
+    expect(q.len()).toBe(4);
+    expect(await q.get()).toBe('urgent');
+    expect(await q.get()).toBe('settled-2');
+    // Both are in flight: the low lane waits for them.
+    let next: string | undefined;
+    const pending = q.get().then(v => (next = v));
+    q.done('urgent');
+    await Promise.resolve();
+    expect(next).toBeUndefined();
+    q.done('settled-2');
+    await pending;
+    expect(next).toBe('settled-1');
+    expect(await q.get()).toBe('settled-3'); // low items do not hold each other back
+    expect(q.len()).toBe(0);
+  });
+
   it('wakes a waiting get when an item arrives', async () => {
     const q = new WorkQueue<string>();
     const got = q.get();

@@ -34,11 +34,21 @@ export interface WorkQueueOptions<T> {
  *   added meanwhile, `done` queues it again, so no change is lost and no key
  *   is ever worked on concurrently with itself;
  * - `addAfter` delays an item (the earliest requested time wins);
- * - `addRateLimited` delays it by the rate limiter's backoff.
+ * - `addRateLimited` delays it by the rate limiter's backoff;
+ * - `addLowPriority` queues an item that is probably settled (a controller
+ *   replaying its cache): it is handed out only when no other item is queued
+ *   or being processed, so the work that matters is not slowed by hundreds of
+ *   no-op reconciles; a later `add` promotes it.
  */
 export class WorkQueue<T> {
   private readonly queue: T[] = [];
   private head = 0;
+  private low: T[] = [];
+  private lowHead = 0;
+  /** Items in the low lane that were not promoted since (the lane skips the others). */
+  private readonly lowQueued = new Set<T>();
+  /** Items taken from the normal lane and not done yet: they hold back the low lane. */
+  private readonly urgentInFlight = new Set<T>();
   private readonly dirty = new Set<T>();
   private readonly processing = new Map<T, number>();
   private readonly queuedAt = new Map<T, number>();
@@ -62,7 +72,7 @@ export class WorkQueue<T> {
 
   /** Number of items waiting to be taken. */
   len(): number {
-    return this.queue.length - this.head;
+    return this.queue.length - this.head + this.lowQueued.size;
   }
 
   /** Number of items currently being processed. */
@@ -75,12 +85,29 @@ export class WorkQueue<T> {
   }
 
   add(item: T): void {
-    if (this.shuttingDown || this.dirty.has(item)) return;
+    if (this.shuttingDown) return;
+    if (this.lowQueued.delete(item)) {
+      this.push(item); // promoted: it needs work after all
+      return;
+    }
+    if (this.dirty.has(item)) return;
     this.metrics.added();
     this.dirty.add(item);
     this.queuedAt.set(item, Date.now());
     if (this.processing.has(item)) return; // re-queued by done()
     this.push(item);
+  }
+
+  /** Queues `item` behind every other item queued or being processed (see the class comment). */
+  addLowPriority(item: T): void {
+    if (this.shuttingDown || this.dirty.has(item)) return;
+    this.metrics.added();
+    this.dirty.add(item);
+    this.queuedAt.set(item, Date.now());
+    if (this.processing.has(item)) return; // re-queued by done()
+    this.lowQueued.add(item);
+    this.low.push(item);
+    this.dispatch();
   }
 
   /** Adds `item` once `delayMs` has passed; an earlier pending time wins. */
@@ -157,10 +184,12 @@ export class WorkQueue<T> {
     const startedAt = this.processing.get(item);
     if (startedAt === undefined) return;
     this.processing.delete(item);
+    this.urgentInFlight.delete(item);
     this.metrics.finished(Date.now() - startedAt);
     if (this.dirty.has(item) && !this.shuttingDown) {
       this.push(item);
     }
+    this.dispatch();
     if (this.processing.size === 0) {
       const waiters = this.drainWaiters;
       this.drainWaiters = [];
@@ -180,6 +209,9 @@ export class WorkQueue<T> {
     this.backingOff.clear();
     this.queue.length = 0;
     this.head = 0;
+    this.low = [];
+    this.lowHead = 0;
+    this.lowQueued.clear();
     this.dirty.clear();
     this.queuedAt.clear();
     this.metrics.depth(0);
@@ -195,28 +227,46 @@ export class WorkQueue<T> {
   }
 
   private push(item: T): void {
-    const waiter = this.waiters.shift();
-    if (waiter) {
-      this.markProcessing(item);
-      waiter(item);
-      return;
-    }
     this.queue.push(item);
     this.metrics.depth(this.len());
+    this.dispatch();
+  }
+
+  /** Hands queued items to waiting workers. */
+  private dispatch(): void {
+    while (this.waiters.length > 0) {
+      const item = this.takeNext();
+      if (item === undefined) return;
+      this.waiters.shift()!(item);
+    }
   }
 
   private takeNext(): T | undefined {
-    if (this.head >= this.queue.length) return undefined;
-    const item = this.queue[this.head];
-    this.head += 1;
-    // Compact occasionally so the array does not grow forever.
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue.splice(0, this.head);
-      this.head = 0;
+    if (this.head < this.queue.length) {
+      const item = this.queue[this.head];
+      this.head += 1;
+      // Compact occasionally so the array does not grow forever.
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue.splice(0, this.head);
+        this.head = 0;
+      }
+      this.markProcessing(item);
+      this.urgentInFlight.add(item);
+      this.metrics.depth(this.len());
+      return item;
     }
-    this.metrics.depth(this.len());
-    this.markProcessing(item);
-    return item;
+    if (this.urgentInFlight.size > 0) return undefined;
+    while (this.lowHead < this.low.length) {
+      const item = this.low[this.lowHead];
+      this.lowHead += 1;
+      if (!this.lowQueued.delete(item)) continue; // promoted meanwhile
+      this.markProcessing(item);
+      this.metrics.depth(this.len());
+      return item;
+    }
+    this.low = [];
+    this.lowHead = 0;
+    return undefined;
   }
 
   private markProcessing(item: T): void {
