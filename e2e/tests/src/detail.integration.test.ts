@@ -230,8 +230,21 @@ it(
     await page.getByRole('button', { name: 'Send' }).click();
     // The model-server-pods simulator's OpenAI API simulator answers on the deployment's Service.
     const answer = page.getByLabel('answer');
+    const failed = page.getByText('The model did not answer');
     let firstTextMs = 0;
+    let retried = false;
     await until('the first words of the answer', async () => {
+      // The page's own advice on a broken stream is "send again to retry": a user would, and so does
+      // the test, once (a CI run saw the service proxy's stream end with "aborted"; not reproduced).
+      if (!retried && (await failed.isVisible())) {
+        retried = true;
+        process.stdout.write(
+          `Try it: first send failed (${await failed
+            .locator('..')
+            .innerText()}); sending again\n`,
+        );
+        await page.getByRole('button', { name: 'Send' }).click();
+      }
       const ok = (await answer.innerText()).length > 0;
       if (ok && !firstTextMs) firstTextMs = Date.now() - sent;
       return ok;
