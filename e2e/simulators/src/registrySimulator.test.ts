@@ -41,7 +41,9 @@ describe('registry simulator', () => {
     expect(head.headers.get('docker-content-digest')).toBe(digest);
     const manifest = JSON.parse(body.toString());
     const config = Buffer.from(
-      await (await fetch(`${base}/blobs/${manifest.config.digest}`)).arrayBuffer(),
+      await (
+        await fetch(`${base}/blobs/${manifest.config.digest}`)
+      ).arrayBuffer(),
     );
     expect(sha256(config)).toBe(manifest.config.digest);
     expect(JSON.parse(config.toString()).config.Labels).toEqual({ a: 'b' });
@@ -49,7 +51,9 @@ describe('registry simulator', () => {
   });
 
   it('an index lists arm64 before amd64', async () => {
-    const res = await fetch(`http://${registry.host}/v2/team/multi/manifests/1`);
+    const res = await fetch(
+      `http://${registry.host}/v2/team/multi/manifests/1`,
+    );
     const index = await res.json();
     expect(res.headers.get('content-type')).toBe(
       'application/vnd.oci.image.index.v1+json',
@@ -76,10 +80,14 @@ describe('registry simulator', () => {
     expect((await fetch(`http://${locked.host}/token`)).status).toBe(401);
     const { token } = await (
       await fetch(`http://${locked.host}/token?scope=x`, {
-        headers: { Authorization: `Basic ${Buffer.from('u:p').toString('base64')}` },
+        headers: {
+          Authorization: `Basic ${Buffer.from('u:p').toString('base64')}`,
+        },
       })
     ).json();
-    const ok = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+    const ok = await fetch(url, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(ok.status).toBe(200);
   });
 
