@@ -195,4 +195,37 @@ describe('readImageConfig', () => {
       ).rejects.toThrow(`no answer from ${host} within 300 ms`);
     });
   });
+
+  describe('a registry that stalls in the middle of a body', () => {
+    let stalling: Server;
+    let host: string;
+    beforeAll(async () => {
+      // Headers without a digest (so the manifest is fetched), then half a body, then nothing.
+      stalling = createServer((_req, res) => {
+        res.writeHead(200, {
+          'Content-Type': 'application/vnd.oci.image.manifest.v1+json',
+          'Content-Length': '1000',
+        });
+        res.write('{');
+      });
+      await new Promise<void>(r => stalling.listen(0, '127.0.0.1', r));
+      host = `127.0.0.1:${(stalling.address() as AddressInfo).port}`;
+    });
+    afterAll(
+      () =>
+        new Promise<void>(r => {
+          stalling.closeAllConnections();
+          stalling.close(() => r());
+        }),
+    );
+
+    it('gives up at the deadline too', async () => {
+      await expect(
+        readImageConfig(`${host}/a:1`, [], {
+          insecureRegistries: [host],
+          timeoutMs: 500,
+        }),
+      ).rejects.toThrow(`no answer from ${host} within 500 ms`);
+    });
+  });
 });

@@ -51,6 +51,9 @@ const MAX_JSON_BYTES = 4 * 1024 * 1024;
 const seconds = (ms: number) =>
   ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 
+const deadlineError = (registry: string, timeoutMs = 10_000) =>
+  new RegistryError(`no answer from ${registry} within ${seconds(timeoutMs)}`);
+
 /** The OCI error body's first `code: message`, or the status text. */
 async function answerOf(res: Response): Promise<string> {
   const text = await res.text().catch(() => '');
@@ -93,11 +96,7 @@ class Session {
       return await doFetch(url, { ...init, signal: this.signal });
     } catch (err) {
       if (this.signal.aborted)
-        throw new RegistryError(
-          `no answer from ${this.ref.registry} within ${seconds(
-            this.options.timeoutMs ?? 10_000,
-          )}`,
-        );
+        throw deadlineError(this.ref.registry, this.options.timeoutMs);
       const cause = (err as { cause?: { code?: string; message?: string } })
         .cause;
       throw new RegistryError(
@@ -282,6 +281,22 @@ export async function readImageConfig(
     options,
     signal,
   );
+  try {
+    return await readWith(session, image, options, known);
+  } catch (err) {
+    // The deadline may strike while a body is read, not only while waiting for headers.
+    if (signal.aborted && !(err instanceof RegistryError))
+      throw deadlineError(ref.registry, options.timeoutMs);
+    throw err;
+  }
+}
+
+async function readWith(
+  session: Session,
+  image: string,
+  options: RegistryClientOptions,
+  known: (digest: string) => ImageConfigRead | undefined,
+): Promise<ImageConfigRead> {
   const digest = await session.digestOf();
   const cached = known(digest);
   if (cached) return cached;
