@@ -425,10 +425,14 @@ export function registerStackController(
       };
     }
     healthMisses.delete(key);
-    // A direct image whose registry failed: look again when the next read is due.
+    // A direct image whose registry failed: look again when the next read is due (at least 1 s
+    // later: while that read runs, the answer is still the failure, due now).
     if (imageConfig?.state === 'failed' && decision.status.phase === 'Failed')
       return {
-        requeueAfterMs: Math.min(recheck, imageConfig.retryInMs + 100),
+        requeueAfterMs: Math.min(
+          recheck,
+          Math.max(imageConfig.retryInMs, 1000),
+        ),
       };
     return { requeueAfterMs: recheck };
   };
