@@ -128,8 +128,8 @@ export function buildImage(
   );
   const configDigest = sha256(config);
   into.blobs.set(configDigest, config);
-  /** A manifest of the config and `layers`, stored under its digest. */
-  const addManifest = (layers: typeof layerDescriptors) => {
+  /** A manifest of the config and `manifestLayers`, stored under its digest. */
+  const addManifest = (manifestLayers: typeof layerDescriptors) => {
     const body = Buffer.from(
       JSON.stringify({
         schemaVersion: 2,
@@ -139,7 +139,7 @@ export function buildImage(
           digest: configDigest,
           size: config.length,
         },
-        layers,
+        layers: manifestLayers,
       }),
     );
     const digest = sha256(body);
