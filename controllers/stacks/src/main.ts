@@ -37,6 +37,7 @@ import {
   type StacksOptions,
 } from './options';
 import { registerStackController } from './reconciler';
+import { imageConfigsOptions } from './registryOptions';
 import {
   admitStack,
   CONVERT_PATH,
@@ -160,6 +161,7 @@ export function buildStacks(
     },
     recheckIntervalMs: options.recheckInterval,
     maxConcurrentReconciles: options.maxConcurrentReconciles,
+    imageConfigs: imageConfigsOptions(options),
   });
 
   return {

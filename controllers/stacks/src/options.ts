@@ -14,6 +14,7 @@ import {
   usage,
 } from '@runway-portal/controller-runtime';
 import { parseImageOverrides } from './config/distributions';
+import { REGISTRY_OPTIONS } from './registryOptions';
 
 export const STACKS_PROGRAM = 'airunway-stacks';
 
@@ -86,6 +87,7 @@ export const STACKS_OPTIONS = {
     default: '60s',
     parse: p.duration,
   },
+  ...REGISTRY_OPTIONS,
 } satisfies OptionSpecs;
 
 export type StacksOptions = Omit<

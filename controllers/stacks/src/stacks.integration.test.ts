@@ -32,7 +32,9 @@ import {
 import {
   SIMULATED_HEALTH_ENV,
   startLlamaStackSimulator,
+  startRegistrySimulator,
   type LlamaStackSimulator,
+  type RegistrySimulator,
 } from '@runway-portal/e2e-simulators';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -41,7 +43,9 @@ import {
   installForTest,
   sleep,
 } from '@runway-portal/e2e-testing';
+import { embeddedDistributions } from './config/distributions';
 import { STACKS_FIELD_MANAGER } from './decide';
+import { ServiceAccounts } from './lookups';
 import {
   buildStacks,
   validatingConfiguration,
@@ -74,6 +78,14 @@ let stacks: StacksProcess;
 let running: Promise<void>;
 /** The llama-stack server simulator (e2e/simulators): what the operator's health probe reaches. */
 let simulator: LlamaStackSimulator;
+/** Registry simulators (e2e/simulators, plain HTTP on loopback): an open one and one asking for a Bearer token. */
+let registry: RegistrySimulator;
+let privateRegistry: RegistrySimulator;
+/** The base config an image's io.llamastack.config.base64 label carries: the starter's, renamed so it shows. */
+const LABELLED_CONFIG = embeddedDistributions().configs.starter.replace(
+  /^distro_name: .*$/m,
+  'distro_name: labelled-starter',
+);
 
 beforeAll(async () => {
   cluster = await startCluster({ name: 'stacks-operator', crds: [CRD] });
@@ -82,6 +94,21 @@ beforeAll(async () => {
   // The install's namespace, ServiceAccount and RBAC, by the runway CLI as users install it: the
   // operator below runs with a token of that ServiceAccount, so these tests prove the RBAC is enough.
   const account = await installForTest(cluster, 'stacks', client);
+  const images = {
+    'llamastack/labelled:1': {
+      labels: {
+        'io.llamastack.config.base64':
+          Buffer.from(LABELLED_CONFIG).toString('base64'),
+        'io.llamastack.config.version': '2',
+      },
+    },
+    'llamastack/plain:1': { labels: { maintainer: 'nobody' } },
+  };
+  registry = await startRegistrySimulator({ images });
+  privateRegistry = await startRegistrySimulator({
+    images,
+    auth: { username: 'puller', password: 'hunter2' },
+  });
   const port = await freePort();
   const parsed = parseOptions(
     [
@@ -90,6 +117,7 @@ beforeAll(async () => {
       '--metrics-port=0',
       '--health-port=0',
       '--recheck-interval=1s',
+      `--insecure-registries=${registry.host},${privateRegistry.host}`,
     ],
     {},
   );
@@ -133,6 +161,8 @@ afterAll(async () => {
   await stacks?.manager.stop();
   await running;
   await simulator?.stop();
+  await registry?.stop();
+  await privateRegistry?.stop();
   client?.close();
   await cluster?.stop();
 }, 60_000);
@@ -684,12 +714,67 @@ describe('stack operator', () => {
     });
   }, 120_000);
 
+  it("a direct image whose labels carry the config, read with the ServiceAccount's pull Secret: ConfigGenerated=True, configSource oci-label", async () => {
+    await client.create(Secrets, {
+      metadata: { name: 'registry-pull', namespace: NS },
+      type: 'kubernetes.io/dockerconfigjson',
+      stringData: {
+        '.dockerconfigjson': JSON.stringify({
+          auths: {
+            [privateRegistry.host]: { username: 'puller', password: 'hunter2' },
+          },
+        }),
+      },
+    } as KubeObject);
+    await client.create(ServiceAccounts, {
+      metadata: { name: 'puller', namespace: NS },
+      imagePullSecrets: [{ name: 'registry-pull' }],
+    } as KubeObject);
+    const image = privateRegistry.image('llamastack/labelled:1');
+    await client.create(
+      Stacks,
+      v2('labelled', {
+        distribution: { image },
+        providers: {
+          inference: [{ provider: 'vllm', endpoint: 'http://vllm:8000' }],
+        },
+        workload: { overrides: { serviceAccountName: 'puller' } },
+      }),
+    );
+    const generated = await eventually('labelled ConfigGenerated', async () => {
+      const s = await getStack('labelled');
+      return condition(s, 'ConfigGenerated')?.status === 'True' && s;
+    });
+    expect(generated.status.resolvedDistribution).toMatchObject({
+      image,
+      configSource: 'oci-label',
+    });
+    const configMap = await client.get<KubeObject & { data?: any }>(
+      ConfigMaps,
+      {
+        namespace: NS,
+        name: generated.status.configGeneration.configMapName,
+      },
+    );
+    expect(configMap.data['config.yaml']).toMatch(
+      /^distro_name: labelled-starter$/m,
+    );
+    expect(configMap.data['config.yaml']).toContain('http://vllm:8000');
+    // The registry asked for a token and got the pull Secret's credentials.
+    expect(privateRegistry.requests.some(r => r.path === '/token')).toBe(true);
+    expect((await getDeployment('labelled')).spec.template.spec).toMatchObject({
+      serviceAccountName: 'puller',
+      containers: [expect.objectContaining({ image })],
+    });
+  }, 60_000);
+
   it('a broken config keeps the running Deployment untouched, with ConfigGenerated=False and the reason', async () => {
     const before = await getDeployment('demo');
     const pods = await podsOf('demo');
-    // The webhook only warns about a direct image (it may carry config labels); generation needs a base config.
+    // The webhook only warns about a direct image (it may carry config labels); generation needs a base
+    // config: this image's registry answers, and it has no config labels (FR-027c).
     await put('demo', {
-      distribution: { image: 'registry.example.com/my-llama:1' },
+      distribution: { image: registry.image('llamastack/plain:1') },
     });
     const failed = await eventually('ConfigGenerated=False', async () => {
       const s = await getStack('demo');

@@ -109,3 +109,14 @@ export {
   simulatedHealth,
 } from './llamaStack';
 export type { LlamaStackSimulator } from './llamaStack';
+export {
+  REGISTRY_SIMULATOR,
+  buildImage,
+  startRegistrySimulator,
+  tarArchive,
+} from './registrySimulator';
+export type {
+  RegistrySimulator,
+  RegistrySimulatorOptions,
+  SimulatedImage,
+} from './registrySimulator';
