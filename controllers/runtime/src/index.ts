@@ -223,7 +223,9 @@ export {
   optionParsers,
   parseDuration,
   parseProcessOptions,
+  parseWebhookManagerOptions,
   usage,
+  webhookManagerOptions,
 } from './options';
 export type {
   OptionParser,
@@ -231,7 +233,25 @@ export type {
   OptionSpecs,
   OptionsResult,
   ParsedOptions,
+  WebhookManagerOptions,
+  WebhookManagerSpecs,
+  WithWebhookHost,
 } from './options';
+
+// The process shell around a controller's own parts
+export {
+  controllerMain,
+  runControllerProcess,
+  startWebhookManager,
+  webhookBaseUrl,
+  webhookManager,
+  whileUnreachable,
+} from './controllerProcess';
+export type {
+  ControllerProcess,
+  ProcessDeps,
+  WebhookCertificateTargets,
+} from './controllerProcess';
 
 // Manager
 export {

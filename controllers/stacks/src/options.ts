@@ -4,62 +4,22 @@
  * each naming the flag and how to fix it.
  */
 import {
-  MANAGER_OPTIONS,
   optionLabel,
   optionParsers as p,
   type OptionSpecs,
   type OptionsResult,
   type ParsedOptions,
-  parseProcessOptions,
+  parseWebhookManagerOptions,
   usage,
+  webhookManagerOptions,
+  type WithWebhookHost,
 } from '@runway-portal/controller-runtime';
 import { parseImageOverrides } from './config/distributions';
 
 export const STACKS_PROGRAM = 'airunway-stacks';
 
 export const STACKS_OPTIONS = {
-  ...MANAGER_OPTIONS,
-  namespace: {
-    flag: 'namespace',
-    env: 'POD_NAMESPACE',
-    help: 'namespace of the webhook certificate Secret and leader Lease',
-    default: 'airunway-system',
-    parse: p.namespaceName,
-  },
-  webhookMode: {
-    flag: 'webhook-mode',
-    env: 'WEBHOOK_MODE',
-    help: 'service (in a cluster), url (local process: registers the webhooks with https://<webhook-host>:<port>) or off',
-    default: 'service',
-    parse: p.oneOf(['service', 'url', 'off']),
-  },
-  webhookPort: {
-    flag: 'webhook-port',
-    env: 'WEBHOOK_PORT',
-    help: 'port of the webhook server',
-    default: '9443',
-    parse: p.port,
-  },
-  webhookHost: {
-    flag: 'webhook-host',
-    env: 'WEBHOOK_HOST',
-    help: 'Service DNS name (service mode, default airunway-stacks-webhook.<namespace>.svc) or IP/host (url mode, default 127.0.0.1)',
-    parse: p.string,
-  },
-  leaderElect: {
-    flag: 'leader-elect',
-    env: 'LEADER_ELECT',
-    help: 'true to run with leader election',
-    default: 'false',
-    parse: p.boolean,
-  },
-  maxConcurrentReconciles: {
-    flag: 'max-concurrent-reconciles',
-    env: 'MAX_CONCURRENT_RECONCILES',
-    help: 'parallel reconciles',
-    default: '8',
-    parse: p.wholeNumber(1),
-  },
+  ...webhookManagerOptions(STACKS_PROGRAM, { maxConcurrentReconciles: '8' }),
   /** The operator ConfigMap's `image-overrides` (FR-020), passed as env so the operator needs no ConfigMap read for it. */
   imageOverrides: {
     flag: 'image-overrides',
@@ -89,12 +49,9 @@ export const STACKS_OPTIONS = {
 } satisfies OptionSpecs;
 
 export type StacksOptions = Omit<
-  ParsedOptions<typeof STACKS_OPTIONS>,
-  'webhookHost' | 'imageOverrides'
-> & {
-  webhookHost: string;
-  imageOverrides: Record<string, string>;
-};
+  WithWebhookHost<ParsedOptions<typeof STACKS_OPTIONS>>,
+  'imageOverrides'
+> & { imageOverrides: Record<string, string> };
 
 export function stacksUsage(): string {
   return usage(STACKS_PROGRAM, STACKS_OPTIONS);
@@ -104,33 +61,26 @@ export function parseOptions(
   argv: string[],
   env: Record<string, string | undefined>,
 ): OptionsResult<StacksOptions> {
-  const parsed = parseProcessOptions(STACKS_OPTIONS, argv, env);
-  if (!parsed.ok) return parsed;
-  const o = parsed.options;
-  const errors: string[] = [];
-  if (o.webhookMode === 'url' && o.webhookPort === 0) {
-    errors.push(
-      `${optionLabel(
-        STACKS_OPTIONS.webhookPort,
-      )} must be a fixed port in url mode: the API server is told https://<webhook-host>:<port>; set a port other than 0`,
-    );
-  }
-  const overrides = parseImageOverrides(o.imageOverrides);
-  if ('error' in overrides)
-    errors.push(
-      `${optionLabel(STACKS_OPTIONS.imageOverrides)}: ${overrides.error}`,
-    );
-  const defaultHost =
-    o.webhookMode === 'url'
-      ? '127.0.0.1'
-      : `airunway-stacks-webhook.${o.namespace}.svc`;
-  if (errors.length) return { ok: false, errors };
-  return {
-    ok: true,
-    options: {
-      ...o,
-      webhookHost: o.webhookHost ?? defaultHost,
-      imageOverrides: 'overrides' in overrides ? overrides.overrides : {},
+  return parseWebhookManagerOptions(
+    STACKS_PROGRAM,
+    STACKS_OPTIONS,
+    argv,
+    env,
+    (o): OptionsResult<StacksOptions> => {
+      const overrides = parseImageOverrides(o.imageOverrides);
+      return 'error' in overrides
+        ? {
+            ok: false,
+            errors: [
+              `${optionLabel(STACKS_OPTIONS.imageOverrides)}: ${
+                overrides.error
+              }`,
+            ],
+          }
+        : {
+            ok: true,
+            options: { ...o, imageOverrides: overrides.overrides },
+          };
     },
-  };
+  );
 }
