@@ -42,20 +42,18 @@ function options(
 const apiError = (code: number, reason: string) =>
   new KubeApiError('POST', '/api/v1/namespaces', code, { reason });
 
+/** What the code under test writes to `stream`, from the first call on. */
+function captured(stream: NodeJS.WriteStream): () => string {
+  const write = jest.spyOn(stream, 'write').mockImplementation(() => true);
+  return () => write.mock.calls.map(call => String(call[0])).join('');
+}
+
 describe('runControllerProcess', () => {
-  let out: string;
-  let err: string;
+  let out: () => string;
+  let err: () => string;
   beforeEach(() => {
-    out = '';
-    err = '';
-    jest.spyOn(process.stdout, 'write').mockImplementation(chunk => {
-      out += String(chunk);
-      return true;
-    });
-    jest.spyOn(process.stderr, 'write').mockImplementation(chunk => {
-      err += String(chunk);
-      return true;
-    });
+    out = captured(process.stdout);
+    err = captured(process.stderr);
   });
   afterEach(() => {
     jest.restoreAllMocks();
@@ -65,8 +63,8 @@ describe('runControllerProcess', () => {
   it('prints the usage for --help and runs nothing', async () => {
     const run = jest.fn();
     expect(await runControllerProcess(demoProcess(run), ['-h'], {})).toBe(0);
-    expect(out).toContain('usage: demo [flags]\n');
-    expect(out).toContain('--webhook-mode <value>  (env WEBHOOK_MODE)');
+    expect(out()).toContain('usage: demo [flags]\n');
+    expect(out()).toContain('--webhook-mode <value>  (env WEBHOOK_MODE)');
     expect(run).not.toHaveBeenCalled();
   });
 
@@ -79,10 +77,10 @@ describe('runControllerProcess', () => {
         { LEADER_ELECT: 'yes' },
       ),
     ).toBe(2);
-    expect(err).toContain(
+    expect(err()).toContain(
       'demo: --leader-elect (LEADER_ELECT) "yes" is not valid: use true or false\n',
     );
-    expect(err).toContain('usage: demo [flags]');
+    expect(err()).toContain('usage: demo [flags]');
     expect(run).not.toHaveBeenCalled();
   });
 
@@ -112,7 +110,7 @@ describe('runControllerProcess', () => {
       throw new Error('cannot read /nonexistent/kubeconfig');
     });
     expect(await runControllerProcess(failing, [], {})).toBe(1);
-    expect(err).toBe('demo: cannot read /nonexistent/kubeconfig\n');
+    expect(err()).toBe('demo: cannot read /nonexistent/kubeconfig\n');
   });
 
   it('as an entry point leaves only a non-zero code in process.exitCode', async () => {

@@ -239,19 +239,7 @@ export type {
 } from './options';
 
 // The process shell around a controller's own parts
-export {
-  controllerMain,
-  runControllerProcess,
-  startWebhookManager,
-  webhookBaseUrl,
-  webhookManager,
-  whileUnreachable,
-} from './controllerProcess';
-export type {
-  ControllerProcess,
-  ProcessDeps,
-  WebhookCertificateTargets,
-} from './controllerProcess';
+export * from './controllerProcess';
 
 // Manager
 export {
