@@ -21,15 +21,8 @@ const component = {
 runBenchmark(() =>
   benchProvider({
     count: Number(process.argv[2] ?? 1000),
-    cluster: {
-      name: 'bench-dynamo',
-      crds: [
-        path.resolve(
-          __dirname,
-          '../../../../../shared/upstream/crds/dynamo-nvidia.com_dynamographdeployments.yaml',
-        ),
-      ],
-    },
+    cluster: { name: 'bench-dynamo' },
+    upstreamCrds: ['dynamo-nvidia.com_dynamographdeployments.yaml'],
     spec: {
       model: { id: 'Qwen/Qwen3-0.6B' },
       engine: { type: 'vllm' },

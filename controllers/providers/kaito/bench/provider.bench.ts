@@ -9,8 +9,6 @@ import path from 'node:path';
 import { runBenchmark } from '@runway-portal/e2e-testing';
 import { benchProvider } from '@runway-portal/provider-shared/testing';
 
-/** `../shared` next to the repository root (see the project README). */
-const UPSTREAM = path.resolve(__dirname, '../../../../../shared/upstream/crds');
 /** A provider's `main.ts` in this folder's sibling package. */
 const mainOf = (provider: string) =>
   path.resolve(__dirname, `../../${provider}/src/main.ts`);
@@ -18,13 +16,11 @@ const mainOf = (provider: string) =>
 runBenchmark(() =>
   benchProvider({
     count: Number(process.argv[2] ?? 1000),
-    cluster: {
-      name: 'bench-providers',
-      crds: [
-        `${UPSTREAM}/kaito-kaito.sh_workspaces.yaml`,
-        `${UPSTREAM}/kuberay-ray.io_rayservices.yaml`,
-      ],
-    },
+    cluster: { name: 'bench-providers' },
+    upstreamCrds: [
+      'kaito-kaito.sh_workspaces.yaml',
+      'kuberay-ray.io_rayservices.yaml',
+    ],
     spec: {
       model: { id: 'google/gemma-3-1b-it-qat-q8_0-gguf' },
       engine: { type: 'llamacpp' },

@@ -28,17 +28,14 @@ runBenchmark(() =>
           pods: 2 * COUNT + 10,
         },
       ],
-      crds: [
-        path.resolve(
-          __dirname,
-          '../../../../../shared/upstream/crds/gaie-inference.networking.k8s.io_inferencepools.v1.6.0.yaml',
-        ),
-      ],
       // One ClusterIP Service per deployment: the harness's default /24 range holds only 253.
       extraArgs: {
         'kube-apiserver': ['--service-cluster-ip-range=10.0.0.0/16'],
       },
     },
+    upstreamCrds: [
+      'gaie-inference.networking.k8s.io_inferencepools.v1.6.0.yaml',
+    ],
     spec: {
       model: { id: 'Qwen/Qwen3-0.6B' },
       provider: { name: 'llmd' },

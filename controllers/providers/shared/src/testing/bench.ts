@@ -167,8 +167,10 @@ export const resourceCreated = (md: ModelDeployment) =>
 export interface ProviderBenchSettings {
   /** The deployments to create (`md-0` …): the bench's first argument, default 1,000. */
   count: number;
-  /** The cluster's name; its upstream CRD files (Runway's CRDs are added), node and flag changes. */
-  cluster: Omit<StartClusterOptions, 'crds'> & { crds: string[] };
+  /** The cluster's name, nodes and flags (its CRDs: Runway's and `upstreamCrds`). */
+  cluster: Omit<StartClusterOptions, 'crds'>;
+  /** File names in `../shared/upstream/crds` next to the repository (see the project README). */
+  upstreamCrds: string[];
   /** What every deployment asks for. */
   spec: ModelDeployment['spec'];
   /** The providers to start, as `{ name, main }` (`src/main.ts`): the first one serves the deployments, the others only watch them. */
@@ -193,10 +195,14 @@ export interface ProviderBenchSettings {
 
 const NAMESPACE = 'bench';
 const CONCURRENCY = 16;
-/** controllers/deploy/crds, next to the providers' folder. */
-const RUNWAY_CRDS = path.resolve(
-  path.dirname(require.resolve('@runway-portal/provider-shared/package.json')),
-  '../../deploy/crds',
+/** This package's folder, controllers/providers/shared. */
+const PACKAGE_DIR = path.dirname(
+  require.resolve('@runway-portal/provider-shared/package.json'),
+);
+const RUNWAY_CRDS = path.resolve(PACKAGE_DIR, '../../deploy/crds');
+const UPSTREAM_CRDS = path.resolve(
+  PACKAGE_DIR,
+  '../../../../shared/upstream/crds',
 );
 
 /**
@@ -211,7 +217,10 @@ export async function benchProvider(
   const { count, running } = settings;
   const cluster = await startCluster({
     ...settings.cluster,
-    crds: [RUNWAY_CRDS, ...settings.cluster.crds],
+    crds: [
+      RUNWAY_CRDS,
+      ...settings.upstreamCrds.map(file => path.join(UPSTREAM_CRDS, file)),
+    ],
   });
   const client = new KubeClient(cluster.kubeConfig());
   const processes: ChildProcess[] = [];
