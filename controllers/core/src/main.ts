@@ -13,6 +13,7 @@ import {
   type Manager,
   mutatingWebhook,
   type ProcessDeps,
+  SPEC_CHANGED_CONDITION,
   startWebhookManager,
   validatingWebhook,
   webhookManager,
@@ -26,28 +27,12 @@ import {
   warmUpAdmission,
 } from './admission';
 import { CORE_FIELD_MANAGER } from './decide';
-import {
-  CORE_OPTIONS,
-  CORE_PROGRAM,
-  type CoreOptions,
-  parseOptions,
-} from './options';
+import { CORE_PROCESS, CORE_PROGRAM, type CoreOptions } from './options';
 import { InferenceProviderConfigs, registerCoreController } from './reconciler';
 
 export const VALIDATING_CONFIG = 'airunway-core-validating';
 export const MUTATING_CONFIG = 'airunway-core-mutating';
 export const CERT_SECRET = 'airunway-core-webhook-cert';
-
-/**
- * Calls the webhooks only for creates and spec changes: finalizer, label and
- * annotation updates never wait on the core (a finalizer must come off while
- * the core is down). Same expression as controllers/deploy/core/webhooks.yaml.
- */
-export const SPEC_CHANGED_CONDITION = {
-  name: 'spec-changed',
-  expression:
-    "request.operation != 'UPDATE' || !has(object.spec) || !has(oldObject.spec) || object.spec != oldObject.spec",
-};
 
 /** The two webhook configurations for url mode (service mode ships them as YAML). */
 export function webhookConfigurations(baseUrl: string) {
@@ -160,8 +145,6 @@ export function buildCore(
 
 /** The process entry: parse settings, run, exit non-zero with a clear message on failure. */
 export const main = controllerMain({
-  program: CORE_PROGRAM,
-  specs: CORE_OPTIONS,
-  parse: parseOptions,
+  ...CORE_PROCESS,
   run: options => buildCore(options).start(),
 });

@@ -8,20 +8,16 @@ import {
   optionLabel,
   optionParsers as p,
   type OptionSpecs,
-  type OptionsResult,
-  type ParsedOptions,
-  parseWebhookManagerOptions,
-  usage,
-  webhookManagerOptions,
-  type WithWebhookHost,
+  type SettingsOf,
+  webhookProcessOptions,
 } from '@runway-portal/controller-runtime';
 import { DEFAULT_FINALIZER_TIMEOUT_MS } from './deletion';
 import { DEFAULT_HEARTBEAT_TIMEOUT_MS } from './liveness';
 
 export const CORE_PROGRAM = 'airunway-core';
 
-export const CORE_OPTIONS = {
-  ...webhookManagerOptions(CORE_PROGRAM),
+/** The core's own flags, after the ones every webhook Manager process has. */
+const CORE_FLAGS = {
   /** false: no SecretNotFound check, so the ClusterRole's cluster-wide `secrets: get` can be dropped. */
   checkSecrets: {
     flag: 'check-secrets',
@@ -61,30 +57,27 @@ export const CORE_OPTIONS = {
   },
 } satisfies OptionSpecs;
 
-/** After the per-flag parse, so it knows the webhook mode: `webhookHost` is always set. */
-export type CoreOptions = WithWebhookHost<ParsedOptions<typeof CORE_OPTIONS>>;
-
-export type WebhookMode = CoreOptions['webhookMode'];
-
-export function coreUsage(): string {
-  return usage(CORE_PROGRAM, CORE_OPTIONS);
-}
-
-/** The cross-flag checks run once every flag is valid on its own. */
-export function parseOptions(
-  argv: string[],
-  env: Record<string, string | undefined>,
-): OptionsResult<CoreOptions> {
-  return parseWebhookManagerOptions(CORE_PROGRAM, CORE_OPTIONS, argv, env, o =>
+/** Its flags and their parse; the check across flags: the Gateway flags go as a pair. */
+export const CORE_PROCESS = webhookProcessOptions(CORE_PROGRAM, CORE_FLAGS, {
+  finish: o =>
     Boolean(o.gatewayName) === Boolean(o.gatewayNamespace)
       ? { ok: true, options: o }
       : {
           ok: false,
           errors: [
-            `${optionLabel(CORE_OPTIONS.gatewayName)} and ${optionLabel(
-              CORE_OPTIONS.gatewayNamespace,
+            `${optionLabel(CORE_FLAGS.gatewayName)} and ${optionLabel(
+              CORE_FLAGS.gatewayNamespace,
             )} go together: set both to pin the Gateway, or neither to use the labelled (or only) one`,
           ],
         },
-  );
-}
+});
+
+export const CORE_OPTIONS = CORE_PROCESS.specs;
+
+/** After the per-flag parse, so it knows the webhook mode: `webhookHost` is always set. */
+export type CoreOptions = SettingsOf<typeof CORE_PROCESS>;
+
+export type WebhookMode = CoreOptions['webhookMode'];
+
+/** Every problem at once, each naming the flag and the fix. */
+export const parseOptions = CORE_PROCESS.parse;

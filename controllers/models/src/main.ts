@@ -18,12 +18,7 @@ import {
 } from '@runway-portal/controller-runtime';
 import { MODEL_INJECTED_LABEL } from '@runway-portal/plugin-runway-common';
 import { INJECT_PATH, injectionWebhook, type ModelLookup } from './inject';
-import {
-  MODELS_OPTIONS,
-  MODELS_PROGRAM,
-  type ModelsOptions,
-  parseOptions,
-} from './options';
+import { MODELS_PROCESS, MODELS_PROGRAM, type ModelsOptions } from './options';
 import { Models, registerModelController } from './reconciler';
 import { type ModelObject, MODELS_FIELD_MANAGER } from './resources';
 
@@ -121,9 +116,7 @@ export function buildModels(
 
 /** The process entry: parse settings, run, exit non-zero with a clear message on failure. */
 export const main = controllerMain({
-  program: MODELS_PROGRAM,
-  specs: MODELS_OPTIONS,
-  parse: parseOptions,
+  ...MODELS_PROCESS,
   run: options => buildModels(options).start(),
 });
 

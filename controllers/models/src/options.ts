@@ -5,20 +5,15 @@
  */
 import {
   optionParsers as p,
-  type OptionSpecs,
-  type OptionsResult,
-  type ParsedOptions,
-  parseWebhookManagerOptions,
-  usage,
-  webhookManagerOptions,
-  type WithWebhookHost,
+  type SettingsOf,
+  webhookProcessOptions,
 } from '@runway-portal/controller-runtime';
 import { DEFAULT_DOWNLOADER_IMAGE } from './resources';
 
 export const MODELS_PROGRAM = 'airunway-models';
 
-export const MODELS_OPTIONS = {
-  ...webhookManagerOptions(MODELS_PROGRAM),
+/** The shared webhook Manager flags and the downloader image. */
+export const MODELS_PROCESS = webhookProcessOptions(MODELS_PROGRAM, {
   downloaderImage: {
     flag: 'downloader-image',
     env: 'DOWNLOADER_IMAGE',
@@ -26,19 +21,10 @@ export const MODELS_OPTIONS = {
     default: DEFAULT_DOWNLOADER_IMAGE,
     parse: p.string,
   },
-} satisfies OptionSpecs;
+});
 
-export type ModelsOptions = WithWebhookHost<
-  ParsedOptions<typeof MODELS_OPTIONS>
->;
+export const MODELS_OPTIONS = MODELS_PROCESS.specs;
 
-export function modelsUsage(): string {
-  return usage(MODELS_PROGRAM, MODELS_OPTIONS);
-}
+export type ModelsOptions = SettingsOf<typeof MODELS_PROCESS>;
 
-export function parseOptions(
-  argv: string[],
-  env: Record<string, string | undefined>,
-): OptionsResult<ModelsOptions> {
-  return parseWebhookManagerOptions(MODELS_PROGRAM, MODELS_OPTIONS, argv, env);
-}
+export const parseOptions = MODELS_PROCESS.parse;

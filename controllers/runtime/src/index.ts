@@ -191,6 +191,7 @@ export {
   conversionWebhook,
   jsonPatch,
   mutatingWebhook,
+  SPEC_CHANGED_CONDITION,
   validatingWebhook,
 } from './webhook/reviews';
 export type {
@@ -226,6 +227,7 @@ export {
   parseWebhookManagerOptions,
   usage,
   webhookManagerOptions,
+  webhookProcessOptions,
 } from './options';
 export type {
   OptionParser,
@@ -233,8 +235,10 @@ export type {
   OptionSpecs,
   OptionsResult,
   ParsedOptions,
+  SettingsOf,
   WebhookManagerOptions,
   WebhookManagerSpecs,
+  WebhookProcessSettings,
   WithWebhookHost,
 } from './options';
 

@@ -9,6 +9,7 @@ import {
   parseWebhookManagerOptions,
   usage,
   webhookManagerOptions,
+  webhookProcessOptions,
 } from './options';
 
 const SPECS = {
@@ -303,5 +304,48 @@ describe('webhook Manager options', () => {
       ).ok,
     ).toBe(false);
     expect(finish).not.toHaveBeenCalled();
+  });
+});
+
+describe('webhookProcessOptions', () => {
+  const demo = webhookProcessOptions(
+    'demo',
+    {
+      region: { flag: 'region', env: 'REGION', help: 'where', parse: p.string },
+    },
+    {
+      maxConcurrentReconciles: '4',
+      finish: o =>
+        o.region === 'nowhere'
+          ? { ok: false, errors: ['--region (REGION) must be somewhere'] }
+          : { ok: true, options: { ...o, region: o.region ?? 'home' } },
+    },
+  );
+
+  it('lists the shared flags first, then its own', () => {
+    const flags = Object.values(demo.specs).map(s => s.flag);
+    expect(flags.slice(0, 4)).toEqual([
+      'kubeconfig',
+      'metrics-port',
+      'health-port',
+      'log-level',
+    ]);
+    expect(flags.slice(-2)).toEqual(['max-concurrent-reconciles', 'region']);
+    expect(demo.program).toBe('demo');
+  });
+
+  it('parses with the shared checks, then its own finish', () => {
+    expect(demo.parse([], {})).toEqual({
+      ok: true,
+      options: expect.objectContaining({
+        region: 'home',
+        maxConcurrentReconciles: 4,
+        webhookHost: 'demo-webhook.airunway-system.svc',
+      }),
+    });
+    expect(demo.parse(['--region=nowhere', '--webhook-mode=url'], {})).toEqual({
+      ok: false,
+      errors: ['--region (REGION) must be somewhere'],
+    });
   });
 });

@@ -362,3 +362,44 @@ export function parseWebhookManagerOptions<
   if (!finished.ok) errors.push(...finished.errors);
   return errors.length ? { ok: false, errors } : finished;
 }
+
+/** The settings of a webhook Manager process whose own flags are `Own`, `webhookHost` set. */
+export type WebhookProcessSettings<Own extends OptionSpecs> = WithWebhookHost<
+  ParsedOptions<WebhookManagerSpecs & Own>
+>;
+
+/**
+ * A webhook Manager process's flags and their parse in one: the shared
+ * flags (`webhookManagerOptions`), then its `own`; the parse checks the
+ * shared ones across flags, then runs the process's `finish`. The result
+ * is a `ControllerProcess` but for its `run`.
+ */
+export function webhookProcessOptions<
+  Own extends OptionSpecs,
+  T = WebhookProcessSettings<Own>,
+>(
+  program: string,
+  own: Own,
+  settings: {
+    maxConcurrentReconciles?: string;
+    finish?: (options: WebhookProcessSettings<Own>) => OptionsResult<T>;
+  } = {},
+) {
+  const specs = { ...webhookManagerOptions(program, settings), ...own };
+  return {
+    program,
+    specs,
+    parse: (
+      argv: readonly string[],
+      env: Record<string, string | undefined>,
+    ): OptionsResult<T> =>
+      parseWebhookManagerOptions(program, specs, argv, env, settings.finish),
+  };
+}
+
+/** The settings a process's `parse` returns when every flag is valid. */
+export type SettingsOf<
+  P extends {
+    parse(...args: never[]): OptionsResult<unknown>;
+  },
+> = Extract<ReturnType<P['parse']>, { ok: true }>['options'];

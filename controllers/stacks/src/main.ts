@@ -14,6 +14,7 @@ import {
   CustomResourceDefinitions,
   type Manager,
   type ProcessDeps,
+  SPEC_CHANGED_CONDITION,
   startWebhookManager,
   validatingWebhook,
   webhookManager,
@@ -24,12 +25,7 @@ import {
 } from './config/distributions';
 import { STACKS_FIELD_MANAGER } from './decide';
 import { clusterLookup, configMapAccess } from './lookups';
-import {
-  parseOptions,
-  STACKS_OPTIONS,
-  STACKS_PROGRAM,
-  type StacksOptions,
-} from './options';
+import { STACKS_PROCESS, STACKS_PROGRAM, type StacksOptions } from './options';
 import { registerStackController } from './reconciler';
 import {
   admitStack,
@@ -43,11 +39,7 @@ export const CERT_SECRET = 'airunway-stacks-webhook-cert';
 export const STACK_CRD = 'llamastackdistributions.llamastack.io';
 
 /** Calls the webhook only for creates and spec changes (the core's condition, same text as webhooks.yaml). */
-export const SPEC_CHANGED_CONDITION = {
-  name: 'spec-changed',
-  expression:
-    "request.operation != 'UPDATE' || !has(object.spec) || !has(oldObject.spec) || object.spec != oldObject.spec",
-};
+export { SPEC_CHANGED_CONDITION };
 
 /** The validating webhook configuration (url mode; service mode ships it as YAML with the same rules). */
 export function validatingConfiguration(clientConfig: Record<string, unknown>) {
@@ -161,9 +153,7 @@ export function buildStacks(
 
 /** The process entry: parse settings, run, exit non-zero with a clear message on failure. */
 export const main = controllerMain({
-  program: STACKS_PROGRAM,
-  specs: STACKS_OPTIONS,
-  parse: parseOptions,
+  ...STACKS_PROCESS,
   run: options => buildStacks(options).start(),
 });
 

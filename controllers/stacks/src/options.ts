@@ -8,18 +8,15 @@ import {
   optionParsers as p,
   type OptionSpecs,
   type OptionsResult,
-  type ParsedOptions,
-  parseWebhookManagerOptions,
-  usage,
-  webhookManagerOptions,
-  type WithWebhookHost,
+  webhookProcessOptions,
+  type WebhookProcessSettings,
 } from '@runway-portal/controller-runtime';
 import { parseImageOverrides } from './config/distributions';
 
 export const STACKS_PROGRAM = 'airunway-stacks';
 
-export const STACKS_OPTIONS = {
-  ...webhookManagerOptions(STACKS_PROGRAM, { maxConcurrentReconciles: '8' }),
+/** The stack operator's own flags, after the ones every webhook Manager process has. */
+const STACKS_FLAGS = {
   /** The operator ConfigMap's `image-overrides` (FR-020), passed as env so the operator needs no ConfigMap read for it. */
   imageOverrides: {
     flag: 'image-overrides',
@@ -49,32 +46,23 @@ export const STACKS_OPTIONS = {
 } satisfies OptionSpecs;
 
 export type StacksOptions = Omit<
-  WithWebhookHost<ParsedOptions<typeof STACKS_OPTIONS>>,
+  WebhookProcessSettings<typeof STACKS_FLAGS>,
   'imageOverrides'
 > & { imageOverrides: Record<string, string> };
 
-export function stacksUsage(): string {
-  return usage(STACKS_PROGRAM, STACKS_OPTIONS);
-}
-
-export function parseOptions(
-  argv: string[],
-  env: Record<string, string | undefined>,
-): OptionsResult<StacksOptions> {
-  return parseWebhookManagerOptions(
-    STACKS_PROGRAM,
-    STACKS_OPTIONS,
-    argv,
-    env,
-    (o): OptionsResult<StacksOptions> => {
+/** Its flags and their parse; the image overrides are parsed into a map. */
+export const STACKS_PROCESS = webhookProcessOptions(
+  STACKS_PROGRAM,
+  STACKS_FLAGS,
+  {
+    maxConcurrentReconciles: '8',
+    finish: (o): OptionsResult<StacksOptions> => {
       const overrides = parseImageOverrides(o.imageOverrides);
       return 'error' in overrides
         ? {
             ok: false,
             errors: [
-              `${optionLabel(STACKS_OPTIONS.imageOverrides)}: ${
-                overrides.error
-              }`,
+              `${optionLabel(STACKS_FLAGS.imageOverrides)}: ${overrides.error}`,
             ],
           }
         : {
@@ -82,5 +70,9 @@ export function parseOptions(
             options: { ...o, imageOverrides: overrides.overrides },
           };
     },
-  );
-}
+  },
+);
+
+export const STACKS_OPTIONS = STACKS_PROCESS.specs;
+
+export const parseOptions = STACKS_PROCESS.parse;
