@@ -6,6 +6,7 @@
  * memory. Usage: `yarn bench [count]`.
  */
 import path from 'node:path';
+import { startHubStandIn } from '@runway-portal/e2e-simulators';
 import { runBenchmark } from '@runway-portal/e2e-testing';
 import { benchProvider } from '@runway-portal/provider-shared/testing';
 
@@ -13,7 +14,21 @@ import { benchProvider } from '@runway-portal/provider-shared/testing';
 const mainOf = (provider: string) =>
   path.resolve(__dirname, `../../${provider}/src/main.ts`);
 
-runBenchmark(() =>
+const MODEL = 'google/gemma-3-1b-it-qat-q8_0-gguf';
+
+runBenchmark(async () => {
+  // The provider lists the repository's files to find the GGUF file: a hub stand-in, so the bench needs no network.
+  const hub = await startHubStandIn({
+    repos: { [MODEL]: { files: { 'gemma-3-1b-it-q8_0.gguf': 'x' } } },
+  });
+  try {
+    await bench(hub.url);
+  } finally {
+    await hub.close();
+  }
+});
+
+const bench = (hfEndpoint: string) =>
   benchProvider({
     count: Number(process.argv[2] ?? 1000),
     cluster: { name: 'bench-providers' },
@@ -22,7 +37,7 @@ runBenchmark(() =>
       'kuberay-ray.io_rayservices.yaml',
     ],
     spec: {
-      model: { id: 'google/gemma-3-1b-it-qat-q8_0-gguf' },
+      model: { id: MODEL },
       engine: { type: 'llamacpp' },
       image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
       resources: { cpu: '1', memory: '2Gi' },
@@ -60,5 +75,5 @@ runBenchmark(() =>
       },
     },
     timeoutMs: 600_000,
-  }),
-);
+    env: { HF_ENDPOINT: hfEndpoint },
+  });

@@ -40,12 +40,13 @@ export function startProviderProcess(
   provider: string,
   mainTs: string,
   kubeconfig: string,
+  env: NodeJS.ProcessEnv = {},
 ): ChildProcess {
   return startTsProcess(
     `${provider} provider`,
     mainTs,
     ['--metrics-port', '0', '--health-port', '0', '--log-level', 'warn'],
-    { env: { KUBECONFIG: kubeconfig } },
+    { env: { ...env, KUBECONFIG: kubeconfig } },
   );
 }
 
@@ -191,6 +192,8 @@ export interface ProviderBenchSettings {
     | { comesUp: (count: number) => string };
   /** Limit of each wait. */
   timeoutMs: number;
+  /** Environment of the provider processes besides KUBECONFIG (e.g. HF_ENDPOINT: a bench never needs the network). */
+  env?: NodeJS.ProcessEnv;
 }
 
 const NAMESPACE = 'bench';
@@ -239,7 +242,12 @@ export async function benchProvider(
     const started = Date.now();
     for (const p of settings.providers)
       processes.push(
-        startProviderProcess(p.name, p.main, cluster.kubeconfigPath),
+        startProviderProcess(
+          p.name,
+          p.main,
+          cluster.kubeconfigPath,
+          settings.env,
+        ),
       );
     const memory = () => processes.map(p => memoryOf(p.pid!));
     const countWhere = (check: (md: ModelDeployment) => boolean) =>
