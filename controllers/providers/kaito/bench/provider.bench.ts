@@ -16,18 +16,6 @@ const mainOf = (provider: string) =>
 
 const MODEL = 'google/gemma-3-1b-it-qat-q8_0-gguf';
 
-runBenchmark(async () => {
-  // The provider lists the repository's files to find the GGUF file: a hub stand-in, so the bench needs no network.
-  const hub = await startHubStandIn({
-    repos: { [MODEL]: { files: { 'gemma-3-1b-it-q8_0.gguf': 'x' } } },
-  });
-  try {
-    await bench(hub.url);
-  } finally {
-    await hub.close();
-  }
-});
-
 const bench = (hfEndpoint: string) =>
   benchProvider({
     count: Number(process.argv[2] ?? 1000),
@@ -77,3 +65,15 @@ const bench = (hfEndpoint: string) =>
     timeoutMs: 600_000,
     env: { HF_ENDPOINT: hfEndpoint },
   });
+
+runBenchmark(async () => {
+  // The provider lists the repository's files to find the GGUF file: a hub stand-in, so the bench needs no network.
+  const hub = await startHubStandIn({
+    repos: { [MODEL]: { files: { 'gemma-3-1b-it-q8_0.gguf': 'x' } } },
+  });
+  try {
+    await bench(hub.url);
+  } finally {
+    await hub.close();
+  }
+});
