@@ -1,5 +1,10 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import {
+  generateCA,
+  generateServingCert,
+} from '@runway-portal/controller-runtime';
 import {
   defaultStackV1alpha2,
   normalizeStackV1alpha2,
@@ -156,6 +161,67 @@ describe('probePods', () => {
       expect(answers[1].detail).toContain('ECONNREFUSED');
     } finally {
       await new Promise(r => server.close(r));
+    }
+  });
+
+  it('a TLS stack is probed over HTTPS: a self-signed server is healthy, a plain HTTP one never is', async () => {
+    const health = (_req: http.IncomingMessage, res: http.ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"status":"OK"}');
+    };
+    // A certificate the probe cannot verify (its own CA, another name): only liveness is read.
+    const ca = await generateCA('user CA', 3600_000);
+    const cert = await generateServingCert(
+      ca,
+      { dnsNames: ['s-service.team-a.svc'], ipAddresses: [] },
+      3600_000,
+    );
+    const secure = https.createServer(cert, health);
+    // A server that never turned TLS on, answering OK to anyone who speaks HTTP.
+    const plain = http.createServer(health);
+    const listen = async (server: http.Server) => {
+      await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+      return (server.address() as AddressInfo).port;
+    };
+    const [securePort, plainPort] = [await listen(secure), await listen(plain)];
+    const tls = stack({
+      distribution: { name: 'starter' },
+      networking: { tls: { enabled: true, secretName: 't' } },
+    });
+    const target = (name: string, port: number) => {
+      const [t] = probeTargets(
+        tls,
+        [pod(name, { status: { podIP: '127.0.0.1' } })] as any,
+        'sha256:a',
+      );
+      return { ...t, url: t.url.replace(':8321/', `:${port}/`) };
+    };
+    try {
+      const answers = await probePods([
+        target('s-secure', securePort),
+        target('s-plain', plainPort),
+      ]);
+      expect(answers[0]).toEqual({
+        pod: 's-secure',
+        reached: true,
+        ok: true,
+        detail: 'OK',
+      });
+      expect(answers[1]).toMatchObject({
+        pod: 's-plain',
+        reached: false,
+        ok: false,
+      });
+      expect(answers[1].detail).toContain(
+        `pod s-plain at https://127.0.0.1:${plainPort}/v1/health: `,
+      );
+      // Not healthy: the stack stays Initializing (HealthCheckUnreachable), never Ready.
+      expect(healthOf(answers)).toEqual({
+        state: 'unreachable',
+        message: answers[1].detail,
+      });
+    } finally {
+      await Promise.all([secure, plain].map(s => new Promise(r => s.close(r))));
     }
   });
 });
