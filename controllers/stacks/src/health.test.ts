@@ -13,6 +13,7 @@ import {
   healthOf,
   judgeAnswer,
   MAX_PROBED_PODS,
+  probeErrorText,
   probePods,
   probeTargets,
 } from './health';
@@ -212,8 +213,8 @@ describe('probePods', () => {
         reached: false,
         ok: false,
       });
-      expect(answers[1].detail).toContain(
-        `pod s-plain at https://127.0.0.1:${plainPort}/v1/health: `,
+      expect(answers[1].detail).toBe(
+        `pod s-plain at https://127.0.0.1:${plainPort}/v1/health: TLS handshake failed: the server does not answer HTTPS on this port (networking.tls.enabled: it must serve TLS with the certificate of networking.tls.secretName)`,
       );
       // Not healthy: the stack stays Initializing (HealthCheckUnreachable), never Ready.
       expect(healthOf(answers)).toEqual({
@@ -223,5 +224,29 @@ describe('probePods', () => {
     } finally {
       await Promise.all([secure, plain].map(s => new Promise(r => s.close(r))));
     }
+  });
+});
+
+describe('probeErrorText', () => {
+  it("names a TLS handshake with a plain server, keeps every other cause's own words", () => {
+    const openssl = Object.assign(
+      new Error(
+        'write EPROTO C0BCA153347F0000:error:0A00010B:SSL routines:tls_validate_record_header:wrong version number',
+      ),
+      { code: 'EPROTO' },
+    );
+    expect(probeErrorText(openssl, 'https://10.0.0.5:8321/v1/health')).toMatch(
+      /^TLS handshake failed: the server does not answer HTTPS on this port/,
+    );
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(probeErrorText(refused, 'https://10.0.0.5:8321/v1/health')).toBe(
+      'connect ECONNREFUSED',
+    );
+    // Over plain HTTP there is no handshake to blame.
+    expect(probeErrorText(openssl, 'http://10.0.0.5:8321/v1/health')).toBe(
+      openssl.message,
+    );
   });
 });

@@ -633,7 +633,7 @@ describe('stack operator', () => {
     const unhealthyCheck = condition(unhealthy, 'HealthCheck');
     expect(unhealthyCheck.status).toBe('False');
     expect(unhealthyCheck.message).toMatch(
-      `Health check failed: pod ${plainPod} at https://${plainAddress}:${port}/v1/health: `,
+      `Health check failed: pod ${plainPod} at https://${plainAddress}:${port}/v1/health: TLS handshake failed: the server does not answer HTTPS on this port`,
     );
     // The TLS handshake failed before any request reached the server.
     expect(simulator.requests.get(`${NS}/${plainPod}`)).toBeUndefined();
