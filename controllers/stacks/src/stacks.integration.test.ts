@@ -4,9 +4,11 @@
  * versions, conversion through this operator's webhook): v1alpha1 in,
  * v1alpha2 out and back; Ready; no restart for an equivalent spec, a rollout
  * for a changed config; a broken config leaves the running Deployment alone;
- * a deleted Secret shows the seed's message; the validating webhook.
+ * a deleted Secret shows the seed's message; the validating webhook; the
+ * HealthCheck probe over HTTP and, for a TLS stack, HTTPS.
  */
 import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -20,6 +22,7 @@ import {
   Secrets,
   createLogger,
   generateCA,
+  generateServingCert,
   ValidatingWebhookConfigurations,
   type KubeObject,
   type ResourceType,
@@ -31,6 +34,7 @@ import {
 } from '@runway-portal/e2e-cluster';
 import {
   SIMULATED_HEALTH_ENV,
+  SIMULATED_SCHEME_ENV,
   startLlamaStackSimulator,
   startRegistrySimulator,
   type LlamaStackSimulator,
@@ -573,6 +577,127 @@ describe('stack operator', () => {
     const pod = (await podNames('probed'))[0];
     expect(simulator.requests.get(`${NS}/${pod}`)).toBeGreaterThan(0);
   }, 120_000);
+
+  it('a TLS stack is probed over HTTPS: a server without TLS is not healthy, one serving HTTPS is Ready', async () => {
+    const name = 'secure';
+    const port = 8443;
+    // A kubernetes.io/tls Secret as a user would bring it: a certificate for the stack's Service name.
+    const ca = await generateCA('team-a CA', 3600_000);
+    const serving = await generateServingCert(
+      ca,
+      {
+        dnsNames: [`${name}-service.${NS}.svc`, `${name}-service`],
+        ipAddresses: [],
+      },
+      3600_000,
+    );
+    await client.create(Secrets, {
+      metadata: { name: `${name}-tls`, namespace: NS },
+      type: 'kubernetes.io/tls',
+      stringData: { 'tls.crt': serving.cert, 'tls.key': serving.key },
+    });
+    const spec = (env: Array<{ name: string; value: string }>) => ({
+      distribution: { name: 'starter' },
+      networking: { port, tls: { enabled: true, secretName: `${name}-tls` } },
+      workload: { replicas: 1, overrides: { env } },
+    });
+    // First a server that never turned TLS on (plain HTTP behind an HTTPS probe).
+    await client.create(
+      Stacks,
+      v2(name, spec([{ name: SIMULATED_SCHEME_ENV, value: 'http' }])),
+    );
+    const plainPod = await eventually(
+      'a pod with its plain HTTP server',
+      async () => {
+        const [pod] = await podNames(name);
+        return pod && simulator.addresses().has(`${NS}/${pod}`) && pod;
+      },
+    );
+    const plainAddress = simulator.addresses().get(`${NS}/${plainPod}`)!;
+    // kwok's pod IP first (nothing listens), the simulator's once it set it: wait for that one.
+    const unhealthy = await eventually(
+      'HealthCheck=False from the HTTPS probe of the plain server',
+      async () => {
+        const s = await getStack(name);
+        const hc = condition(s, 'HealthCheck');
+        return (
+          hc?.reason === 'HealthCheckUnreachable' &&
+          hc.message.includes(`https://${plainAddress}:${port}/v1/health`) &&
+          s
+        );
+      },
+    );
+    // The pods are Ready (kwok's part), the server cannot be reached over TLS: not Ready, never Passed.
+    expect(unhealthy.status.phase).toBe('Initializing');
+    expect(condition(unhealthy, 'Available')?.status).toBe('True');
+    const unhealthyCheck = condition(unhealthy, 'HealthCheck');
+    expect(unhealthyCheck.status).toBe('False');
+    expect(unhealthyCheck.message).toMatch(
+      `Health check failed: pod ${plainPod} at https://${plainAddress}:${port}/v1/health: TLS handshake failed: the server does not answer HTTPS on this port`,
+    );
+    // The TLS handshake failed before any request reached the server.
+    expect(simulator.requests.get(`${NS}/${plainPod}`)).toBeUndefined();
+
+    // The same stack with a server speaking HTTPS (a new pod: the env is in the pod template).
+    await put(name, spec([]));
+    const healthy = await ready(name);
+    expect(condition(healthy, 'HealthCheck')).toMatchObject({
+      reason: 'HealthCheckPassed',
+      message:
+        'Health check passed: 1 pod with the current config answer {"status":"OK"} on /v1/health',
+    });
+    const [pod] = await eventually('the plain server gone', async () => {
+      const names = await podNames(name);
+      return names.length === 1 && names[0] !== plainPod && names;
+    });
+    expect(simulator.requests.get(`${NS}/${pod}`)).toBeGreaterThan(0);
+    // The pod's server speaks HTTPS only: the requests that passed came over TLS.
+    const address = simulator.addresses().get(`${NS}/${pod}`)!;
+    const answer = await new Promise<{ code?: number; body: string }>(
+      (resolve, reject) => {
+        https
+          .get(
+            `https://${address}:${port}/v1/health`,
+            { rejectUnauthorized: false, agent: false },
+            res => {
+              let body = '';
+              res.on('data', c => (body += c));
+              res.on('end', () => resolve({ code: res.statusCode, body }));
+            },
+          )
+          .on('error', reject);
+      },
+    );
+    expect(answer).toEqual({ code: 200, body: '{"status":"OK"}' });
+
+    // What the kubelet and the server get: HTTPS probes, the Secret mounted where the config points.
+    const deployment = await getDeployment(name);
+    const podSpec = deployment.spec.template.spec;
+    const container = podSpec.containers[0];
+    for (const probe of [container.readinessProbe, container.startupProbe])
+      expect(probe.httpGet).toMatchObject({
+        path: '/v1/health',
+        port,
+        scheme: 'HTTPS',
+      });
+    const volume = podSpec.volumes.find((v: any) => v.secret);
+    expect(volume.secret.secretName).toBe(`${name}-tls`);
+    expect(container.volumeMounts).toContainEqual({
+      name: volume.name,
+      mountPath: '/etc/llama-stack/tls',
+      readOnly: true,
+    });
+    const config = await client.get<any>(ConfigMaps, {
+      namespace: NS,
+      name: healthy.status.configGeneration.configMapName,
+    });
+    expect(config.data['config.yaml']).toContain(
+      'tls_certfile: /etc/llama-stack/tls/tls.crt',
+    );
+    expect(config.data['config.yaml']).toContain(
+      'tls_keyfile: /etc/llama-stack/tls/tls.key',
+    );
+  }, 180_000);
 
   it('v1alpha1 userConfig and caBundle from other namespaces: the config copied, the CA keys concatenated in order', async () => {
     for (const name of ['shared', 'certs'])

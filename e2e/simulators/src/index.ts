@@ -102,6 +102,7 @@ export {
   LLAMA_STACK_POD_SELECTOR,
   LLAMA_STACK_SIMULATOR,
   SIMULATED_HEALTH_ENV,
+  SIMULATED_SCHEME_ENV,
   loopbackAddress,
   registerLlamaStackSimulator,
   serverEndpoint,
