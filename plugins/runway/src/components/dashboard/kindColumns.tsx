@@ -14,6 +14,7 @@ import {
   type ResourceRow,
   type StackRow,
 } from '../../lib/rows';
+import { KIND_WORD } from '../../lib/detail';
 import { PhaseChip } from '../common/PhaseChip';
 import { ClusterCell, type Column } from './DeploymentsTable';
 
@@ -22,13 +23,6 @@ const MONO = {
   fontSize: 12,
   overflow: 'hidden',
   textOverflow: 'ellipsis',
-};
-
-/** The singular word users see for a row's kind. */
-export const KIND_WORD: Record<DashboardRow['kind'], string> = {
-  deployments: 'deployment',
-  models: 'model',
-  stacks: 'stack',
 };
 
 function common<R extends ResourceRow>(
