@@ -27,22 +27,15 @@ import {
   OverviewFacts,
 } from '../detail/parts';
 import { EditAndDelete, useResourceDetail } from '../detail/resourceDetail';
+import { CodeBlock } from '../wizard/ReviewStep';
 import { useStackLinks } from './links';
 
-const CODE_SX = {
-  bgcolor: 'action.hover',
-  p: 2,
-  borderRadius: 1,
-  overflow: 'auto',
-  maxHeight: 560,
-  fontSize: 12,
-} as const;
-
+/** A block of code as the stack's pages show it (taller than YAML's: a config reads better whole). */
 function Code({ label, children }: { label: string; children: string }) {
   return (
-    <Box component="pre" aria-label={label} tabIndex={0} sx={CODE_SX}>
+    <CodeBlock label={label} maxHeight={560}>
       {children}
-    </Box>
+    </CodeBlock>
   );
 }
 
