@@ -11,6 +11,7 @@ import {
 } from '@backstage/plugin-scaffolder-react';
 import { type PickableModel, pickableModels } from '../../lib/pickableModels';
 import * as shell from './pickerShell';
+import type { RunwayPickerOptions, RunwayPickerValidator } from './pickerShell';
 
 export const RunwayModelPickerSchema = makeFieldSchema({
   output: z =>
@@ -54,7 +55,10 @@ export interface ModelPickerValue {
   mountPath: string;
 }
 
-type Props = FieldExtensionComponentProps<ModelPickerValue, shell.ScopeOptions>;
+type Props = FieldExtensionComponentProps<
+  ModelPickerValue,
+  RunwayPickerOptions
+>;
 
 const valueOf = (m: PickableModel): ModelPickerValue => ({
   model: m.ref,
@@ -123,28 +127,28 @@ export function RunwayModelPicker(props: Props) {
 }
 
 /** The chosen Model must still exist where the sibling fields point and not have failed (a fresh list). */
-export const validateRunwayModel = shell.listedValidator<
-  ModelPickerValue,
-  PickableModel
->(
-  'Model',
-  MODELS,
-  (value, models, scope) => {
-    const found = models.find(m => m.ref === value.model);
-    const usable = models.filter(m => m.phase !== 'Failed').map(m => m.ref);
-    const others = usable.length
-      ? `choose one of ${usable.join(', ')}`
-      : 'create a model on the Models tab first';
-    if (!found)
-      return `model ${value.model} is not in ${shell.where(scope)}; ${others}`;
-    if (found.phase === 'Failed')
-      return `model ${value.model} has Failed${
-        found.message ? ` (${found.message})` : ''
-      }; fix it on its page or ${others}`;
-    return undefined;
-  },
-  value => !value?.model,
-);
+export const validateRunwayModel: RunwayPickerValidator<ModelPickerValue> =
+  shell.listedValidator<ModelPickerValue, PickableModel>(
+    'Model',
+    MODELS,
+    (value, models, scope) => {
+      const found = models.find(m => m.ref === value.model);
+      const usable = models.filter(m => m.phase !== 'Failed').map(m => m.ref);
+      const others = usable.length
+        ? `choose one of ${usable.join(', ')}`
+        : 'create a model on the Models tab first';
+      if (!found)
+        return `model ${value.model} is not in ${shell.where(
+          scope,
+        )}; ${others}`;
+      if (found.phase === 'Failed')
+        return `model ${value.model} has Failed${
+          found.message ? ` (${found.message})` : ''
+        }; fix it on its page or ${others}`;
+      return undefined;
+    },
+    value => !value?.model,
+  );
 
 export const runwayModelPickerOptions = {
   name: 'RunwayModelPicker',

@@ -13,6 +13,7 @@ import {
   runningDeployments,
 } from '../../lib/runningDeployments';
 import * as shell from './pickerShell';
+import type { RunwayPickerOptions, RunwayPickerValidator } from './pickerShell';
 
 export const RunwayRunningDeploymentPickerSchema = makeFieldSchema({
   output: z =>
@@ -40,7 +41,7 @@ export interface RunningDeploymentValue {
 
 type Props = FieldExtensionComponentProps<
   RunningDeploymentValue,
-  shell.ScopeOptions
+  RunwayPickerOptions
 >;
 
 const valueOf = (d: RunningDeployment): RunningDeploymentValue => ({
@@ -91,25 +92,23 @@ export function RunwayRunningDeploymentPicker(props: Props) {
 }
 
 /** The chosen deployment must still be Ready in the chosen cluster (a fresh list). */
-export const validateRunwayRunningDeployment = shell.listedValidator<
-  RunningDeploymentValue,
-  RunningDeployment
->(
-  'Running deployment',
-  RUNNING,
-  (value, running, { cluster }) => {
-    if (running.some(r => r.ref === value.deployment)) return undefined;
-    const ready = running.map(r => r.ref).join(', ');
-    return `deployment ${
-      value.deployment
-    } is not Ready in cluster "${cluster}"; ${
-      ready
-        ? `choose one of ${ready}`
-        : 'wait until it is Running, or deploy a model first'
-    }`;
-  },
-  value => !value?.deployment,
-);
+export const validateRunwayRunningDeployment: RunwayPickerValidator<RunningDeploymentValue> =
+  shell.listedValidator<RunningDeploymentValue, RunningDeployment>(
+    'Running deployment',
+    RUNNING,
+    (value, running, { cluster }) => {
+      if (running.some(r => r.ref === value.deployment)) return undefined;
+      const ready = running.map(r => r.ref).join(', ');
+      return `deployment ${
+        value.deployment
+      } is not Ready in cluster "${cluster}"; ${
+        ready
+          ? `choose one of ${ready}`
+          : 'wait until it is Running, or deploy a model first'
+      }`;
+    },
+    value => !value?.deployment,
+  );
 
 export const runwayRunningDeploymentPickerOptions = {
   name: 'RunwayRunningDeploymentPicker',

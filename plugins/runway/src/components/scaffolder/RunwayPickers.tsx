@@ -25,7 +25,8 @@ import {
   clusterFieldOption,
   PickerSelect,
   pickerScope,
-  type ScopeOptions,
+  type RunwayPickerOptions,
+  type RunwayPickerValidator,
   scopedValidator,
 } from './pickerShell';
 
@@ -42,7 +43,7 @@ export const RunwayNamespacePickerSchema = makeFieldSchema({
 });
 
 type ClusterProps = FieldExtensionComponentProps<string>;
-type NamespaceProps = FieldExtensionComponentProps<string, ScopeOptions>;
+type NamespaceProps = FieldExtensionComponentProps<string, RunwayPickerOptions>;
 
 function useClusters() {
   const api = useApi(runwayApiRef);
@@ -195,16 +196,17 @@ export const validateRunwayCluster: CustomFieldValidator<string> = async (
   if (problem) validation.addError(problem);
 };
 
-export const validateRunwayNamespace = scopedValidator<string>(
-  'Namespace',
-  async (value, { cluster }, api, label) => {
-    const answer = await clustersFor(api);
-    return typeof answer === 'string'
-      ? `${label}: ${answer}`
-      : namespaceProblem(label, value, cluster, answer);
-  },
-  () => false,
-);
+export const validateRunwayNamespace: RunwayPickerValidator<string> =
+  scopedValidator<string>(
+    'Namespace',
+    async (value, { cluster }, api, label) => {
+      const answer = await clustersFor(api);
+      return typeof answer === 'string'
+        ? `${label}: ${answer}`
+        : namespaceProblem(label, value, cluster, answer);
+    },
+    () => false,
+  );
 
 /** The field extensions' options, shared by both frontend systems (each wants its own form of the schema). */
 export const runwayClusterPickerOptions = {

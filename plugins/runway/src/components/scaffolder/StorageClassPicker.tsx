@@ -10,6 +10,7 @@ import {
 } from '@backstage/plugin-scaffolder-react';
 import type { StorageClassesAnswer } from '@runway-portal/plugin-runway-common';
 import * as shell from './pickerShell';
+import type { RunwayPickerOptions, RunwayPickerValidator } from './pickerShell';
 
 export const RunwayStorageClassPickerSchema = makeFieldSchema({
   output: z =>
@@ -24,7 +25,7 @@ export const RunwayStorageClassPickerSchema = makeFieldSchema({
     }),
 });
 
-type Props = FieldExtensionComponentProps<string, shell.ScopeOptions>;
+type Props = FieldExtensionComponentProps<string, RunwayPickerOptions>;
 
 const CLUSTER_DEFAULT = '';
 
@@ -87,18 +88,20 @@ export function RunwayStorageClassPicker(props: Props) {
 }
 
 /** The chosen class must still exist in the cluster the sibling field names (a fresh list). */
-export const validateRunwayStorageClass = shell.listedValidator<
-  string,
-  StorageClass
->('Storage class', CLASSES, (value, classes, { cluster }) => {
-  const names = classes.map(c => c.name);
-  if (names.includes(value)) return undefined;
-  return `storage class ${value} is not in cluster ${cluster}; ${
-    names.length
-      ? `choose one of ${names.join(', ')}`
-      : "leave it empty for the cluster's default"
-  }`;
-});
+export const validateRunwayStorageClass: RunwayPickerValidator<string> =
+  shell.listedValidator<string, StorageClass>(
+    'Storage class',
+    CLASSES,
+    (value, classes, { cluster }) => {
+      const names = classes.map(c => c.name);
+      if (names.includes(value)) return undefined;
+      return `storage class ${value} is not in cluster ${cluster}; ${
+        names.length
+          ? `choose one of ${names.join(', ')}`
+          : "leave it empty for the cluster's default"
+      }`;
+    },
+  );
 
 export const runwayStorageClassPickerOptions = {
   name: 'RunwayStorageClassPicker',

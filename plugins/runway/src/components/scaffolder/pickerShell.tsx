@@ -17,11 +17,21 @@ import {
 import useAsync from 'react-use/esm/useAsync';
 import { type RunwayApi, runwayApiRef } from '../../api/RunwayApi';
 
-/** The sibling fields a picker reads (ui:options). */
-export interface ScopeOptions {
+/**
+ * The sibling fields a Runway picker reads (its ui:options): the cluster's,
+ * default "cluster", and for some the namespace's. A type, not an
+ * interface, so the field extensions' ui:options type is inferred from it.
+ */
+export type RunwayPickerOptions = {
   clusterField?: string;
   namespaceField?: string;
-}
+};
+
+/** A Runway picker's validation. */
+export type RunwayPickerValidator<V> = CustomFieldValidator<
+  V,
+  RunwayPickerOptions
+>;
 
 /** Where the sibling fields point, read the same way by a field and its validation. */
 export interface PickerScope {
@@ -48,7 +58,7 @@ export const clusterFieldOption = (z: Zod) =>
     );
 
 export function pickerScope(
-  options: ScopeOptions | undefined,
+  options: RunwayPickerOptions | undefined,
   formData: Record<string, unknown> | undefined,
 ): PickerScope {
   const clusterField = options?.clusterField ?? DEFAULT_CLUSTER_FIELD;
@@ -77,7 +87,7 @@ export interface ScopedSource<T> {
 /** The scope of a field and its list, fetched again when the scope changes. */
 export function useScopedList<T>(
   source: ScopedSource<T>,
-  props: FieldExtensionComponentProps<any, ScopeOptions>,
+  props: FieldExtensionComponentProps<any, RunwayPickerOptions>,
 ) {
   const api = useApi(runwayApiRef);
   const scope = pickerScope(
@@ -226,7 +236,7 @@ export function scopedValidator<V>(
     label: string,
   ) => Promise<string | undefined>,
   isEmpty: (value: V | undefined) => boolean = v => !v,
-): CustomFieldValidator<V, ScopeOptions> {
+): RunwayPickerValidator<V> {
   return async (value, validation, context) => {
     if (isEmpty(value)) return;
     const { apiHolder, formData, schema, uiSchema } = context as any;
@@ -252,7 +262,7 @@ export function listedValidator<V, T>(
   source: ScopedSource<T>,
   check: (value: V, items: T[], scope: ChosenScope) => string | undefined,
   isEmpty?: (value: V | undefined) => boolean,
-): CustomFieldValidator<V, ScopeOptions> {
+): RunwayPickerValidator<V> {
   return scopedValidator<V>(
     fallbackLabel,
     async (value, scope, api, label) => {
