@@ -42,6 +42,10 @@ export {
   RunwayStorageClassPickerSchema,
   validateRunwayStorageClass,
 } from './components/scaffolder/StorageClassPicker';
+export type {
+  RunwayPickerOptions,
+  RunwayPickerValidator,
+} from './components/scaffolder/pickerShell';
 export {
   runwayApiRef,
   RunwayClient,

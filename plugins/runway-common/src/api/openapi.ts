@@ -118,6 +118,44 @@ const objectBody = {
 } as const;
 const unreachable503 = errorResponse('The cluster could not be reached.');
 
+/** The log query both log routes take (parseLogQuery reads it). */
+const logQuery = [
+  queryParam(
+    'container',
+    STRING,
+    "The container; default the pod's first container.",
+  ),
+  queryParam(
+    'tailLines',
+    // The bounds are checked by parseLogQuery, whose error names the parameter.
+    { type: 'integer' },
+    `How many of the last lines: 1 to ${LOG_TAIL_MAX}, default ${LOG_TAIL_DEFAULT}.`,
+  ),
+  queryParam(
+    'previous',
+    BOOLEAN,
+    'The log of the previous instance of a restarted container.',
+  ),
+  queryParam(
+    'follow',
+    BOOLEAN,
+    'Keep streaming new lines (text/event-stream).',
+  ),
+] as const;
+
+/** A log route's answers: JSON, or with follow=true an event stream; or which query parameter is wrong. */
+const logAnswers = <const N extends string>(description: string, schema: N) =>
+  ({
+    '200': {
+      description,
+      content: {
+        'application/json': { schema: ref(schema) },
+        'text/event-stream': { schema: STRING },
+      },
+    },
+    '400': errorResponse('A query parameter is not valid: `issues` names it.'),
+  } as const);
+
 const paths = {
   '/clusters': {
     get: {
@@ -363,42 +401,11 @@ const paths = {
       operationId: 'ReadPodLog',
       description:
         "One container's log of one of the resource's pods: the last tailLines lines as JSON, or with follow=true those lines and then every new line as server-sent events (each `data` one line; event `end` when the container's log ends, `runway-error` when reading fails), until the client disconnects. Needs runway.logs.read.",
-      parameters: [
-        ...resourceParams,
-        pathParam('pod'),
-        queryParam(
-          'container',
-          STRING,
-          "The container; default the pod's first container.",
-        ),
-        queryParam(
-          'tailLines',
-          // The bounds are checked by parseLogQuery, whose error names the parameter.
-          { type: 'integer' },
-          `How many of the last lines: 1 to ${LOG_TAIL_MAX}, default ${LOG_TAIL_DEFAULT}.`,
-        ),
-        queryParam(
-          'previous',
-          BOOLEAN,
-          'The log of the previous instance of a restarted container.',
-        ),
-        queryParam(
-          'follow',
-          BOOLEAN,
-          'Keep streaming new lines (text/event-stream).',
-        ),
-      ],
+      parameters: [...resourceParams, pathParam('pod'), ...logQuery],
       responses: {
-        '200': {
-          description:
-            'The lines (JSON), or with follow=true a text/event-stream of lines.',
-          content: {
-            'application/json': { schema: ref('ReadPodLog') },
-            'text/event-stream': { schema: STRING },
-          },
-        },
-        '400': errorResponse(
-          'A query parameter is not valid: `issues` names it.',
+        ...logAnswers(
+          'The lines (JSON), or with follow=true a text/event-stream of lines.',
+          'ReadPodLog',
         ),
         '403': errorResponse(
           "The user may not read logs there, or the pod is not one of the resource's pods.",
@@ -440,41 +447,11 @@ const paths = {
       operationId: 'ReadResourceLog',
       description:
         "The resource's log as its Logs tab opens it, in one request: its pods (as ListPods) and the first pod's log (its first container unless `container`), as ReadPodLog reads it. As JSON: the pods and the log. With follow=true, server-sent events: first `pods` (a LogStart: the pods, and the pod and container that follow), then the lines as ReadPodLog sends them; a log that cannot be read after the pods are known is a `runway-error` event, and a resource without pods ends at once (`end`). Needs runway.logs.read.",
-      parameters: [
-        ...resourceParams,
-        queryParam(
-          'container',
-          STRING,
-          "The container; default the pod's first container.",
-        ),
-        queryParam(
-          'tailLines',
-          // The bounds are checked by parseLogQuery, whose error names the parameter.
-          { type: 'integer' },
-          `How many of the last lines: 1 to ${LOG_TAIL_MAX}, default ${LOG_TAIL_DEFAULT}.`,
-        ),
-        queryParam(
-          'previous',
-          BOOLEAN,
-          'The log of the previous instance of a restarted container.',
-        ),
-        queryParam(
-          'follow',
-          BOOLEAN,
-          'Keep streaming new lines (text/event-stream).',
-        ),
-      ],
+      parameters: [...resourceParams, ...logQuery],
       responses: {
-        '200': {
-          description:
-            "The pods and the first pod's lines (JSON), or with follow=true a text/event-stream: `pods`, then lines.",
-          content: {
-            'application/json': { schema: ref('ReadResourceLog') },
-            'text/event-stream': { schema: STRING },
-          },
-        },
-        '400': errorResponse(
-          'A query parameter is not valid: `issues` names it.',
+        ...logAnswers(
+          "The pods and the first pod's lines (JSON), or with follow=true a text/event-stream: `pods`, then lines.",
+          'ReadResourceLog',
         ),
         '403': errorResponse('The user may not read logs there.'),
         '404': errorResponse('No such resource or cluster.'),

@@ -9,25 +9,16 @@
  * here, not in the browser. `DEPLOYMENT_FORM` describes each field
  * (label, help, input and options) for the wizard's field renderer.
  */
-import { describeFormFields, type FormStep } from '../schema/form';
+import {
+  describeFormFields,
+  editorPaths,
+  type FormStep,
+  onOffSelect,
+} from '../schema/form';
 import { ENGINE_DISPLAY_NAMES, ENGINE_TYPES } from './constants';
 import { ModelDeploymentSchema } from './schema';
 
 export type DeploymentFormStep = FormStep;
-
-/** The editors of fields that are maps or lists, and the spec field each one writes. */
-export const DEPLOYMENT_FORM_EDITORS = {
-  cluster: undefined,
-  labels: 'metadata.labels',
-  engineArgs: 'spec.engine.args',
-  env: 'spec.env',
-  // Kept as they are; the model step's "use a cached model" choice edits its entry.
-  volumes: 'spec.model.storage.volumes',
-  providerOverrides: 'spec.provider.overrides',
-  nodeSelector: 'spec.nodeSelector',
-  tolerations: 'spec.tolerations',
-  podLabels: 'spec.podTemplate.metadata.labels',
-} as const;
 
 export const DEPLOYMENT_FORM_STEPS: readonly DeploymentFormStep[] = [
   {
@@ -126,9 +117,10 @@ export const DEPLOYMENT_FORM = describeFormFields(ModelDeploymentSchema, {
     label: 'Served model name',
     help: "The name clients use; defaults to the model ID's last part.",
   },
+  // Kept as they are; the model step's "use a cached model" choice edits its entry.
   volumes: {
     label: 'Cached model',
-    schemaPath: DEPLOYMENT_FORM_EDITORS.volumes,
+    schemaPath: 'spec.model.storage.volumes',
     help: '',
   },
   'spec.engine.type': {
@@ -185,7 +177,7 @@ export const DEPLOYMENT_FORM = describeFormFields(ModelDeploymentSchema, {
   },
   labels: {
     label: 'Deployment labels',
-    schemaPath: DEPLOYMENT_FORM_EDITORS.labels,
+    schemaPath: 'metadata.labels',
     input: 'keyValue',
     rowLabels: { key: 'Label', value: 'Label value' },
   },
@@ -199,14 +191,14 @@ export const DEPLOYMENT_FORM = describeFormFields(ModelDeploymentSchema, {
   },
   engineArgs: {
     label: 'Engine arguments',
-    schemaPath: DEPLOYMENT_FORM_EDITORS.engineArgs,
+    schemaPath: 'spec.engine.args',
     help: 'Passed to the engine as --name value.',
     input: 'keyValue',
     rowLabels: { key: 'Argument', value: 'Argument value' },
   },
   env: {
     label: 'Environment variables',
-    schemaPath: DEPLOYMENT_FORM_EDITORS.env,
+    schemaPath: 'spec.env',
     help: '',
     input: 'keyValue',
     rowLabels: { key: 'Variable', value: 'Variable value' },
@@ -217,25 +209,25 @@ export const DEPLOYMENT_FORM = describeFormFields(ModelDeploymentSchema, {
   },
   providerOverrides: {
     label: 'Provider overrides (YAML)',
-    schemaPath: DEPLOYMENT_FORM_EDITORS.providerOverrides,
+    schemaPath: 'spec.provider.overrides',
     help: 'Provider-specific settings, passed through as spec.provider.overrides.',
     input: 'yaml',
   },
   nodeSelector: {
     label: 'Node selector',
-    schemaPath: DEPLOYMENT_FORM_EDITORS.nodeSelector,
+    schemaPath: 'spec.nodeSelector',
     help: '',
     input: 'keyValue',
     rowLabels: { key: 'Node label', value: 'Node label value' },
   },
   tolerations: {
     label: 'Tolerations',
-    schemaPath: DEPLOYMENT_FORM_EDITORS.tolerations,
+    schemaPath: 'spec.tolerations',
     help: '',
   },
   podLabels: {
     label: 'Pod labels',
-    schemaPath: DEPLOYMENT_FORM_EDITORS.podLabels,
+    schemaPath: 'spec.podTemplate.metadata.labels',
     help: '',
     input: 'keyValue',
     rowLabels: { key: 'Pod label', value: 'Pod label value' },
@@ -243,13 +235,19 @@ export const DEPLOYMENT_FORM = describeFormFields(ModelDeploymentSchema, {
   'spec.gateway.enabled': {
     label: 'Gateway routing',
     help: '',
-    input: 'select',
-    emptyOption: 'Automatic (when the cluster has a Gateway)',
-    options: [
-      { value: 'true', label: 'On' },
-      { value: 'false', label: 'Off (Service only)' },
-    ],
+    ...onOffSelect(
+      'Automatic (when the cluster has a Gateway)',
+      'Off (Service only)',
+    ),
   },
   'spec.gateway.modelName': { label: 'Gateway model name' },
   'spec.gateway.httpRouteRef': { label: 'Existing HTTPRoute' },
 });
+
+/**
+ * The form's editors of maps and lists (`env`, `tolerations`, ...) and the
+ * resource field each one writes, read from `DEPLOYMENT_FORM` (a path is
+ * written once, there): issues under such a path go to its editor.
+ */
+export const DEPLOYMENT_FORM_EDITORS: Readonly<Record<string, string>> =
+  editorPaths(DEPLOYMENT_FORM);

@@ -154,3 +154,36 @@ export function describeFormFields<K extends string>(
   }
   return out;
 }
+
+/**
+ * A boolean edited as a select of On, Off and an empty choice that leaves
+ * it unset (`unset` says what happens then: the controller's default).
+ */
+export function onOffSelect(
+  unset: string,
+  off: string = 'Off',
+): Pick<FormFieldInput, 'input' | 'emptyOption' | 'options'> {
+  return {
+    input: 'select',
+    emptyOption: unset,
+    options: [
+      { value: 'true', label: 'On' },
+      { value: 'false', label: off },
+    ],
+  };
+}
+
+/**
+ * The form fields that edit a resource field under another name (a map or
+ * list edited as rows: `env` writes `spec.env`), and the field each writes:
+ * an issue at or under that path belongs to that form field.
+ */
+export function editorPaths(
+  fields: Record<string, FormFieldSpec>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.values(fields).flatMap(f =>
+      f.schemaPath && f.schemaPath !== f.name ? [[f.name, f.schemaPath]] : [],
+    ),
+  );
+}

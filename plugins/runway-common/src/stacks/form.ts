@@ -7,7 +7,7 @@
  * (`provider.endpoint`); the form puts them in each row. `form.test.ts`
  * checks every path against the schema.
  */
-import { describeFormFields, type FormStep } from '../schema/form';
+import { describeFormFields, type FormStep, onOffSelect } from '../schema/form';
 import { StackV1alpha2Schema } from './v1alpha2';
 
 export interface StackFormSection extends FormStep {
@@ -131,12 +131,7 @@ export const STACK_FORM = describeFormFields(StackV1alpha2Schema, {
     label: 'TLS',
     schemaPath: 'spec.networking.tls.enabled',
     help: '',
-    input: 'select',
-    emptyOption: 'Off (default)',
-    options: [
-      { value: 'true', label: 'On' },
-      { value: 'false', label: 'Off' },
-    ],
+    ...onOffSelect('Off (default)'),
   },
   'spec.networking.tls.secretName': {
     label: 'TLS Secret',

@@ -63,6 +63,25 @@ export function phaseMeaning(kind: RunwayKind, phase: string): PhaseMeaning {
   }
 }
 
+/** The singular word users see for a kind. */
+export const KIND_WORD: Record<RunwayKind, string> = {
+  deployments: 'deployment',
+  models: 'model',
+  stacks: 'stack',
+};
+
+/** The phase a page shows: `Terminating` once deletion started, else the controller's (`Pending` before it reported one). */
+export function resourcePhase(object: KubeObject): {
+  phase: string;
+  terminating: boolean;
+} {
+  const terminating = Boolean(object.metadata?.deletionTimestamp);
+  return {
+    terminating,
+    phase: terminating ? 'Terminating' : object.status?.phase ?? 'Pending',
+  };
+}
+
 /** True for the phases in which the resource does what it should (its message is then no news). */
 export function isSettled(phase: string): boolean {
   return phase === 'Running' || phase === 'Ready';

@@ -14,6 +14,7 @@ import {
   type ResourceRow,
   type StackRow,
 } from '../../lib/rows';
+import { KIND_WORD } from '../../lib/detail';
 import { PhaseChip } from '../common/PhaseChip';
 import { ClusterCell, type Column } from './DeploymentsTable';
 
@@ -22,13 +23,6 @@ const MONO = {
   fontSize: 12,
   overflow: 'hidden',
   textOverflow: 'ellipsis',
-};
-
-/** The singular word users see for a row's kind. */
-export const KIND_WORD: Record<DashboardRow['kind'], string> = {
-  deployments: 'deployment',
-  models: 'model',
-  stacks: 'stack',
 };
 
 function common<R extends ResourceRow>(
@@ -70,6 +64,23 @@ function common<R extends ResourceRow>(
   ];
 }
 
+/** A long text in monospace, cut with an ellipsis (the full text as its title), or a dash when empty. */
+const mono = <R extends ResourceRow>(
+  id: string,
+  title: string,
+  width: string,
+  text: (row: R) => string | undefined,
+): Column<R> => ({
+  id,
+  title,
+  width,
+  render: r => (
+    <Box component="span" sx={MONO} title={text(r)}>
+      {text(r) || '—'}
+    </Box>
+  ),
+});
+
 const age = <R extends ResourceRow>(): Column<R> => ({
   id: 'age',
   title: 'Age',
@@ -103,16 +114,7 @@ export function modelColumns(
 ): Column<ModelRow>[] {
   return [
     ...common(detailLink),
-    {
-      id: 'source',
-      title: 'Source',
-      width: 'minmax(160px, 2fr)',
-      render: r => (
-        <Box component="span" sx={MONO} title={r.source}>
-          {r.source || '—'}
-        </Box>
-      ),
-    },
+    mono('source', 'Source', 'minmax(160px, 2fr)', r => r.source),
     { id: 'size', title: 'Size', width: '70px', render: r => r.size || '—' },
     {
       id: 'progress',
@@ -135,26 +137,8 @@ export function stackColumns(
       width: '110px',
       render: r => r.distribution || '—',
     },
-    {
-      id: 'image',
-      title: 'Image',
-      width: 'minmax(140px, 2fr)',
-      render: r => (
-        <Box component="span" sx={MONO} title={r.image}>
-          {r.image || '—'}
-        </Box>
-      ),
-    },
-    {
-      id: 'endpoint',
-      title: 'Endpoint',
-      width: 'minmax(140px, 2fr)',
-      render: r => (
-        <Box component="span" sx={MONO} title={r.endpoint}>
-          {r.endpoint || '—'}
-        </Box>
-      ),
-    },
+    mono('image', 'Image', 'minmax(140px, 2fr)', r => r.image),
+    mono('endpoint', 'Endpoint', 'minmax(140px, 2fr)', r => r.endpoint),
     age(),
   ];
 }
@@ -173,16 +157,7 @@ export function mixedColumns(
     },
     name,
     ...rest,
-    {
-      id: 'summary',
-      title: 'Summary',
-      width: 'minmax(160px, 3fr)',
-      render: r => (
-        <Box component="span" sx={MONO} title={r.summary}>
-          {r.summary || '—'}
-        </Box>
-      ),
-    },
+    mono('summary', 'Summary', 'minmax(160px, 3fr)', r => r.summary),
     age(),
   ];
 }

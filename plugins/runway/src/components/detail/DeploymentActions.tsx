@@ -1,6 +1,7 @@
 /**
  * The deployment's actions in the detail header: edit, scale, pause or
- * resume, delete. Each is behind its permission (disabled with the reason
+ * resume, copy as new, delete (Edit and Delete are every kind's, in
+ * resourceDetail.tsx). Each is behind its permission (disabled with the reason
  * otherwise) and a confirmation; the backend checks again.
  */
 import { useApi } from '@backstage/core-plugin-api';
@@ -31,9 +32,10 @@ import {
 import { ErrorAlert } from '../common/ErrorAlert';
 import { PermissionGate } from '../common/PermissionGate';
 import { useRunwayLinks } from '../common/useRunwayLinks';
+import { DeleteAction, EditAction } from './resourceDetail';
 
 type Md = ModelDeployment & KubeObject;
-type Open = 'scale' | 'pause' | 'delete' | undefined;
+type Open = 'scale' | 'pause' | undefined;
 
 function ScaleDialog({
   md,
@@ -146,20 +148,12 @@ export function DeploymentActions({
   const update = runwayPermissions.deployments.update;
   return (
     <>
-      <PermissionGate permission={update} resource={target}>
-        {allowed =>
-          allowed && !terminating ? (
-            <Button
-              component={RouterLink}
-              to={links.edit(target.cluster, target.namespace, target.name)}
-            >
-              Edit
-            </Button>
-          ) : (
-            <Button disabled>Edit</Button>
-          )
-        }
-      </PermissionGate>
+      <EditAction
+        kind="deployments"
+        target={target}
+        terminating={terminating}
+        to={links.edit(target.cluster, target.namespace, target.name)}
+      />
       <PermissionGate permission={update} resource={target}>
         {allowed => (
           <Button
@@ -193,20 +187,17 @@ export function DeploymentActions({
       >
         Copy as new
       </Button>
-      <PermissionGate
-        permission={runwayPermissions.deployments.delete}
-        resource={target}
+      <DeleteAction
+        kind="deployments"
+        target={target}
+        terminating={terminating}
+        title={`Delete ${md.metadata?.name}?`}
+        onDeleted={onChanged}
       >
-        {allowed => (
-          <Button
-            color="error"
-            disabled={!allowed || terminating}
-            onClick={() => setOpen('delete')}
-          >
-            {terminating ? 'Deleting…' : 'Delete'}
-          </Button>
-        )}
-      </PermissionGate>
+        The model server and everything its provider created in cluster{' '}
+        {target.cluster} are removed. The page shows the finalizers' progress
+        until it is gone.
+      </DeleteAction>
 
       {failure && (
         <Dialog
@@ -271,35 +262,6 @@ export function DeploymentActions({
             }
           >
             {paused ? 'Resume' : 'Pause'}
-          </Button>
-        </DialogActions>
-      </Dialog>
-
-      <Dialog
-        open={open === 'delete'}
-        onClose={() => setOpen(undefined)}
-        aria-labelledby="runway-delete-title"
-      >
-        <DialogTitle id="runway-delete-title">
-          Delete {md.metadata?.name}?
-        </DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            The model server and everything its provider created in cluster{' '}
-            {target.cluster} are removed. The page shows the finalizers'
-            progress until it is gone.
-          </DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setOpen(undefined)}>Cancel</Button>
-          <Button
-            color="error"
-            disabled={busy}
-            onClick={() =>
-              run('Delete', () => api.delete('deployments', target))
-            }
-          >
-            Delete
           </Button>
         </DialogActions>
       </Dialog>

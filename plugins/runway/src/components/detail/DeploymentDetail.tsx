@@ -1,6 +1,3 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Box from '@mui/material/Box';
 import {
@@ -8,35 +5,23 @@ import {
   resolveServedName,
   runwayChatSendPermission,
 } from '@runway-portal/plugin-runway-common';
-import { Link as RouterLink } from 'react-router-dom';
-import { type ResourceRef, RunwayApiError } from '../../api/RunwayApi';
+import type { ResourceRef } from '../../api/RunwayApi';
 import type { KubeObject } from '../../api/types';
-import { useDetailPolling } from '../../hooks/useHealthPolling';
-import { useRunwayData } from '../../hooks/useRunwayData';
+import { resourcePhase } from '../../lib/detail';
 import {
   type EndpointInfo,
   endpointInfo,
   gatewayNotice,
 } from '../../lib/endpoint';
-import { errorsBeyondState, freshnessOf } from '../../lib/clusters';
-import { formatAge } from '../../lib/rows';
-import { ClusterErrors } from '../common/ClusterErrors';
-import { ErrorAlert } from '../common/ErrorAlert';
 import { useNow } from '../common/useNow';
-import { useRunwayLinks } from '../common/useRunwayLinks';
+import { useRunwayPermission } from '../common/PermissionGate';
 import { DeploymentActions } from './DeploymentActions';
 import { DetailLayout } from './DetailLayout';
 import { EndpointDetails } from './EndpointDetails';
 import { PodLogs, useLogsPermissionAhead } from './PodLogs';
+import { useResourceDetail } from './resourceDetail';
 import { TryIt } from './TryIt';
-import { useRunwayPermission } from '../common/PermissionGate';
-import { CopyButton, OverviewFact, OverviewFacts } from './parts';
-import {
-  ConditionsTimeline,
-  EventsList,
-  UpstreamObjects,
-  YamlSection,
-} from './sections';
+import { AgeFact, CopyButton, OverviewFact, OverviewFacts } from './parts';
 
 function withReason(value: string | undefined, reason: string | undefined) {
   if (!value) return 'not selected yet';
@@ -63,75 +48,23 @@ function EndpointFact({ info }: { info: EndpointInfo }) {
 /** One deployment: overview first, then endpoint, conditions, events, upstream objects, logs and YAML as tabs. */
 export function DeploymentDetail({ target }: { target: ResourceRef }) {
   const now = useNow();
-  const links = useRunwayLinks();
-  const detail = useRunwayData(
-    a => a.get('deployments', target),
-    [target.cluster, target.namespace, target.name],
-  );
-  useDetailPolling(detail.refresh, detail.value?.object?.status?.phase);
+  const { detail, loaded } = useResourceDetail('deployments', target);
   // Try it is shown only to who may send chat requests there.
   const chat = useRunwayPermission(runwayChatSendPermission, target);
   useLogsPermissionAhead(target);
 
-  if (detail.loading) return <LinearProgress aria-label="loading deployment" />;
-  // Gone after a deletion (or deleted elsewhere) while the page was open.
-  if (
-    detail.value &&
-    detail.error instanceof RunwayApiError &&
-    detail.error.status === 404
-  )
-    return (
-      <Alert
-        severity="success"
-        action={
-          <Button component={RouterLink} to={links.root}>
-            Back to deployments
-          </Button>
-        }
-      >
-        Deployment {target.namespace}/{target.name} is deleted from cluster{' '}
-        {target.cluster}.
-      </Alert>
-    );
-  if (!detail.value)
-    return (
-      <ErrorAlert
-        error={detail.error ?? new Error('not found')}
-        title={`Could not load deployment ${target.namespace}/${target.name} in ${target.cluster}`}
-      />
-    );
-
-  const { object, conditions, events, owned, errors, clusters } = detail.value;
-  const cluster = freshnessOf(detail.value, target.cluster);
-  const md = object as ModelDeployment & KubeObject;
+  if ('placeholder' in loaded) return loaded.placeholder;
+  const { answer } = loaded;
+  const md = answer.object as ModelDeployment & KubeObject;
   const status = md.status ?? {};
-  const terminating = Boolean(md.metadata?.deletionTimestamp);
-  const phase = terminating ? 'Terminating' : status.phase ?? 'Pending';
+  const { phase, terminating } = resourcePhase(md);
   const info = endpointInfo(md);
   const finalizers = md.metadata?.finalizers ?? [];
 
   return (
     <DetailLayout
-      title={md.metadata?.name ?? target.name}
-      kind="deployments"
-      target={target}
-      phase={phase}
+      {...loaded.layout}
       message={status.message}
-      cluster={cluster}
-      notices={
-        <>
-          {detail.error && (
-            <ErrorAlert
-              error={detail.error}
-              title="Showing the last known state: reload failed"
-            />
-          )}
-          <ClusterErrors
-            errors={errorsBeyondState(errors, cluster)}
-            clusters={clusters}
-          />
-        </>
-      }
       actions={
         <DeploymentActions
           target={target}
@@ -147,9 +80,7 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
             {status.replicas?.desired ?? md.spec?.scaling?.replicas ?? 0}{' '}
             desired
           </OverviewFact>
-          <OverviewFact name="Age">
-            {formatAge(Date.parse(md.metadata?.creationTimestamp ?? ''), now)}
-          </OverviewFact>
+          <AgeFact object={md} now={now} />
           <OverviewFact name="Engine">
             {withReason(
               status.engine?.type ?? md.spec?.engine?.type,
@@ -176,43 +107,27 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
           )}
         </OverviewFacts>
       }
-      sections={[
+      leading={[
         {
           id: 'endpoint',
           label: 'Endpoint',
           content: (
-            <EndpointDetails info={info} notice={gatewayNotice(conditions)} />
-          ),
-        },
-        {
-          id: 'conditions',
-          label: 'Conditions',
-          count: conditions.length,
-          content: <ConditionsTimeline conditions={conditions} />,
-        },
-        {
-          id: 'events',
-          label: 'Events',
-          count: events.length,
-          content: <EventsList events={events} />,
-        },
-        {
-          id: 'objects',
-          label: 'Upstream objects',
-          count: owned.length,
-          content: (
-            <UpstreamObjects
-              objects={owned}
-              empty={
-                status.provider?.resourceKind
-                  ? `${status.provider.resourceKind} ${
-                      status.provider.resourceName ?? ''
-                    } is not visible to the portal yet.`
-                  : 'The provider has not created its resource yet.'
-              }
+            <EndpointDetails
+              info={info}
+              notice={gatewayNotice(answer.conditions)}
             />
           ),
         },
+      ]}
+      objects={{
+        label: 'Upstream objects',
+        empty: status.provider?.resourceKind
+          ? `${status.provider.resourceKind} ${
+              status.provider.resourceName ?? ''
+            } is not visible to the portal yet.`
+          : 'The provider has not created its resource yet.',
+      }}
+      trailing={[
         {
           id: 'logs',
           label: 'Logs',
@@ -236,7 +151,6 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
               },
             ]
           : []),
-        { id: 'yaml', label: 'YAML', content: <YamlSection object={md} /> },
       ]}
     />
   );

@@ -18,9 +18,19 @@ import type { RunwayKind } from '@runway-portal/plugin-runway-common';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { ResourceRef } from '../../api/RunwayApi';
-import type { ClusterFreshness } from '../../api/types';
+import type { DetailResponse } from '../../api/types';
+import { errorsBeyondState, freshnessOf } from '../../lib/clusters';
+import { isSettled, phaseMeaning, resourcePhase } from '../../lib/detail';
+import { ClusterErrors } from '../common/ClusterErrors';
+import { ErrorAlert } from '../common/ErrorAlert';
 import { StaleNotice } from '../common/StaleNotice';
-import { isSettled, phaseMeaning } from '../../lib/detail';
+
+import {
+  ConditionsTimeline,
+  EventsList,
+  UpstreamObjects,
+  YamlSection,
+} from './sections';
 
 export {
   ConditionsTimeline,
@@ -39,27 +49,64 @@ export interface DetailSection {
 }
 
 export interface DetailLayoutProps {
-  /** The resource's name, the page's heading. */
-  title: string;
   kind: RunwayKind;
   target: ResourceRef;
-  /** The phase as the controller reports it (`Terminating` while being deleted). */
-  phase: string;
+  /**
+   * The resource's detail answer: its name is the heading, its phase the
+   * chip (`Terminating` while being deleted); its conditions, events, owned
+   * objects and YAML are the shared tabs; its clusters' errors and
+   * freshness the notices.
+   */
+  answer: DetailResponse;
+  /** A failed reload: the page shows the last known state and says so. */
+  reloadError?: Error;
   /** The controller's message; shown while the phase is not Running or Ready. */
   message?: string;
   /** The kind's facts (see `OverviewFacts`). */
   overview: ReactNode;
   /** Buttons in the header (each behind its permission). */
   actions?: ReactNode;
-  /** Shown under the header: a failed reload, a failed action, other clusters' errors. */
+  /** More notices under the header (a failed action). */
   notices?: ReactNode;
-  /**
-   * The answer's `clusters` entry of the resource's cluster: when the
-   * cluster is not ok, and above all when the page shows its last known data,
-   * the header says so (StaleNotice).
-   */
-  cluster?: ClusterFreshness;
-  sections: DetailSection[];
+  /** The kind's own tabs, before Conditions. */
+  leading?: DetailSection[];
+  /** What the kind calls the objects its controllers created, and what to say while there are none. */
+  objects: { label: string; empty: string };
+  /** The kind's own tabs after the objects, before YAML. */
+  trailing?: DetailSection[];
+}
+
+/** The tabs: the kind's own first, then Conditions, Events, the objects, more of the kind's, YAML. */
+function sectionsOf(props: DetailLayoutProps): DetailSection[] {
+  const { answer, objects } = props;
+  const { conditions, events, owned } = answer;
+  return [
+    ...(props.leading ?? []),
+    {
+      id: 'conditions',
+      label: 'Conditions',
+      count: conditions.length,
+      content: <ConditionsTimeline conditions={conditions} />,
+    },
+    {
+      id: 'events',
+      label: 'Events',
+      count: events.length,
+      content: <EventsList events={events} />,
+    },
+    {
+      id: 'objects',
+      label: objects.label,
+      count: owned.length,
+      content: <UpstreamObjects objects={owned} empty={objects.empty} />,
+    },
+    ...(props.trailing ?? []),
+    {
+      id: 'yaml',
+      label: 'YAML',
+      content: <YamlSection object={answer.object} />,
+    },
+  ];
 }
 
 const SEVERITY = {
@@ -71,8 +118,11 @@ const SEVERITY = {
 } as const;
 
 export function DetailLayout(props: DetailLayoutProps) {
-  const { title, kind, target, phase, message, overview, actions, sections } =
-    props;
+  const { kind, target, answer, message, overview, actions } = props;
+  const title = answer.object.metadata?.name ?? target.name;
+  const { phase } = resourcePhase(answer.object);
+  const cluster = freshnessOf(answer, target.cluster);
+  const sections = sectionsOf(props);
   const [params, setParams] = useSearchParams();
   const meaning = phaseMeaning(kind, phase);
   const requested = params.get('tab');
@@ -127,8 +177,19 @@ export function DetailLayout(props: DetailLayoutProps) {
         cluster <strong>{target.cluster}</strong> · namespace{' '}
         <strong>{target.namespace}</strong>
       </Typography>
-      <StaleNotice freshness={props.cluster} />
+      <StaleNotice freshness={cluster} />
+      {props.reloadError && (
+        <ErrorAlert
+          error={props.reloadError}
+          title="Showing the last known state: reload failed"
+        />
+      )}
       {props.notices}
+      {/* The cluster's own no-answer errors are said once, by StaleNotice. */}
+      <ClusterErrors
+        errors={errorsBeyondState(answer.errors, cluster)}
+        clusters={answer.clusters}
+      />
       {message && !isSettled(phase) && (
         <Alert
           severity={SEVERITY[meaning.color]}

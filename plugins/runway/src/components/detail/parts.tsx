@@ -2,6 +2,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
+import type { KubeObject } from '../../api/types';
+import { formatAge } from '../../lib/rows';
 
 /** Copies `text`; `label` is its accessible name (several sit side by side). */
 export function CopyButton({ text, label }: { text: string; label: string }) {
@@ -75,5 +77,14 @@ export function OverviewFact({
     <Box sx={wide ? { gridColumn: 'span 2' } : undefined}>
       <Fact name={name}>{children}</Fact>
     </Box>
+  );
+}
+
+/** How old the resource is (`now` ticks as the page wants). */
+export function AgeFact({ object, now }: { object: KubeObject; now: number }) {
+  return (
+    <OverviewFact name="Age">
+      {formatAge(Date.parse(object.metadata?.creationTimestamp ?? ''), now)}
+    </OverviewFact>
   );
 }

@@ -29,7 +29,7 @@ import {
   useForm,
   useWatch,
 } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import {
   type ResourceRef,
   RunwayApiError,
@@ -43,6 +43,8 @@ import type {
   RunwayKind,
 } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
+import { KUBERNETES_ID } from '../../kubernetesId';
+import { KIND_WORD } from '../../lib/detail';
 import type { FieldIssue } from '../../lib/form';
 import { ErrorAlert } from '../common/ErrorAlert';
 import { PermissionGate, useRunwayPermission } from '../common/PermissionGate';
@@ -59,24 +61,26 @@ export interface Loaded<O> {
   object: O;
 }
 
+/** What a form opens with: the clusters, and the resource it edits or copies. */
+export interface FormLoaded<O> {
+  clusters: ClusterOverview[];
+  clusterErrors: ClusterError[];
+  object?: Loaded<O>;
+  /** The whole answer (e.g. the stack operator's distributions). */
+  overview?: ClustersResponse;
+}
+
 /** The resource a form edits or copies, loaded with the clusters; a spinner, then the form or why it cannot open. */
 export function ResourceFormLoader<O extends KubeObject>(props: {
   kind: RunwayKind;
   /** The resource to load: the one edited or copied. */
   source?: ResourceRef;
-  /** "Cannot edit" or "Cannot copy". */
-  cannot: string;
-  /** The resource's noun in "deployment ml/x not found". */
-  noun: string;
-  children: (loaded: {
-    clusters: ClusterOverview[];
-    clusterErrors: ClusterError[];
-    object?: Loaded<O>;
-    /** The whole answer (e.g. the stack operator's distributions). */
-    overview?: ClustersResponse;
-  }) => ReactNode;
+  /** "Cannot edit" (the default) or "Cannot copy". */
+  cannot?: string;
+  children: (loaded: FormLoaded<O>) => ReactNode;
 }) {
-  const { kind, source, cannot, noun, children } = props;
+  const { kind, source, cannot = 'Cannot edit', children } = props;
+  const noun = KIND_WORD[kind];
   const clusters = useRunwayData(api => api.listClusters(), []);
   const existing = useRunwayData(
     api => (source ? api.get(kind, source) : Promise.resolve(undefined)),
@@ -119,6 +123,27 @@ export function ResourceFormLoader<O extends KubeObject>(props: {
       })}
     </>
   );
+}
+
+/**
+ * Where a new resource goes unless the user says otherwise: `?cluster=` and
+ * `?namespace=` (else the only cluster, and namespace default), and with
+ * `?kubernetesId=` (opened from a catalog entity) the label that shows it on
+ * the entity's page.
+ */
+export function useNewResourceTarget(clusters: ClusterOverview[]): {
+  cluster: string;
+  namespace: string;
+  labels?: Record<string, string>;
+} {
+  const [search] = useSearchParams();
+  const kubernetesId = search.get('kubernetesId');
+  return {
+    cluster:
+      search.get('cluster') ?? (clusters.length === 1 ? clusters[0].name : ''),
+    namespace: search.get('namespace') ?? 'default',
+    labels: kubernetesId ? { [KUBERNETES_ID]: kubernetesId } : undefined,
+  };
 }
 
 export interface ResourceFormStep {

@@ -1,8 +1,6 @@
 import Box from '@mui/material/Box';
-import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import Alert from '@mui/material/Alert';
 import {
   DEFAULT_GPU_RESOURCE,
   type Model,
@@ -12,7 +10,6 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import { useSearchParams } from 'react-router-dom';
 import type { ResourceRef } from '../../api/RunwayApi';
-import type { ClusterOverview } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
 import { fieldForIssue } from '../../lib/form';
 import {
@@ -23,18 +20,17 @@ import {
   validateModelForm,
 } from '../../lib/modelForm';
 import { KUBERNETES_ID } from '../../kubernetesId';
-import { ErrorAlert } from '../common/ErrorAlert';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { MetaField } from '../form/fields';
 import {
-  type ClusterError,
-  type Loaded,
+  type FormLoaded,
   ResourceForm,
   ResourceFormLoader,
   TargetFields,
+  useNewResourceTarget,
   useResourceForm,
 } from '../form/ResourceForm';
-import { ObjectYaml } from '../wizard/ReviewStep';
+import { DryRunPreview } from '../wizard/ReviewStep';
 import { freeGpus, gpuTypesOf } from '../../lib/clusters';
 import { HubSearch } from './HubSearch';
 import { SuggestField } from './SuggestField';
@@ -81,31 +77,17 @@ function usePickers(
 /** Add a model (files downloaded once into a PVC), or edit one (`edit` names it). */
 export function ModelForm({ edit }: { edit?: ResourceRef }) {
   return (
-    <ResourceFormLoader<Model>
-      kind="models"
-      source={edit}
-      cannot="Cannot edit"
-      noun="model"
-    >
-      {loaded => (
-        <Form
-          clusters={loaded.clusters}
-          clusterErrors={loaded.clusterErrors}
-          existing={loaded.object}
-        />
-      )}
+    <ResourceFormLoader<Model> kind="models" source={edit}>
+      {loaded => <Form loaded={loaded} />}
     </ResourceFormLoader>
   );
 }
 
-function Form(props: {
-  clusters: ClusterOverview[];
-  clusterErrors: ClusterError[];
-  existing?: Loaded<Model>;
-}) {
-  const { clusters, clusterErrors, existing } = props;
+function Form({ loaded }: { loaded: FormLoaded<Model> }) {
+  const { clusters, clusterErrors, object: existing } = loaded;
   const links = useRunwayLinks();
   const [search] = useSearchParams();
+  const target = useNewResourceTarget(clusters);
   const state = useResourceForm<ModelFormValues, Model>({
     kind: 'models',
     existing,
@@ -114,14 +96,8 @@ function Form(props: {
       existing
         ? fromModel(existing.cluster, existing.object)
         : emptyModelValues({
-            cluster:
-              search.get('cluster') ??
-              (clusters.length === 1 ? clusters[0].name : ''),
-            namespace: search.get('namespace') ?? 'default',
+            ...target,
             repoId: search.get('repoId') ?? undefined,
-            labels: search.get('kubernetesId')
-              ? { [KUBERNETES_ID]: search.get('kubernetesId')! }
-              : undefined,
           }),
     validate: values =>
       validateModelForm(values, {
@@ -236,37 +212,7 @@ function Form(props: {
 
       {step === review && (
         <Box>
-          {preview.loading && <LinearProgress aria-label="loading preview" />}
-          {preview.error && (
-            <ErrorAlert
-              error={preview.error}
-              title="The cluster rejected the preview"
-            />
-          )}
-          {preview.value && (
-            <>
-              {preview.value.warnings.map(w => (
-                <Alert
-                  severity="warning"
-                  key={`${w.path}|${w.message}`}
-                  sx={{ mb: 1 }}
-                >
-                  <code>{w.path}</code>: {w.message}
-                </Alert>
-              ))}
-              <Typography variant="h6" component="h3" sx={{ mt: 2 }}>
-                Objects written to cluster {preview.value.cluster} (server-side
-                dry run)
-              </Typography>
-              {preview.value.objects.map(o => (
-                <ObjectYaml
-                  key={`${o.object.kind}/${o.object.metadata?.name}`}
-                  object={o.object}
-                  action={o.action}
-                />
-              ))}
-            </>
-          )}
+          <DryRunPreview preview={preview} written="Objects" />
         </Box>
       )}
     </ResourceForm>

@@ -4,21 +4,16 @@
  * (e.g. a stack's inference provider) uses — the stack form's "use a running
  * deployment", for templates. Value: `{ deployment, endpoint, model }`.
  */
-import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
-import { useApi, type ApiHolder } from '@backstage/core-plugin-api';
 import {
   makeFieldSchema,
-  type CustomFieldValidator,
   type FieldExtensionComponentProps,
 } from '@backstage/plugin-scaffolder-react';
-import useAsync from 'react-use/esm/useAsync';
-import { runwayApiRef } from '../../api/RunwayApi';
 import {
   type RunningDeployment,
   runningDeployments,
 } from '../../lib/runningDeployments';
+import * as shell from './pickerShell';
+import type { RunwayPickerOptions, RunwayPickerValidator } from './pickerShell';
 
 export const RunwayRunningDeploymentPickerSchema = makeFieldSchema({
   output: z =>
@@ -33,12 +28,7 @@ export const RunwayRunningDeploymentPickerSchema = makeFieldSchema({
     }),
   uiOptions: z =>
     z.object({
-      clusterField: z
-        .string()
-        .optional()
-        .describe(
-          'The form field holding the cluster (a RunwayClusterPicker); default "cluster"',
-        ),
+      clusterField: shell.clusterFieldOption(z),
     }),
 });
 
@@ -51,10 +41,8 @@ export interface RunningDeploymentValue {
 
 type Props = FieldExtensionComponentProps<
   RunningDeploymentValue,
-  { clusterField?: string }
+  RunwayPickerOptions
 >;
-
-const DEFAULT_CLUSTER_FIELD = 'cluster';
 
 const valueOf = (d: RunningDeployment): RunningDeploymentValue => ({
   deployment: d.ref,
@@ -62,138 +50,65 @@ const valueOf = (d: RunningDeployment): RunningDeploymentValue => ({
   model: d.model,
 });
 
+/** The Ready deployments of the cluster the sibling field names. */
+const RUNNING: shell.ScopedSource<RunningDeployment> = {
+  noun: 'deployments',
+  load: async (api, { cluster }) =>
+    runningDeployments(
+      (await api.list('deployments', { clusters: [cluster] })).items,
+      cluster,
+    ),
+};
+
 export function RunwayRunningDeploymentPicker(props: Props) {
-  const {
-    formData,
-    onChange,
-    schema,
-    uiSchema,
-    required,
-    rawErrors,
-    idSchema,
-    formContext,
-    disabled,
-    readonly,
-  } = props;
-  const api = useApi(runwayApiRef);
-  const clusterField =
-    uiSchema?.['ui:options']?.clusterField ?? DEFAULT_CLUSTER_FIELD;
-  const clusterName: string | undefined =
-    formContext?.formData?.[clusterField] || undefined;
-  const list = useAsync(
-    async () =>
-      clusterName
-        ? runningDeployments(
-            (await api.list('deployments', { clusters: [clusterName] })).items,
-            clusterName,
-          )
-        : undefined,
-    [api, clusterName],
-  );
-  const running = list.value ?? [];
+  const { formData, onChange, schema } = props;
+  const { scope, list, items: running } = shell.useScopedList(RUNNING, props);
   const chosen = running.find(r => r.ref === formData?.deployment);
-  let help: string | undefined;
-  if (!clusterName)
-    help = `Choose a cluster first (form field "${clusterField}")`;
-  else if (list.loading) help = 'Loading the running deployments…';
-  else if (list.error)
-    help = `Could not list the deployments of cluster ${clusterName}: ${list.error.message}`;
-  else if (!running.length)
-    help = `No Ready deployment in cluster ${clusterName}: deploy a model first`;
-  else if (chosen) help = `${chosen.endpoint}, model "${chosen.model}"`;
-  else help = schema.description;
+  const help = shell.scopedHelp(scope, list, {
+    noun: RUNNING.noun,
+    loading: 'Loading the running deployments…',
+    empty: `No Ready deployment in cluster ${scope.cluster}: deploy a model first`,
+    chosen: chosen && `${chosen.endpoint}, model "${chosen.model}"`,
+    description: schema.description,
+  });
   return (
-    <TextField
-      id={idSchema?.$id ?? 'runway-running-deployment-picker'}
-      select
-      fullWidth
-      margin="normal"
-      label={schema.title ?? 'Running deployment'}
-      required={required}
-      disabled={disabled || readonly || !running.length}
+    <shell.PickerSelect
+      field={props}
+      fallbackId="runway-running-deployment-picker"
+      fallbackLabel="Running deployment"
+      blocked={!running.length}
       value={chosen ? chosen.ref : formData?.deployment ?? ''}
-      onChange={e => {
-        const d = running.find(r => r.ref === e.target.value);
-        onChange(d ? valueOf(d) : (undefined as any));
-      }}
-      error={Boolean(list.error || rawErrors?.length)}
-      helperText={help}
-    >
-      {/* A value that is no longer Ready stays visible, so the validation message has something to point at. */}
-      {formData?.deployment && !chosen && (
-        <MenuItem value={formData.deployment} disabled>
-          <ListItemText
-            primary={formData.deployment}
-            secondary={`not a Ready deployment of cluster ${clusterName}`}
-          />
-        </MenuItem>
-      )}
-      {running.map(r => (
-        <MenuItem key={r.ref} value={r.ref}>
-          <ListItemText
-            primary={r.ref}
-            secondary={`${r.model} via ${r.via} (${r.endpoint})`}
-          />
-        </MenuItem>
-      ))}
-    </TextField>
+      onPick={ref => onChange(shell.picked(running, ref, valueOf))}
+      error={list.error}
+      help={help}
+      staleWhy={`not a Ready deployment of cluster ${scope.cluster}`}
+      options={running.map(r => ({
+        value: r.ref,
+        primary: r.ref,
+        secondary: `${r.model} via ${r.via} (${r.endpoint})`,
+      }))}
+    />
   );
 }
 
 /** The chosen deployment must still be Ready in the chosen cluster (a fresh list). */
-export const validateRunwayRunningDeployment: CustomFieldValidator<
-  RunningDeploymentValue,
-  { clusterField?: string }
-> = async (
-  value,
-  validation,
-  { apiHolder, formData, schema, uiSchema }: any,
-) => {
-  if (!value?.deployment) return;
-  const label = (schema.title as string | undefined) ?? 'Running deployment';
-  const clusterField =
-    uiSchema?.['ui:options']?.clusterField ?? DEFAULT_CLUSTER_FIELD;
-  const cluster = formData?.[clusterField];
-  if (typeof cluster !== 'string' || !cluster) {
-    validation.addError(
-      `${label}: no cluster chosen in form field "${clusterField}"; choose the cluster first`,
-    );
-    return;
-  }
-  const api = (apiHolder as ApiHolder).get(runwayApiRef);
-  if (!api) {
-    validation.addError(
-      `${label}: the Runway plugin is not installed in this app; add @runway-portal/plugin-runway`,
-    );
-    return;
-  }
-  let running: RunningDeployment[];
-  try {
-    running = runningDeployments(
-      (await api.list('deployments', { clusters: [cluster] })).items,
-      cluster,
-    );
-  } catch (e) {
-    validation.addError(
-      `${label}: could not list the deployments of cluster ${cluster} (${
-        (e as Error).message
-      }); try again`,
-    );
-    return;
-  }
-  if (!running.some(r => r.ref === value.deployment)) {
-    const ready = running.map(r => r.ref).join(', ');
-    validation.addError(
-      `${label}: deployment ${
+export const validateRunwayRunningDeployment: RunwayPickerValidator<RunningDeploymentValue> =
+  shell.listedValidator<RunningDeploymentValue, RunningDeployment>(
+    'Running deployment',
+    RUNNING,
+    (value, running, { cluster }) => {
+      if (running.some(r => r.ref === value.deployment)) return undefined;
+      const ready = running.map(r => r.ref).join(', ');
+      return `deployment ${
         value.deployment
       } is not Ready in cluster "${cluster}"; ${
         ready
           ? `choose one of ${ready}`
           : 'wait until it is Running, or deploy a model first'
-      }`,
-    );
-  }
-};
+      }`;
+    },
+    value => !value?.deployment,
+  );
 
 export const runwayRunningDeploymentPickerOptions = {
   name: 'RunwayRunningDeploymentPicker',

@@ -4,17 +4,15 @@
  * systems register these same components and validators (plugin.ts for the
  * legacy one, alpha.tsx for the new one).
  */
-import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { useApi, type ApiHolder } from '@backstage/core-plugin-api';
+import { useApi } from '@backstage/core-plugin-api';
 import {
   makeFieldSchema,
   type CustomFieldValidator,
   type FieldExtensionComponentProps,
 } from '@backstage/plugin-scaffolder-react';
 import useAsync from 'react-use/esm/useAsync';
-import { runwayApiRef } from '../../api/RunwayApi';
+import { type RunwayApi, runwayApiRef } from '../../api/RunwayApi';
 import type { ClustersResponse } from '../../api/types';
 import {
   allowedNamespaces,
@@ -22,6 +20,15 @@ import {
   clusterProblem,
   namespaceProblem,
 } from '../../lib/scaffolderFields';
+import {
+  apiOrProblem,
+  clusterFieldOption,
+  PickerSelect,
+  pickerScope,
+  type RunwayPickerOptions,
+  type RunwayPickerValidator,
+  scopedValidator,
+} from './pickerShell';
 
 export const RunwayClusterPickerSchema = makeFieldSchema({
   output: z => z.string(),
@@ -31,22 +38,12 @@ export const RunwayNamespacePickerSchema = makeFieldSchema({
   output: z => z.string(),
   uiOptions: z =>
     z.object({
-      clusterField: z
-        .string()
-        .optional()
-        .describe(
-          'The form field holding the cluster (a RunwayClusterPicker); default "cluster"',
-        ),
+      clusterField: clusterFieldOption(z),
     }),
 });
 
 type ClusterProps = FieldExtensionComponentProps<string>;
-type NamespaceProps = FieldExtensionComponentProps<
-  string,
-  { clusterField?: string }
->;
-
-const DEFAULT_CLUSTER_FIELD = 'cluster';
+type NamespaceProps = FieldExtensionComponentProps<string, RunwayPickerOptions>;
 
 function useClusters() {
   const api = useApi(runwayApiRef);
@@ -64,62 +61,34 @@ function loadMessage(
 }
 
 export function RunwayClusterPicker(props: ClusterProps) {
-  const {
-    formData,
-    onChange,
-    schema,
-    required,
-    rawErrors,
-    idSchema,
-    disabled,
-    readonly,
-  } = props;
+  const { formData, onChange, schema } = props;
   const clusters = useClusters();
   const choices = clusters.value ? clusterChoices(clusters.value) : [];
   const chosen = choices.find(c => c.value === formData);
   // Validation errors (rawErrors) are shown under the field by the scaffolder's form itself.
   const problem = loadMessage(clusters.loading, clusters.error);
   return (
-    <TextField
-      id={idSchema?.$id ?? 'runway-cluster-picker'}
-      select
-      fullWidth
-      margin="normal"
-      label={schema.title ?? 'Cluster'}
-      required={required}
-      disabled={
-        disabled || readonly || clusters.loading || Boolean(clusters.error)
-      }
+    <PickerSelect
+      field={props}
+      fallbackId="runway-cluster-picker"
+      fallbackLabel="Cluster"
+      blocked={clusters.loading || Boolean(clusters.error)}
       value={clusters.value ? formData ?? '' : ''}
-      onChange={e => onChange(e.target.value)}
-      error={Boolean(clusters.error || rawErrors?.length)}
-      helperText={
+      onPick={onChange}
+      error={clusters.error}
+      help={
         problem ??
         (chosen ? `${chosen.title}: ${chosen.gpus}` : schema.description)
       }
-    >
-      {/* A value from the template's default or the URL stays visible, so the validation message has something to point at. */}
-      {formData && clusters.value && !chosen && (
-        <MenuItem value={formData} disabled>
-          <ListItemText
-            primary={formData}
-            secondary="not registered with Runway Portal"
-          />
-        </MenuItem>
-      )}
-      {choices.map(c => (
-        <MenuItem
-          key={c.value}
-          value={c.value}
-          disabled={Boolean(c.unavailable)}
-        >
-          <ListItemText
-            primary={`${c.title} (${c.value})`}
-            secondary={c.unavailable ?? c.gpus}
-          />
-        </MenuItem>
-      ))}
-    </TextField>
+      // A value from the template's default or the URL stays visible, so the validation message has something to point at.
+      staleWhy="not registered with Runway Portal"
+      options={choices.map(c => ({
+        value: c.value,
+        primary: `${c.title} (${c.value})`,
+        secondary: c.unavailable ?? c.gpus,
+        disabled: Boolean(c.unavailable),
+      }))}
+    />
   );
 }
 
@@ -136,10 +105,10 @@ export function RunwayNamespacePicker(props: NamespaceProps) {
     disabled,
     readonly,
   } = props;
-  const clusterField =
-    uiSchema?.['ui:options']?.clusterField ?? DEFAULT_CLUSTER_FIELD;
-  const clusterName: string | undefined =
-    formContext?.formData?.[clusterField] || undefined;
+  const { clusterField, cluster: clusterName } = pickerScope(
+    uiSchema?.['ui:options'],
+    formContext?.formData,
+  );
   const clusters = useClusters();
   const cluster = clusters.value?.items.find(c => c.name === clusterName);
   const allowed = allowedNamespaces(cluster);
@@ -170,28 +139,17 @@ export function RunwayNamespacePicker(props: NamespaceProps) {
   }
   if (allowed) {
     return (
-      <TextField
-        {...common}
-        select
-        disabled={disabled || readonly}
+      <PickerSelect
+        field={props}
+        fallbackId="runway-namespace-picker"
+        fallbackLabel="Namespace"
         value={formData ?? ''}
-        onChange={e => onChange(e.target.value)}
-        helperText={`Namespaces open to the portal in cluster ${clusterName}`}
-      >
-        {formData && !allowed.includes(formData) && (
-          <MenuItem value={formData} disabled>
-            <ListItemText
-              primary={formData}
-              secondary={`not open to the portal in cluster ${clusterName}`}
-            />
-          </MenuItem>
-        )}
-        {allowed.map(n => (
-          <MenuItem key={n} value={n}>
-            {n}
-          </MenuItem>
-        ))}
-      </TextField>
+        onPick={onChange}
+        error={clusters.error}
+        help={`Namespaces open to the portal in cluster ${clusterName}`}
+        staleWhy={`not open to the portal in cluster ${clusterName}`}
+        options={allowed.map(n => ({ value: n, primary: n }))}
+      />
     );
   }
   // No allow-list: the cluster serves any namespace; check the name as it is typed.
@@ -212,11 +170,9 @@ export function RunwayNamespacePicker(props: NamespaceProps) {
 
 /** The clusters answer for a validator, or the error to report on the field. */
 async function clustersFor(
-  apiHolder: ApiHolder,
+  api: RunwayApi | string,
 ): Promise<ClustersResponse | string> {
-  const api = apiHolder.get(runwayApiRef);
-  if (!api)
-    return 'the Runway plugin is not installed in this app; add @runway-portal/plugin-runway';
+  if (typeof api === 'string') return api;
   try {
     return await api.listClusters();
   } catch (e) {
@@ -232,7 +188,7 @@ export const validateRunwayCluster: CustomFieldValidator<string> = async (
   { apiHolder, schema },
 ) => {
   const label = (schema.title as string | undefined) ?? 'Cluster';
-  const answer = await clustersFor(apiHolder);
+  const answer = await clustersFor(apiOrProblem(apiHolder));
   const problem =
     typeof answer === 'string'
       ? `${label}: ${answer}`
@@ -240,27 +196,17 @@ export const validateRunwayCluster: CustomFieldValidator<string> = async (
   if (problem) validation.addError(problem);
 };
 
-export const validateRunwayNamespace: CustomFieldValidator<
-  string,
-  { clusterField?: string }
-> = async (value, validation, { apiHolder, formData, schema, uiSchema }) => {
-  const label = (schema.title as string | undefined) ?? 'Namespace';
-  const clusterField =
-    uiSchema?.['ui:options']?.clusterField ?? DEFAULT_CLUSTER_FIELD;
-  const clusterName = formData[clusterField];
-  if (typeof clusterName !== 'string' || !clusterName) {
-    validation.addError(
-      `${label}: no cluster chosen in form field "${clusterField}"; choose the cluster first`,
-    );
-    return;
-  }
-  const answer = await clustersFor(apiHolder);
-  const problem =
-    typeof answer === 'string'
-      ? `${label}: ${answer}`
-      : namespaceProblem(label, value, clusterName, answer);
-  if (problem) validation.addError(problem);
-};
+export const validateRunwayNamespace: RunwayPickerValidator<string> =
+  scopedValidator<string>(
+    'Namespace',
+    async (value, { cluster }, api, label) => {
+      const answer = await clustersFor(api);
+      return typeof answer === 'string'
+        ? `${label}: ${answer}`
+        : namespaceProblem(label, value, cluster, answer);
+    },
+    () => false,
+  );
 
 /** The field extensions' options, shared by both frontend systems (each wants its own form of the schema). */
 export const runwayClusterPickerOptions = {

@@ -4,17 +4,13 @@
  * cluster's default marked. Value: the class name; empty leaves the choice
  * to the cluster's default class.
  */
-import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
-import { useApi, type ApiHolder } from '@backstage/core-plugin-api';
 import {
   makeFieldSchema,
-  type CustomFieldValidator,
   type FieldExtensionComponentProps,
 } from '@backstage/plugin-scaffolder-react';
-import useAsync from 'react-use/esm/useAsync';
-import { runwayApiRef } from '../../api/RunwayApi';
+import type { StorageClassesAnswer } from '@runway-portal/plugin-runway-common';
+import * as shell from './pickerShell';
+import type { RunwayPickerOptions, RunwayPickerValidator } from './pickerShell';
 
 export const RunwayStorageClassPickerSchema = makeFieldSchema({
   output: z =>
@@ -25,171 +21,87 @@ export const RunwayStorageClassPickerSchema = makeFieldSchema({
       ),
   uiOptions: z =>
     z.object({
-      clusterField: z
-        .string()
-        .optional()
-        .describe(
-          'The form field holding the cluster (a RunwayClusterPicker); default "cluster"',
-        ),
+      clusterField: shell.clusterFieldOption(z),
     }),
 });
 
-interface Options {
-  clusterField?: string;
-}
+type Props = FieldExtensionComponentProps<string, RunwayPickerOptions>;
 
-type Props = FieldExtensionComponentProps<string, Options>;
-
-const DEFAULT_CLUSTER_FIELD = 'cluster';
 const CLUSTER_DEFAULT = '';
 
-function scopeOf(
-  options: Options | undefined,
-  formData: Record<string, unknown> | undefined,
-) {
-  const clusterField = options?.clusterField ?? DEFAULT_CLUSTER_FIELD;
-  const value = formData?.[clusterField];
-  return {
-    clusterField,
-    cluster: typeof value === 'string' && value ? value : undefined,
-  };
-}
+type StorageClass = StorageClassesAnswer['items'][number];
+
+/** The StorageClasses of the cluster the sibling field names. */
+const CLASSES: shell.ScopedSource<StorageClass> = {
+  noun: 'storage classes',
+  load: async (api, { cluster }) => (await api.storageClasses(cluster)).items,
+};
 
 export function RunwayStorageClassPicker(props: Props) {
-  const {
-    formData,
-    onChange,
-    schema,
-    uiSchema,
-    required,
-    rawErrors,
-    idSchema,
-    formContext,
-    disabled,
-    readonly,
-  } = props;
-  const api = useApi(runwayApiRef);
-  const { clusterField, cluster } = scopeOf(
-    uiSchema?.['ui:options'],
-    formContext?.formData,
-  );
-  const list = useAsync(
-    async () =>
-      cluster ? (await api.storageClasses(cluster)).items : undefined,
-    [api, cluster],
-  );
-  const classes = list.value ?? [];
+  const { formData, onChange, schema, required } = props;
+  const { scope, list, items: classes } = shell.useScopedList(CLASSES, props);
   const fallback = classes.find(c => c.isDefault);
   const chosen = classes.find(c => c.name === formData);
-  let help: string | undefined;
-  if (!cluster) help = `Choose a cluster first (form field "${clusterField}")`;
-  else if (list.loading) help = 'Loading the storage classes…';
-  else if (list.error)
-    help = `Could not list the storage classes of cluster ${cluster}: ${list.error.message}`;
-  else if (!classes.length)
-    help = `Cluster ${cluster} has no StorageClass: ask its administrators for one, or leave it empty`;
-  else if (chosen) help = `Provisioner ${chosen.provisioner}`;
-  else help = schema.description;
+  const help = shell.scopedHelp(scope, list, {
+    noun: CLASSES.noun,
+    empty: `Cluster ${scope.cluster} has no StorageClass: ask its administrators for one, or leave it empty`,
+    chosen: chosen && `Provisioner ${chosen.provisioner}`,
+    description: schema.description,
+  });
   return (
-    <TextField
-      id={idSchema?.$id ?? 'runway-storage-class-picker'}
-      select
-      fullWidth
-      margin="normal"
-      label={schema.title ?? 'Storage class'}
-      required={required}
-      disabled={disabled || readonly || !cluster || list.loading}
+    <shell.PickerSelect
+      field={props}
+      fallbackId="runway-storage-class-picker"
+      fallbackLabel="Storage class"
+      blocked={!scope.cluster || list.loading}
       value={formData ?? CLUSTER_DEFAULT}
-      onChange={e =>
-        onChange(
-          e.target.value === CLUSTER_DEFAULT
-            ? (undefined as any)
-            : e.target.value,
-        )
+      onPick={name =>
+        onChange(name === CLUSTER_DEFAULT ? (undefined as any) : name)
       }
-      error={Boolean(list.error || rawErrors?.length)}
-      helperText={help}
-      SelectProps={{ displayEmpty: true }}
-      InputLabelProps={{ shrink: true }}
-    >
-      {!required && (
-        <MenuItem value={CLUSTER_DEFAULT}>
-          <ListItemText
-            primary="The cluster's default"
-            secondary={
-              fallback ? fallback.name : 'no default class in this cluster'
-            }
-          />
-        </MenuItem>
-      )}
-      {/* A value no longer listed stays visible, so the validation message has something to point at. */}
-      {formData && !chosen && (
-        <MenuItem value={formData} disabled>
-          <ListItemText
-            primary={formData}
-            secondary={`not a storage class of cluster ${cluster ?? '?'}`}
-          />
-        </MenuItem>
-      )}
-      {classes.map(c => (
-        <MenuItem key={c.name} value={c.name}>
-          <ListItemText
-            primary={c.name}
-            secondary={
-              c.isDefault ? `default · ${c.provisioner}` : c.provisioner
-            }
-          />
-        </MenuItem>
-      ))}
-    </TextField>
+      error={list.error}
+      help={help}
+      textField={{
+        SelectProps: { displayEmpty: true },
+        InputLabelProps: { shrink: true },
+      }}
+      leading={
+        required
+          ? []
+          : [
+              {
+                value: CLUSTER_DEFAULT,
+                primary: "The cluster's default",
+                secondary: fallback
+                  ? fallback.name
+                  : 'no default class in this cluster',
+              },
+            ]
+      }
+      staleWhy={`not a storage class of cluster ${scope.cluster ?? '?'}`}
+      options={classes.map(c => ({
+        value: c.name,
+        primary: c.name,
+        secondary: c.isDefault ? `default · ${c.provisioner}` : c.provisioner,
+      }))}
+    />
   );
 }
 
 /** The chosen class must still exist in the cluster the sibling field names (a fresh list). */
-export const validateRunwayStorageClass: CustomFieldValidator<
-  string,
-  Options
-> = async (
-  value,
-  validation,
-  { apiHolder, formData, schema, uiSchema }: any,
-) => {
-  if (!value) return;
-  const label = (schema.title as string | undefined) ?? 'Storage class';
-  const { clusterField, cluster } = scopeOf(uiSchema?.['ui:options'], formData);
-  if (!cluster) {
-    validation.addError(
-      `${label}: no cluster chosen in form field "${clusterField}"; choose the cluster first`,
-    );
-    return;
-  }
-  const api = (apiHolder as ApiHolder).get(runwayApiRef);
-  if (!api) {
-    validation.addError(
-      `${label}: the Runway plugin is not installed in this app; add @runway-portal/plugin-runway`,
-    );
-    return;
-  }
-  let names: string[];
-  try {
-    names = (await api.storageClasses(cluster)).items.map(c => c.name);
-  } catch (e) {
-    validation.addError(
-      `${label}: could not list the storage classes of cluster ${cluster} (${
-        (e as Error).message
-      }); try again`,
-    );
-    return;
-  }
-  if (!names.includes(value))
-    validation.addError(
-      `${label}: storage class ${value} is not in cluster ${cluster}; ${
+export const validateRunwayStorageClass: RunwayPickerValidator<string> =
+  shell.listedValidator<string, StorageClass>(
+    'Storage class',
+    CLASSES,
+    (value, classes, { cluster }) => {
+      const names = classes.map(c => c.name);
+      if (names.includes(value)) return undefined;
+      return `storage class ${value} is not in cluster ${cluster}; ${
         names.length
           ? `choose one of ${names.join(', ')}`
           : "leave it empty for the cluster's default"
-      }`,
-    );
-};
+      }`;
+    },
+  );
 
 export const runwayStorageClassPickerOptions = {
   name: 'RunwayStorageClassPicker',

@@ -1,13 +1,4 @@
-import { useApi } from '@backstage/core-plugin-api';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -16,53 +7,35 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { runwayPermissions } from '@runway-portal/plugin-runway-common';
-import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import {
-  type ResourceRef,
-  RunwayApiError,
-  runwayApiRef,
-} from '../../api/RunwayApi';
-import type { KubeObject } from '../../api/types';
-import { useDetailPolling } from '../../hooks/useHealthPolling';
+import type { ResourceRef } from '../../api/RunwayApi';
 import { useRunwayData } from '../../hooks/useRunwayData';
-import { formatAge } from '../../lib/rows';
+import { resourcePhase } from '../../lib/detail';
 import {
   linkedDeployments,
   type StackAccess,
   stackAccess,
   stackConfig,
 } from '../../lib/stackDetail';
-import { ClusterErrors } from '../common/ClusterErrors';
-import { ErrorAlert } from '../common/ErrorAlert';
-import { PermissionGate } from '../common/PermissionGate';
 import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { DetailLayout } from '../detail/DetailLayout';
-import { CopyButton, OverviewFact, OverviewFacts } from '../detail/parts';
 import {
-  ConditionsTimeline,
-  EventsList,
-  UpstreamObjects,
-  YamlSection,
-} from '../detail/sections';
+  AgeFact,
+  CopyButton,
+  OverviewFact,
+  OverviewFacts,
+} from '../detail/parts';
+import { EditAndDelete, useResourceDetail } from '../detail/resourceDetail';
+import { CodeBlock } from '../wizard/ReviewStep';
 import { useStackLinks } from './links';
 
-const CODE_SX = {
-  bgcolor: 'action.hover',
-  p: 2,
-  borderRadius: 1,
-  overflow: 'auto',
-  maxHeight: 560,
-  fontSize: 12,
-} as const;
-
+/** A block of code as the stack's pages show it (taller than YAML's: a config reads better whole). */
 function Code({ label, children }: { label: string; children: string }) {
   return (
-    <Box component="pre" aria-label={label} tabIndex={0} sx={CODE_SX}>
+    <CodeBlock label={label} maxHeight={560}>
       {children}
-    </Box>
+    </CodeBlock>
   );
 }
 
@@ -108,151 +81,22 @@ function AccessDetails({ access }: { access: StackAccess }) {
   );
 }
 
-/** Edit and Delete (confirmed), each behind its permission; the backend checks again. */
-function StackActions(props: {
-  target: ResourceRef;
-  terminating: boolean;
-  onDeleted: () => void;
-}) {
-  const { target, terminating, onDeleted } = props;
-  const api = useApi(runwayApiRef);
-  const links = useStackLinks();
-  const [confirm, setConfirm] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const remove = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.delete('stacks', target);
-      setConfirm(false);
-      onDeleted();
-    } catch (e) {
-      setError(e as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <>
-      <PermissionGate
-        permission={runwayPermissions.stacks.update}
-        resource={target}
-      >
-        {allowed =>
-          allowed && !terminating ? (
-            <Button
-              component={RouterLink}
-              to={links.edit(target.cluster, target.namespace, target.name)}
-            >
-              Edit
-            </Button>
-          ) : (
-            <Button disabled>Edit</Button>
-          )
-        }
-      </PermissionGate>
-      <PermissionGate
-        permission={runwayPermissions.stacks.delete}
-        resource={target}
-      >
-        {allowed => (
-          <Button
-            color="error"
-            disabled={!allowed || terminating}
-            onClick={() => setConfirm(true)}
-          >
-            {terminating ? 'Deleting…' : 'Delete'}
-          </Button>
-        )}
-      </PermissionGate>
-      <Dialog
-        open={confirm}
-        onClose={() => setConfirm(false)}
-        aria-labelledby="runway-stack-delete-title"
-      >
-        <DialogTitle id="runway-stack-delete-title">
-          Delete stack {target.name}?
-        </DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            The Llama Stack server, its Service, generated config and the other
-            objects the operator made for it are deleted from namespace{' '}
-            {target.namespace} of cluster {target.cluster}. The deployments its
-            providers call are not touched.
-          </DialogContentText>
-          {error && <ErrorAlert error={error} title="Delete failed" />}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setConfirm(false)}>Cancel</Button>
-          <Button
-            color="error"
-            variant="contained"
-            disabled={busy}
-            onClick={remove}
-          >
-            Delete
-          </Button>
-        </DialogActions>
-      </Dialog>
-    </>
-  );
-}
-
 /** One stack: overview, then config.yaml, how to call it, linked deployments, conditions, events, objects and YAML. */
 export function StackDetail({ target }: { target: ResourceRef }) {
   const now = useNow();
   const links = useRunwayLinks();
   const stackLinks = useStackLinks();
-  const detail = useRunwayData(
-    a => a.get('stacks', target),
-    [target.cluster, target.namespace, target.name],
-    ['stacks'],
-  );
+  const { detail, loaded } = useResourceDetail('stacks', target);
   const deployments = useRunwayData(
     a => a.list('deployments', { clusters: [target.cluster] }),
     [target.cluster],
   );
-  useDetailPolling(detail.refresh, detail.value?.object?.status?.phase);
 
-  if (detail.loading) return <LinearProgress aria-label="loading stack" />;
-  if (
-    detail.value &&
-    detail.error instanceof RunwayApiError &&
-    detail.error.status === 404
-  )
-    return (
-      <Alert
-        severity="success"
-        action={
-          <Button component={RouterLink} to={links.root}>
-            Back to the dashboard
-          </Button>
-        }
-      >
-        Stack {target.namespace}/{target.name} is deleted from cluster{' '}
-        {target.cluster}.
-      </Alert>
-    );
-  if (!detail.value)
-    return (
-      <ErrorAlert
-        error={detail.error ?? new Error('not found')}
-        title={`Could not load stack ${target.namespace}/${target.name} in ${target.cluster}`}
-      />
-    );
-
-  const {
-    object: stack,
-    conditions,
-    events,
-    owned,
-    errors,
-    clusters,
-  } = detail.value;
+  if ('placeholder' in loaded) return loaded.placeholder;
+  const { answer } = loaded;
+  const { object: stack, conditions, owned } = answer;
   const status = stack.status ?? {};
-  const terminating = Boolean(stack.metadata?.deletionTimestamp);
-  const phase = terminating ? 'Terminating' : status.phase ?? 'Pending';
+  const { terminating } = resourcePhase(stack);
   const failed = conditions.find(
     c => c.status === 'False' && c.type !== 'Available',
   );
@@ -268,28 +112,26 @@ export function StackDetail({ target }: { target: ResourceRef }) {
 
   return (
     <DetailLayout
-      title={stack.metadata?.name ?? target.name}
-      kind="stacks"
-      target={target}
-      phase={phase}
+      {...loaded.layout}
       message={failed?.message}
-      notices={
-        <>
-          {detail.error && (
-            <ErrorAlert
-              error={detail.error}
-              title="Showing the last known state: reload failed"
-            />
-          )}
-          <ClusterErrors errors={errors} clusters={clusters} />
-        </>
-      }
       actions={
-        <StackActions
+        <EditAndDelete
+          kind="stacks"
           target={target}
           terminating={terminating}
+          editTo={stackLinks.edit(
+            target.cluster,
+            target.namespace,
+            target.name,
+          )}
+          deleteTitle={`Delete stack ${target.name}?`}
           onDeleted={detail.refresh}
-        />
+        >
+          The Llama Stack server, its Service, generated config and the other
+          objects the operator made for it are deleted from namespace{' '}
+          {target.namespace} of cluster {target.cluster}. The deployments its
+          providers call are not touched.
+        </EditAndDelete>
       }
       overview={
         <OverviewFacts>
@@ -312,12 +154,7 @@ export function StackDetail({ target }: { target: ResourceRef }) {
                 })`
               : 'not generated yet'}
           </OverviewFact>
-          <OverviewFact name="Age">
-            {formatAge(
-              Date.parse(stack.metadata?.creationTimestamp ?? ''),
-              now,
-            )}
-          </OverviewFact>
+          <AgeFact object={stack} now={now} />
           <OverviewFact name="Endpoint" wide>
             {access.routeUrl || access.serviceUrl ? (
               <Stack direction="row" alignItems="center" spacing={0.5}>
@@ -350,7 +187,7 @@ export function StackDetail({ target }: { target: ResourceRef }) {
           </OverviewFact>
         </OverviewFacts>
       }
-      sections={[
+      leading={[
         {
           id: 'config',
           label: 'config.yaml',
@@ -433,35 +270,11 @@ export function StackDetail({ target }: { target: ResourceRef }) {
             </Typography>
           ),
         },
-        {
-          id: 'conditions',
-          label: 'Conditions',
-          count: conditions.length,
-          content: <ConditionsTimeline conditions={conditions} />,
-        },
-        {
-          id: 'events',
-          label: 'Events',
-          count: events.length,
-          content: <EventsList events={events} />,
-        },
-        {
-          id: 'objects',
-          label: 'Objects',
-          count: owned.length,
-          content: (
-            <UpstreamObjects
-              objects={owned}
-              empty="The stack operator has not created its objects yet."
-            />
-          ),
-        },
-        {
-          id: 'yaml',
-          label: 'YAML',
-          content: <YamlSection object={stack as KubeObject} />,
-        },
       ]}
+      objects={{
+        label: 'Objects',
+        empty: 'The stack operator has not created its objects yet.',
+      }}
     />
   );
 }

@@ -2,7 +2,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -17,14 +16,8 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import { type ReactNode, useMemo } from 'react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
-import { useSearchParams } from 'react-router-dom';
 import type { ResourceRef } from '../../api/RunwayApi';
-import type {
-  ClusterOverview,
-  KubeObject,
-  PreviewResponse,
-  StackDistribution,
-} from '../../api/types';
+import type { KubeObject } from '../../api/types';
 import { useRunwayData } from '../../hooks/useRunwayData';
 import {
   modelsWithDeployment,
@@ -41,17 +34,22 @@ import {
   toStack,
   validateStackForm,
 } from '../../lib/stackForm';
-import { ErrorAlert } from '../common/ErrorAlert';
 import { MetaField } from '../form/fields';
 import {
-  type ClusterError,
-  type Loaded,
+  type FormLoaded,
   ResourceForm,
   ResourceFormLoader,
   TargetFields,
+  useNewResourceTarget,
   useResourceForm,
 } from '../form/ResourceForm';
-import { ProviderObjectsView, Yaml } from '../wizard/ReviewStep';
+import {
+  CodeBlock,
+  DryRunPreview,
+  type PreviewState,
+  ProviderObjectsView,
+  Yaml,
+} from '../wizard/ReviewStep';
 import { useStackLinks } from './links';
 
 const F = STACK_FORM;
@@ -59,20 +57,8 @@ const F = STACK_FORM;
 /** Create a stack, or edit one (`edit` names it). */
 export function StackForm({ edit }: { edit?: ResourceRef }) {
   return (
-    <ResourceFormLoader<KubeObject>
-      kind="stacks"
-      source={edit}
-      cannot="Cannot edit"
-      noun="stack"
-    >
-      {loaded => (
-        <StackFormBody
-          clusters={loaded.clusters}
-          clusterErrors={loaded.clusterErrors}
-          distributions={loaded.overview?.stackDistributions ?? []}
-          existing={loaded.object}
-        />
-      )}
+    <ResourceFormLoader<KubeObject> kind="stacks" source={edit}>
+      {loaded => <StackFormBody loaded={loaded} />}
     </ResourceFormLoader>
   );
 }
@@ -128,15 +114,11 @@ function Fields({ names }: { names: StackFormField[] }) {
   );
 }
 
-function StackFormBody(props: {
-  clusters: ClusterOverview[];
-  clusterErrors: ClusterError[];
-  distributions: StackDistribution[];
-  existing?: Loaded<KubeObject>;
-}) {
-  const { clusters, clusterErrors, distributions, existing } = props;
+function StackFormBody({ loaded }: { loaded: FormLoaded<KubeObject> }) {
+  const { clusters, clusterErrors, object: existing } = loaded;
+  const distributions = loaded.overview?.stackDistributions ?? [];
   const links = useStackLinks();
-  const [search] = useSearchParams();
+  const target = useNewResourceTarget(clusters);
   const state = useResourceForm<StackFormValues, KubeObject>({
     kind: 'stacks',
     existing,
@@ -145,10 +127,7 @@ function StackFormBody(props: {
       existing
         ? fromStack(existing.cluster, existing.object)
         : emptyStackValues({
-            cluster:
-              search.get('cluster') ??
-              (clusters.length === 1 ? clusters[0].name : ''),
-            namespace: search.get('namespace') ?? 'default',
+            ...target,
             // starter is the operator's general-purpose distribution; else its first.
             distribution: (
               distributions.find(d => d.name === 'starter') ?? distributions[0]
@@ -304,82 +283,48 @@ function StackFormBody(props: {
         </>
       )}
 
-      {step === 1 && (
-        <StackReview
-          preview={preview.value}
-          error={preview.error}
-          loading={preview.loading}
-        />
-      )}
+      {step === 1 && <StackReview preview={preview} />}
     </ResourceForm>
   );
 }
 
 /** The dry-run preview: the stack as stored, then what the operator would write (config.yaml first). */
-function StackReview(props: {
-  preview?: PreviewResponse;
-  error?: Error;
-  loading: boolean;
-}) {
-  const { preview, error, loading } = props;
-  const configMap = preview?.providerObjects.objects.find(
-    o => o.kind === 'ConfigMap',
-  );
-  const configYaml = (configMap as { data?: Record<string, string> })?.data?.[
-    'config.yaml'
-  ];
+function StackReview({ preview }: { preview: PreviewState }) {
   return (
     <Box>
-      {loading && <LinearProgress aria-label="loading preview" />}
-      {error && (
-        <ErrorAlert error={error} title="The cluster rejected the preview" />
-      )}
-      {preview && (
-        <>
-          {preview.warnings.map(w => (
-            <Alert
-              severity="warning"
-              key={`${w.path}|${w.message}`}
-              sx={{ mb: 1 }}
-            >
-              <code>{w.path}</code>: {w.message}
-            </Alert>
-          ))}
-          <Typography variant="h6" component="h3" sx={{ mt: 2 }}>
-            Stack written to cluster {preview.cluster} (server-side dry run)
-          </Typography>
-          {preview.objects.map(o => (
+      <DryRunPreview
+        preview={preview}
+        written="Stack"
+        objects={value =>
+          value.objects.map(o => (
             <Yaml
               key={o.object.metadata?.name}
               value={o.object}
               label={`LlamaStackDistribution ${o.object.metadata?.name} YAML`}
             />
-          ))}
-          {typeof configYaml === 'string' && (
-            <Box component="section" aria-label="Generated config.yaml">
-              <Typography variant="h6" component="h3" sx={{ mt: 2 }}>
-                Generated config.yaml
-              </Typography>
-              <Box
-                component="pre"
-                aria-label="config.yaml"
-                tabIndex={0}
-                sx={{
-                  bgcolor: 'action.hover',
-                  p: 2,
-                  borderRadius: 1,
-                  overflow: 'auto',
-                  maxHeight: 480,
-                  fontSize: 12,
-                }}
-              >
-                {configYaml}
-              </Box>
-            </Box>
-          )}
-          <ProviderObjectsView value={preview.providerObjects} />
-        </>
-      )}
+          ))
+        }
+        after={value => {
+          const configMap = value.providerObjects.objects.find(
+            o => o.kind === 'ConfigMap',
+          );
+          const configYaml = (configMap as { data?: Record<string, string> })
+            ?.data?.['config.yaml'];
+          return (
+            <>
+              {typeof configYaml === 'string' && (
+                <Box component="section" aria-label="Generated config.yaml">
+                  <Typography variant="h6" component="h3" sx={{ mt: 2 }}>
+                    Generated config.yaml
+                  </Typography>
+                  <CodeBlock label="config.yaml">{configYaml}</CodeBlock>
+                </Box>
+              )}
+              <ProviderObjectsView value={value.providerObjects} />
+            </>
+          );
+        }}
+      />
     </Box>
   );
 }

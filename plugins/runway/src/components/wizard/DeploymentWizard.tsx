@@ -37,6 +37,7 @@ import {
   ResourceForm,
   ResourceFormLoader,
   TargetFields,
+  useNewResourceTarget,
   useResourceForm,
 } from '../form/ResourceForm';
 import { GatewayFields, TolerationRows } from './fields';
@@ -70,7 +71,6 @@ export function DeploymentWizard({ edit }: { edit?: ResourceRef }) {
       kind="deployments"
       source={edit ?? copyFrom}
       cannot={edit ? 'Cannot edit' : 'Cannot copy'}
-      noun="deployment"
     >
       {loaded => (
         <WizardForm
@@ -93,7 +93,7 @@ function WizardForm(props: {
 }) {
   const { clusters, clusterErrors, existing, template } = props;
   const links = useRunwayLinks();
-  const [search] = useSearchParams();
+  const target = useNewResourceTarget(clusters);
   // What validation knows of the chosen cluster.
   const contextOf = (values: WizardValues): FormContext => {
     const chosen = clusters.find(c => c.name === values.cluster);
@@ -115,16 +115,7 @@ function WizardForm(props: {
       if (existing)
         return fromModelDeployment(existing.cluster, existing.object);
       if (template) return copyOfDeployment(template.cluster, template.object);
-      return emptyWizardValues({
-        cluster:
-          search.get('cluster') ??
-          (clusters.length === 1 ? clusters[0].name : ''),
-        namespace: search.get('namespace') ?? 'default',
-        // Opened from a catalog entity: label the deployment so it shows on the entity's page.
-        labels: search.get('kubernetesId')
-          ? { [KUBERNETES_ID]: search.get('kubernetesId')! }
-          : undefined,
-      });
+      return emptyWizardValues(target);
     },
     validate: values => validateWizard(values, contextOf(values)),
     toObject: toModelDeployment,
@@ -305,9 +296,7 @@ function WizardForm(props: {
 
       {step === review && (
         <ReviewStep
-          preview={preview.value}
-          error={preview.error}
-          loading={preview.loading}
+          preview={preview}
           existing={existing?.object}
           object={md}
           confirmRecreate={confirmRecreate}

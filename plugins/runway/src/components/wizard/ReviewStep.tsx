@@ -9,6 +9,7 @@ import {
   identityChanges,
   type ModelDeployment,
 } from '@runway-portal/plugin-runway-common';
+import type { ReactNode } from 'react';
 import { stringify } from 'yaml';
 import type {
   KubeObject,
@@ -27,23 +28,36 @@ export function withoutManagedFields(value: unknown): unknown {
   return { ...object, metadata };
 }
 
-export function Yaml({ value, label }: { value: unknown; label: string }) {
+/** Preformatted text (YAML, a config, a command) in a scrolling, focusable box; `label` is its accessible name. */
+export function CodeBlock(props: {
+  label: string;
+  children: string;
+  maxHeight?: number;
+}) {
   return (
     <Box
       component="pre"
-      aria-label={label}
+      aria-label={props.label}
       tabIndex={0}
       sx={{
         bgcolor: 'action.hover',
         p: 2,
         borderRadius: 1,
         overflow: 'auto',
-        maxHeight: 480,
+        maxHeight: props.maxHeight ?? 480,
         fontSize: 12,
       }}
     >
-      {stringify(withoutManagedFields(value))}
+      {props.children}
     </Box>
+  );
+}
+
+export function Yaml({ value, label }: { value: unknown; label: string }) {
+  return (
+    <CodeBlock label={label}>
+      {stringify(withoutManagedFields(value))}
+    </CodeBlock>
   );
 }
 
@@ -67,25 +81,75 @@ export function ObjectYaml({
   );
 }
 
-/** The dry-run preview: exactly what will be written, the selection, warnings; identity changes on edit. */
-export function ReviewStep(props: {
-  preview?: PreviewResponse;
+/** A form's dry-run preview as `useResourceForm` holds it. */
+export interface PreviewState {
+  value?: PreviewResponse;
   error?: Error;
   loading: boolean;
+}
+
+/**
+ * The review step's dry run: loading, the cluster's refusal, or its
+ * warnings, then what would be written (`written` names it in the heading;
+ * `objects` shows it, by default each object as YAML with its action).
+ */
+export function DryRunPreview(props: {
+  preview: PreviewState;
+  written: string;
+  /** Before the warnings (the cluster's selection). */
+  top?: (value: PreviewResponse) => ReactNode;
+  objects?: (value: PreviewResponse) => ReactNode;
+  /** After the objects (what the provider or operator would write). */
+  after?: (value: PreviewResponse) => ReactNode;
+}) {
+  const { value, error, loading } = props.preview;
+  return (
+    <>
+      {loading && <LinearProgress aria-label="loading preview" />}
+      {error && (
+        <ErrorAlert error={error} title="The cluster rejected the preview" />
+      )}
+      {value && (
+        <>
+          {props.top?.(value)}
+          {value.warnings.map(w => (
+            <Alert
+              severity="warning"
+              key={`${w.path}|${w.message}`}
+              sx={{ mb: 1 }}
+            >
+              <code>{w.path}</code>: {w.message}
+            </Alert>
+          ))}
+          <Typography variant="h6" component="h3" sx={{ mt: 2 }}>
+            {props.written} written to cluster {value.cluster} (server-side dry
+            run)
+          </Typography>
+          {props.objects
+            ? props.objects(value)
+            : value.objects.map(o => (
+                <ObjectYaml
+                  key={`${o.object.kind}/${o.object.metadata?.name}`}
+                  object={o.object}
+                  action={o.action}
+                />
+              ))}
+          {props.after?.(value)}
+        </>
+      )}
+    </>
+  );
+}
+
+/** The dry-run preview: exactly what will be written, the selection, warnings; identity changes on edit. */
+export function ReviewStep(props: {
+  preview: PreviewState;
   existing?: ModelDeployment;
   object: ModelDeployment;
   confirmRecreate: boolean;
   onConfirmRecreate: (value: boolean) => void;
 }) {
-  const {
-    preview,
-    error,
-    loading,
-    existing,
-    object,
-    confirmRecreate,
-    onConfirmRecreate,
-  } = props;
+  const { existing, object, confirmRecreate, onConfirmRecreate } = props;
   const changes = existing ? identityChanges(existing, object) : [];
   return (
     <Box>
@@ -112,13 +176,11 @@ export function ReviewStep(props: {
           />
         </Alert>
       )}
-      {loading && <LinearProgress aria-label="loading preview" />}
-      {error && (
-        <ErrorAlert error={error} title="The cluster rejected the preview" />
-      )}
-      {preview && (
-        <>
-          {preview.selection && (
+      <DryRunPreview
+        preview={props.preview}
+        written="Objects"
+        top={preview =>
+          preview.selection && (
             <SelectionPanel
               title="Cluster's selection"
               view={{
@@ -132,29 +194,12 @@ export function ReviewStep(props: {
                 },
               }}
             />
-          )}
-          {preview.warnings.map(w => (
-            <Alert
-              severity="warning"
-              key={`${w.path}|${w.message}`}
-              sx={{ mb: 1 }}
-            >
-              <code>{w.path}</code>: {w.message}
-            </Alert>
-          ))}
-          <Typography variant="h6" component="h3" sx={{ mt: 2 }}>
-            Objects written to cluster {preview.cluster} (server-side dry run)
-          </Typography>
-          {preview.objects.map(o => (
-            <ObjectYaml
-              key={`${o.object.kind}/${o.object.metadata?.name}`}
-              object={o.object}
-              action={o.action}
-            />
-          ))}
+          )
+        }
+        after={preview => (
           <ProviderObjectsView value={preview.providerObjects} />
-        </>
-      )}
+        )}
+      />
     </Box>
   );
 }

@@ -14,16 +14,31 @@ import {
 import type { WizardValues } from '../../lib/form';
 import { ListMessage, MetaField } from '../form/fields';
 
-const OPERATORS = [
-  { value: '', label: '(default: Equal)' },
-  { value: 'Equal', label: 'Equal' },
-  { value: 'Exists', label: 'Exists' },
-];
-const EFFECTS = [
-  { value: '', label: '(any)' },
-  { value: 'NoSchedule', label: 'NoSchedule' },
-  { value: 'PreferNoSchedule', label: 'PreferNoSchedule' },
-  { value: 'NoExecute', label: 'NoExecute' },
+type TolerationPart = 'key' | 'operator' | 'value' | 'effect';
+
+/** A toleration row's inputs in order: text, or a choice of values (`unset` names the empty choice). */
+const TOLERATION_PARTS: ReadonlyArray<{
+  part: TolerationPart;
+  choice?: { unset: string; values: string[]; minWidth: number };
+}> = [
+  { part: 'key' },
+  {
+    part: 'operator',
+    choice: {
+      unset: '(default: Equal)',
+      values: ['Equal', 'Exists'],
+      minWidth: 140,
+    },
+  },
+  { part: 'value' },
+  {
+    part: 'effect',
+    choice: {
+      unset: '(any)',
+      values: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'],
+      minWidth: 160,
+    },
+  },
 ];
 
 export function TolerationRows() {
@@ -39,62 +54,39 @@ export function TolerationRows() {
       </Typography>
       {fields.map((row, i) => (
         <Stack direction="row" spacing={1} key={row.id} alignItems="center">
-          <TextField
-            size="small"
-            margin="dense"
-            label={`Toleration ${i + 1} key`}
-            id={`runway-tolerations-${i}-key`}
-            {...register(`tolerations.${i}.key` as const)}
-          />
-          <Controller
-            control={control}
-            name={`tolerations.${i}.operator` as const}
-            render={({ field }) => (
-              <TextField
-                {...field}
-                select
-                size="small"
-                margin="dense"
-                sx={{ minWidth: 140 }}
-                label={`Toleration ${i + 1} operator`}
-                id={`runway-tolerations-${i}-operator`}
-              >
-                {OPERATORS.map(o => (
-                  <MenuItem key={o.value} value={o.value}>
-                    {o.label}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
-          <TextField
-            size="small"
-            margin="dense"
-            label={`Toleration ${i + 1} value`}
-            id={`runway-tolerations-${i}-value`}
-            {...register(`tolerations.${i}.value` as const)}
-          />
-          <Controller
-            control={control}
-            name={`tolerations.${i}.effect` as const}
-            render={({ field }) => (
-              <TextField
-                {...field}
-                select
-                size="small"
-                margin="dense"
-                sx={{ minWidth: 160 }}
-                label={`Toleration ${i + 1} effect`}
-                id={`runway-tolerations-${i}-effect`}
-              >
-                {EFFECTS.map(o => (
-                  <MenuItem key={o.value} value={o.value}>
-                    {o.label}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+          {TOLERATION_PARTS.map(({ part, choice }) => {
+            const name = `tolerations.${i}.${part}` as const;
+            const common = {
+              size: 'small' as const,
+              margin: 'dense' as const,
+              label: `Toleration ${i + 1} ${part}`,
+              id: `runway-tolerations-${i}-${part}`,
+            };
+            return choice ? (
+              <Controller
+                key={part}
+                control={control}
+                name={name}
+                render={({ field }) => (
+                  <TextField
+                    {...field}
+                    {...common}
+                    select
+                    sx={{ minWidth: choice.minWidth }}
+                  >
+                    <MenuItem value="">{choice.unset}</MenuItem>
+                    {choice.values.map(v => (
+                      <MenuItem key={v} value={v}>
+                        {v}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                )}
+              />
+            ) : (
+              <TextField key={part} {...common} {...register(name)} />
+            );
+          })}
           <IconButton
             aria-label={`Remove toleration ${i + 1}`}
             onClick={() => remove(i)}
