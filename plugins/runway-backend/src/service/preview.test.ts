@@ -612,7 +612,7 @@ describe('stackObjectsPreview', () => {
     expect(config).toContain('${env.LLSD_LLAMA_API_KEY}');
     expect(config).not.toContain('vllm-key');
     expect(preview.message).toMatch(
-      /^The stack operator would generate config.yaml \(1 providers, 1 resources\) into ConfigMap chat-config-[0-9a-f]{8} and run image docker.io\/llamastack\/distribution-starter:latest/,
+      /^The stack operator would generate config.yaml \(1 provider, 1 resource\) into ConfigMap chat-config-[0-9a-f]{8} and run image docker.io\/llamastack\/distribution-starter:latest/,
     );
   });
 

@@ -14,6 +14,7 @@
  */
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import {
+  configContentsText,
   type DeploymentSelection,
   handedDeployment,
   type InferenceProviderConfig,
@@ -319,9 +320,9 @@ export function stackObjectsPreview(
   const image = decision.status.resolvedDistribution?.image ?? '';
   return {
     status: 'available',
-    message: `The stack operator would generate config.yaml (${
-      generation?.providerCount ?? 0
-    } providers, ${generation?.resourceCount ?? 0} resources) into ConfigMap ${
+    message: `The stack operator would generate config.yaml (${configContentsText(
+      generation,
+    )}) into ConfigMap ${
       generation?.configMapName ?? ''
     } and run image ${image}. Secrets appear as their \${env.…} references, never as values.`,
     provider: STACK_OPERATOR,

@@ -7,3 +7,4 @@ export * from './references';
 export * from './conversion';
 export { stackCrd, STACK_CONVERSION_SERVICE } from './crd';
 export * from './form';
+export { configContentsText } from './summary';

@@ -152,7 +152,7 @@ describe('StackDetail', () => {
     expect(overview).toHaveTextContent(
       'http://chat-service.ml.svc.cluster.local:8321',
     );
-    expect(overview).toHaveTextContent('1 providers, 1 resources (embedded)');
+    expect(overview).toHaveTextContent('1 provider, 1 resource (embedded)');
     await waitFor(() =>
       expect(overview).toHaveTextContent('ml/qwen (Running)'),
     );

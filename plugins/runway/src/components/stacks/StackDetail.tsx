@@ -7,6 +7,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { configContentsText } from '@runway-portal/plugin-runway-common';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ResourceRef } from '../../api/RunwayApi';
 import { useRunwayData } from '../../hooks/useRunwayData';
@@ -147,9 +148,7 @@ export function StackDetail({ target }: { target: ResourceRef }) {
           </OverviewFact>
           <OverviewFact name="Config">
             {generation.configMapName
-              ? `${generation.providerCount ?? 0} providers, ${
-                  generation.resourceCount ?? 0
-                } resources (${
+              ? `${configContentsText(generation)} (${
                   status.resolvedDistribution?.configSource ?? 'embedded'
                 })`
               : 'not generated yet'}

@@ -182,7 +182,7 @@ describe('StackForm', () => {
           providerObjects: {
             status: 'available',
             message:
-              'The stack operator would generate config.yaml (1 providers, 1 resources) into ConfigMap chat-config-0123abcd and run image docker.io/llamastack/distribution-starter:latest.',
+              'The stack operator would generate config.yaml (1 provider, 1 resource) into ConfigMap chat-config-0123abcd and run image docker.io/llamastack/distribution-starter:latest.',
             provider: 'runway-stacks',
             objects: [
               {
