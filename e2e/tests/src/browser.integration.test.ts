@@ -55,8 +55,12 @@ beforeAll(async () => {
 }, START_TIMEOUT_MS);
 
 afterAll(async () => {
+  const stopping = Date.now();
   await system?.stop();
   rmSync(stateDir, { recursive: true, force: true });
+  process.stdout.write(
+    `browser tests' local system stopped in ${Date.now() - stopping} ms\n`,
+  );
 }, 120_000);
 
 describePortal(getSystem);

@@ -20,6 +20,7 @@ import {
   UI_TIMEOUT_MS,
   type BrowserSession,
   type PortalDriver,
+  watchSignalSubscriptions,
 } from '../browser';
 
 /** The suite's own set-up on the running system (objects, a browser, the first page). */
@@ -55,6 +56,7 @@ export function describeStale(getSystem: () => RunningSystem): void {
     let page: Page;
     let until: PortalDriver['until'];
     let open: PortalDriver['open'];
+    let subscribedChannels: () => string[];
 
     const cluster = (name: string) => {
       const found = system.clusters.find(c => c.name === name);
@@ -99,6 +101,7 @@ export function describeStale(getSystem: () => RunningSystem): void {
       }
       session = await openBrowser(screenshotDir);
       page = session.page;
+      subscribedChannels = watchSignalSubscriptions(page);
       ({ until, open: open } = portalDriver(session, PORTAL));
       await open('/runway', () => card('staging').isVisible());
     }, SETUP_TIMEOUT_MS);
@@ -126,8 +129,12 @@ export function describeStale(getSystem: () => RunningSystem): void {
           await row('staging-gemma').getAttribute('data-stale'),
         ).toBeNull();
         await session.screenshot('stale-1-before');
-        // The page's signal connection opens after its first load; give it time, as a user's open page has had.
-        await new Promise(r => setTimeout(r, 10_000));
+        // The page's signal connection opens after its first load: wait for its subscription, as a
+        // user's open page has had it (the backend signals the cluster's state change on it).
+        await until(
+          'the page to subscribe to the deployments signal',
+          async () => subscribedChannels().includes('runway:deployments'),
+        );
 
         await cluster('staging').stopControlPlane();
         const stoppedAt = Date.now();
