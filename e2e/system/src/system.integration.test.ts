@@ -15,12 +15,14 @@ import { join } from 'node:path';
 import { ClusterDoctor } from '@runway-portal/plugin-runway-node';
 import { memoryReporter, run as runway } from '@runway-portal/cli';
 import { parse } from 'yaml';
+import { describeFaults } from './faultsSuite';
 import {
   installRunway,
   REPO_ROOT,
   startSystem,
   type RunningSystem,
 } from './system';
+import { nodesFor } from './workloads';
 
 const START_TIMEOUT_MS = 30 * 60_000; // a cold machine builds the cluster binaries first
 const PARENT_ENV = 'RUNWAY_KUBE_PARENT_PID';
@@ -156,7 +158,9 @@ describe('the local system, started in this process', () => {
     system = await startSystem({
       clusters: ['system-test'],
       backstage: false,
-      stepDelayMs: 300,
+      // The fault suite's pace and capacity (24 deployments converging at once); it runs here too.
+      stepDelayMs: 200,
+      clusterOptions: { nodes: nodesFor(40) },
       stateDir,
       honourLocalConfig: false,
       log: () => {},
@@ -528,6 +532,9 @@ describe('the local system, started in this process', () => {
       message: expect.stringContaining('running outside the cluster'),
     });
   });
+
+  // Issue 17's faults on this system (its replicas and restarts come after the checks above).
+  describeFaults(() => system);
 
   it('stop() leaves no process of the system running', async () => {
     const before = processesOf(process.pid);

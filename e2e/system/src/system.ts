@@ -409,6 +409,7 @@ export async function startSystem(
   };
 
   try {
+    let controllersReady: Promise<unknown> = Promise.resolve();
     const userClusters =
       options.honourLocalConfig ?? true ? userConfiguredClusters() : [];
     const configFiles = [join(REPO_ROOT, 'app-config.yaml')];
@@ -472,11 +473,13 @@ export async function startSystem(
       }
       for (const line of missing) log(`  NOT STARTED: ${line}`);
       log('waiting for the controllers to be ready');
-      await Promise.all(
+      // Backstage (the longest start) starts meanwhile: awaited together below.
+      controllersReady = Promise.all(
         services
           .filter(s => s.healthPort !== undefined)
           .map(s => waitServiceReady(s)),
       );
+      controllersReady.catch(() => {}); // awaited below; not unhandled while Backstage starts
       system.portalClusters = portalClusters;
     }
     if (options.backstage ?? true) {
@@ -517,18 +520,28 @@ export async function startSystem(
       services.push(portal);
       const portalUrl = `http://localhost:${ports.app}`;
       const backendUrl = `http://localhost:${ports.backend}`;
-      await waitHttpOk(
-        `${backendUrl}/.backstage/health/v1/readiness`,
-        'the Backstage backend',
-        portal,
-        300_000,
-      );
-      system.backendUrl = backendUrl;
-      if (!backendOnly) {
-        await waitHttpOk(portalUrl, 'the Backstage frontend', portal, 300_000);
-        system.portalUrl = portalUrl;
-      }
+      const backstageReady = (async () => {
+        await waitHttpOk(
+          `${backendUrl}/.backstage/health/v1/readiness`,
+          'the Backstage backend',
+          portal,
+          300_000,
+        );
+        system.backendUrl = backendUrl;
+        if (!backendOnly) {
+          await waitHttpOk(
+            portalUrl,
+            'the Backstage frontend',
+            portal,
+            300_000,
+          );
+          system.portalUrl = portalUrl;
+        }
+      })();
+      // Fails as soon as either fails (the catch below stops everything).
+      await Promise.all([controllersReady, backstageReady]);
     }
+    await controllersReady;
     return system;
   } catch (err) {
     await stop();

@@ -6,7 +6,12 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type BrowserContext,
+  type Page,
+  type WebSocket,
+} from 'playwright-core';
 
 export const CHROMIUM = process.env.RUNWAY_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -64,9 +69,12 @@ export async function openBrowser(
 /** How long a page step may take before the test fails with a screenshot. */
 export const UI_TIMEOUT_MS = 90_000;
 
+/** How often `until` checks the page: a step is seen at most this late. */
+export const UNTIL_POLL_MS = 200;
+
 /** Waiting and navigating in the portal, with a screenshot when a wait times out. */
 export interface PortalDriver {
-  /** Polls `check` every 500 ms; on timeout saves `timeout-<what>` and fails naming it. */
+  /** Polls `check` every `UNTIL_POLL_MS`; on timeout saves `timeout-<what>` and fails naming it. */
   until(
     what: string,
     check: () => Promise<boolean>,
@@ -97,7 +105,7 @@ export function portalDriver(
           `timed out after ${timeoutMs} ms waiting for ${what}; screenshot ${shot}`,
         );
       }
-      await new Promise(r => setTimeout(r, 500));
+      await new Promise(r => setTimeout(r, UNTIL_POLL_MS));
     }
   }
   async function open(path: string, ready: () => Promise<boolean>) {
@@ -113,4 +121,47 @@ export function portalDriver(
     }
   }
   return { until, open };
+}
+
+/**
+ * The channel of a Backstage signals client frame `{"action":"subscribe",
+ * "channel":…}`, with `+` for a subscribe and `-` for an unsubscribe;
+ * undefined for any other frame. Pure.
+ */
+export function signalSubscription(
+  payload: string | Buffer,
+): { channel: string; subscribed: boolean } | undefined {
+  try {
+    const frame = JSON.parse(payload.toString());
+    if (typeof frame?.channel !== 'string') return undefined;
+    if (frame.action === 'subscribe')
+      return { channel: frame.channel, subscribed: true };
+    if (frame.action === 'unsubscribe')
+      return { channel: frame.channel, subscribed: false };
+  } catch {
+    // Not JSON: not a subscription.
+  }
+  return undefined;
+}
+
+/**
+ * Follows the page's signal subscriptions (the frames it sends on its
+ * `/api/signals` WebSocket); returns the channels subscribed on a socket
+ * that is still open. Call before the page loads: a test waits on this
+ * event instead of a fixed sleep for the page's signal connection.
+ */
+export function watchSignalSubscriptions(page: Page): () => string[] {
+  const bySocket = new Map<WebSocket, Set<string>>();
+  page.on('websocket', socket => {
+    if (!new URL(socket.url()).pathname.endsWith('/signals')) return;
+    const channels = new Set<string>();
+    bySocket.set(socket, channels);
+    socket.on('framesent', ({ payload }) => {
+      const change = signalSubscription(payload);
+      if (change?.subscribed) channels.add(change.channel);
+      else if (change) channels.delete(change.channel);
+    });
+    socket.on('close', () => bySocket.delete(socket));
+  });
+  return () => [...bySocket.values()].flatMap(channels => [...channels]);
 }
