@@ -411,9 +411,15 @@ export function describeModelsStacks(getSystem: () => RunningSystem): void {
             () => page.getByLabel('phase Ready').isVisible(),
             5 * 60_000,
           );
-          const body = await page.innerText('body');
-          expect(body).toContain('docker.io/llamastack/distribution-starter');
-          expect(body).toContain(`${NAMESPACE}/${DEPLOYMENT}`);
+          // The deployments it uses come from a second request, which may answer after the stack's own.
+          await until('the detail to link the deployment it uses', async () =>
+            (
+              await page.innerText('body')
+            ).includes(`${NAMESPACE}/${DEPLOYMENT}`),
+          );
+          expect(await page.innerText('body')).toContain(
+            'docker.io/llamastack/distribution-starter',
+          );
           await session.screenshot('stack-detail-ready');
 
           // The config the server runs, from the operator's ConfigMap.

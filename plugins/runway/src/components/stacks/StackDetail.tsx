@@ -82,6 +82,22 @@ function AccessDetails({ access }: { access: StackAccess }) {
   );
 }
 
+/** What "Deployments used" says when it links none: the list may still be loading, or unreadable. */
+function deploymentsText({
+  loading,
+  error,
+  value,
+}: {
+  loading: boolean;
+  error?: Error;
+  value?: unknown;
+}) {
+  if (loading) return 'looking up the portal’s deployments…';
+  if (error && value === undefined)
+    return `the portal’s deployments could not be read: ${error.message}`;
+  return 'none of the portal’s deployments';
+}
+
 /** One stack: overview, then config.yaml, how to call it, linked deployments, conditions, events, objects and YAML. */
 export function StackDetail({ target }: { target: ResourceRef }) {
   const now = useNow();
@@ -182,7 +198,7 @@ export function StackDetail({ target }: { target: ResourceRef }) {
                     ({l.phase})
                   </span>
                 ))
-              : 'none of the portal’s deployments'}
+              : deploymentsText(deployments)}
           </OverviewFact>
         </OverviewFacts>
       }
