@@ -111,6 +111,37 @@ describe('mutatingWebhook', () => {
     const sneaky = mutatingWebhook(() => undefined);
     expect(((await sneaky(input)).body as any).response.patch).toBeUndefined();
   });
+  it('gives the mutator a deep copy: nested objects and arrays, and keys like __proto__ kept as data', async () => {
+    const body = JSON.parse(
+      JSON.stringify(
+        review({
+          ...cm,
+          spec: { list: [{ a: 1 }, [2, null]], flag: true },
+        }),
+      ).replace('"data":{', '"data":{"__proto__":{"x":"y"},'),
+    );
+    const before = JSON.stringify(body);
+    const unchanged = mutatingWebhook(obj => obj);
+    expect(((await unchanged(body)).body as any).response).toEqual({
+      uid: 'uid-1',
+      allowed: true,
+    });
+    const handler = mutatingWebhook(obj => {
+      ((obj.spec as any).list[0] as any).a = 2;
+      (obj.spec as any).list[1].push(3);
+      return obj;
+    });
+    const response = ((await handler(body)).body as any).response;
+    expect(
+      JSON.parse(Buffer.from(response.patch, 'base64').toString()),
+    ).toEqual(
+      expect.arrayContaining([
+        { op: 'replace', path: '/spec/list/0/a', value: 2 },
+        { op: 'add', path: '/spec/list/1/2', value: 3 },
+      ]),
+    );
+    expect(JSON.stringify(body)).toBe(before);
+  });
 });
 
 describe('jsonPatch', () => {

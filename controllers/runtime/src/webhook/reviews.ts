@@ -92,6 +92,31 @@ function admissionReply(
   };
 }
 
+/**
+ * A deep copy of a value parsed from JSON (plain objects, arrays, strings,
+ * numbers, booleans, null). About ten times faster than `structuredClone`
+ * on a ModelDeployment (1 against 12-17 µs; `bench:webhook`), which every
+ * mutating call pays.
+ */
+function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const copy = cloneJson((value as Record<string, unknown>)[key]);
+    // JSON.parse makes "__proto__" an own key; an assignment would set the prototype instead.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: copy,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = copy;
+  }
+  return out as T;
+}
+
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -160,7 +185,7 @@ export function mutatingWebhook(
     const original = request.object;
     if (!original) return admissionReply(request.uid, { allowed: true });
     try {
-      const mutated = await mutate(structuredClone(original), request);
+      const mutated = await mutate(cloneJson(original), request);
       const patch = mutated ? jsonPatch(original, mutated) : [];
       if (patch.length === 0)
         return admissionReply(request.uid, { allowed: true });
@@ -219,7 +244,7 @@ export function conversionWebhook(
         const converted =
           obj.apiVersion === desiredAPIVersion
             ? obj
-            : await convert(structuredClone(obj), desiredAPIVersion);
+            : await convert(cloneJson(obj), desiredAPIVersion);
         convertedObjects.push({ ...converted, apiVersion: desiredAPIVersion });
       }
       return reply({ convertedObjects, result: { status: 'Success' } });
