@@ -45,7 +45,7 @@ import {
   type ModelDeploymentObject,
   resourceCreated,
 } from '@runway-portal/provider-shared/testing';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -297,6 +297,40 @@ function admissionLines(rounds: {
   };
 }
 
+/**
+ * The webhook connections each controller accepted, by protocol, from the
+ * line its webhook server logs per connection: shows whether the API server
+ * calls over HTTP/2 (one connection, many streams) or HTTP/1.1.
+ */
+function webhookConnections(system: RunningSystem): string {
+  const counts = system.services.flatMap(s => {
+    const byProtocol = new Map<string, number>();
+    let text = '';
+    try {
+      text = readFileSync(s.logPath, 'utf8');
+    } catch {
+      return [];
+    }
+    for (const line of text.split('\n')) {
+      if (!line.includes('"webhook connection"')) continue;
+      const protocol = String(
+        (JSON.parse(line) as { protocol?: unknown }).protocol,
+      );
+      byProtocol.set(protocol, (byProtocol.get(protocol) ?? 0) + 1);
+    }
+    return byProtocol.size === 0
+      ? []
+      : [
+          `${s.name} ${[...byProtocol]
+            .map(([protocol, n]) => `${protocol} ${n}`)
+            .join(', ')}`,
+        ];
+  });
+  return `webhook connections the API server opened (the controllers' logs): ${
+    counts.length > 0 ? counts.join('; ') : 'none logged'
+  }`;
+}
+
 /** When each provider's deployments (and all of them) first all passed a stage, in seconds from the first create. */
 type Reached = Map<string, number>;
 
@@ -467,6 +501,7 @@ async function main(): Promise<void> {
         warmRound,
         withoutWebhooks,
       });
+      admission.results.push(webhookConnections(running));
       if (ONLY === 'admission') {
         process.stdout.write(
           `${[
