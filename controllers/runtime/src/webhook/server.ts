@@ -107,7 +107,9 @@ export class WebhookServer {
     // connection as concurrent streams, instead of each waiting for a free HTTP/1.1 connection
     // or opening one more (a TLS handshake each).
     const server = http2.createSecureServer(
-      { ...this.tls, allowHTTP1: true },
+      // noDelay: sessions get TCP_NODELAY anyway, HTTP/1.1 connections only with it (https.Server
+      // sets it by default): without it a reply can wait for the client's delayed ACK (40 ms).
+      { ...this.tls, allowHTTP1: true, noDelay: true },
       (req, res) => void this.serve(req, res),
     );
     // HTTP/1.1 connections: the API server keeps idle ones for 90 s; closing them sooner
