@@ -256,7 +256,21 @@ const ms = (seconds: number | undefined) =>
 
 interface AdmissionRound {
   seconds: number;
+  /** CPU the core's process used meanwhile (it serves both webhooks). */
+  coreCpuSeconds: number;
   latency: Histogram;
+}
+
+/** User + system CPU seconds of a process so far (/proc/<pid>/stat, 100 ticks a second); NaN if gone. */
+function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /** The admission phase's figures and its two targets (issue 21), as printed lines. */
@@ -285,6 +299,9 @@ function admissionLines(rounds: {
       `webhook latency (apiserver_admission_webhook_admission_duration_seconds, both webhooks; buckets 5, 25, 100, 500 ms): first round ${latencyText(
         firstRound.latency,
       )}; after one round ${latencyText(warmRound.latency)}`,
+      `the core's CPU per create (both webhook calls, /proc): first round ${ms(
+        firstRound.coreCpuSeconds / COUNT,
+      )}, after one round ${ms(warmRound.coreCpuSeconds / COUNT)}`,
     ],
     targets: [
       `  creates through our webhooks (after one round) <= 1.5x without: ${ratio.toFixed(
@@ -477,12 +494,16 @@ async function main(): Promise<void> {
         `admission: ${COUNT} dry-run ModelDeployment creates with the webhooks, without, with again`,
       );
       // The first round is the first calls after start-up (connections, compilation); the third is the steady state.
-      const admissionRound = async () => {
+      const core = running.services.find(s => s.name === 'core');
+      const admissionRound = async (): Promise<AdmissionRound> => {
         const before = await snapshot(client);
+        const cpuBefore = cpuSecondsOf(core?.service.pid);
         const seconds = await dryRunCreates(client);
+        const coreCpuSeconds = cpuSecondsOf(core?.service.pid) - cpuBefore;
         const after = await snapshot(client);
         return {
           seconds,
+          coreCpuSeconds,
           latency: histogramDelta(
             webhookHistogram(before, 'CREATE'),
             webhookHistogram(after, 'CREATE'),
