@@ -7,8 +7,8 @@
  * 1. CPU per AdmissionReview, step by step (median of several passes): the
  *    body's JSON.parse, the validating and the mutating handler (schema check,
  *    copy, JSON patch, reply) and the reply's JSON.stringify.
- * 2. The same server over the network, called from a worker thread (its own
- *    event loop, like the API server's client): CALLS calls, IN_FLIGHT at a
+ * 2. The same server over the network, called from a child process (like
+ *    the API server's client; the server's CPU per call is this process's): CALLS calls, IN_FLIGHT at a
  *    time alternating the validating and the mutating path, once over
  *    HTTP/1.1 with a keep-alive pool (the baseline: what the server spoke
  *    before) and once over one HTTP/2 connection, as the API server's Go
@@ -16,7 +16,7 @@
  *    server's `apiserver_admission_webhook_admission_duration_seconds` is.
  */
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
 import type { KubeObject } from '../src/kube/types';
 import { generateCA, generateServingCert } from '../src/webhook/certs';
 import { mutatingWebhook, validatingWebhook } from '../src/webhook/reviews';
@@ -140,14 +140,15 @@ async function microseconds(
   return median(passes.slice(2)); // the first passes compile
 }
 
-/** The client side, in a worker: `calls` POSTs with `inFlight` at a time; latencies in ms. */
+/** The client side, in its own process: `calls` POSTs with `inFlight` at a time; latencies in ms. */
 const CLIENT = `
-const { workerData, parentPort } = require('node:worker_threads');
+const chunks = [];
+process.stdin.on('data', c => chunks.push(c));
+process.stdin.on('end', () => main(JSON.parse(Buffer.concat(chunks).toString())).catch(err => { console.error(err); process.exit(1); }));
 const http2 = require('node:http2');
 const https = require('node:https');
-const { port, ca, protocol, calls, inFlight, bodies } = workerData;
 const paths = ['/validate', '/mutate'];
-async function main() {
+async function main({ port, ca, protocol, calls, inFlight, bodies }) {
   let session;
   let agent;
   let send;
@@ -189,16 +190,18 @@ async function main() {
   const elapsed = performance.now() - started;
   session?.close();
   agent?.destroy();
-  parentPort.postMessage({ elapsed, latencies });
+  process.stdout.write(JSON.stringify({ elapsed, latencies }));
 }
-main().catch(err => { throw err; });
 `;
 
 interface NetworkRun {
   elapsedMs: number;
   latenciesMs: number[];
+  /** CPU of the server's process during the run (its idle share included). */
+  serverCpuMs: number;
 }
 
+/** Runs the client in its own process; returns its timings and the CPU this (the server's) process used meanwhile. */
 function runClient(
   port: number,
   ca: string,
@@ -206,21 +209,39 @@ function runClient(
   bodies: string[],
 ): Promise<NetworkRun> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(CLIENT, {
-      eval: true,
-      workerData: {
+    const cpuBefore = process.cpuUsage();
+    const child = spawn(process.execPath, ['-e', CLIENT], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.once('error', reject);
+    child.once('exit', code => {
+      const cpu = process.cpuUsage(cpuBefore);
+      if (code !== 0) {
+        reject(new Error(`the client exited with ${code}`));
+        return;
+      }
+      const m = JSON.parse(Buffer.concat(out).toString()) as {
+        elapsed: number;
+        latencies: number[];
+      };
+      resolve({
+        elapsedMs: m.elapsed,
+        latenciesMs: m.latencies,
+        serverCpuMs: (cpu.user + cpu.system) / 1000,
+      });
+    });
+    child.stdin.end(
+      JSON.stringify({
         port,
         ca,
         protocol,
         calls: CALLS,
         inFlight: IN_FLIGHT,
         bodies,
-      },
-    });
-    worker.once('message', (m: { elapsed: number; latencies: number[] }) =>
-      resolve({ elapsedMs: m.elapsed, latenciesMs: m.latencies }),
+      }),
     );
-    worker.once('error', reject);
   });
 }
 
@@ -287,7 +308,7 @@ async function main(): Promise<void> {
     ...steps.map(
       ([name, us]) => `  ${name.padEnd(58)} ${us.toFixed(1).padStart(7)}`,
     ),
-    `over the network from a worker thread: ${CALLS} calls, ${IN_FLIGHT} in flight, validating and mutating in turn (two runs each, alternated):`,
+    `over the network from a client process: ${CALLS} calls, ${IN_FLIGHT} in flight, validating and mutating in turn (two runs each, alternated):`,
     ...(['http/1.1', 'h2'] as const).flatMap(protocol =>
       runs[protocol].map(
         run =>
@@ -297,7 +318,10 @@ async function main(): Promise<void> {
             .toFixed(2)
             .padStart(6)} ms  p99 ${quantile(run.latenciesMs, 0.99)
             .toFixed(2)
-            .padStart(6)} ms`,
+            .padStart(6)} ms  server CPU per call ${(
+            (run.serverCpuMs * 1000) /
+            CALLS
+          ).toFixed(0)} µs`,
       ),
     ),
     `server's connections by protocol: ${JSON.stringify(
