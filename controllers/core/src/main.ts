@@ -8,22 +8,17 @@
  * it registers them itself with `https://<webhook-host>:<port>` URLs.
  */
 import {
-  createLogger,
-  helpRequested,
-  isAlreadyExists,
-  KubeApiError,
-  KubeConnectionError,
-  type KubeClient,
+  controllerMain,
   type KubeObject,
-  type Logger,
-  Manager,
+  type Manager,
   mutatingWebhook,
-  Namespaces,
-  optionErrorsText,
+  type ProcessDeps,
+  SPEC_CHANGED_CONDITION,
+  startWebhookManager,
   validatingWebhook,
+  webhookManager,
 } from '@runway-portal/controller-runtime';
 import type { InferenceProviderConfig } from '@runway-portal/plugin-runway-common';
-import { isIP } from 'node:net';
 import {
   admitModelDeployment,
   defaultModelDeployment,
@@ -32,29 +27,12 @@ import {
   warmUpAdmission,
 } from './admission';
 import { CORE_FIELD_MANAGER } from './decide';
-import {
-  CORE_OPTIONS,
-  CORE_PROGRAM,
-  type CoreOptions,
-  coreUsage,
-  parseOptions,
-} from './options';
+import { CORE_PROCESS, CORE_PROGRAM, type CoreOptions } from './options';
 import { InferenceProviderConfigs, registerCoreController } from './reconciler';
 
 export const VALIDATING_CONFIG = 'airunway-core-validating';
 export const MUTATING_CONFIG = 'airunway-core-mutating';
 export const CERT_SECRET = 'airunway-core-webhook-cert';
-
-/**
- * Calls the webhooks only for creates and spec changes: finalizer, label and
- * annotation updates never wait on the core (a finalizer must come off while
- * the core is down). Same expression as controllers/deploy/core/webhooks.yaml.
- */
-export const SPEC_CHANGED_CONDITION = {
-  name: 'spec-changed',
-  expression:
-    "request.operation != 'UPDATE' || !has(object.spec) || !has(oldObject.spec) || object.spec != oldObject.spec",
-};
 
 /** The two webhook configurations for url mode (service mode ships them as YAML). */
 export function webhookConfigurations(baseUrl: string) {
@@ -113,45 +91,18 @@ export interface CoreProcess {
 /** Builds the manager, its controller and webhooks (nothing runs until `start`). */
 export function buildCore(
   options: CoreOptions,
-  deps: { client?: KubeClient; logger?: Logger; handleSignals?: boolean } = {},
+  deps: ProcessDeps = {},
 ): CoreProcess {
-  const logger = deps.logger ?? createLogger({ level: options.logLevel });
-  const webhooks = options.webhookMode !== 'off';
-  const hostIsIp = isIP(options.webhookHost) !== 0;
-  const manager = new Manager({
-    name: CORE_PROGRAM,
-    client: deps.client,
-    kubeconfigPath: options.kubeconfig,
-    logger,
-    handleSignals: deps.handleSignals,
-    metrics: { port: options.metricsPort },
-    healthProbes: { port: options.healthPort },
-    leaderElection: options.leaderElect
-      ? { namespace: options.namespace }
-      : false,
-    ...(webhooks
-      ? {
-          webhook: {
-            host:
-              options.webhookMode === 'url' ? options.webhookHost : undefined,
-            port: options.webhookPort,
-            certificates: {
-              secretName: CERT_SECRET,
-              secretNamespace: options.namespace,
-              hosts: hostIsIp
-                ? { ipAddresses: [options.webhookHost] }
-                : { dnsNames: [options.webhookHost] },
-              validatingWebhookConfigurations: [VALIDATING_CONFIG],
-              mutatingWebhookConfigurations: [MUTATING_CONFIG],
-              // Local API servers read the new caBundle at once.
-              ...(options.webhookMode === 'url'
-                ? { caPropagationDelayMs: 0 }
-                : {}),
-            },
-          },
-        }
-      : {}),
-  });
+  const manager = webhookManager(
+    CORE_PROGRAM,
+    options,
+    {
+      secretName: CERT_SECRET,
+      validatingWebhookConfigurations: [VALIDATING_CONFIG],
+      mutatingWebhookConfigurations: [MUTATING_CONFIG],
+    },
+    deps,
+  );
   if (manager.webhookServer) {
     // The controller's shared cache of registrations (caches run on every replica, leader or not).
     const providers = manager.informers.informerFor<
@@ -182,101 +133,18 @@ export function buildCore(
 
   return {
     manager,
-    async start() {
-      if (options.webhookMode === 'url') {
-        // A restart during an API-server outage (e.g. after losing the lease to it) waits
-        // for the server instead of exiting: exiting again and again only grows the restart back-off.
-        await whileUnreachable(logger, 'registering the webhooks', async () => {
-          try {
-            await manager.client.create(Namespaces, {
-              metadata: { name: options.namespace },
-            });
-          } catch (err) {
-            // Forbidden: running as the ServiceAccount, whose install made the namespace (namespace.yaml).
-            if (
-              !isAlreadyExists(err) &&
-              !(err instanceof KubeApiError && err.code === 403)
-            )
-              throw err;
-          }
-          const applier = manager.applier(CORE_FIELD_MANAGER);
-          const host =
-            isIP(options.webhookHost) === 6
-              ? `[${options.webhookHost}]`
-              : options.webhookHost;
-          for (const config of webhookConfigurations(
-            `https://${host}:${options.webhookPort}`,
-          )) {
-            await applier.apply(config, { force: true });
-          }
-        });
-      }
-      await manager.start();
-    },
+    start: () =>
+      startWebhookManager(manager, options, async baseUrl => {
+        const applier = manager.applier(CORE_FIELD_MANAGER);
+        for (const config of webhookConfigurations(baseUrl)) {
+          await applier.apply(config, { force: true });
+        }
+      }),
   };
 }
 
-/** How long a 403 counts as a just-started API server's authorizer not being ready yet. */
-const FRESH_SERVER_FORBIDDEN_ATTEMPTS = 10;
-
-/**
- * Runs `step` again every second while the API server does not answer (no
- * connection), and for a few attempts while it refuses with 403 (a server
- * that has just started authorizes before its RBAC cache has synced); any
- * other error, or a 403 that persists, fails.
- */
-async function whileUnreachable(
-  logger: Logger,
-  what: string,
-  step: () => Promise<void>,
-): Promise<void> {
-  let forbidden = 0;
-  for (;;) {
-    try {
-      await step();
-      return;
-    } catch (err) {
-      const refused = err instanceof KubeApiError && err.code === 403;
-      if (refused) forbidden++;
-      if (
-        !(err instanceof KubeConnectionError) &&
-        !(refused && forbidden < FRESH_SERVER_FORBIDDEN_ATTEMPTS)
-      )
-        throw err;
-      logger.warn(
-        `API server ${
-          refused ? 'refused (403)' : 'unreachable'
-        } while ${what}; retrying in 1 s`,
-        { error: err },
-      );
-      await new Promise(r => setTimeout(r, 1000));
-    }
-  }
-}
-
 /** The process entry: parse settings, run, exit non-zero with a clear message on failure. */
-export async function main(
-  argv = process.argv.slice(2),
-  env = process.env,
-): Promise<void> {
-  if (helpRequested(argv)) {
-    process.stdout.write(`${coreUsage()}\n`);
-    return;
-  }
-  const parsed = parseOptions(argv, env);
-  if (!parsed.ok) {
-    process.stderr.write(
-      optionErrorsText(CORE_PROGRAM, CORE_OPTIONS, parsed.errors),
-    );
-    process.exitCode = 2;
-    return;
-  }
-  try {
-    await buildCore(parsed.options).start();
-  } catch (err) {
-    process.stderr.write(
-      `${CORE_PROGRAM}: ${(err as Error)?.message ?? String(err)}\n`,
-    );
-    process.exitCode = 1;
-  }
-}
+export const main = controllerMain({
+  ...CORE_PROCESS,
+  run: options => buildCore(options).start(),
+});

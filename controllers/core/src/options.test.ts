@@ -1,4 +1,5 @@
-import { coreUsage, parseOptions } from './options';
+import { usage } from '@runway-portal/controller-runtime';
+import { CORE_OPTIONS, CORE_PROGRAM, parseOptions } from './options';
 
 describe('parseOptions', () => {
   it('uses defaults for a service-mode process in a cluster', () => {
@@ -82,7 +83,7 @@ describe('parseOptions', () => {
   });
 
   it('lists every flag with its variable and default', () => {
-    const text = coreUsage();
+    const text = usage(CORE_PROGRAM, CORE_OPTIONS);
     for (const flag of [
       'kubeconfig',
       'namespace',

@@ -8,27 +8,17 @@
  * registers the configuration itself with an `https://<host>:<port>` URL.
  */
 import {
-  createLogger,
-  helpRequested,
-  isAlreadyExists,
-  KubeApiError,
+  controllerMain,
   isNotFound,
   type KubeClient,
-  type Logger,
-  Manager,
-  Namespaces,
-  optionErrorsText,
+  type Manager,
+  type ProcessDeps,
+  startWebhookManager,
+  webhookManager,
 } from '@runway-portal/controller-runtime';
 import { MODEL_INJECTED_LABEL } from '@runway-portal/plugin-runway-common';
-import { isIP } from 'node:net';
 import { INJECT_PATH, injectionWebhook, type ModelLookup } from './inject';
-import {
-  MODELS_OPTIONS,
-  MODELS_PROGRAM,
-  type ModelsOptions,
-  modelsUsage,
-  parseOptions,
-} from './options';
+import { MODELS_PROCESS, MODELS_PROGRAM, type ModelsOptions } from './options';
 import { Models, registerModelController } from './reconciler';
 import { type ModelObject, MODELS_FIELD_MANAGER } from './resources';
 
@@ -92,47 +82,17 @@ export interface ModelsProcess {
 
 export function buildModels(
   options: ModelsOptions,
-  deps: {
-    client?: KubeClient;
-    logger?: Logger;
-    handleSignals?: boolean;
-  } = {},
+  deps: ProcessDeps = {},
 ): ModelsProcess {
-  const logger = deps.logger ?? createLogger({ level: options.logLevel });
-  const webhooks = options.webhookMode !== 'off';
-  const hostIsIp = isIP(options.webhookHost) !== 0;
-  const manager = new Manager({
-    name: MODELS_PROGRAM,
-    client: deps.client,
-    kubeconfigPath: options.kubeconfig,
-    logger,
-    handleSignals: deps.handleSignals,
-    metrics: { port: options.metricsPort },
-    healthProbes: { port: options.healthPort },
-    leaderElection: options.leaderElect
-      ? { namespace: options.namespace }
-      : false,
-    ...(webhooks
-      ? {
-          webhook: {
-            host:
-              options.webhookMode === 'url' ? options.webhookHost : undefined,
-            port: options.webhookPort,
-            certificates: {
-              secretName: CERT_SECRET,
-              secretNamespace: options.namespace,
-              hosts: hostIsIp
-                ? { ipAddresses: [options.webhookHost] }
-                : { dnsNames: [options.webhookHost] },
-              mutatingWebhookConfigurations: [MUTATING_CONFIG],
-              ...(options.webhookMode === 'url'
-                ? { caPropagationDelayMs: 0 }
-                : {}),
-            },
-          },
-        }
-      : {}),
-  });
+  const manager = webhookManager(
+    MODELS_PROGRAM,
+    options,
+    {
+      secretName: CERT_SECRET,
+      mutatingWebhookConfigurations: [MUTATING_CONFIG],
+    },
+    deps,
+  );
   manager.webhookServer?.register(
     INJECT_PATH,
     injectionWebhook(apiServerModelLookup(manager.client)),
@@ -143,63 +103,22 @@ export function buildModels(
   });
   return {
     manager,
-    async start() {
-      if (options.webhookMode === 'url') {
-        try {
-          await manager.client.create(Namespaces, {
-            metadata: { name: options.namespace },
-          });
-        } catch (err) {
-          // Forbidden: running as the ServiceAccount, whose install made the namespace (namespace.yaml).
-          if (
-            !isAlreadyExists(err) &&
-            !(err instanceof KubeApiError && err.code === 403)
-          )
-            throw err;
-        }
-        const host =
-          isIP(options.webhookHost) === 6
-            ? `[${options.webhookHost}]`
-            : options.webhookHost;
+    start: () =>
+      startWebhookManager(manager, options, async baseUrl => {
         await manager
           .applier(MODELS_FIELD_MANAGER)
-          .apply(
-            webhookConfiguration(
-              `https://${host}:${options.webhookPort}${INJECT_PATH}`,
-            ),
-            { force: true },
-          );
-      }
-      await manager.start();
-    },
+          .apply(webhookConfiguration(`${baseUrl}${INJECT_PATH}`), {
+            force: true,
+          });
+      }),
   };
 }
 
-export async function main(
-  argv = process.argv.slice(2),
-  env = process.env,
-): Promise<void> {
-  if (helpRequested(argv)) {
-    process.stdout.write(`${modelsUsage()}\n`);
-    return;
-  }
-  const parsed = parseOptions(argv, env);
-  if (!parsed.ok) {
-    process.stderr.write(
-      optionErrorsText(MODELS_PROGRAM, MODELS_OPTIONS, parsed.errors),
-    );
-    process.exitCode = 2;
-    return;
-  }
-  try {
-    await buildModels(parsed.options).start();
-  } catch (err) {
-    process.stderr.write(
-      `${MODELS_PROGRAM}: ${(err as Error)?.message ?? String(err)}\n`,
-    );
-    process.exitCode = 1;
-  }
-}
+/** The process entry: parse settings, run, exit non-zero with a clear message on failure. */
+export const main = controllerMain({
+  ...MODELS_PROCESS,
+  run: options => buildModels(options).start(),
+});
 
 if (require.main === module) {
   main();

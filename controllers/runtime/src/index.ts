@@ -191,6 +191,7 @@ export {
   conversionWebhook,
   jsonPatch,
   mutatingWebhook,
+  SPEC_CHANGED_CONDITION,
   validatingWebhook,
 } from './webhook/reviews';
 export type {
@@ -223,7 +224,10 @@ export {
   optionParsers,
   parseDuration,
   parseProcessOptions,
+  parseWebhookManagerOptions,
   usage,
+  webhookManagerOptions,
+  webhookProcessOptions,
 } from './options';
 export type {
   OptionParser,
@@ -231,7 +235,15 @@ export type {
   OptionSpecs,
   OptionsResult,
   ParsedOptions,
+  SettingsOf,
+  WebhookManagerOptions,
+  WebhookManagerSpecs,
+  WebhookProcessSettings,
+  WithWebhookHost,
 } from './options';
+
+// The process shell around a controller's own parts
+export * from './controllerProcess';
 
 // Manager
 export {

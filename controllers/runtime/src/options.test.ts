@@ -6,7 +6,10 @@ import {
   type OptionsResult,
   parseDuration,
   parseProcessOptions,
+  parseWebhookManagerOptions,
   usage,
+  webhookManagerOptions,
+  webhookProcessOptions,
 } from './options';
 
 const SPECS = {
@@ -214,5 +217,135 @@ describe('usage and help', () => {
     expect(helpRequested(['--mode=url', '--help'])).toBe(true);
     expect(helpRequested(['-h'])).toBe(true);
     expect(helpRequested(['--mode=help'])).toBe(false);
+  });
+});
+
+describe('webhook Manager options', () => {
+  const specs = {
+    ...webhookManagerOptions('demo', { maxConcurrentReconciles: '8' }),
+    region: {
+      flag: 'region',
+      env: 'REGION',
+      help: 'where',
+      parse: p.string,
+    },
+  };
+
+  it('defaults for a cluster: service mode on <program>-webhook.<namespace>.svc', () => {
+    expect(parseWebhookManagerOptions('demo', specs, [], {})).toEqual({
+      ok: true,
+      options: expect.objectContaining({
+        namespace: 'airunway-system',
+        webhookMode: 'service',
+        webhookHost: 'demo-webhook.airunway-system.svc',
+        webhookPort: 9443,
+        leaderElect: false,
+        maxConcurrentReconciles: 8,
+        metricsPort: 8080,
+      }),
+    });
+    expect(usage('demo', specs)).toContain(
+      '--webhook-host <value>  (env WEBHOOK_HOST)  Service DNS name (service mode, default demo-webhook.<namespace>.svc) or IP/host (url mode, default 127.0.0.1)',
+    );
+  });
+
+  it('defaults the host to 127.0.0.1 in url mode, and keeps a given one', () => {
+    const url = parseWebhookManagerOptions('demo', specs, [], {
+      WEBHOOK_MODE: 'url',
+    });
+    expect(url.ok && url.options.webhookHost).toBe('127.0.0.1');
+    const given = parseWebhookManagerOptions(
+      'demo',
+      specs,
+      ['--webhook-host=hooks.example'],
+      {},
+    );
+    expect(given.ok && given.options.webhookHost).toBe('hooks.example');
+  });
+
+  it("reports the shared check and the process's own at once", () => {
+    expect(
+      parseWebhookManagerOptions(
+        'demo',
+        specs,
+        ['--webhook-mode=url', '--webhook-port=0'],
+        {},
+        () => ({ ok: false, errors: ['--region (REGION) is needed'] }),
+      ),
+    ).toEqual({
+      ok: false,
+      errors: [
+        '--webhook-port (WEBHOOK_PORT) must be a fixed port in url mode: the API server is told https://<webhook-host>:<port>; set a port other than 0',
+        '--region (REGION) is needed',
+      ],
+    });
+  });
+
+  it("returns the process's refined settings", () => {
+    const result = parseWebhookManagerOptions(
+      'demo',
+      specs,
+      ['--region=eu'],
+      {},
+      o => ({ ok: true, options: { region: o.region?.toUpperCase() } }),
+    );
+    expect(result).toEqual({ ok: true, options: { region: 'EU' } });
+  });
+
+  it('does not run the checks across flags when a flag is bad on its own', () => {
+    const finish = jest.fn();
+    expect(
+      parseWebhookManagerOptions(
+        'demo',
+        specs,
+        ['--leader-elect=yes'],
+        {},
+        finish,
+      ).ok,
+    ).toBe(false);
+    expect(finish).not.toHaveBeenCalled();
+  });
+});
+
+describe('webhookProcessOptions', () => {
+  const demo = webhookProcessOptions(
+    'demo',
+    {
+      region: { flag: 'region', env: 'REGION', help: 'where', parse: p.string },
+    },
+    {
+      maxConcurrentReconciles: '4',
+      finish: o =>
+        o.region === 'nowhere'
+          ? { ok: false, errors: ['--region (REGION) must be somewhere'] }
+          : { ok: true, options: { ...o, region: o.region ?? 'home' } },
+    },
+  );
+
+  it('lists the shared flags first, then its own', () => {
+    const flags = Object.values(demo.specs).map(s => s.flag);
+    expect(flags.slice(0, 4)).toEqual([
+      'kubeconfig',
+      'metrics-port',
+      'health-port',
+      'log-level',
+    ]);
+    expect(flags.slice(-2)).toEqual(['max-concurrent-reconciles', 'region']);
+    expect(demo.program).toBe('demo');
+  });
+
+  it('parses with the shared checks, then its own finish', () => {
+    expect(demo.parse([], {})).toEqual({
+      ok: true,
+      options: expect.objectContaining({
+        region: 'home',
+        maxConcurrentReconciles: 4,
+        webhookHost: 'demo-webhook.airunway-system.svc',
+      }),
+    });
+    expect(demo.parse(['--region=nowhere', '--webhook-mode=url'], {})).toEqual({
+      ok: false,
+      errors: ['--region (REGION) must be somewhere'],
+    });
   });
 });

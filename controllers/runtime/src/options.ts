@@ -249,3 +249,157 @@ export const MANAGER_OPTIONS = {
     parse: optionParsers.logLevel,
   },
 } satisfies OptionSpecs;
+
+/**
+ * The flags of a Manager process that serves webhooks and may run with
+ * leader election (the core, the model and the stack operators). Their
+ * webhook Service is `<program>-webhook`, the certificate's default host in
+ * service mode.
+ */
+export function webhookManagerOptions(
+  program: string,
+  { maxConcurrentReconciles = '16' }: { maxConcurrentReconciles?: string } = {},
+) {
+  return {
+    ...MANAGER_OPTIONS,
+    /** Namespace of the webhook certificate Secret and the leader Lease. */
+    namespace: {
+      flag: 'namespace',
+      env: 'POD_NAMESPACE',
+      help: 'namespace of the certificate Secret and leader Lease',
+      default: 'airunway-system',
+      parse: optionParsers.namespaceName,
+    },
+    webhookMode: {
+      flag: 'webhook-mode',
+      env: 'WEBHOOK_MODE',
+      help: 'service (in a cluster), url (local process: registers the webhooks with https://<webhook-host>:<port>) or off',
+      default: 'service',
+      parse: optionParsers.oneOf(['service', 'url', 'off']),
+    },
+    webhookPort: {
+      flag: 'webhook-port',
+      env: 'WEBHOOK_PORT',
+      help: 'port of the webhook server',
+      default: '9443',
+      parse: optionParsers.port,
+    },
+    /** `service`: the Service DNS name the certificate covers; `url`: the host the API server dials. Defaulted per mode by `parseWebhookManagerOptions`. */
+    webhookHost: {
+      flag: 'webhook-host',
+      env: 'WEBHOOK_HOST',
+      help: `Service DNS name (service mode, default ${program}-webhook.<namespace>.svc) or IP/host (url mode, default 127.0.0.1)`,
+      parse: optionParsers.string,
+    },
+    leaderElect: {
+      flag: 'leader-elect',
+      env: 'LEADER_ELECT',
+      help: 'true to run with leader election',
+      default: 'false',
+      parse: optionParsers.boolean,
+    },
+    maxConcurrentReconciles: {
+      flag: 'max-concurrent-reconciles',
+      env: 'MAX_CONCURRENT_RECONCILES',
+      help: 'parallel reconciles',
+      default: maxConcurrentReconciles,
+      parse: optionParsers.wholeNumber(1),
+    },
+  } satisfies OptionSpecs;
+}
+
+export type WebhookManagerSpecs = ReturnType<typeof webhookManagerOptions>;
+
+/** Settings with `webhookHost` always set (defaulted per webhook mode). */
+export type WithWebhookHost<O> = Omit<O, 'webhookHost'> & {
+  webhookHost: string;
+};
+
+/** The settings every webhook Manager process has after its parse. */
+export type WebhookManagerOptions = WithWebhookHost<
+  ParsedOptions<WebhookManagerSpecs>
+>;
+
+/**
+ * A webhook Manager process's parse: the flags of `specs`, then the checks
+ * across them, the shared one (url mode needs a fixed port) and the
+ * process's own `finish`, which may also refine the settings. Every problem
+ * is returned at once.
+ */
+export function parseWebhookManagerOptions<
+  S extends WebhookManagerSpecs,
+  T = WithWebhookHost<ParsedOptions<S>>,
+>(
+  program: string,
+  specs: S,
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  finish: (
+    options: WithWebhookHost<ParsedOptions<S>>,
+  ) => OptionsResult<T> = options => ({ ok: true, options: options as T }),
+): OptionsResult<T> {
+  const parsed = parseProcessOptions(specs, argv, env);
+  if (!parsed.ok) return parsed;
+  // Generic S hides the shared keys' types; they are WebhookManagerSpecs' by the constraint.
+  const o = parsed.options as ParsedOptions<S> &
+    ParsedOptions<WebhookManagerSpecs>;
+  const errors: string[] = [];
+  if (o.webhookMode === 'url' && o.webhookPort === 0) {
+    errors.push(
+      `${optionLabel(
+        specs.webhookPort,
+      )} must be a fixed port in url mode: the API server is told https://<webhook-host>:<port>; set a port other than 0`,
+    );
+  }
+  const defaultHost =
+    o.webhookMode === 'url'
+      ? '127.0.0.1'
+      : `${program}-webhook.${o.namespace}.svc`;
+  const finished = finish({
+    ...o,
+    webhookHost: o.webhookHost ?? defaultHost,
+  });
+  if (!finished.ok) errors.push(...finished.errors);
+  return errors.length ? { ok: false, errors } : finished;
+}
+
+/** The settings of a webhook Manager process whose own flags are `Own`, `webhookHost` set. */
+export type WebhookProcessSettings<Own extends OptionSpecs> = WithWebhookHost<
+  ParsedOptions<WebhookManagerSpecs & Own>
+>;
+
+/**
+ * A webhook Manager process's flags and their parse in one: the shared
+ * flags (`webhookManagerOptions`), then its `own`; the parse checks the
+ * shared ones across flags, then runs the process's `finish`. The result
+ * is a `ControllerProcess` but for its `run`.
+ */
+export function webhookProcessOptions<
+  Own extends OptionSpecs,
+  T = WebhookProcessSettings<Own>,
+>(
+  program: string,
+  own: Own,
+  settings: {
+    maxConcurrentReconciles?: string;
+    finish?: (options: WebhookProcessSettings<Own>) => OptionsResult<T>;
+  } = {},
+) {
+  const specs = { ...webhookManagerOptions(program, settings), ...own };
+  return {
+    program,
+    specs,
+    parse: (
+      argv: readonly string[],
+      env: Record<string, string | undefined>,
+    ): OptionsResult<T> =>
+      parseWebhookManagerOptions(program, specs, argv, env, settings.finish),
+  };
+}
+
+/** The settings a process's `parse` returns when every flag is valid. */
+export type SettingsOf<
+  P extends {
+    parse(...args: never[]): OptionsResult<unknown>;
+  },
+> = Extract<ReturnType<P['parse']>, { ok: true }>['options'];

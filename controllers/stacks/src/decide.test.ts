@@ -475,3 +475,142 @@ describe('configMapsToDelete', () => {
     ]);
   });
 });
+
+describe('decide with image config labels (FR-027f..j)', () => {
+  const starterBase = registry.configs.starter;
+  // The label's config differs from the embedded one, so which base was used shows in the output.
+  const labelled = starterBase.replace(
+    /^distro_name: .*$/m,
+    'distro_name: labelled',
+  );
+  const found = {
+    state: 'read' as const,
+    kind: 'found' as const,
+    digest: 'sha256:feed',
+    config: labelled,
+    version: 2,
+  };
+  const configText = (d: ReturnType<typeof decide>) =>
+    (d.writes?.configMap as any)?.data?.['config.yaml'] as string;
+
+  it('labels on a named distribution take precedence over the embedded config (FR-027g)', () => {
+    const d = decide(input(stackOf(spec), { imageConfig: found }));
+    expect(cond(d, 'ConfigGenerated')?.status).toBe('True');
+    expect(d.status.resolvedDistribution?.configSource).toBe('oci-label');
+    expect(configText(d)).toMatch(/^distro_name: labelled$/m);
+    const embedded = decide(input(stackOf(spec)));
+    expect(embedded.status.resolvedDistribution?.configSource).toBe('embedded');
+    expect(configText(embedded)).not.toMatch(/^distro_name: labelled$/m);
+  });
+
+  it('a direct image with labels needs no overrideConfig (FR-027j)', () => {
+    const d = decide(
+      input(
+        stackOf({ ...spec, distribution: { image: 'reg.local/llama:1' } }),
+        { imageConfig: found },
+      ),
+    );
+    expect(cond(d, 'ConfigGenerated')).toMatchObject({
+      status: 'True',
+      reason: 'ConfigGenerationSucceeded',
+    });
+    expect(d.status.resolvedDistribution).toMatchObject({
+      image: 'reg.local/llama:1',
+      configSource: 'oci-label',
+    });
+    expect(d.writes?.deployment).toBeDefined();
+  });
+
+  it("a direct image without labels: the seed's BaseConfigRequired message (FR-027c)", () => {
+    const d = decide(
+      input(
+        stackOf({ ...spec, distribution: { image: 'reg.local/llama:1' } }),
+        {
+          imageConfig: { state: 'read', kind: 'none', digest: 'sha256:feed' },
+        },
+      ),
+    );
+    expect(cond(d, 'ConfigGenerated')).toMatchObject({
+      status: 'False',
+      reason: 'BaseConfigRequired',
+      message:
+        'Direct image references require either overrideConfig.configMapName or OCI config labels on the image. See docs/configuration.md for details.',
+    });
+    expect(d.writes).toBeUndefined();
+  });
+
+  it("a direct image whose registry failed names the image and the registry's answer; nothing is written", () => {
+    const d = decide(
+      input(
+        stackOf({ ...spec, distribution: { image: 'reg.local/llama:1' } }),
+        {
+          imageConfig: {
+            state: 'failed',
+            message: 'no answer from reg.local within 10 s',
+            retryInMs: 10_000,
+          },
+        },
+      ),
+    );
+    expect(cond(d, 'ConfigGenerated')).toMatchObject({
+      status: 'False',
+      reason: 'ImageConfigUnavailable',
+      message:
+        'Cannot read the config labels of image reg.local/llama:1: no answer from reg.local within 10 s. Direct image references require either overrideConfig.configMapName or OCI config labels on the image; the operator retries with backoff',
+    });
+    expect(d.status.phase).toBe('Failed');
+    expect(d.writes).toBeUndefined();
+  });
+
+  it('a named distribution whose registry failed keeps its embedded config (air-gapped, FR-027e)', () => {
+    const d = decide(
+      input(stackOf(spec), {
+        imageConfig: {
+          state: 'failed',
+          message: 'cannot reach registry-1.docker.io: ENOTFOUND',
+          retryInMs: 10_000,
+        },
+      }),
+    );
+    expect(cond(d, 'ConfigGenerated')?.status).toBe('True');
+    expect(d.status.resolvedDistribution?.configSource).toBe('embedded');
+  });
+
+  it("an unsupported version label fails with the seed's message, naming the image", () => {
+    const d = decide(
+      input(stackOf(spec), {
+        imageConfig: {
+          state: 'read',
+          kind: 'invalid',
+          digest: 'sha256:feed',
+          reason: 'UnsupportedConfigVersion',
+          message:
+            'Unsupported config.yaml version 3. Supported versions: 2, 1',
+        },
+      }),
+    );
+    expect(cond(d, 'ConfigGenerated')).toMatchObject({
+      status: 'False',
+      reason: 'UnsupportedConfigVersion',
+      message:
+        'Unsupported config.yaml version 3. Supported versions: 2, 1 (label io.llamastack.config.version of image docker.io/llamastack/distribution-starter:latest)',
+    });
+    expect(d.writes).toBeUndefined();
+  });
+
+  it('the config inside the labels is checked like any base config (its own version field)', () => {
+    const d = decide(
+      input(stackOf(spec), {
+        imageConfig: {
+          ...found,
+          config: labelled.replace(/^version: .*$/m, 'version: 9'),
+        },
+      }),
+    );
+    expect(cond(d, 'ConfigGenerated')).toMatchObject({
+      status: 'False',
+      reason: 'UnsupportedConfigVersion',
+      message: 'Unsupported config.yaml version 9. Supported versions: 2, 1',
+    });
+  });
+});

@@ -19,6 +19,7 @@ import {
 } from './config/distributions';
 import { generateConfig, type SecretEnvVar } from './config/generate';
 import type { HealthResult } from './health';
+import type { ImageConfigLookup } from './oci/imageConfigs';
 import {
   CONFIG_HASH_ANNOTATION,
   HEALTH_PATH,
@@ -54,6 +55,11 @@ export interface DecideInput {
   overrideConfig?: { key: string; text: string };
   /** The data of the CA bundle's ConfigMap (`networking.tls.caBundle`), when the stack has one. */
   caBundleData?: Readonly<Record<string, string>>;
+  /**
+   * What the resolved image's config labels gave (FR-027f..j; oci/imageConfigs.ts);
+   * undefined when they were not read (overrideConfig, label reading off).
+   */
+  imageConfig?: Exclude<ImageConfigLookup, { state: 'pending' }>;
   /** The server's answer on /v1/health (health.ts); undefined when no pod with the current config was probed. */
   health?: HealthResult;
   /** What runs now. */
@@ -332,9 +338,12 @@ export function decide(input: DecideInput): Decision {
     }
     configSource = 'configmap';
   } else {
+    const baseSource = baseConfigOf(resolution, input.imageConfig);
+    if ('reason' in baseSource)
+      return failure(baseSource.reason, baseSource.message, secretsCondition);
     const result = generateConfig({
       spec: stack.spec,
-      baseConfig: resolution.baseConfig,
+      baseConfig: baseSource.baseConfig,
     });
     if (!result.ok) {
       if (upgrade) {
@@ -360,7 +369,7 @@ export function decide(input: DecideInput): Decision {
     configMap = desiredConfigMap(stack, result.configYaml, result.contentHash);
     generated = result;
     secretEnv = result.envVars;
-    configSource = 'embedded';
+    configSource = baseSource.source;
     for (const w of result.warnings)
       warnings.push({
         type: 'Warning',
@@ -448,6 +457,41 @@ export function decide(input: DecideInput): Decision {
     decision.events.push(...warnings);
   }
   return decision;
+}
+
+/**
+ * The base config of a generated config (seed 004 "Obtain Base Config"):
+ * the image's config labels when it has them (FR-027g, also for a direct
+ * image: FR-027j), else the embedded config of a named distribution; a
+ * direct image without either has none (generateConfig's
+ * `BaseConfigRequired`, FR-027c). Unusable labels fail naming the image; a
+ * registry that could not be asked fails only a direct image (a named one
+ * has its embedded config, as in an air-gapped cluster, FR-027e). Pure.
+ */
+export function baseConfigOf(
+  resolution: { image: string; baseConfig?: string },
+  imageConfig: DecideInput['imageConfig'],
+):
+  | { baseConfig?: string; source: 'oci-label' | 'embedded' }
+  | { reason: string; message: string } {
+  if (imageConfig?.state === 'read') {
+    if (imageConfig.kind === 'found')
+      return { baseConfig: imageConfig.config, source: 'oci-label' };
+    if (imageConfig.kind === 'invalid')
+      return {
+        reason: imageConfig.reason,
+        message:
+          imageConfig.reason === 'UnsupportedConfigVersion'
+            ? `${imageConfig.message} (label io.llamastack.config.version of image ${resolution.image})`
+            : `Config labels of image ${resolution.image} (${imageConfig.digest}): ${imageConfig.message}`,
+      };
+  }
+  if (resolution.baseConfig !== undefined || imageConfig?.state !== 'failed')
+    return { baseConfig: resolution.baseConfig, source: 'embedded' };
+  return {
+    reason: 'ImageConfigUnavailable',
+    message: `Cannot read the config labels of image ${resolution.image}: ${imageConfig.message}. Direct image references require either overrideConfig.configMapName or OCI config labels on the image; the operator retries with backoff`,
+  };
 }
 
 /**

@@ -137,6 +137,10 @@ describe('controllers/deploy/stacks', () => {
     expect(rule('secrets')).toEqual([
       { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
     ]);
+    // The ServiceAccount's imagePullSecrets for the registry read (FR-027h): get only.
+    expect(rule('serviceaccounts')).toEqual([
+      { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['get'] },
+    ]);
     expect(rule('customresourcedefinitions')[0].resourceNames).toEqual([
       STACK_CRD,
     ]);

@@ -1,5 +1,10 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import {
+  generateCA,
+  generateServingCert,
+} from '@runway-portal/controller-runtime';
 import {
   defaultStackV1alpha2,
   normalizeStackV1alpha2,
@@ -8,6 +13,7 @@ import {
   healthOf,
   judgeAnswer,
   MAX_PROBED_PODS,
+  probeErrorText,
   probePods,
   probeTargets,
 } from './health';
@@ -157,5 +163,90 @@ describe('probePods', () => {
     } finally {
       await new Promise(r => server.close(r));
     }
+  });
+
+  it('a TLS stack is probed over HTTPS: a self-signed server is healthy, a plain HTTP one never is', async () => {
+    const health = (_req: http.IncomingMessage, res: http.ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"status":"OK"}');
+    };
+    // A certificate the probe cannot verify (its own CA, another name): only liveness is read.
+    const ca = await generateCA('user CA', 3600_000);
+    const cert = await generateServingCert(
+      ca,
+      { dnsNames: ['s-service.team-a.svc'], ipAddresses: [] },
+      3600_000,
+    );
+    const secure = https.createServer(cert, health);
+    // A server that never turned TLS on, answering OK to anyone who speaks HTTP.
+    const plain = http.createServer(health);
+    const listen = async (server: http.Server) => {
+      await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+      return (server.address() as AddressInfo).port;
+    };
+    const [securePort, plainPort] = [await listen(secure), await listen(plain)];
+    const tls = stack({
+      distribution: { name: 'starter' },
+      networking: { tls: { enabled: true, secretName: 't' } },
+    });
+    const target = (name: string, port: number) => {
+      const [t] = probeTargets(
+        tls,
+        [pod(name, { status: { podIP: '127.0.0.1' } })] as any,
+        'sha256:a',
+      );
+      return { ...t, url: t.url.replace(':8321/', `:${port}/`) };
+    };
+    try {
+      const answers = await probePods([
+        target('s-secure', securePort),
+        target('s-plain', plainPort),
+      ]);
+      expect(answers[0]).toEqual({
+        pod: 's-secure',
+        reached: true,
+        ok: true,
+        detail: 'OK',
+      });
+      expect(answers[1]).toMatchObject({
+        pod: 's-plain',
+        reached: false,
+        ok: false,
+      });
+      expect(answers[1].detail).toBe(
+        `pod s-plain at https://127.0.0.1:${plainPort}/v1/health: TLS handshake failed: the server does not answer HTTPS on this port (networking.tls.enabled: it must serve TLS with the certificate of networking.tls.secretName)`,
+      );
+      // Not healthy: the stack stays Initializing (HealthCheckUnreachable), never Ready.
+      expect(healthOf(answers)).toEqual({
+        state: 'unreachable',
+        message: answers[1].detail,
+      });
+    } finally {
+      await Promise.all([secure, plain].map(s => new Promise(r => s.close(r))));
+    }
+  });
+});
+
+describe('probeErrorText', () => {
+  it("names a TLS handshake with a plain server, keeps every other cause's own words", () => {
+    const openssl = Object.assign(
+      new Error(
+        'write EPROTO C0BCA153347F0000:error:0A00010B:SSL routines:tls_validate_record_header:wrong version number',
+      ),
+      { code: 'EPROTO' },
+    );
+    expect(probeErrorText(openssl, 'https://10.0.0.5:8321/v1/health')).toMatch(
+      /^TLS handshake failed: the server does not answer HTTPS on this port/,
+    );
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(probeErrorText(refused, 'https://10.0.0.5:8321/v1/health')).toBe(
+      'connect ECONNREFUSED',
+    );
+    // Over plain HTTP there is no handshake to blame.
+    expect(probeErrorText(openssl, 'http://10.0.0.5:8321/v1/health')).toBe(
+      openssl.message,
+    );
   });
 });

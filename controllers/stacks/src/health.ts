@@ -116,6 +116,25 @@ export function healthOf(
   return { state: 'ok', pods: answers.length };
 }
 
+/**
+ * A failed request's cause as the condition shows it. An HTTPS probe of a server that does not
+ * speak TLS fails in OpenSSL's words (`EPROTO …:wrong version number:…`): say what it means. Pure.
+ */
+export function probeErrorText(
+  err: Error & { code?: string },
+  url: string,
+): string {
+  const notTls =
+    url.startsWith('https:') &&
+    (err.code === 'EPROTO' ||
+      /wrong version number|packet length too long|unknown protocol/.test(
+        err.message,
+      ));
+  return notTls
+    ? 'TLS handshake failed: the server does not answer HTTPS on this port (networking.tls.enabled: it must serve TLS with the certificate of networking.tls.secretName)'
+    : err.message;
+}
+
 function getOnce(target: ProbeTarget, timeoutMs: number): Promise<PodAnswer> {
   return new Promise(resolve => {
     const lib = target.url.startsWith('https:') ? https : http;
@@ -151,7 +170,10 @@ function getOnce(target: ProbeTarget, timeoutMs: number): Promise<PodAnswer> {
         pod: target.pod,
         reached: false,
         ok: false,
-        detail: `pod ${target.pod} at ${target.url}: ${err.message}`,
+        detail: `pod ${target.pod} at ${target.url}: ${probeErrorText(
+          err,
+          target.url,
+        )}`,
       }),
     );
   });

@@ -8,20 +8,16 @@
  * As a local process (`--webhook-mode=url`) it points both at
  * `https://<webhook-host>:<port>` itself.
  */
-import { isIP } from 'node:net';
 import {
+  controllerMain,
   conversionWebhook,
-  createLogger,
   CustomResourceDefinitions,
-  helpRequested,
-  isAlreadyExists,
-  KubeApiError,
-  type KubeClient,
-  type Logger,
-  Manager,
-  Namespaces,
-  optionErrorsText,
+  type Manager,
+  type ProcessDeps,
+  SPEC_CHANGED_CONDITION,
+  startWebhookManager,
   validatingWebhook,
+  webhookManager,
 } from '@runway-portal/controller-runtime';
 import {
   embeddedDistributions,
@@ -29,14 +25,9 @@ import {
 } from './config/distributions';
 import { STACKS_FIELD_MANAGER } from './decide';
 import { clusterLookup, configMapAccess } from './lookups';
-import {
-  parseOptions,
-  STACKS_OPTIONS,
-  STACKS_PROGRAM,
-  stacksUsage,
-  type StacksOptions,
-} from './options';
+import { STACKS_PROCESS, STACKS_PROGRAM, type StacksOptions } from './options';
 import { registerStackController } from './reconciler';
+import { imageConfigsOptions } from './registryOptions';
 import {
   admitStack,
   CONVERT_PATH,
@@ -49,11 +40,7 @@ export const CERT_SECRET = 'airunway-stacks-webhook-cert';
 export const STACK_CRD = 'llamastackdistributions.llamastack.io';
 
 /** Calls the webhook only for creates and spec changes (the core's condition, same text as webhooks.yaml). */
-export const SPEC_CHANGED_CONDITION = {
-  name: 'spec-changed',
-  expression:
-    "request.operation != 'UPDATE' || !has(object.spec) || !has(oldObject.spec) || object.spec != oldObject.spec",
-};
+export { SPEC_CHANGED_CONDITION };
 
 /** The validating webhook configuration (url mode; service mode ships it as YAML with the same rules). */
 export function validatingConfiguration(clientConfig: Record<string, unknown>) {
@@ -93,50 +80,19 @@ export interface StacksProcess {
 
 export function buildStacks(
   options: StacksOptions,
-  deps: {
-    client?: KubeClient;
-    logger?: Logger;
-    handleSignals?: boolean;
-    registry?: DistributionRegistry;
-  } = {},
+  deps: ProcessDeps & { registry?: DistributionRegistry } = {},
 ): StacksProcess {
-  const logger = deps.logger ?? createLogger({ level: options.logLevel });
   const registry = deps.registry ?? embeddedDistributions();
-  const webhooks = options.webhookMode !== 'off';
-  const hostIsIp = isIP(options.webhookHost) !== 0;
-  const manager = new Manager({
-    name: STACKS_PROGRAM,
-    client: deps.client,
-    kubeconfigPath: options.kubeconfig,
-    logger,
-    handleSignals: deps.handleSignals,
-    metrics: { port: options.metricsPort },
-    healthProbes: { port: options.healthPort },
-    leaderElection: options.leaderElect
-      ? { namespace: options.namespace }
-      : false,
-    ...(webhooks
-      ? {
-          webhook: {
-            host:
-              options.webhookMode === 'url' ? options.webhookHost : undefined,
-            port: options.webhookPort,
-            certificates: {
-              secretName: CERT_SECRET,
-              secretNamespace: options.namespace,
-              hosts: hostIsIp
-                ? { ipAddresses: [options.webhookHost] }
-                : { dnsNames: [options.webhookHost] },
-              validatingWebhookConfigurations: [VALIDATING_CONFIG],
-              conversionCrds: [STACK_CRD],
-              ...(options.webhookMode === 'url'
-                ? { caPropagationDelayMs: 0 }
-                : {}),
-            },
-          },
-        }
-      : {}),
-  });
+  const manager = webhookManager(
+    STACKS_PROGRAM,
+    options,
+    {
+      secretName: CERT_SECRET,
+      validatingWebhookConfigurations: [VALIDATING_CONFIG],
+      conversionCrds: [STACK_CRD],
+    },
+    deps,
+  );
   if (manager.webhookServer) {
     const lookup = clusterLookup(manager.client);
     manager.webhookServer.register(
@@ -160,34 +116,19 @@ export function buildStacks(
     },
     recheckIntervalMs: options.recheckInterval,
     maxConcurrentReconciles: options.maxConcurrentReconciles,
+    imageConfigs: imageConfigsOptions(options),
   });
 
   return {
     manager,
-    async start() {
-      if (options.webhookMode === 'url') {
-        try {
-          await manager.client.create(Namespaces, {
-            metadata: { name: options.namespace },
-          });
-        } catch (err) {
-          // Forbidden: running as the ServiceAccount, whose install made the namespace (namespace.yaml).
-          if (
-            !isAlreadyExists(err) &&
-            !(err instanceof KubeApiError && err.code === 403)
-          )
-            throw err;
-        }
-        const host =
-          isIP(options.webhookHost) === 6
-            ? `[${options.webhookHost}]`
-            : options.webhookHost;
-        const base = `https://${host}:${options.webhookPort}`;
+    start: () =>
+      startWebhookManager(manager, options, async baseUrl => {
         await manager
           .applier(STACKS_FIELD_MANAGER)
-          .apply(validatingConfiguration({ url: `${base}${VALIDATE_PATH}` }), {
-            force: true,
-          });
+          .apply(
+            validatingConfiguration({ url: `${baseUrl}${VALIDATE_PATH}` }),
+            { force: true },
+          );
         // The CRD ships pointing at the in-cluster Service; a local process points it at itself.
         await manager.client.patch(
           CustomResourceDefinitions,
@@ -200,7 +141,7 @@ export function buildStacks(
                   conversionReviewVersions: ['v1'],
                   clientConfig: {
                     service: null,
-                    url: `${base}${CONVERT_PATH}`,
+                    url: `${baseUrl}${CONVERT_PATH}`,
                   },
                 },
               },
@@ -208,36 +149,14 @@ export function buildStacks(
           },
           'merge',
         );
-      }
-      await manager.start();
-    },
+      }),
   };
 }
 
-export async function main(
-  argv = process.argv.slice(2),
-  env = process.env,
-): Promise<void> {
-  if (helpRequested(argv)) {
-    process.stdout.write(`${stacksUsage()}\n`);
-    return;
-  }
-  const parsed = parseOptions(argv, env);
-  if (!parsed.ok) {
-    process.stderr.write(
-      optionErrorsText(STACKS_PROGRAM, STACKS_OPTIONS, parsed.errors),
-    );
-    process.exitCode = 2;
-    return;
-  }
-  try {
-    await buildStacks(parsed.options).start();
-  } catch (err) {
-    process.stderr.write(
-      `${STACKS_PROGRAM}: ${(err as Error)?.message ?? String(err)}\n`,
-    );
-    process.exitCode = 1;
-  }
-}
+/** The process entry: parse settings, run, exit non-zero with a clear message on failure. */
+export const main = controllerMain({
+  ...STACKS_PROCESS,
+  run: options => buildStacks(options).start(),
+});
 
 if (require.main === module) void main();

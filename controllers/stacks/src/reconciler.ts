@@ -30,7 +30,10 @@ import {
   overrideConfigNamespace,
   stackSecretReferences,
 } from '@runway-portal/plugin-runway-common';
-import type { DistributionRegistry } from './config/distributions';
+import {
+  resolveDistribution,
+  type DistributionRegistry,
+} from './config/distributions';
 import {
   configMapsToDelete,
   decide,
@@ -38,7 +41,12 @@ import {
   statusUpToDate,
 } from './decide';
 import { healthOf, probePods, probeTargets } from './health';
-import { clusterLookup, getConfigMap } from './lookups';
+import { clusterLookup, getConfigMap, pullCredentials } from './lookups';
+import {
+  ImageConfigs,
+  retryDelay,
+  type ImageConfigsOptions,
+} from './oci/imageConfigs';
 import { StackMetrics } from './metrics';
 import {
   CA_BUNDLE_LABEL,
@@ -122,7 +130,12 @@ export interface StackControllerOptions {
   /** How soon a stack whose Deployment is available but whose server is not healthy (yet) is probed again; default 5 s. */
   healthRecheckMs?: number;
   maxConcurrentReconciles?: number;
+  /** Read distribution images' config labels (FR-027f..j) with these settings; undefined: embedded configs only. */
+  imageConfigs?: ImageConfigsOptions;
 }
+
+/** How soon a stack waiting for its image's first label read is looked at again. */
+const IMAGE_CONFIG_PENDING_MS = 500;
 
 /** Status changes of the Deployment (replicas becoming available) matter; its own metadata churn does not. */
 const deploymentStatusChanged: Predicate = {
@@ -159,6 +172,20 @@ export function registerStackController(
   const recheck = options.recheckIntervalMs ?? 60_000;
   /** Unhealthy probes in a row, per stack: each one waits longer before the next (a probe may take its timeout). */
   const healthMisses = new Map<string, number>();
+  const imageConfigs =
+    options.imageConfigs &&
+    new ImageConfigs({
+      ...options.imageConfigs,
+      onSettled: (image, requester, result) => {
+        if (result.state === 'failed')
+          mgr.logger.info('image config labels not read', {
+            image,
+            requester,
+            error: result.message,
+            retryInMs: result.retryInMs,
+          });
+      },
+    });
 
   const reconcile: Reconciler = async request => {
     const key = keyOf(request);
@@ -188,6 +215,26 @@ export function registerStackController(
       );
       if (found) overrideConfig = { key: found, text: data[found] };
     }
+
+    // The image's config labels (FR-027g): answered from memory, read in the background; only the
+    // first read of an image makes the stack wait (requeued, nothing written meanwhile).
+    const resolved = resolveDistribution(
+      stack.spec.distribution ?? {},
+      options.registry,
+      options.imageOverrides,
+    );
+    const serviceAccount =
+      stack.spec.workload?.overrides?.serviceAccountName ?? 'default';
+    const imageConfig =
+      imageConfigs && resolved.ok && !stack.spec.overrideConfig
+        ? imageConfigs.lookup(
+            resolved.image,
+            `${namespace}/${serviceAccount}`,
+            () => pullCredentials(mgr.client, namespace, serviceAccount),
+          )
+        : undefined;
+    if (imageConfig?.state === 'pending')
+      return { requeueAfterMs: IMAGE_CONFIG_PENDING_MS };
 
     const caSource = stack.spec.networking?.tls?.caBundle;
     const caBundleData =
@@ -220,6 +267,7 @@ export function registerStackController(
       secretCount: stackSecretReferences(stack.spec).length,
       overrideConfig,
       caBundleData,
+      imageConfig,
       health,
       live: {
         deployment,
@@ -369,7 +417,7 @@ export function registerStackController(
       const misses = (healthMisses.get(key) ?? 0) + 1;
       healthMisses.set(key, misses);
       return {
-        requeueAfterMs: healthRecheckDelay(
+        requeueAfterMs: retryDelay(
           misses,
           options.healthRecheckMs ?? 5000,
           recheck,
@@ -377,6 +425,15 @@ export function registerStackController(
       };
     }
     healthMisses.delete(key);
+    // A direct image whose registry failed: look again when the next read is due (at least 1 s
+    // later: while that read runs, the answer is still the failure, due now).
+    if (imageConfig?.state === 'failed' && decision.status.phase === 'Failed')
+      return {
+        requeueAfterMs: Math.min(
+          recheck,
+          Math.max(imageConfig.retryInMs, 1000),
+        ),
+      };
     return { requeueAfterMs: recheck };
   };
 
@@ -399,15 +456,10 @@ export function registerStackController(
 /**
  * When to probe an available but unhealthy stack again: `first`, doubling
  * with each miss in a row, at most `max` (the recheck interval), so
- * unreachable servers cannot fill the workers with probes. Pure.
+ * unreachable servers cannot fill the workers with probes. Pure; the same
+ * backoff as a failed registry read's.
  */
-export function healthRecheckDelay(
-  misses: number,
-  first: number,
-  max: number,
-): number {
-  return Math.min(first * 2 ** Math.min(Math.max(misses - 1, 0), 16), max);
-}
+export const healthRecheckDelay = retryDelay;
 
 async function deleteIgnoringMissing(
   mgr: Manager,

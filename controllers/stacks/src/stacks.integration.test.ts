@@ -4,9 +4,11 @@
  * versions, conversion through this operator's webhook): v1alpha1 in,
  * v1alpha2 out and back; Ready; no restart for an equivalent spec, a rollout
  * for a changed config; a broken config leaves the running Deployment alone;
- * a deleted Secret shows the seed's message; the validating webhook.
+ * a deleted Secret shows the seed's message; the validating webhook; the
+ * HealthCheck probe over HTTP and, for a TLS stack, HTTPS.
  */
 import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -20,6 +22,7 @@ import {
   Secrets,
   createLogger,
   generateCA,
+  generateServingCert,
   ValidatingWebhookConfigurations,
   type KubeObject,
   type ResourceType,
@@ -31,8 +34,11 @@ import {
 } from '@runway-portal/e2e-cluster';
 import {
   SIMULATED_HEALTH_ENV,
+  SIMULATED_SCHEME_ENV,
   startLlamaStackSimulator,
+  startRegistrySimulator,
   type LlamaStackSimulator,
+  type RegistrySimulator,
 } from '@runway-portal/e2e-simulators';
 import { parseAllDocuments } from 'yaml';
 import {
@@ -41,7 +47,9 @@ import {
   installForTest,
   sleep,
 } from '@runway-portal/e2e-testing';
+import { embeddedDistributions } from './config/distributions';
 import { STACKS_FIELD_MANAGER } from './decide';
+import { ServiceAccounts } from './lookups';
 import {
   buildStacks,
   validatingConfiguration,
@@ -74,6 +82,14 @@ let stacks: StacksProcess;
 let running: Promise<void>;
 /** The llama-stack server simulator (e2e/simulators): what the operator's health probe reaches. */
 let simulator: LlamaStackSimulator;
+/** Registry simulators (e2e/simulators, plain HTTP on loopback): an open one and one asking for a Bearer token. */
+let registry: RegistrySimulator;
+let privateRegistry: RegistrySimulator;
+/** The base config an image's io.llamastack.config.base64 label carries: the starter's, renamed so it shows. */
+const LABELLED_CONFIG = embeddedDistributions().configs.starter.replace(
+  /^distro_name: .*$/m,
+  'distro_name: labelled-starter',
+);
 
 beforeAll(async () => {
   cluster = await startCluster({ name: 'stacks-operator', crds: [CRD] });
@@ -82,6 +98,21 @@ beforeAll(async () => {
   // The install's namespace, ServiceAccount and RBAC, by the runway CLI as users install it: the
   // operator below runs with a token of that ServiceAccount, so these tests prove the RBAC is enough.
   const account = await installForTest(cluster, 'stacks', client);
+  const images = {
+    'llamastack/labelled:1': {
+      labels: {
+        'io.llamastack.config.base64':
+          Buffer.from(LABELLED_CONFIG).toString('base64'),
+        'io.llamastack.config.version': '2',
+      },
+    },
+    'llamastack/plain:1': { labels: { maintainer: 'nobody' } },
+  };
+  registry = await startRegistrySimulator({ images });
+  privateRegistry = await startRegistrySimulator({
+    images,
+    auth: { username: 'puller', password: 'hunter2' },
+  });
   const port = await freePort();
   const parsed = parseOptions(
     [
@@ -90,6 +121,7 @@ beforeAll(async () => {
       '--metrics-port=0',
       '--health-port=0',
       '--recheck-interval=1s',
+      `--insecure-registries=${registry.host},${privateRegistry.host}`,
     ],
     {},
   );
@@ -133,6 +165,8 @@ afterAll(async () => {
   await stacks?.manager.stop();
   await running;
   await simulator?.stop();
+  await registry?.stop();
+  await privateRegistry?.stop();
   client?.close();
   await cluster?.stop();
 }, 60_000);
@@ -544,6 +578,127 @@ describe('stack operator', () => {
     expect(simulator.requests.get(`${NS}/${pod}`)).toBeGreaterThan(0);
   }, 120_000);
 
+  it('a TLS stack is probed over HTTPS: a server without TLS is not healthy, one serving HTTPS is Ready', async () => {
+    const name = 'secure';
+    const port = 8443;
+    // A kubernetes.io/tls Secret as a user would bring it: a certificate for the stack's Service name.
+    const ca = await generateCA('team-a CA', 3600_000);
+    const serving = await generateServingCert(
+      ca,
+      {
+        dnsNames: [`${name}-service.${NS}.svc`, `${name}-service`],
+        ipAddresses: [],
+      },
+      3600_000,
+    );
+    await client.create(Secrets, {
+      metadata: { name: `${name}-tls`, namespace: NS },
+      type: 'kubernetes.io/tls',
+      stringData: { 'tls.crt': serving.cert, 'tls.key': serving.key },
+    });
+    const spec = (env: Array<{ name: string; value: string }>) => ({
+      distribution: { name: 'starter' },
+      networking: { port, tls: { enabled: true, secretName: `${name}-tls` } },
+      workload: { replicas: 1, overrides: { env } },
+    });
+    // First a server that never turned TLS on (plain HTTP behind an HTTPS probe).
+    await client.create(
+      Stacks,
+      v2(name, spec([{ name: SIMULATED_SCHEME_ENV, value: 'http' }])),
+    );
+    const plainPod = await eventually(
+      'a pod with its plain HTTP server',
+      async () => {
+        const [pod] = await podNames(name);
+        return pod && simulator.addresses().has(`${NS}/${pod}`) && pod;
+      },
+    );
+    const plainAddress = simulator.addresses().get(`${NS}/${plainPod}`)!;
+    // kwok's pod IP first (nothing listens), the simulator's once it set it: wait for that one.
+    const unhealthy = await eventually(
+      'HealthCheck=False from the HTTPS probe of the plain server',
+      async () => {
+        const s = await getStack(name);
+        const hc = condition(s, 'HealthCheck');
+        return (
+          hc?.reason === 'HealthCheckUnreachable' &&
+          hc.message.includes(`https://${plainAddress}:${port}/v1/health`) &&
+          s
+        );
+      },
+    );
+    // The pods are Ready (kwok's part), the server cannot be reached over TLS: not Ready, never Passed.
+    expect(unhealthy.status.phase).toBe('Initializing');
+    expect(condition(unhealthy, 'Available')?.status).toBe('True');
+    const unhealthyCheck = condition(unhealthy, 'HealthCheck');
+    expect(unhealthyCheck.status).toBe('False');
+    expect(unhealthyCheck.message).toMatch(
+      `Health check failed: pod ${plainPod} at https://${plainAddress}:${port}/v1/health: TLS handshake failed: the server does not answer HTTPS on this port`,
+    );
+    // The TLS handshake failed before any request reached the server.
+    expect(simulator.requests.get(`${NS}/${plainPod}`)).toBeUndefined();
+
+    // The same stack with a server speaking HTTPS (a new pod: the env is in the pod template).
+    await put(name, spec([]));
+    const healthy = await ready(name);
+    expect(condition(healthy, 'HealthCheck')).toMatchObject({
+      reason: 'HealthCheckPassed',
+      message:
+        'Health check passed: 1 pod with the current config answer {"status":"OK"} on /v1/health',
+    });
+    const [pod] = await eventually('the plain server gone', async () => {
+      const names = await podNames(name);
+      return names.length === 1 && names[0] !== plainPod && names;
+    });
+    expect(simulator.requests.get(`${NS}/${pod}`)).toBeGreaterThan(0);
+    // The pod's server speaks HTTPS only: the requests that passed came over TLS.
+    const address = simulator.addresses().get(`${NS}/${pod}`)!;
+    const answer = await new Promise<{ code?: number; body: string }>(
+      (resolve, reject) => {
+        https
+          .get(
+            `https://${address}:${port}/v1/health`,
+            { rejectUnauthorized: false, agent: false },
+            res => {
+              let body = '';
+              res.on('data', c => (body += c));
+              res.on('end', () => resolve({ code: res.statusCode, body }));
+            },
+          )
+          .on('error', reject);
+      },
+    );
+    expect(answer).toEqual({ code: 200, body: '{"status":"OK"}' });
+
+    // What the kubelet and the server get: HTTPS probes, the Secret mounted where the config points.
+    const deployment = await getDeployment(name);
+    const podSpec = deployment.spec.template.spec;
+    const container = podSpec.containers[0];
+    for (const probe of [container.readinessProbe, container.startupProbe])
+      expect(probe.httpGet).toMatchObject({
+        path: '/v1/health',
+        port,
+        scheme: 'HTTPS',
+      });
+    const volume = podSpec.volumes.find((v: any) => v.secret);
+    expect(volume.secret.secretName).toBe(`${name}-tls`);
+    expect(container.volumeMounts).toContainEqual({
+      name: volume.name,
+      mountPath: '/etc/llama-stack/tls',
+      readOnly: true,
+    });
+    const config = await client.get<any>(ConfigMaps, {
+      namespace: NS,
+      name: healthy.status.configGeneration.configMapName,
+    });
+    expect(config.data['config.yaml']).toContain(
+      'tls_certfile: /etc/llama-stack/tls/tls.crt',
+    );
+    expect(config.data['config.yaml']).toContain(
+      'tls_keyfile: /etc/llama-stack/tls/tls.key',
+    );
+  }, 180_000);
+
   it('v1alpha1 userConfig and caBundle from other namespaces: the config copied, the CA keys concatenated in order', async () => {
     for (const name of ['shared', 'certs'])
       await client.create(Namespaces, { metadata: { name } });
@@ -684,12 +839,67 @@ describe('stack operator', () => {
     });
   }, 120_000);
 
+  it("a direct image whose labels carry the config, read with the ServiceAccount's pull Secret: ConfigGenerated=True, configSource oci-label", async () => {
+    await client.create(Secrets, {
+      metadata: { name: 'registry-pull', namespace: NS },
+      type: 'kubernetes.io/dockerconfigjson',
+      stringData: {
+        '.dockerconfigjson': JSON.stringify({
+          auths: {
+            [privateRegistry.host]: { username: 'puller', password: 'hunter2' },
+          },
+        }),
+      },
+    } as KubeObject);
+    await client.create(ServiceAccounts, {
+      metadata: { name: 'puller', namespace: NS },
+      imagePullSecrets: [{ name: 'registry-pull' }],
+    } as KubeObject);
+    const image = privateRegistry.image('llamastack/labelled:1');
+    await client.create(
+      Stacks,
+      v2('labelled', {
+        distribution: { image },
+        providers: {
+          inference: [{ provider: 'vllm', endpoint: 'http://vllm:8000' }],
+        },
+        workload: { overrides: { serviceAccountName: 'puller' } },
+      }),
+    );
+    const generated = await eventually('labelled ConfigGenerated', async () => {
+      const s = await getStack('labelled');
+      return condition(s, 'ConfigGenerated')?.status === 'True' && s;
+    });
+    expect(generated.status.resolvedDistribution).toMatchObject({
+      image,
+      configSource: 'oci-label',
+    });
+    const configMap = await client.get<KubeObject & { data?: any }>(
+      ConfigMaps,
+      {
+        namespace: NS,
+        name: generated.status.configGeneration.configMapName,
+      },
+    );
+    expect(configMap.data['config.yaml']).toMatch(
+      /^distro_name: labelled-starter$/m,
+    );
+    expect(configMap.data['config.yaml']).toContain('http://vllm:8000');
+    // The registry asked for a token and got the pull Secret's credentials.
+    expect(privateRegistry.requests.some(r => r.path === '/token')).toBe(true);
+    expect((await getDeployment('labelled')).spec.template.spec).toMatchObject({
+      serviceAccountName: 'puller',
+      containers: [expect.objectContaining({ image })],
+    });
+  }, 60_000);
+
   it('a broken config keeps the running Deployment untouched, with ConfigGenerated=False and the reason', async () => {
     const before = await getDeployment('demo');
     const pods = await podsOf('demo');
-    // The webhook only warns about a direct image (it may carry config labels); generation needs a base config.
+    // The webhook only warns about a direct image (it may carry config labels); generation needs a base
+    // config: this image's registry answers, and it has no config labels (FR-027c).
     await put('demo', {
-      distribution: { image: 'registry.example.com/my-llama:1' },
+      distribution: { image: registry.image('llamastack/plain:1') },
     });
     const failed = await eventually('ConfigGenerated=False', async () => {
       const s = await getStack('demo');

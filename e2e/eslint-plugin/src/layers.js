@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The `layers` rule: a package imports only packages of its own or a lower
- * layer, and production code imports no test tooling. Each workspace package
+ * layer, production code imports no test tooling, and a published package's
+ * production code imports no private package. Each workspace package
  * declares its layer in its package.json as `"runway": {"layer": "..."}`.
  */
 const fs = require('node:fs');
@@ -22,7 +23,7 @@ const TEST_FILE =
   /(^|\/)(bench|__testUtils__|__fixtures__|__mocks__)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)setupTests\.[jt]sx?$|^src\/testing(Index)?(\.[jt]sx?$|\/)/;
 
 /**
- * @typedef {{ name: string, dir: string, layer: string | undefined }} WorkspacePackage
+ * @typedef {{ name: string, dir: string, layer: string | undefined, isPrivate: boolean }} WorkspacePackage
  * @typedef {{ root: string, byName: Map<string, WorkspacePackage>, byDir: Map<string, WorkspacePackage> }} Workspace
  */
 
@@ -75,7 +76,12 @@ function findWorkspace(dir) {
       const pkgManifest = path.join(pkgDir, 'package.json');
       if (!fs.existsSync(pkgManifest)) continue;
       const pkg = readJson(pkgManifest);
-      const entry = { name: pkg.name, dir: pkgDir, layer: pkg.runway?.layer };
+      const entry = {
+        name: pkg.name,
+        dir: pkgDir,
+        layer: pkg.runway?.layer,
+        isPrivate: pkg.private === true,
+      };
       found.byName.set(pkg.name, entry);
       found.byDir.set(pkgDir, entry);
     }
@@ -130,6 +136,9 @@ function checkImport(workspace, from, isTestFile, source) {
     LAYERS.indexOf(/** @type {string} */ (from.layer))
   )
     return { messageId: 'upward', data };
+  // A published package that needs an unpublished one cannot be installed by anyone else.
+  if (!from.isPrivate && target.isPrivate && !isTestFile)
+    return { messageId: 'privateFromPublished', data };
   return undefined;
 }
 
@@ -151,6 +160,8 @@ const rule = {
         '{{target}} declares no known layer: add "runway": {"layer": "<{{order}}>"} to its package.json.',
       withoutLayer:
         '{{from}} declares no known layer: add "runway": {"layer": "<{{order}}>"} to its package.json (one of {{order}}).',
+      privateFromPublished:
+        '{{target}} is a private package; {{from}} is published, so its production code may import only published packages: publish {{target}} (remove "private": true, keep publishConfig) or move what {{from}} needs into a published package.',
       outsidePackage:
         "'{{source}}' reaches into another package's folder: import it by its package name ({{target}}).",
     },

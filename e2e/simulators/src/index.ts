@@ -102,6 +102,7 @@ export {
   LLAMA_STACK_POD_SELECTOR,
   LLAMA_STACK_SIMULATOR,
   SIMULATED_HEALTH_ENV,
+  SIMULATED_SCHEME_ENV,
   loopbackAddress,
   registerLlamaStackSimulator,
   serverEndpoint,
@@ -109,3 +110,14 @@ export {
   simulatedHealth,
 } from './llamaStack';
 export type { LlamaStackSimulator } from './llamaStack';
+export {
+  REGISTRY_SIMULATOR,
+  buildImage,
+  startRegistrySimulator,
+  tarArchive,
+} from './registrySimulator';
+export type {
+  RegistrySimulator,
+  RegistrySimulatorOptions,
+  SimulatedImage,
+} from './registrySimulator';

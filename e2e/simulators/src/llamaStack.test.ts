@@ -6,6 +6,7 @@ import {
   podServer,
   serverEndpoint,
   SIMULATED_HEALTH_ENV,
+  SIMULATED_SCHEME_ENV,
   simulatedHealth,
 } from './llamaStack';
 
@@ -42,6 +43,22 @@ describe('llama-stack simulator', () => {
       ),
     ).toEqual({ port: 9000, https: true });
     expect(serverEndpoint(pod({}))).toEqual({ port: 8321, https: false });
+  });
+
+  it('speaks the scheme the container env names, whatever the probe says (a server without TLS on a TLS stack)', () => {
+    const probed = (scheme: string, value?: string) =>
+      serverEndpoint(
+        pod({
+          readinessProbe: { httpGet: { scheme } },
+          env: value ? [{ name: SIMULATED_SCHEME_ENV, value }] : [],
+        }),
+      ).https;
+    expect(probed('HTTPS', 'http')).toBe(false);
+    expect(probed('HTTP', 'https')).toBe(true);
+    expect(probed('HTTPS', 'HTTP')).toBe(false);
+    // Anything else is ignored: the probe's scheme.
+    expect(probed('HTTPS', 'ftp')).toBe(true);
+    expect(probed('HTTPS')).toBe(true);
   });
 
   it('gives every pod its own loopback address, never .0 or .255', () => {

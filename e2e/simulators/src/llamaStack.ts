@@ -14,7 +14,10 @@
  * A bad server on purpose: the container env `LLAMA_STACK_SIMULATED_HEALTH`
  * (through the stack's `workload.overrides.env`) is the `status` it answers
  * (`Error`: `200 {"status":"Error"}`), or an HTTP status code (`503`:
- * `503 {"status":"Error"}`).
+ * `503 {"status":"Error"}`). A server speaking the wrong scheme: the container env
+ * `LLAMA_STACK_SIMULATED_SCHEME` (`http` or `https`) replaces the scheme the
+ * readiness probe implies (`http` on a TLS stack: a server that never turned
+ * TLS on).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -34,6 +37,8 @@ export const LLAMA_STACK_SIMULATOR = 'llama-stack';
 export const LLAMA_STACK_POD_SELECTOR = 'app.kubernetes.io/name=llama-stack';
 /** Container env that makes the simulated server answer something other than OK. */
 export const SIMULATED_HEALTH_ENV = 'LLAMA_STACK_SIMULATED_HEALTH';
+/** Container env (`http` | `https`) that makes the simulated server speak that scheme whatever the probe says. */
+export const SIMULATED_SCHEME_ENV = 'LLAMA_STACK_SIMULATED_SCHEME';
 export const LLAMA_STACK_HEALTH_PATH = '/v1/health';
 const DEFAULT_PORT = 8321;
 
@@ -52,7 +57,10 @@ export function simulatedHealth(pod: KubeObject): {
   return { code: 200, body: JSON.stringify({ status: wanted }) };
 }
 
-/** The server's port and scheme as the pod declares them: its `http` port, its readiness probe's scheme. Pure. */
+/**
+ * The server's port and scheme as the pod declares them: its `http` port, its readiness probe's
+ * scheme, unless the container env `LLAMA_STACK_SIMULATED_SCHEME` says otherwise. Pure.
+ */
 export function serverEndpoint(pod: KubeObject): {
   port: number;
   https: boolean;
@@ -60,13 +68,20 @@ export function serverEndpoint(pod: KubeObject): {
   const container = (pod as any).spec?.containers?.[0] ?? {};
   const ports: Array<{ name?: string; containerPort?: number }> =
     container.ports ?? [];
+  const env: Array<{ name?: string; value?: string }> = container.env ?? [];
   const port =
     ports.find(p => p.name === 'http')?.containerPort ??
     ports[0]?.containerPort ??
     DEFAULT_PORT;
+  const scheme = env
+    .find(e => e.name === SIMULATED_SCHEME_ENV)
+    ?.value?.toLowerCase();
   return {
     port,
-    https: container.readinessProbe?.httpGet?.scheme === 'HTTPS',
+    https:
+      scheme === 'http' || scheme === 'https'
+        ? scheme === 'https'
+        : container.readinessProbe?.httpGet?.scheme === 'HTTPS',
   };
 }
 

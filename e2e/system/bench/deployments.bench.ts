@@ -45,9 +45,7 @@ import {
   type ModelDeploymentObject,
   resourceCreated,
 } from '@runway-portal/provider-shared/testing';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import {
   counterDelta,
   histogramDelta,
@@ -60,18 +58,10 @@ import {
   webhookHistogram,
   writeSummary,
 } from '../src/apiMetrics';
-import {
-  type RunningSystem,
-  startSystem,
-  type SystemService,
-} from '../src/system';
-import {
-  modelDeployment,
-  nodesFor,
-  WORKLOADS,
-  workloadOf,
-} from '../src/workloads';
+import type { RunningSystem, SystemService } from '../src/system';
+import { modelDeployment, WORKLOADS, workloadOf } from '../src/workloads';
 import { envNumber } from './env';
+import { progress, withBenchSystem } from './system';
 
 const COUNT = envNumber('COUNT', 1000);
 const CONCURRENCY = envNumber('CONCURRENCY', 16);
@@ -437,299 +427,270 @@ function exitedServices(system: RunningSystem): string[] {
 }
 
 async function main(): Promise<void> {
-  const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-  const stateDir = mkdtempSync(join(tmpdir(), 'runway-system-bench-'));
-  let system: RunningSystem | undefined;
-  const stopAll = async () => {
-    await system?.stop();
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      progress(`${signal}: stopping the system`);
-      void stopAll().finally(() => process.exit(130));
-    });
-  }
-  try {
-    progress(
-      `starting the system: one cluster, the core, four providers, the simulators (logs in ${stateDir}/logs)`,
-    );
-    system = await startSystem({
-      clusters: ['bench-system'],
-      backstage: false,
+  await withBenchSystem(
+    {
+      cluster: 'bench-system',
+      deployments: COUNT + WORKLOADS.length * PER_PROVIDER,
       stepDelayMs: STEP_DELAY_MS,
-      stateDir,
-      honourLocalConfig: false,
-      log: progress,
-      clusterOptions: {
-        nodes: nodesFor(COUNT + WORKLOADS.length * PER_PROVIDER),
-        // Two or three Services per deployment: the harness's default /24 range holds only 253.
-        extraArgs: {
-          'kube-apiserver': ['--service-cluster-ip-range=10.0.0.0/16'],
-        },
-      },
-    });
-    if (system.missing.length > 0)
-      throw new Error(
-        `not every controller started:\n${system.missing.join('\n')}`,
-      );
-    const running = system;
-    const client = new KubeClient(running.clusters[0].kubeConfig());
-    try {
-      await client.create(Namespaces, { metadata: { name: NS } });
-      await client.create(Namespaces, { metadata: { name: RAW_NS } });
-      const memory = new Map<string, MemorySample>();
-      sampleMemory(running, memory); // idle: every controller ready, nothing to reconcile
+    },
+    async running => {
+      const client = new KubeClient(running.clusters[0].kubeConfig());
+      try {
+        await client.create(Namespaces, { metadata: { name: NS } });
+        await client.create(Namespaces, { metadata: { name: RAW_NS } });
+        const memory = new Map<string, MemorySample>();
+        sampleMemory(running, memory); // idle: every controller ready, nothing to reconcile
 
-      progress(
-        `baseline: ${COUNT} ConfigMap creates, ${CONCURRENCY} in flight`,
-      );
-      const rawSeconds = await timed(() =>
-        inParallel(COUNT, CONCURRENCY, i =>
-          client.create(ConfigMaps, {
-            metadata: { name: `raw-${i}`, namespace: RAW_NS },
-            data: { i: String(i) },
-          }),
-        ),
-      );
-
-      // Admission alone: the same dry-run creates with our webhooks, without them, with them again.
-      progress(
-        `admission: ${COUNT} dry-run ModelDeployment creates with the webhooks, without, with again`,
-      );
-      // The first round is the first calls after start-up (connections, compilation); the third is the steady state.
-      const core = running.services.find(s => s.name === 'core');
-      const admissionRound = async (): Promise<AdmissionRound> => {
-        const before = await snapshot(client);
-        const cpuBefore = cpuSecondsOf(core?.service.pid);
-        const seconds = await dryRunCreates(client);
-        const coreCpuSeconds = cpuSecondsOf(core?.service.pid) - cpuBefore;
-        const after = await snapshot(client);
-        return {
-          seconds,
-          coreCpuSeconds,
-          latency: histogramDelta(
-            webhookHistogram(before, 'CREATE'),
-            webhookHistogram(after, 'CREATE'),
-          ),
-        };
-      };
-      const firstRound = await admissionRound();
-      const removed = await removeWebhooks(client);
-      await new Promise(r => setTimeout(r, 2000)); // the API server's webhook informer sees the deletes
-      const idleCpuBefore = cpuSecondsOf(core?.service.pid);
-      const withoutWebhooks = await dryRunCreates(client);
-      // What the core uses without serving a call (leases, watches, metrics): the floor of the figures above.
-      const coreIdleCpuSeconds =
-        cpuSecondsOf(core?.service.pid) - idleCpuBefore;
-      await restoreWebhooks(client, removed);
-      await new Promise(r => setTimeout(r, 2000));
-      const warmRound = await admissionRound();
-      const admission = admissionLines({
-        firstRound,
-        warmRound,
-        withoutWebhooks,
-        coreIdleCpuSeconds,
-      });
-      admission.results.push(webhookConnections(running));
-      if (ONLY === 'admission') {
-        process.stdout.write(
-          `${[
-            `raw API server write rate (ConfigMap creates): ${(
-              COUNT / rawSeconds
-            ).toFixed(0)} writes/s (${rawSeconds.toFixed(2)} s for ${COUNT})`,
-            ...admission.results,
-            'targets (issue 21):',
-            ...admission.targets,
-          ].join('\n')}\n`,
-        );
-        return;
-      }
-
-      progress(`creating ${COUNT} ModelDeployments, ${CONCURRENCY} in flight`);
-      // Progress from a watch, not a list of every deployment each second: at COUNT=1000 those
-      // lists (megabytes each) were load on the API server the run measures, and timed out.
-      const watched = new Informer<ModelDeploymentObject>(
-        client,
-        ModelDeployments,
-        { namespace: NS },
-      );
-      watched.start();
-      await watched.waitForSync();
-      const beforeRun = await snapshot(client);
-      let atCreated: MetricSample[] | undefined;
-      const start = performance.now();
-      const elapsed = () => (performance.now() - start) / 1000;
-      const submitSeconds = await timed(() =>
-        inParallel(COUNT, CONCURRENCY, i =>
-          client.create(ModelDeployments, modelDeployment(i, NS)),
-        ),
-      );
-
-      const reached: Progress = { created: new Map(), running: new Map() };
-      let wrong: string[] = [];
-      let finalItems: ModelDeploymentObject[] = [];
-      await pollUntil(
-        async () => {
-          const exited = exitedServices(running);
-          if (exited.length > 0)
-            throw new Error(
-              `a process of the system exited during the run:\n${exited.join(
-                '\n',
-              )}`,
-            );
-          sampleMemory(running, memory);
-          const items = watched.store.list();
-          const failed = items.find(md => md.status?.phase === 'Failed');
-          if (failed)
-            throw new Error(
-              `${failed.metadata?.name} (${
-                workloadOf(Number(failed.metadata?.name?.slice(3))).provider
-              }) Failed: ${failed.status?.message}`,
-            );
-          wrong = wrongProviders(items);
-          finalItems = items;
-          const seconds = elapsed();
-          record(reached.created, items, resourceCreated, seconds);
-          record(reached.running, items, isRunning, seconds);
-          if (!atCreated && reached.created.has('all'))
-            atCreated = await snapshot(client);
-          progress(
-            `${seconds.toFixed(0)} s: ResourceCreated ${
-              items.filter(resourceCreated).length
-            }/${COUNT}, Running ${items.filter(isRunning).length}/${COUNT}`,
-          );
-          return reached.running.has('all');
-        },
-        TIMEOUT_MS,
-        `${COUNT} ModelDeployments Running`,
-      );
-      await watched.stop();
-
-      const runWork = apiWork(beforeRun, atCreated ?? [], COUNT);
-      const runAdmission = histogramDelta(
-        webhookHistogram(beforeRun),
-        webhookHistogram(atCreated ?? []),
-      );
-
-      // API work per provider: one provider at a time on a quiet system, create until all ResourceCreated.
-      const perProvider = new Map<string, ApiWork>();
-      for (const w of WORKLOADS) {
-        const ns = `bench-${w.provider}`;
-        await client.create(Namespaces, { metadata: { name: ns } });
-        await quiesce(client);
         progress(
-          `API work: ${PER_PROVIDER} ${w.provider} deployments in ${ns}`,
+          `baseline: ${COUNT} ConfigMap creates, ${CONCURRENCY} in flight`,
         );
-        const before = await snapshot(client);
-        await inParallel(PER_PROVIDER, CONCURRENCY, i =>
-          client.create(ModelDeployments, modelDeployment(i, ns, w.spec)),
+        const rawSeconds = await timed(() =>
+          inParallel(COUNT, CONCURRENCY, i =>
+            client.create(ConfigMaps, {
+              metadata: { name: `raw-${i}`, namespace: RAW_NS },
+              data: { i: String(i) },
+            }),
+          ),
         );
+
+        // Admission alone: the same dry-run creates with our webhooks, without them, with them again.
+        progress(
+          `admission: ${COUNT} dry-run ModelDeployment creates with the webhooks, without, with again`,
+        );
+        // The first round is the first calls after start-up (connections, compilation); the third is the steady state.
+        const core = running.services.find(s => s.name === 'core');
+        const admissionRound = async (): Promise<AdmissionRound> => {
+          const before = await snapshot(client);
+          const cpuBefore = cpuSecondsOf(core?.service.pid);
+          const seconds = await dryRunCreates(client);
+          const coreCpuSeconds = cpuSecondsOf(core?.service.pid) - cpuBefore;
+          const after = await snapshot(client);
+          return {
+            seconds,
+            coreCpuSeconds,
+            latency: histogramDelta(
+              webhookHistogram(before, 'CREATE'),
+              webhookHistogram(after, 'CREATE'),
+            ),
+          };
+        };
+        const firstRound = await admissionRound();
+        const removed = await removeWebhooks(client);
+        await new Promise(r => setTimeout(r, 2000)); // the API server's webhook informer sees the deletes
+        const idleCpuBefore = cpuSecondsOf(core?.service.pid);
+        const withoutWebhooks = await dryRunCreates(client);
+        // What the core uses without serving a call (leases, watches, metrics): the floor of the figures above.
+        const coreIdleCpuSeconds =
+          cpuSecondsOf(core?.service.pid) - idleCpuBefore;
+        await restoreWebhooks(client, removed);
+        await new Promise(r => setTimeout(r, 2000));
+        const warmRound = await admissionRound();
+        const admission = admissionLines({
+          firstRound,
+          warmRound,
+          withoutWebhooks,
+          coreIdleCpuSeconds,
+        });
+        admission.results.push(webhookConnections(running));
+        if (ONLY === 'admission') {
+          process.stdout.write(
+            `${[
+              `raw API server write rate (ConfigMap creates): ${(
+                COUNT / rawSeconds
+              ).toFixed(0)} writes/s (${rawSeconds.toFixed(2)} s for ${COUNT})`,
+              ...admission.results,
+              'targets (issue 21):',
+              ...admission.targets,
+            ].join('\n')}\n`,
+          );
+          return;
+        }
+
+        progress(
+          `creating ${COUNT} ModelDeployments, ${CONCURRENCY} in flight`,
+        );
+        // Progress from a watch, not a list of every deployment each second: at COUNT=1000 those
+        // lists (megabytes each) were load on the API server the run measures, and timed out.
+        const watched = new Informer<ModelDeploymentObject>(
+          client,
+          ModelDeployments,
+          { namespace: NS },
+        );
+        watched.start();
+        await watched.waitForSync();
+        const beforeRun = await snapshot(client);
+        let atCreated: MetricSample[] | undefined;
+        const start = performance.now();
+        const elapsed = () => (performance.now() - start) / 1000;
+        const submitSeconds = await timed(() =>
+          inParallel(COUNT, CONCURRENCY, i =>
+            client.create(ModelDeployments, modelDeployment(i, NS)),
+          ),
+        );
+
+        const reached: Progress = { created: new Map(), running: new Map() };
+        let wrong: string[] = [];
+        let finalItems: ModelDeploymentObject[] = [];
         await pollUntil(
           async () => {
-            const items = (
-              await client.list<ModelDeploymentObject>(ModelDeployments, {
-                namespace: ns,
-              })
-            ).items;
-            return (
-              items.length === PER_PROVIDER && items.every(resourceCreated)
+            const exited = exitedServices(running);
+            if (exited.length > 0)
+              throw new Error(
+                `a process of the system exited during the run:\n${exited.join(
+                  '\n',
+                )}`,
+              );
+            sampleMemory(running, memory);
+            const items = watched.store.list();
+            const failed = items.find(md => md.status?.phase === 'Failed');
+            if (failed)
+              throw new Error(
+                `${failed.metadata?.name} (${
+                  workloadOf(Number(failed.metadata?.name?.slice(3))).provider
+                }) Failed: ${failed.status?.message}`,
+              );
+            wrong = wrongProviders(items);
+            finalItems = items;
+            const seconds = elapsed();
+            record(reached.created, items, resourceCreated, seconds);
+            record(reached.running, items, isRunning, seconds);
+            if (!atCreated && reached.created.has('all'))
+              atCreated = await snapshot(client);
+            progress(
+              `${seconds.toFixed(0)} s: ResourceCreated ${
+                items.filter(resourceCreated).length
+              }/${COUNT}, Running ${items.filter(isRunning).length}/${COUNT}`,
             );
+            return reached.running.has('all');
           },
           TIMEOUT_MS,
-          `${PER_PROVIDER} ${w.provider} ModelDeployments ResourceCreated`,
+          `${COUNT} ModelDeployments Running`,
         );
-        perProvider.set(
-          w.provider,
-          apiWork(before, await snapshot(client), PER_PROVIDER),
-        );
-      }
+        await watched.stop();
 
-      const rawRate = COUNT / rawSeconds;
-      const createdTimes = WORKLOADS.map(
-        w => reached.created.get(w.provider) ?? NaN,
-      );
-      const slowestToFastest =
-        Math.max(...createdTimes) / Math.min(...createdTimes);
-      const allCreated = reached.created.get('all') ?? NaN;
-      const runP99 = histogramQuantile(0.99, runAdmission);
-      const target = (ok: boolean) => (ok ? 'met' : 'NOT met');
-      const row = (group: string, count: number) => {
-        const created = reached.created.get(group) ?? NaN;
-        const run = reached.running.get(group) ?? NaN;
-        return `  ${group.padEnd(8)} ${String(count).padStart(6)}  ${created
-          .toFixed(2)
-          .padStart(9)} s (${(created / rawSeconds)
-          .toFixed(1)
-          .padStart(5)}x raw)  ${run.toFixed(2).padStart(9)} s (${(
-          run / rawSeconds
-        )
-          .toFixed(1)
-          .padStart(5)}x raw)`;
-      };
-      const mib = (n: number) => `${n.toFixed(0)} MiB`;
-      const lines = [
-        `ModelDeployments: ${COUNT} through the core and four providers (client concurrency ${CONCURRENCY}, simulator step ${STEP_DELAY_MS} ms)`,
-        `raw API server write rate (ConfigMap creates): ${rawRate.toFixed(
-          0,
-        )} writes/s (${rawSeconds.toFixed(2)} s for ${COUNT})`,
-        `ModelDeployment creates (through the core's webhooks): ${(
-          COUNT / submitSeconds
-        ).toFixed(0)} creates/s (${submitSeconds.toFixed(2)} s for ${COUNT})`,
-        'time from the first create until every deployment of the group has ResourceCreated=True, then phase Running (ratio: to the raw write time of the same count):',
-        `  ${'provider'.padEnd(8)} ${'count'.padStart(
-          6,
-        )}  ${'ResourceCreated'.padStart(27)}  ${'Running'.padStart(27)}`,
-        ...WORKLOADS.map(w => row(w.provider, expectedOf(w.provider))),
-        row('all', COUNT),
-        wrong.length > 0
-          ? `provider other than expected: ${wrong.length} (${wrong
-              .slice(0, 5)
-              .join('; ')})`
-          : 'every deployment went to the provider its spec selects',
-        `API work per ModelDeployment from the API server's apiserver_request_total (every client: controllers, simulators, kube-controller-manager, kwok), create until ResourceCreated:`,
-        ...apiWorkLines('all', runWork),
-        `  per provider, ${PER_PROVIDER} deployments of one provider at a time after the run:`,
-        ...WORKLOADS.flatMap(w =>
-          apiWorkLines(w.provider, perProvider.get(w.provider)!),
-        ),
-        ...admission.results,
-        `webhook latency during the run: p99 ${ms(runP99)}`,
-        'where the time goes, per provider (condition transition times of the run):',
-        ...stageLines(finalItems),
-        'targets (issue 21):',
-        ...admission.targets,
-        `  all ResourceCreated <= 25x raw creates: ${(
-          allCreated / rawSeconds
-        ).toFixed(1)}x  ${target(allCreated / rawSeconds <= 25)}`,
-        `  slowest provider <= 1.5x fastest (ResourceCreated): ${slowestToFastest.toFixed(
-          2,
-        )}x  ${target(slowestToFastest <= 1.5)}`,
-        'memory per process (RSS; peak = the kernel high-water mark, start-up included):',
-        ...running.services.map(s => {
-          const sample = memory.get(s.name);
-          const { rss, peak } = memoryNow(s);
-          return `  ${s.name.padEnd(17)} idle ${mib(sample?.idle ?? 0).padStart(
-            8,
-          )}, highest sampled during the run ${mib(
-            sample?.sampled ?? 0,
-          ).padStart(8)}, at the end ${mib(rss).padStart(8)}, peak ${mib(
-            peak,
-          ).padStart(8)}`;
-        }),
-        'note: the controllers run from TypeScript sources through the test transform (as local processes do); built bundles need less memory',
-      ];
-      process.stdout.write(`${lines.join('\n')}\n`);
-      if (wrong.length > 0)
-        throw new Error(
-          `${wrong.length} deployments went to another provider than their spec selects`,
+        const runWork = apiWork(beforeRun, atCreated ?? [], COUNT);
+        const runAdmission = histogramDelta(
+          webhookHistogram(beforeRun),
+          webhookHistogram(atCreated ?? []),
         );
-    } finally {
-      client.close();
-    }
-  } finally {
-    progress('stopping the system');
-    await stopAll();
-  }
+
+        // API work per provider: one provider at a time on a quiet system, create until all ResourceCreated.
+        const perProvider = new Map<string, ApiWork>();
+        for (const w of WORKLOADS) {
+          const ns = `bench-${w.provider}`;
+          await client.create(Namespaces, { metadata: { name: ns } });
+          await quiesce(client);
+          progress(
+            `API work: ${PER_PROVIDER} ${w.provider} deployments in ${ns}`,
+          );
+          const before = await snapshot(client);
+          await inParallel(PER_PROVIDER, CONCURRENCY, i =>
+            client.create(ModelDeployments, modelDeployment(i, ns, w.spec)),
+          );
+          await pollUntil(
+            async () => {
+              const items = (
+                await client.list<ModelDeploymentObject>(ModelDeployments, {
+                  namespace: ns,
+                })
+              ).items;
+              return (
+                items.length === PER_PROVIDER && items.every(resourceCreated)
+              );
+            },
+            TIMEOUT_MS,
+            `${PER_PROVIDER} ${w.provider} ModelDeployments ResourceCreated`,
+          );
+          perProvider.set(
+            w.provider,
+            apiWork(before, await snapshot(client), PER_PROVIDER),
+          );
+        }
+
+        const rawRate = COUNT / rawSeconds;
+        const createdTimes = WORKLOADS.map(
+          w => reached.created.get(w.provider) ?? NaN,
+        );
+        const slowestToFastest =
+          Math.max(...createdTimes) / Math.min(...createdTimes);
+        const allCreated = reached.created.get('all') ?? NaN;
+        const runP99 = histogramQuantile(0.99, runAdmission);
+        const target = (ok: boolean) => (ok ? 'met' : 'NOT met');
+        const row = (group: string, count: number) => {
+          const created = reached.created.get(group) ?? NaN;
+          const run = reached.running.get(group) ?? NaN;
+          return `  ${group.padEnd(8)} ${String(count).padStart(6)}  ${created
+            .toFixed(2)
+            .padStart(9)} s (${(created / rawSeconds)
+            .toFixed(1)
+            .padStart(5)}x raw)  ${run.toFixed(2).padStart(9)} s (${(
+            run / rawSeconds
+          )
+            .toFixed(1)
+            .padStart(5)}x raw)`;
+        };
+        const mib = (n: number) => `${n.toFixed(0)} MiB`;
+        const lines = [
+          `ModelDeployments: ${COUNT} through the core and four providers (client concurrency ${CONCURRENCY}, simulator step ${STEP_DELAY_MS} ms)`,
+          `raw API server write rate (ConfigMap creates): ${rawRate.toFixed(
+            0,
+          )} writes/s (${rawSeconds.toFixed(2)} s for ${COUNT})`,
+          `ModelDeployment creates (through the core's webhooks): ${(
+            COUNT / submitSeconds
+          ).toFixed(0)} creates/s (${submitSeconds.toFixed(2)} s for ${COUNT})`,
+          'time from the first create until every deployment of the group has ResourceCreated=True, then phase Running (ratio: to the raw write time of the same count):',
+          `  ${'provider'.padEnd(8)} ${'count'.padStart(
+            6,
+          )}  ${'ResourceCreated'.padStart(27)}  ${'Running'.padStart(27)}`,
+          ...WORKLOADS.map(w => row(w.provider, expectedOf(w.provider))),
+          row('all', COUNT),
+          wrong.length > 0
+            ? `provider other than expected: ${wrong.length} (${wrong
+                .slice(0, 5)
+                .join('; ')})`
+            : 'every deployment went to the provider its spec selects',
+          `API work per ModelDeployment from the API server's apiserver_request_total (every client: controllers, simulators, kube-controller-manager, kwok), create until ResourceCreated:`,
+          ...apiWorkLines('all', runWork),
+          `  per provider, ${PER_PROVIDER} deployments of one provider at a time after the run:`,
+          ...WORKLOADS.flatMap(w =>
+            apiWorkLines(w.provider, perProvider.get(w.provider)!),
+          ),
+          ...admission.results,
+          `webhook latency during the run: p99 ${ms(runP99)}`,
+          'where the time goes, per provider (condition transition times of the run):',
+          ...stageLines(finalItems),
+          'targets (issue 21):',
+          ...admission.targets,
+          `  all ResourceCreated <= 25x raw creates: ${(
+            allCreated / rawSeconds
+          ).toFixed(1)}x  ${target(allCreated / rawSeconds <= 25)}`,
+          `  slowest provider <= 1.5x fastest (ResourceCreated): ${slowestToFastest.toFixed(
+            2,
+          )}x  ${target(slowestToFastest <= 1.5)}`,
+          'memory per process (RSS; peak = the kernel high-water mark, start-up included):',
+          ...running.services.map(s => {
+            const sample = memory.get(s.name);
+            const { rss, peak } = memoryNow(s);
+            return `  ${s.name.padEnd(17)} idle ${mib(
+              sample?.idle ?? 0,
+            ).padStart(8)}, highest sampled during the run ${mib(
+              sample?.sampled ?? 0,
+            ).padStart(8)}, at the end ${mib(rss).padStart(8)}, peak ${mib(
+              peak,
+            ).padStart(8)}`;
+          }),
+          'note: the controllers run from TypeScript sources through the test transform (as local processes do); built bundles need less memory',
+        ];
+        process.stdout.write(`${lines.join('\n')}\n`);
+        if (wrong.length > 0)
+          throw new Error(
+            `${wrong.length} deployments went to another provider than their spec selects`,
+          );
+      } finally {
+        client.close();
+      }
+    },
+  );
 }
 
 runBenchmark(main);

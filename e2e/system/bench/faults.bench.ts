@@ -25,9 +25,6 @@
  */
 import { KubeClient } from '@runway-portal/controller-runtime';
 import { percentiles, runBenchmark } from '@runway-portal/e2e-testing';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   apiServerRestart,
   auditClean,
@@ -36,9 +33,8 @@ import {
   leaderHandover,
   sigkillLoop,
 } from '../src/faults';
-import { type RunningSystem, startSystem } from '../src/system';
-import { nodesFor } from '../src/workloads';
 import { envNumber } from './env';
+import { progress, withBenchSystem } from './system';
 
 const COUNT = envNumber('COUNT', 300);
 const KILLS = envNumber('KILLS', 24);
@@ -59,138 +55,111 @@ const ratio = (ms: number, target: number) =>
   }`;
 
 async function main(): Promise<void> {
-  const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-  const stateDir = mkdtempSync(join(tmpdir(), 'runway-faults-bench-'));
-  let system: RunningSystem | undefined;
-  const stopAll = async () => {
-    await system?.stop();
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      progress(`${signal}: stopping the system`);
-      void stopAll().finally(() => process.exit(130));
-    });
-  }
   const lines: string[] = [];
-  try {
-    progress(
-      `starting the system: one cluster, the core, four providers, the simulators (logs in ${stateDir}/logs)`,
-    );
-    system = await startSystem({
-      clusters: ['faults-bench'],
-      backstage: false,
+  await withBenchSystem(
+    {
+      cluster: 'faults-bench',
+      deployments: COUNT + RESTART_COUNT * 2 + 4 * HANDOVERS,
       stepDelayMs: STEP_DELAY_MS,
-      stateDir,
-      honourLocalConfig: false,
-      log: progress,
-      clusterOptions: {
-        nodes: nodesFor(COUNT + RESTART_COUNT * 2 + 4 * HANDOVERS),
-        // Two or three Services per deployment: the harness's default /24 range holds only 253.
-        extraArgs: {
-          'kube-apiserver': ['--service-cluster-ip-range=10.0.0.0/16'],
-        },
-      },
-    });
-    if (system.missing.length > 0)
-      throw new Error(
-        `not every controller started:\n${system.missing.join('\n')}`,
-      );
-    const admin = new KubeClient(system.clusters[0].kubeConfig());
-    try {
-      progress(
-        `1. ${COUNT} deployments, ${KILLS} SIGKILLs every ${KILL_INTERVAL_MS} ms`,
-      );
-      const kills = new FaultProbe(system, admin, 'kills', progress);
-      await kills.createNamespace();
-      const loop = await sigkillLoop(kills, {
-        count: COUNT,
-        kills: KILLS,
-        intervalMs: KILL_INTERVAL_MS,
-        deleteEvery: 6,
-        timeoutMs: TIMEOUT_MS,
-      });
-      lines.push(
-        `SIGKILL loop: ${COUNT} deployments (${loop.deleted} deleted meanwhile), ${loop.kills} SIGKILLs of the core and the providers`,
-        `  converged (ResourceCreated, one upstream object each): ${seconds(
-          loop.convergeMs,
-        )} after the last kill; all Running ${seconds(loop.runningMs)}`,
-        `  missing ${loop.audit.missing.length}, duplicated ${
-          loop.audit.duplicated.length
-        }, orphaned ${loop.audit.orphans.length} (target 0: ${
-          auditClean(loop.audit) ? 'met' : 'NOT met'
-        }); overlapping leader terms ${loop.overlaps.length}`,
-      );
-
-      progress(
-        `2. control plane down ${seconds(
-          DOWN_MS,
-        )} during a stream of writes (${RESTART_COUNT} deployments first)`,
-      );
-      const restart = new FaultProbe(system, admin, 'restart', progress);
-      await restart.createNamespace();
-      const outage = await apiServerRestart(restart, {
-        count: RESTART_COUNT,
-        downMs: DOWN_MS,
-        burst: 6,
-        timeoutMs: TIMEOUT_MS,
-      });
-      lines.push(
-        `API-server restart (etcd kept): down ${seconds(outage.downMs)}, ${
-          outage.writes
-        } writes (${outage.failedAttempts} attempts refused during the outage)`,
-        `  every write reconciled ${seconds(
-          outage.recoveryMs,
-        )} after the API server answered: ${ratio(
-          outage.recoveryMs,
-          TARGETS.watchRecoveryMs,
-        )}`,
-      );
-
-      for (const controller of HANDOVER_CONTROLLERS) {
-        const probe = new FaultProbe(
-          system,
-          admin,
-          `leader-${controller.name}`,
-          progress,
+    },
+    async system => {
+      const admin = new KubeClient(system.clusters[0].kubeConfig());
+      try {
+        progress(
+          `1. ${COUNT} deployments, ${KILLS} SIGKILLs every ${KILL_INTERVAL_MS} ms`,
         );
-        await probe.createNamespace();
-        const handovers: number[] = [];
-        const elected: number[] = [];
-        let overlaps = 0;
-        for (let round = 0; round < HANDOVERS; round++) {
-          progress(
-            `3. ${controller.name}: hand-over ${round + 1}/${HANDOVERS}`,
-          );
-          const result = await leaderHandover(probe, {
-            ...controller,
-            leaseNamespace: 'airunway-system',
-            index: 4 * round, // KAITO's spec in the round robin
-            timeoutMs: TIMEOUT_MS,
-          });
-          handovers.push(result.handoverMs);
-          elected.push(result.electedMs);
-          overlaps += result.overlaps.length;
-        }
-        const p = percentiles(handovers);
+        const kills = new FaultProbe(system, admin, 'kills', progress);
+        await kills.createNamespace();
+        const loop = await sigkillLoop(kills, {
+          count: COUNT,
+          kills: KILLS,
+          intervalMs: KILL_INTERVAL_MS,
+          deleteEvery: 6,
+          timeoutMs: TIMEOUT_MS,
+        });
         lines.push(
-          `leader hand-over, ${
-            controller.name
-          } (${HANDOVERS} SIGKILLs of the leader of two): to the standby's first reconcile p50 ${seconds(
-            p.p50,
-          )}, max ${seconds(Math.max(...handovers))}: p50 ${ratio(
-            p.p50,
-            TARGETS.handoverMs,
-          )}; elected ${elected
-            .map(seconds)
-            .join(', ')}; overlapping leader terms ${overlaps}`,
+          `SIGKILL loop: ${COUNT} deployments (${loop.deleted} deleted meanwhile), ${loop.kills} SIGKILLs of the core and the providers`,
+          `  converged (ResourceCreated, one upstream object each): ${seconds(
+            loop.convergeMs,
+          )} after the last kill; all Running ${seconds(loop.runningMs)}`,
+          `  missing ${loop.audit.missing.length}, duplicated ${
+            loop.audit.duplicated.length
+          }, orphaned ${loop.audit.orphans.length} (target 0: ${
+            auditClean(loop.audit) ? 'met' : 'NOT met'
+          }); overlapping leader terms ${loop.overlaps.length}`,
         );
+
+        progress(
+          `2. control plane down ${seconds(
+            DOWN_MS,
+          )} during a stream of writes (${RESTART_COUNT} deployments first)`,
+        );
+        const restart = new FaultProbe(system, admin, 'restart', progress);
+        await restart.createNamespace();
+        const outage = await apiServerRestart(restart, {
+          count: RESTART_COUNT,
+          downMs: DOWN_MS,
+          burst: 6,
+          timeoutMs: TIMEOUT_MS,
+        });
+        lines.push(
+          `API-server restart (etcd kept): down ${seconds(outage.downMs)}, ${
+            outage.writes
+          } writes (${
+            outage.failedAttempts
+          } attempts refused during the outage)`,
+          `  every write reconciled ${seconds(
+            outage.recoveryMs,
+          )} after the API server answered: ${ratio(
+            outage.recoveryMs,
+            TARGETS.watchRecoveryMs,
+          )}`,
+        );
+
+        for (const controller of HANDOVER_CONTROLLERS) {
+          const probe = new FaultProbe(
+            system,
+            admin,
+            `leader-${controller.name}`,
+            progress,
+          );
+          await probe.createNamespace();
+          const handovers: number[] = [];
+          const elected: number[] = [];
+          let overlaps = 0;
+          for (let round = 0; round < HANDOVERS; round++) {
+            progress(
+              `3. ${controller.name}: hand-over ${round + 1}/${HANDOVERS}`,
+            );
+            const result = await leaderHandover(probe, {
+              ...controller,
+              leaseNamespace: 'airunway-system',
+              index: 4 * round, // KAITO's spec in the round robin
+              timeoutMs: TIMEOUT_MS,
+            });
+            handovers.push(result.handoverMs);
+            elected.push(result.electedMs);
+            overlaps += result.overlaps.length;
+          }
+          const p = percentiles(handovers);
+          lines.push(
+            `leader hand-over, ${
+              controller.name
+            } (${HANDOVERS} SIGKILLs of the leader of two): to the standby's first reconcile p50 ${seconds(
+              p.p50,
+            )}, max ${seconds(Math.max(...handovers))}: p50 ${ratio(
+              p.p50,
+              TARGETS.handoverMs,
+            )}; elected ${elected
+              .map(seconds)
+              .join(', ')}; overlapping leader terms ${overlaps}`,
+          );
+        }
+      } finally {
+        admin.close();
       }
-    } finally {
-      admin.close();
-    }
-  } finally {
-    await system?.stop();
-  }
+    },
+  );
   process.stdout.write(`\n${lines.join('\n')}\n`);
 }
 

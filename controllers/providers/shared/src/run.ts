@@ -4,44 +4,50 @@
  */
 import {
   createLogger,
-  helpRequested,
   Manager,
-  optionErrorsText,
-  usage,
+  runControllerProcess,
 } from '@runway-portal/controller-runtime';
 import { ProviderController } from './controller';
 import type { ProviderDefinition } from './definition';
-import { PROVIDER_OPTIONS, parseProviderOptions } from './options';
+import {
+  PROVIDER_OPTIONS,
+  parseProviderOptions,
+  type ProviderProcessOptions,
+} from './options';
 
-/** Runs a provider until it is told to stop; resolves with the process exit code. */
 /** The provider's leader-election Lease; its Role in controllers/deploy/provider-<name>/rbac.yaml names it. */
 export function providerLeaseName(name: string): string {
   return `${name}-provider-leader`;
 }
 
-export async function runProvider(
+/** Runs a provider until it is told to stop; resolves with the process exit code. */
+export function runProvider(
   definition: ProviderDefinition,
   argv: string[] = process.argv.slice(2),
   env: Record<string, string | undefined> = process.env,
 ): Promise<number> {
-  const program = `${definition.name}-provider`;
-  if (helpRequested(argv)) {
-    process.stdout.write(`${usage(program, PROVIDER_OPTIONS)}\n`);
-    return 0;
-  }
-  const parsed = parseProviderOptions(argv, env);
-  if (!parsed.ok) {
-    process.stderr.write(
-      optionErrorsText(program, PROVIDER_OPTIONS, parsed.errors),
-    );
-    return 2;
-  }
-  const options = parsed.options;
+  return runControllerProcess(
+    {
+      program: `${definition.name}-provider`,
+      specs: PROVIDER_OPTIONS,
+      parse: parseProviderOptions,
+      run: options => serveProvider(definition, options),
+    },
+    argv,
+    env,
+  );
+}
+
+/** A Manager with the provider's controller, until SIGTERM; resolves with the exit code. */
+async function serveProvider(
+  definition: ProviderDefinition,
+  options: ProviderProcessOptions,
+): Promise<number> {
   const logger = createLogger({ level: options.logLevel });
   let mgr: Manager;
   try {
     mgr = new Manager({
-      name: program,
+      name: `${definition.name}-provider`,
       kubeconfigPath: options.kubeconfig,
       logger,
       metrics: { port: options.metricsPort },

@@ -23,9 +23,14 @@ export { describeProviderConformance } from './testing/conformance';
 export type { ConformanceOptions } from './testing/conformance';
 export {
   baselineReport,
+  benchProvider,
   countModelDeployments,
   measureBaselines,
   resourceCreated,
   startProviderProcess,
 } from './testing/bench';
-export type { Baselines, WriteRate } from './testing/bench';
+export type {
+  Baselines,
+  ProviderBenchSettings,
+  WriteRate,
+} from './testing/bench';

@@ -193,6 +193,18 @@ function errorMessage(err: unknown): string {
 }
 
 /**
+ * An admission webhook's `matchConditions` entry: calls it only for
+ * creates and spec changes, so finalizer, label, annotation and status
+ * updates never wait on the webhook (a finalizer must come off while its
+ * controller is down). The installs' webhooks.yaml carry the same text.
+ */
+export const SPEC_CHANGED_CONDITION = {
+  name: 'spec-changed',
+  expression:
+    "request.operation != 'UPDATE' || !has(object.spec) || !has(oldObject.spec) || object.spec != oldObject.spec",
+};
+
+/**
  * A validating admission webhook. `validate` gets the request (with
  * `object` and `oldObject`) and says whether it is allowed; a thrown error
  * denies the request with code 500 and the error's message.

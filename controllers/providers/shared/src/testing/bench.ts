@@ -1,12 +1,34 @@
 /**
- * Helpers for the providers' benchmarks (`bench/provider.bench.ts`): run a
- * provider as its own process and load the API server with ModelDeployments,
- * against the same run's baselines. Timing, percentiles and memory are
- * e2e-testing's.
+ * The providers' benchmark harness (`bench/provider.bench.ts` only says what
+ * differs: `benchProvider`) and its parts: run a provider as its own process
+ * and load the API server with ModelDeployments, against the same run's
+ * baselines. Timing, percentiles and memory are e2e-testing's.
  */
-import type { ChildProcess } from 'node:child_process';
-import { inParallel, startTsProcess, timed } from '@runway-portal/e2e-testing';
-import { ConfigMaps, type KubeClient } from '@runway-portal/controller-runtime';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import {
+  startCluster,
+  type StartClusterOptions,
+} from '@runway-portal/e2e-cluster';
+import {
+  inParallel,
+  memoryOf,
+  pollUntil,
+  ratio,
+  stopProcesses,
+  timed,
+} from '@runway-portal/e2e-testing';
+import {
+  ConfigMaps,
+  KubeClient,
+  Namespaces,
+  type ResourceType,
+} from '@runway-portal/controller-runtime';
+import {
+  CONTROLLER_BUNDLE,
+  CONTROLLER_NODE_FLAGS,
+  ensureControllerBundle,
+} from '@runway-portal/controller-runtime/bundle';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { ModelDeployments } from '../resources';
 import {
@@ -14,21 +36,45 @@ import {
   type ModelDeploymentObject,
 } from '../testing';
 
+/** Bundles a provider's `main.ts` when its bundle is stale; returns the package's folder. */
+async function bundleProvider(mainTs: string): Promise<string> {
+  const packageDir = path.resolve(path.dirname(mainTs), '..');
+  await ensureControllerBundle(packageDir, path.relative(packageDir, mainTs));
+  return packageDir;
+}
+
 /**
- * Starts a provider's `main.ts` as its own process through the test
- * transform (as local processes run), on free ports, logging warnings only.
+ * Starts a provider from its built entry with the image's node flags, as
+ * its image and the local system run it (its `main.ts` bundled first when
+ * the bundle is stale), on free ports, logging warnings only.
  */
-export function startProviderProcess(
+export async function startProviderProcess(
   provider: string,
   mainTs: string,
   kubeconfig: string,
-): ChildProcess {
-  return startTsProcess(
-    `${provider} provider`,
-    mainTs,
-    ['--metrics-port', '0', '--health-port', '0', '--log-level', 'warn'],
-    { env: { KUBECONFIG: kubeconfig } },
+  env: NodeJS.ProcessEnv = {},
+): Promise<ChildProcess> {
+  const packageDir = await bundleProvider(mainTs);
+  const child = spawn(
+    process.execPath,
+    [
+      ...CONTROLLER_NODE_FLAGS,
+      CONTROLLER_BUNDLE,
+      '--metrics-port=0',
+      '--health-port=0',
+      '--log-level=warn',
+    ],
+    {
+      cwd: packageDir,
+      env: { ...process.env, ...env, KUBECONFIG: kubeconfig },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
   );
+  child.on('exit', code => {
+    if (code)
+      process.stderr.write(`${provider} provider exited with ${code}\n`);
+  });
+  return child;
 }
 
 /** Seconds and writes per second of a batch of API writes. */
@@ -144,3 +190,177 @@ export const resourceCreated = (md: ModelDeployment) =>
   md.status?.conditions?.some(
     c => c.type === 'ResourceCreated' && c.status === 'True',
   ) ?? false;
+
+/** What one provider's benchmark (`bench/provider.bench.ts`) sets differently. */
+export interface ProviderBenchSettings {
+  /** The deployments to create (`md-0` …): the bench's first argument, default 1,000. */
+  count: number;
+  /** The cluster's name, nodes and flags (its CRDs: Runway's and `upstreamCrds`). */
+  cluster: Omit<StartClusterOptions, 'crds'>;
+  /** File names in `../shared/upstream/crds` next to the repository (see the project README). */
+  upstreamCrds: string[];
+  /** What every deployment asks for. */
+  spec: ModelDeployment['spec'];
+  /** The providers to start, as `{ name, main }` (`src/main.ts`): the first one serves the deployments, the others only watch them. */
+  providers: { name: string; main: string }[];
+  /** Writes the provider makes per deployment until ResourceCreated, and which, for the report. */
+  writes: { perDeployment: number; which: string };
+  /**
+   * How the deployments become Running: an upstream operator's status the
+   * bench writes (`what` names it in the report), or what the cluster does
+   * by itself (`comesUp(count)` says what).
+   */
+  running:
+    | {
+        upstream: ResourceType;
+        what: string;
+        status: () => Record<string, unknown>;
+      }
+    | { comesUp: (count: number) => string };
+  /** Limit of each wait. */
+  timeoutMs: number;
+  /** Environment of the provider processes besides KUBECONFIG (e.g. HF_ENDPOINT: a bench never needs the network). */
+  env?: NodeJS.ProcessEnv;
+}
+
+const NAMESPACE = 'bench';
+const CONCURRENCY = 16;
+/** This package's folder, controllers/providers/shared. */
+const PACKAGE_DIR = path.dirname(
+  require.resolve('@runway-portal/provider-shared/package.json'),
+);
+const RUNWAY_CRDS = path.resolve(PACKAGE_DIR, '../../deploy/crds');
+const UPSTREAM_CRDS = path.resolve(
+  PACKAGE_DIR,
+  '../../../../shared/upstream/crds',
+);
+
+/**
+ * A provider's benchmark: `count` ModelDeployments through its process
+ * against a real cluster, next to the API server's raw write rate measured
+ * in the same run. Prints times, rates, ratios and each provider process's
+ * memory.
+ */
+export async function benchProvider(
+  settings: ProviderBenchSettings,
+): Promise<void> {
+  const { count, running } = settings;
+  const cluster = await startCluster({
+    ...settings.cluster,
+    crds: [
+      RUNWAY_CRDS,
+      ...settings.upstreamCrds.map(file => path.join(UPSTREAM_CRDS, file)),
+    ],
+  });
+  const client = new KubeClient(cluster.kubeConfig());
+  const processes: ChildProcess[] = [];
+  try {
+    await client.create(Namespaces, { metadata: { name: NAMESPACE } });
+    const target = { namespace: NAMESPACE, count, concurrency: CONCURRENCY };
+    const [served, ...watching] = settings.providers;
+    const baselines = await measureBaselines(
+      client,
+      target,
+      settings.spec,
+      served.name,
+    );
+
+    // The providers start with every deployment waiting: the time covers start-up, cache sync and every reconcile.
+    // Bundled before the clock starts: a stale bundle takes seconds to build.
+    for (const p of settings.providers) await bundleProvider(p.main);
+    const started = Date.now();
+    for (const p of settings.providers)
+      processes.push(
+        await startProviderProcess(
+          p.name,
+          p.main,
+          cluster.kubeconfigPath,
+          settings.env,
+        ),
+      );
+    const memory = () => processes.map(p => memoryOf(p.pid!));
+    const countWhere = (check: (md: ModelDeployment) => boolean) =>
+      countModelDeployments(client, NAMESPACE, check);
+    await pollUntil(
+      async () => (await countWhere(resourceCreated)) === count,
+      settings.timeoutMs,
+    );
+    const createdSeconds = (Date.now() - started) / 1000;
+    const atCreated = memory();
+
+    let runningStart = started;
+    if ('upstream' in running) {
+      // The upstream operator reporting every object up.
+      const status = running.status();
+      runningStart = Date.now();
+      await inParallel(count, CONCURRENCY, i =>
+        client.patch(
+          running.upstream,
+          { namespace: NAMESPACE, name: `md-${i}` },
+          { status },
+          'merge',
+          { subresource: 'status' },
+        ),
+      );
+    }
+    await pollUntil(
+      async () =>
+        (await countWhere(md => md.status?.phase === 'Running')) === count,
+      settings.timeoutMs,
+    );
+    const runningSeconds = (Date.now() - runningStart) / 1000;
+    const atEnd = memory();
+
+    const providerWriteRate =
+      (settings.writes.perDeployment * count) / createdSeconds;
+    const mib = (n: number) => `${n.toFixed(0)} MiB`;
+    const lines = [
+      ...baselineReport(target, baselines),
+      `all ResourceCreated: ${createdSeconds.toFixed(
+        2,
+      )} s from provider process start = ${(count / createdSeconds).toFixed(
+        0,
+      )} deployments/s = ${providerWriteRate.toFixed(0)} provider writes/s (${
+        settings.writes.which
+      } each); ratio to baseline 1 ${ratio(
+        providerWriteRate,
+        baselines.raw.rate,
+      )}, to baseline 2 ${ratio(providerWriteRate, baselines.submitted.rate)}`,
+      'upstream' in running
+        ? `all Running after the ${
+            running.what
+          } status moved: ${runningSeconds.toFixed(2)} s = ${(
+            count / runningSeconds
+          ).toFixed(
+            0,
+          )} deployments/s (1 status write each, after ${count} upstream status writes); ratio to baseline 2 ${ratio(
+            count / runningSeconds,
+            baselines.submitted.rate,
+          )}`
+        : `all Running (${running.comesUp(count)}): ${runningSeconds.toFixed(
+            2,
+          )} s from provider process start`,
+      `${served.name} provider memory: RSS when all were created ${mib(
+        atCreated[0].rss,
+      )}, at the end ${mib(atEnd[0].rss)}, peak ${mib(atEnd[0].peak)}`,
+      ...watching.map(
+        (p, i) =>
+          `${
+            p.name
+          } provider memory (watching the same ${count} deployments, none its own): then ${mib(
+            atCreated[i + 1].rss,
+          )}, at the end ${mib(atEnd[i + 1].rss)}, peak ${mib(
+            atEnd[i + 1].peak,
+          )}`,
+      ),
+      `note: ${
+        watching.length > 0 ? 'the providers run' : 'the provider runs'
+      } from the built entry (dist/controller.cjs, the image's node flags), as the image and the local system do`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await stopProcesses(processes);
+    client.close();
+    await cluster.stop();
+  }
+}
