@@ -248,6 +248,8 @@ interface AdmissionRound {
   seconds: number;
   /** CPU the core's process used meanwhile (it serves both webhooks). */
   coreCpuSeconds: number;
+  /** CPU the API server used meanwhile (it encodes the reviews, applies the patch, validates again). */
+  apiServerCpuSeconds: number;
   latency: Histogram;
 }
 
@@ -269,6 +271,7 @@ function admissionLines(rounds: {
   warmRound: AdmissionRound;
   withoutWebhooks: number;
   coreIdleCpuSeconds: number;
+  apiServerCpuWithoutSeconds: number;
 }): { results: string[]; targets: string[] } {
   const { firstRound, warmRound, withoutWebhooks, coreIdleCpuSeconds } = rounds;
   const ratio = warmRound.seconds / withoutWebhooks;
@@ -295,6 +298,13 @@ function admissionLines(rounds: {
       )}, after one round ${ms(
         warmRound.coreCpuSeconds / COUNT,
       )}; with the webhooks removed ${ms(coreIdleCpuSeconds / COUNT)}`,
+      `the API server's CPU per create (/proc): first round ${ms(
+        firstRound.apiServerCpuSeconds / COUNT,
+      )}, after one round ${ms(
+        warmRound.apiServerCpuSeconds / COUNT,
+      )}; with the webhooks removed ${ms(
+        rounds.apiServerCpuWithoutSeconds / COUNT,
+      )}`,
     ],
     targets: [
       `  creates through our webhooks (after one round) <= 1.5x without: ${ratio.toFixed(
@@ -459,15 +469,19 @@ async function main(): Promise<void> {
         );
         // The first round is the first calls after start-up (connections, compilation); the third is the steady state.
         const core = running.services.find(s => s.name === 'core');
+        const apiServerPid = running.clusters[0].pids()['kube-apiserver'];
         const admissionRound = async (): Promise<AdmissionRound> => {
           const before = await snapshot(client);
           const cpuBefore = cpuSecondsOf(core?.service.pid);
+          const apiCpuBefore = cpuSecondsOf(apiServerPid);
           const seconds = await dryRunCreates(client);
           const coreCpuSeconds = cpuSecondsOf(core?.service.pid) - cpuBefore;
+          const apiServerCpuSeconds = cpuSecondsOf(apiServerPid) - apiCpuBefore;
           const after = await snapshot(client);
           return {
             seconds,
             coreCpuSeconds,
+            apiServerCpuSeconds,
             latency: histogramDelta(
               webhookHistogram(before, 'CREATE'),
               webhookHistogram(after, 'CREATE'),
@@ -478,10 +492,13 @@ async function main(): Promise<void> {
         const removed = await removeWebhooks(client);
         await new Promise(r => setTimeout(r, 2000)); // the API server's webhook informer sees the deletes
         const idleCpuBefore = cpuSecondsOf(core?.service.pid);
+        const apiCpuBefore = cpuSecondsOf(apiServerPid);
         const withoutWebhooks = await dryRunCreates(client);
         // What the core uses without serving a call (leases, watches, metrics): the floor of the figures above.
         const coreIdleCpuSeconds =
           cpuSecondsOf(core?.service.pid) - idleCpuBefore;
+        const apiServerCpuWithoutSeconds =
+          cpuSecondsOf(apiServerPid) - apiCpuBefore;
         await restoreWebhooks(client, removed);
         await new Promise(r => setTimeout(r, 2000));
         const warmRound = await admissionRound();
@@ -490,6 +507,7 @@ async function main(): Promise<void> {
           warmRound,
           withoutWebhooks,
           coreIdleCpuSeconds,
+          apiServerCpuWithoutSeconds,
         });
         admission.results.push(webhookConnections(running));
         if (ONLY === 'admission') {
