@@ -273,6 +273,33 @@ describe('WebhookServer', () => {
     agent.destroy();
   });
 
+  it('stops within its grace period while a call never ends', async () => {
+    const other = new WebhookServer({
+      host: '127.0.0.1',
+      port: 0,
+      stopGraceMs: 200,
+    });
+    other.register(
+      '/validate',
+      validatingWebhook(() => ({ allowed: true })),
+    );
+    other.setCertificate(certs.cert, certs.key);
+    await other.start();
+    const session = await h2Session(other.port, certs.ca);
+    session.on('error', () => {});
+    const closed = new Promise(resolve => session.once('close', resolve));
+    const stalled = session.request(
+      { ':method': 'POST', ':path': '/validate' },
+      { endStream: false },
+    );
+    stalled.on('error', () => {});
+    stalled.write('{"apiVersion":'); // and never the rest
+    await new Promise(r => setTimeout(r, 50));
+    await expect(other.stop()).resolves.toBeUndefined(); // Jest's timeout if it hung
+    await closed;
+    expect(session.destroyed).toBe(true);
+  });
+
   it('refuses duplicate paths and paths without a slash', () => {
     expect(() =>
       server.register(

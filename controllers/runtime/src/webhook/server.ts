@@ -20,6 +20,8 @@ export interface WebhookServerOptions {
   maxBodyBytes?: number;
   logger?: Logger;
   metrics?: ControllerMetrics;
+  /** How long `stop` lets calls in flight finish before it drops them; default 10 s. */
+  stopGraceMs?: number;
 }
 
 class BodyTooLargeError extends Error {}
@@ -171,7 +173,12 @@ export class WebhookServer {
     // GOAWAY and end once their calls in flight are answered; HTTP/1.1 sockets end now.
     for (const session of this.sessions) session.close();
     for (const socket of this.http1Sockets) socket.destroy();
+    // A call that never ends (a client stalled mid-body) would hold a session, and close(), open.
+    const drop = setTimeout(() => {
+      for (const session of this.sessions) session.destroy();
+    }, this.options.stopGraceMs ?? 10_000);
     await closed;
+    clearTimeout(drop);
   }
 
   private async serve(
