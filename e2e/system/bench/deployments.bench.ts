@@ -15,10 +15,13 @@
  *   yarn workspace @runway-portal/e2e-system bench              # 1,000
  *   COUNT=100 yarn workspace @runway-portal/e2e-system bench
  *
+ *   ONLY=admission yarn workspace @runway-portal/e2e-system bench   # the admission phase alone
+ *
  * Environment: COUNT (default 1000), CONCURRENCY (client writes in flight,
  * default 16), STEP_DELAY_MS (simulated operators' step, default 1000),
  * TIMEOUT_S (for each wait, default 1800), PER_PROVIDER (default COUNT/4,
- * at most 25).
+ * at most 25), ONLY (`admission`: the raw baseline and the admission phase,
+ * then stop).
  */
 import {
   ConfigMaps,
@@ -42,9 +45,11 @@ import {
   type ModelDeploymentObject,
   resourceCreated,
 } from '@runway-portal/provider-shared/testing';
+import { readFileSync } from 'node:fs';
 import {
   counterDelta,
   histogramDelta,
+  type Histogram,
   histogramQuantile,
   type MetricSample,
   requestsByVerbAndResource,
@@ -67,6 +72,11 @@ const PER_PROVIDER = envNumber(
   'PER_PROVIDER',
   Math.max(1, Math.min(25, Math.ceil(COUNT / 4))),
 );
+const ONLY = process.env.ONLY ?? '';
+if (ONLY !== '' && ONLY !== 'admission')
+  throw new Error(
+    `ONLY=${ONLY} is not a phase: set ONLY=admission or unset it`,
+  );
 const NS = 'bench';
 const RAW_NS = 'bench-raw';
 
@@ -75,12 +85,13 @@ const WEBHOOK_TYPES: ResourceType[] = [
   ValidatingWebhookConfigurations,
 ];
 
-/** Deletes every webhook configuration (for the no-webhook baseline) and returns them to put back. */
+/** Deletes every webhook configuration of `types` (for the no-webhook baseline) and returns them to put back. */
 async function removeWebhooks(
   client: KubeClient,
+  types: ResourceType[] = WEBHOOK_TYPES,
 ): Promise<Array<{ rt: ResourceType; obj: KubeObject }>> {
   const removed: Array<{ rt: ResourceType; obj: KubeObject }> = [];
-  for (const rt of WEBHOOK_TYPES) {
+  for (const rt of types) {
     for (const obj of (await client.list(rt)).items) {
       await client.delete(rt, { name: obj.metadata!.name! });
       removed.push({ rt, obj });
@@ -234,6 +245,113 @@ function stageLines(items: ModelDeploymentObject[]): string[] {
 const ms = (seconds: number | undefined) =>
   seconds === undefined ? 'n/a' : `${(seconds * 1000).toFixed(1)} ms`;
 
+interface AdmissionRound {
+  seconds: number;
+  /** CPU the core's process used meanwhile (it serves both webhooks). */
+  coreCpuSeconds: number;
+  /** CPU the API server used meanwhile (it encodes the reviews, applies the patch, validates again). */
+  apiServerCpuSeconds: number;
+  latency: Histogram;
+}
+
+/** User + system CPU seconds of a process so far (/proc/<pid>/stat, 100 ticks a second); NaN if gone. */
+function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The admission phase's figures and its two targets (issue 21), as printed lines. */
+function admissionLines(rounds: {
+  firstRound: AdmissionRound;
+  warmRound: AdmissionRound;
+  withoutWebhooks: number;
+  coreIdleCpuSeconds: number;
+  apiServerCpuWithoutSeconds: number;
+}): { results: string[]; targets: string[] } {
+  const { firstRound, warmRound, withoutWebhooks, coreIdleCpuSeconds } = rounds;
+  const ratio = warmRound.seconds / withoutWebhooks;
+  const p99 = histogramQuantile(0.99, warmRound.latency);
+  const latencyText = (h: Histogram) =>
+    `p50 ${ms(histogramQuantile(0.5, h))}, p99 ${ms(
+      histogramQuantile(0.99, h),
+    )}`;
+  const target = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  return {
+    results: [
+      `admission: ${COUNT} dry-run ModelDeployment creates through our webhooks ${firstRound.seconds.toFixed(
+        2,
+      )} s (the first calls after start-up), ${warmRound.seconds.toFixed(
+        2,
+      )} s (after one round); with the webhook configurations removed ${withoutWebhooks.toFixed(
+        2,
+      )} s`,
+      `webhook latency (apiserver_admission_webhook_admission_duration_seconds, both webhooks; buckets 5, 25, 100, 500 ms): first round ${latencyText(
+        firstRound.latency,
+      )}; after one round ${latencyText(warmRound.latency)}`,
+      `the core's CPU per create (both webhook calls, /proc): first round ${ms(
+        firstRound.coreCpuSeconds / COUNT,
+      )}, after one round ${ms(
+        warmRound.coreCpuSeconds / COUNT,
+      )}; with the webhooks removed ${ms(coreIdleCpuSeconds / COUNT)}`,
+      `the API server's CPU per create (/proc): first round ${ms(
+        firstRound.apiServerCpuSeconds / COUNT,
+      )}, after one round ${ms(
+        warmRound.apiServerCpuSeconds / COUNT,
+      )}; with the webhooks removed ${ms(
+        rounds.apiServerCpuWithoutSeconds / COUNT,
+      )}`,
+    ],
+    targets: [
+      `  creates through our webhooks (after one round) <= 1.5x without: ${ratio.toFixed(
+        2,
+      )}x  ${target(ratio <= 1.5)}`,
+      `  webhook p99 (after one round) <= 5 ms: ${ms(p99)}  ${target(
+        p99 !== undefined && p99 <= 0.005,
+      )}`,
+    ],
+  };
+}
+
+/**
+ * The webhook connections each controller accepted, by protocol, from the
+ * line its webhook server logs per connection: shows whether the API server
+ * calls over HTTP/2 (one connection, many streams) or HTTP/1.1.
+ */
+function webhookConnections(system: RunningSystem): string {
+  const counts = system.services.flatMap(s => {
+    const byProtocol = new Map<string, number>();
+    let text = '';
+    try {
+      text = readFileSync(s.logPath, 'utf8');
+    } catch {
+      return [];
+    }
+    for (const line of text.split('\n')) {
+      if (!line.includes('"webhook connection"')) continue;
+      const protocol = String(
+        (JSON.parse(line) as { protocol?: unknown }).protocol,
+      );
+      byProtocol.set(protocol, (byProtocol.get(protocol) ?? 0) + 1);
+    }
+    return byProtocol.size === 0
+      ? []
+      : [
+          `${s.name} ${[...byProtocol]
+            .map(([protocol, n]) => `${protocol} ${n}`)
+            .join(', ')}`,
+        ];
+  });
+  return `webhook connections the API server opened (the controllers' logs): ${
+    counts.length > 0 ? counts.join('; ') : 'none logged'
+  }`;
+}
+
 /** When each provider's deployments (and all of them) first all passed a stage, in seconds from the first create. */
 type Reached = Map<string, number>;
 
@@ -351,12 +469,20 @@ async function main(): Promise<void> {
           `admission: ${COUNT} dry-run ModelDeployment creates with the webhooks, without, with again`,
         );
         // The first round is the first calls after start-up (connections, compilation); the third is the steady state.
-        const admissionRound = async () => {
+        const core = running.services.find(s => s.name === 'core');
+        const apiServerPid = running.clusters[0].pids()['kube-apiserver'];
+        const admissionRound = async (): Promise<AdmissionRound> => {
           const before = await snapshot(client);
+          const cpuBefore = cpuSecondsOf(core?.service.pid);
+          const apiCpuBefore = cpuSecondsOf(apiServerPid);
           const seconds = await dryRunCreates(client);
+          const coreCpuSeconds = cpuSecondsOf(core?.service.pid) - cpuBefore;
+          const apiServerCpuSeconds = cpuSecondsOf(apiServerPid) - apiCpuBefore;
           const after = await snapshot(client);
           return {
             seconds,
+            coreCpuSeconds,
+            apiServerCpuSeconds,
             latency: histogramDelta(
               webhookHistogram(before, 'CREATE'),
               webhookHistogram(after, 'CREATE'),
@@ -366,10 +492,59 @@ async function main(): Promise<void> {
         const firstRound = await admissionRound();
         const removed = await removeWebhooks(client);
         await new Promise(r => setTimeout(r, 2000)); // the API server's webhook informer sees the deletes
+        const idleCpuBefore = cpuSecondsOf(core?.service.pid);
+        const apiCpuBefore = cpuSecondsOf(apiServerPid);
         const withoutWebhooks = await dryRunCreates(client);
+        // What the core uses without serving a call (leases, watches, metrics): the floor of the figures above.
+        const coreIdleCpuSeconds =
+          cpuSecondsOf(core?.service.pid) - idleCpuBefore;
+        const apiServerCpuWithoutSeconds =
+          cpuSecondsOf(apiServerPid) - apiCpuBefore;
         await restoreWebhooks(client, removed);
         await new Promise(r => setTimeout(r, 2000));
         const warmRound = await admissionRound();
+        // One call per create instead of two: what the mutating webhook costs (issue 21: could CRD defaults replace it?).
+        const mutating = await removeWebhooks(client, [
+          MutatingWebhookConfigurations,
+        ]);
+        await new Promise(r => setTimeout(r, 2000));
+        const validatingOnly = await admissionRound();
+        await restoreWebhooks(client, mutating);
+        await new Promise(r => setTimeout(r, 2000));
+        const admission = admissionLines({
+          firstRound,
+          warmRound,
+          withoutWebhooks,
+          coreIdleCpuSeconds,
+          apiServerCpuWithoutSeconds,
+        });
+        admission.results.push(
+          `with the validating webhook alone (mutating configuration removed): ${validatingOnly.seconds.toFixed(
+            2,
+          )} s (${(validatingOnly.seconds / withoutWebhooks).toFixed(
+            2,
+          )}x without), p50 ${ms(
+            histogramQuantile(0.5, validatingOnly.latency),
+          )}, p99 ${ms(
+            histogramQuantile(0.99, validatingOnly.latency),
+          )}; CPU per create: the API server ${ms(
+            validatingOnly.apiServerCpuSeconds / COUNT,
+          )}, the core ${ms(validatingOnly.coreCpuSeconds / COUNT)}`,
+          webhookConnections(running),
+        );
+        if (ONLY === 'admission') {
+          process.stdout.write(
+            `${[
+              `raw API server write rate (ConfigMap creates): ${(
+                COUNT / rawSeconds
+              ).toFixed(0)} writes/s (${rawSeconds.toFixed(2)} s for ${COUNT})`,
+              ...admission.results,
+              'targets (issue 21):',
+              ...admission.targets,
+            ].join('\n')}\n`,
+          );
+          return;
+        }
 
         progress(
           `creating ${COUNT} ModelDeployments, ${CONCURRENCY} in flight`,
@@ -479,12 +654,6 @@ async function main(): Promise<void> {
         const slowestToFastest =
           Math.max(...createdTimes) / Math.min(...createdTimes);
         const allCreated = reached.created.get('all') ?? NaN;
-        const admissionRatio = warmRound.seconds / withoutWebhooks;
-        const createP99 = histogramQuantile(0.99, warmRound.latency);
-        const latencyText = (h: typeof warmRound.latency) =>
-          `p50 ${ms(histogramQuantile(0.5, h))}, p99 ${ms(
-            histogramQuantile(0.99, h),
-          )}`;
         const runP99 = histogramQuantile(0.99, runAdmission);
         const target = (ok: boolean) => (ok ? 'met' : 'NOT met');
         const row = (group: string, count: number) => {
@@ -526,27 +695,12 @@ async function main(): Promise<void> {
           ...WORKLOADS.flatMap(w =>
             apiWorkLines(w.provider, perProvider.get(w.provider)!),
           ),
-          `admission: ${COUNT} dry-run ModelDeployment creates through our webhooks ${firstRound.seconds.toFixed(
-            2,
-          )} s (the first calls after start-up), ${warmRound.seconds.toFixed(
-            2,
-          )} s (after one round); with the webhook configurations removed ${withoutWebhooks.toFixed(
-            2,
-          )} s`,
-          `webhook latency (apiserver_admission_webhook_admission_duration_seconds, both webhooks; buckets 5, 25, 100, 500 ms): first round ${latencyText(
-            firstRound.latency,
-          )}; after one round ${latencyText(
-            warmRound.latency,
-          )}; during the run p99 ${ms(runP99)}`,
+          ...admission.results,
+          `webhook latency during the run: p99 ${ms(runP99)}`,
           'where the time goes, per provider (condition transition times of the run):',
           ...stageLines(finalItems),
           'targets (issue 21):',
-          `  creates through our webhooks (after one round) <= 1.5x without: ${admissionRatio.toFixed(
-            2,
-          )}x  ${target(admissionRatio <= 1.5)}`,
-          `  webhook p99 (after one round) <= 5 ms: ${ms(createP99)}  ${target(
-            createP99 !== undefined && createP99 <= 0.005,
-          )}`,
+          ...admission.targets,
           `  all ResourceCreated <= 25x raw creates: ${(
             allCreated / rawSeconds
           ).toFixed(1)}x  ${target(allCreated / rawSeconds <= 25)}`,

@@ -1,5 +1,7 @@
 import {
+  admissionReviewSchema,
   conversionWebhook,
+  isWellFormedAdmissionReview,
   jsonPatch,
   mutatingWebhook,
   validatingWebhook,
@@ -111,6 +113,37 @@ describe('mutatingWebhook', () => {
     const sneaky = mutatingWebhook(() => undefined);
     expect(((await sneaky(input)).body as any).response.patch).toBeUndefined();
   });
+  it('gives the mutator a deep copy: nested objects and arrays, and keys like __proto__ kept as data', async () => {
+    const body = JSON.parse(
+      JSON.stringify(
+        review({
+          ...cm,
+          spec: { list: [{ a: 1 }, [2, null]], flag: true },
+        }),
+      ).replace('"data":{', '"data":{"__proto__":{"x":"y"},'),
+    );
+    const before = JSON.stringify(body);
+    const unchanged = mutatingWebhook(obj => obj);
+    expect(((await unchanged(body)).body as any).response).toEqual({
+      uid: 'uid-1',
+      allowed: true,
+    });
+    const handler = mutatingWebhook(obj => {
+      ((obj.spec as any).list[0] as any).a = 2;
+      (obj.spec as any).list[1].push(3);
+      return obj;
+    });
+    const response = ((await handler(body)).body as any).response;
+    expect(
+      JSON.parse(Buffer.from(response.patch, 'base64').toString()),
+    ).toEqual(
+      expect.arrayContaining([
+        { op: 'replace', path: '/spec/list/0/a', value: 2 },
+        { op: 'add', path: '/spec/list/1/2', value: 3 },
+      ]),
+    );
+    expect(JSON.stringify(body)).toBe(before);
+  });
 });
 
 describe('jsonPatch', () => {
@@ -163,5 +196,86 @@ describe('conversionWebhook', () => {
       status: 'Failure',
       message: 'spec.size is required to convert to v2',
     });
+  });
+});
+
+describe('isWellFormedAdmissionReview (the check without zod)', () => {
+  const base = {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: 'u',
+      kind: {
+        group: 'airunway.ai',
+        version: 'v1alpha1',
+        kind: 'ModelDeployment',
+      },
+      resource: {
+        group: 'airunway.ai',
+        version: 'v1alpha1',
+        resource: 'modeldeployments',
+      },
+      requestKind: {
+        group: 'airunway.ai',
+        version: 'v1alpha1',
+        kind: 'ModelDeployment',
+      },
+      subResource: 'status',
+      name: 'md-1',
+      namespace: 'ns',
+      operation: 'UPDATE',
+      userInfo: { username: 'admin', groups: ['system:masters'], uid: 'x' },
+      object: { metadata: { name: 'md-1' } },
+      oldObject: null,
+      dryRun: true,
+      options: { kind: 'UpdateOptions' },
+    },
+  };
+  const bad: unknown[] = [undefined, null, 'x', 1, true, [], {}, { a: 1 }, [1]];
+  /** The base review with one field (a path) set to each of `bad`, and removed. */
+  function variants(): unknown[] {
+    const paths = [
+      ['apiVersion'],
+      ['kind'],
+      ['request'],
+      ...Object.keys(base.request).map(k => ['request', k]),
+      ['request', 'kind', 'group'],
+      ['request', 'kind', 'kind'],
+      ['request', 'resource', 'resource'],
+      ['request', 'userInfo', 'username'],
+      ['request', 'userInfo', 'groups'],
+    ];
+    const out: unknown[] = [];
+    for (const path of paths) {
+      for (const value of [...bad, 'REMOVE', '', 'CREATE', ['a', 1]]) {
+        const copy = JSON.parse(JSON.stringify(base));
+        let holder = copy;
+        for (const key of path.slice(0, -1)) holder = holder[key];
+        if (value === 'REMOVE') delete holder[path.at(-1)!];
+        else holder[path.at(-1)!] = value;
+        out.push(copy);
+      }
+    }
+    return [...out, ...bad];
+  }
+
+  it('accepts what the API server sends', () => {
+    expect(isWellFormedAdmissionReview(base)).toBe(true);
+    expect(admissionReviewSchema.safeParse(base).success).toBe(true);
+  });
+
+  it("accepts nothing the schema refuses (so the 400s stay the schema's)", () => {
+    const all = variants();
+    expect(all.length).toBeGreaterThan(200);
+    const acceptedButRefused = all.filter(
+      v =>
+        isWellFormedAdmissionReview(v) &&
+        !admissionReviewSchema.safeParse(v).success,
+    );
+    expect(acceptedButRefused).toEqual([]);
+    // And it is not vacuous: it refuses most of them.
+    expect(
+      all.filter(v => !isWellFormedAdmissionReview(v)).length,
+    ).toBeGreaterThan(100);
   });
 });

@@ -17,7 +17,8 @@ const groupVersionKind = z.object({
   kind: z.string(),
 });
 
-const admissionReviewSchema = z.object({
+/** Exported for tests only (not in the package index). */
+export const admissionReviewSchema = z.object({
   apiVersion: z.literal('admission.k8s.io/v1'),
   kind: z.literal('AdmissionReview'),
   request: z
@@ -45,6 +46,76 @@ const admissionReviewSchema = z.object({
     })
     .loose(),
 });
+
+const OPERATIONS: ReadonlySet<unknown> = new Set([
+  'CREATE',
+  'UPDATE',
+  'DELETE',
+  'CONNECT',
+]);
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const optional =
+  (check: (v: unknown) => boolean) =>
+  (v: unknown): boolean =>
+    v === undefined || check(v);
+const hasStrings = (v: unknown, keys: string[]): boolean =>
+  isObject(v) && keys.every(key => isString(v[key]));
+const isStringArray = (v: unknown): boolean =>
+  Array.isArray(v) && v.every(isString);
+const isObjectOrNull = (v: unknown): boolean =>
+  v === undefined || v === null || isObject(v);
+
+/**
+ * The schema's check without zod, for the well-formed reviews the API
+ * server sends: it accepts only what `admissionReviewSchema` accepts (a test
+ * holds it to that), and anything else goes through the schema, which names
+ * the bad field. Zod builds a copy of the request on every call; in the
+ * core's profile that was an eighth of serving a call.
+ */
+export function isWellFormedAdmissionReview(
+  body: unknown,
+): body is { request: AdmissionRequest } {
+  if (
+    !isObject(body) ||
+    body.apiVersion !== 'admission.k8s.io/v1' ||
+    body.kind !== 'AdmissionReview'
+  )
+    return false;
+  const r = body.request;
+  return (
+    isObject(r) &&
+    isString(r.uid) &&
+    r.uid.length > 0 &&
+    hasStrings(r.kind, ['group', 'version', 'kind']) &&
+    hasStrings(r.resource, ['group', 'version', 'resource']) &&
+    optional(isString)(r.subResource) &&
+    optional(isString)(r.name) &&
+    optional(isString)(r.namespace) &&
+    OPERATIONS.has(r.operation) &&
+    isObject(r.userInfo) &&
+    optional(isString)(r.userInfo.username) &&
+    optional(isStringArray)(r.userInfo.groups) &&
+    isObjectOrNull(r.object) &&
+    isObjectOrNull(r.oldObject) &&
+    optional(v => typeof v === 'boolean')(r.dryRun)
+  );
+}
+
+/** The request of a well-formed AdmissionReview, or the 400 reply naming what is wrong. */
+function admissionRequestOf(
+  body: unknown,
+): { request: AdmissionRequest } | { reply: WebhookReply } {
+  if (isWellFormedAdmissionReview(body)) return { request: body.request };
+  const parsed = admissionReviewSchema.safeParse(body);
+  if (!parsed.success)
+    return {
+      reply: badRequest(parsed.error, 'AdmissionReview (admission.k8s.io/v1)'),
+    };
+  return { request: parsed.data.request as AdmissionRequest };
+}
 
 export type AdmissionRequest = z.infer<
   typeof admissionReviewSchema
@@ -92,6 +163,31 @@ function admissionReply(
   };
 }
 
+/**
+ * A deep copy of a value parsed from JSON (plain objects, arrays, strings,
+ * numbers, booleans, null). About ten times faster than `structuredClone`
+ * on a ModelDeployment (1 against 12-17 µs; `bench:webhook`), which every
+ * mutating call pays.
+ */
+function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const copy = cloneJson((value as Record<string, unknown>)[key]);
+    // JSON.parse makes "__proto__" an own key; an assignment would set the prototype instead.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: copy,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = copy;
+  }
+  return out as T;
+}
+
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -119,10 +215,9 @@ export function validatingWebhook(
   ) => ValidationResult | Promise<ValidationResult>,
 ): WebhookHandler {
   return async body => {
-    const parsed = admissionReviewSchema.safeParse(body);
-    if (!parsed.success)
-      return badRequest(parsed.error, 'AdmissionReview (admission.k8s.io/v1)');
-    const request = parsed.data.request as AdmissionRequest;
+    const parsed = admissionRequestOf(body);
+    if ('reply' in parsed) return parsed.reply;
+    const { request } = parsed;
     try {
       const result = await validate(request);
       if (result.allowed) {
@@ -165,14 +260,13 @@ export function mutatingWebhook(
   ) => KubeObject | undefined | Promise<KubeObject | undefined>,
 ): WebhookHandler {
   return async body => {
-    const parsed = admissionReviewSchema.safeParse(body);
-    if (!parsed.success)
-      return badRequest(parsed.error, 'AdmissionReview (admission.k8s.io/v1)');
-    const request = parsed.data.request as AdmissionRequest;
+    const parsed = admissionRequestOf(body);
+    if ('reply' in parsed) return parsed.reply;
+    const { request } = parsed;
     const original = request.object;
     if (!original) return admissionReply(request.uid, { allowed: true });
     try {
-      const mutated = await mutate(structuredClone(original), request);
+      const mutated = await mutate(cloneJson(original), request);
       const patch = mutated ? jsonPatch(original, mutated) : [];
       if (patch.length === 0)
         return admissionReply(request.uid, { allowed: true });
@@ -231,7 +325,7 @@ export function conversionWebhook(
         const converted =
           obj.apiVersion === desiredAPIVersion
             ? obj
-            : await convert(structuredClone(obj), desiredAPIVersion);
+            : await convert(cloneJson(obj), desiredAPIVersion);
         convertedObjects.push({ ...converted, apiVersion: desiredAPIVersion });
       }
       return reply({ convertedObjects, result: { status: 'Success' } });

@@ -1,6 +1,12 @@
-import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import http2, {
+  type Http2SecureServer,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type Http2Session,
+} from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { ControllerMetrics } from '../metrics/metrics';
 import { Logger, silentLogger } from '../observability/logger';
 import type { WebhookHandler } from './reviews';
@@ -14,17 +20,39 @@ export interface WebhookServerOptions {
   maxBodyBytes?: number;
   logger?: Logger;
   metrics?: ControllerMetrics;
+  /** How long `stop` lets calls in flight finish before it drops them; default 10 s. */
+  stopGraceMs?: number;
 }
 
 class BodyTooLargeError extends Error {}
 
+type WebhookRequest = IncomingMessage | Http2ServerRequest;
+/** What `serve` uses of a response, the same in both protocols. */
+type WebhookResponse = Pick<ServerResponse | Http2ServerResponse, 'end'> & {
+  writeHead(status: number, headers: Record<string, string | number>): unknown;
+};
+
+/** Connections and requests served, by protocol negotiated (ALPN): `h2` or `http/1.1`. */
+export interface WebhookTraffic {
+  connections: Record<string, number>;
+  requests: Record<string, number>;
+}
+
+/** Idle connections are kept 120 s: longer than the API server keeps them (Go's 90 s). */
+const IDLE_TIMEOUT_MS = 120_000;
+
 /**
- * HTTPS server for admission and conversion webhooks. Its certificate can
- * be swapped while it runs (after a rotation) without dropping requests.
+ * HTTPS server for admission and conversion webhooks, speaking HTTP/2 (and
+ * HTTP/1.1 to clients that do not offer h2). Its certificate can be swapped
+ * while it runs (after a rotation) without dropping requests.
  */
 export class WebhookServer {
   private readonly handlers = new Map<string, WebhookHandler>();
-  private server?: https.Server;
+  private server?: Http2SecureServer;
+  /** Open HTTP/2 sessions and HTTP/1.1 sockets, closed by `stop`. */
+  private readonly sessions = new Set<Http2Session>();
+  private readonly http1Sockets = new Set<TLSSocket>();
+  private readonly counts: WebhookTraffic = { connections: {}, requests: {} };
   private tls?: { cert: string; key: string };
   private readonly logger: Logger;
   private readonly maxBodyBytes: number;
@@ -58,6 +86,14 @@ export class WebhookServer {
     return this.tls !== undefined;
   }
 
+  /** Connections and requests served so far, by protocol (a copy). */
+  get traffic(): WebhookTraffic {
+    return {
+      connections: { ...this.counts.connections },
+      requests: { ...this.counts.requests },
+    };
+  }
+
   /** The bound port (after start). */
   get port(): number {
     return (this.server?.address() as AddressInfo | null)?.port ?? 0;
@@ -69,14 +105,47 @@ export class WebhookServer {
       throw new Error(
         'the webhook server needs a certificate before it starts',
       );
-    const server = https.createServer(
-      { ...this.tls },
+    // HTTP/2 when the client offers it (the API server's Go client does): its calls share one
+    // connection as concurrent streams, instead of each waiting for a free HTTP/1.1 connection
+    // or opening one more (a TLS handshake each).
+    const server = http2.createSecureServer(
+      // noDelay: sessions get TCP_NODELAY anyway, HTTP/1.1 connections only with it (https.Server
+      // sets it by default): without it a reply can wait for the client's delayed ACK (40 ms).
+      { ...this.tls, allowHTTP1: true, noDelay: true },
       (req, res) => void this.serve(req, res),
     );
-    // The API server keeps idle connections for 90 s (Go's default); closing them sooner
+    // HTTP/1.1 connections: the API server keeps idle ones for 90 s; closing them sooner
     // (Node's default is 5 s) races with a call sent on one and costs a new TLS handshake.
-    server.keepAliveTimeout = 120_000;
-    server.headersTimeout = 125_000;
+    // (Read by Node's HTTP/1.1 connection handling; not in the HTTP/2 server's type.)
+    Object.assign(server, {
+      keepAliveTimeout: IDLE_TIMEOUT_MS,
+      headersTimeout: IDLE_TIMEOUT_MS + 5_000,
+    });
+    // HTTP/2 sessions (and HTTP/1.1 sockets) idle that long are closed; a session with a
+    // GOAWAY, which the client honours before sending another call, so nothing races.
+    server.setTimeout(IDLE_TIMEOUT_MS);
+    server.on('timeout', (idle: Http2Session | TLSSocket) => {
+      if (this.sessions.has(idle as Http2Session))
+        (idle as Http2Session).close();
+      else (idle as TLSSocket).destroy();
+    });
+    server.on('secureConnection', (socket: TLSSocket) => {
+      const protocol = protocolOf(socket);
+      this.counts.connections[protocol] =
+        (this.counts.connections[protocol] ?? 0) + 1;
+      // One line per connection, not per request: with HTTP/2 the API server opens about one.
+      this.logger.info('webhook connection', {
+        protocol,
+        remote: socket.remoteAddress,
+      });
+      if (protocol === 'h2') return;
+      this.http1Sockets.add(socket);
+      socket.once('close', () => this.http1Sockets.delete(socket));
+    });
+    server.on('session', session => {
+      this.sessions.add(session);
+      session.once('close', () => this.sessions.delete(session));
+    });
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -100,16 +169,25 @@ export class WebhookServer {
     if (!server) return;
     this.server = undefined;
     const closed = new Promise<void>(resolve => server.close(() => resolve()));
-    // Keep-alive connections (the API server keeps them) would hold close() open.
-    server.closeAllConnections();
+    // Kept connections (the API server keeps them) would hold close() open. Sessions get a
+    // GOAWAY and end once their calls in flight are answered; HTTP/1.1 sockets end now.
+    for (const session of this.sessions) session.close();
+    for (const socket of this.http1Sockets) socket.destroy();
+    // A call that never ends (a client stalled mid-body) would hold a session, and close(), open.
+    const drop = setTimeout(() => {
+      for (const session of this.sessions) session.destroy();
+    }, this.options.stopGraceMs ?? 10_000);
     await closed;
+    clearTimeout(drop);
   }
 
   private async serve(
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: WebhookRequest,
+    res: WebhookResponse,
   ): Promise<void> {
     const started = process.hrtime.bigint();
+    const protocol = req.httpVersion === '2.0' ? 'h2' : 'http/1.1';
+    this.counts.requests[protocol] = (this.counts.requests[protocol] ?? 0) + 1;
     const path = new URL(req.url ?? '/', 'https://webhook').pathname;
     const handler = this.handlers.get(path);
     const reply = (status: number, body: unknown) => {
@@ -158,7 +236,11 @@ export class WebhookServer {
   }
 }
 
-function readLimited(req: IncomingMessage, maxBytes: number): Promise<string> {
+function protocolOf(socket: TLSSocket): string {
+  return socket.alpnProtocol === 'h2' ? 'h2' : 'http/1.1';
+}
+
+function readLimited(req: WebhookRequest, maxBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
