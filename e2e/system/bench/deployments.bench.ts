@@ -719,7 +719,7 @@ async function main(): Promise<void> {
               peak,
             ).padStart(8)}`;
           }),
-          'note: the controllers run from their built entry (dist/controller.cjs, the image\'s node flags), as the local system and the images do',
+          "note: the controllers run from their built entry (dist/controller.cjs, the image's node flags), as the local system and the images do",
         ];
         process.stdout.write(`${lines.join('\n')}\n`);
         if (wrong.length > 0)
