@@ -26,7 +26,7 @@ import {
   type WebhookManagerOptions,
 } from './options';
 
-/** A controller process: its name, its flags, their parse and its run. */
+/** A controller process: its name, its flags, their parse and its run. @public */
 export interface ControllerProcess<O> {
   /** Names the process in messages and the usage, e.g. `airunway-core`. */
   program: string;
@@ -42,7 +42,7 @@ export interface ControllerProcess<O> {
   run(options: O): Promise<number | void>;
 }
 
-/** Runs a controller process; resolves with its exit code (0 for `--help`, 2 for bad settings). */
+/** Runs a controller process; resolves with its exit code (0 for `--help`, 2 for bad settings). @public */
 export async function runControllerProcess<O>(
   controller: ControllerProcess<O>,
   argv: string[],
@@ -71,6 +71,8 @@ export async function runControllerProcess<O>(
 /**
  * A process's entry point, `main(argv?, env?)`: runs the process and leaves
  * a non-zero exit code in `process.exitCode`.
+ *
+ * @public
  */
 export function controllerMain<O>(
   controller: ControllerProcess<O>,
@@ -87,14 +89,14 @@ export function controllerMain<O>(
 const isForbidden = (err: unknown) =>
   err instanceof KubeApiError && err.code === 403;
 
-/** What tests give a process instead of its defaults. */
+/** What tests give a process instead of its defaults. @public */
 export interface ProcessDeps {
   client?: KubeClient;
   logger?: Logger;
   handleSignals?: boolean;
 }
 
-/** The webhook configurations and CRDs whose caBundle the process keeps current. */
+/** The webhook configurations and CRDs whose caBundle the process keeps current. @public */
 export type WebhookCertificateTargets = Pick<
   CertManagerOptions,
   | 'secretName'
@@ -107,6 +109,8 @@ export type WebhookCertificateTargets = Pick<
  * The Manager of a webhook-serving controller: metrics, probes, leader
  * election in `namespace` when asked, and unless the webhooks are off, a
  * webhook server whose certificate covers `webhookHost`.
+ *
+ * @public
  */
 export function webhookManager(
   program: string,
@@ -147,7 +151,7 @@ export function webhookManager(
   });
 }
 
-/** `https://<webhook-host>:<port>`, an IPv6 host in brackets. */
+/** `https://<webhook-host>:<port>`, an IPv6 host in brackets. @public */
 export function webhookBaseUrl(
   options: Pick<WebhookManagerOptions, 'webhookHost' | 'webhookPort'>,
 ): string {
@@ -162,6 +166,8 @@ export function webhookBaseUrl(
  * Starts a webhook Manager. In url mode (a local process) it first makes
  * its namespace and `register`s its webhooks at the base URL, waiting out
  * an API server that does not answer yet. Runs until stopped.
+ *
+ * @public
  */
 export async function startWebhookManager(
   manager: Manager,
@@ -198,6 +204,8 @@ const FRESH_SERVER_FORBIDDEN_ATTEMPTS = 10;
  * (no connection), and for a few attempts while it refuses with 403 (a
  * server that has just started authorizes before its RBAC cache has
  * synced); any other error, or a 403 that persists, fails.
+ *
+ * @public
  */
 export async function whileUnreachable(
   logger: Logger,

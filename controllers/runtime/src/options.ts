@@ -7,9 +7,10 @@
  */
 import { type LogLevel, parseLevel } from './observability/logger';
 
-/** Turns a raw value into a setting; throws an Error whose message starts with `label`. */
+/** Turns a raw value into a setting; throws an Error whose message starts with `label`. @public */
 export type OptionParser<T> = (raw: string, label: string) => T;
 
+/** @public */
 export interface OptionSpec<T> {
   /** Without the dashes: `metrics-port` is given as `--metrics-port`. */
   flag: string;
@@ -20,26 +21,29 @@ export interface OptionSpec<T> {
   parse: OptionParser<T>;
 }
 
+/** @public */
 export type OptionSpecs = Record<string, OptionSpec<unknown>>;
 
-/** The settings `specs` describe: a spec without a default may be undefined. */
+/** The settings `specs` describe: a spec without a default may be undefined. @public */
 export type ParsedOptions<S extends OptionSpecs> = {
   -readonly [K in keyof S]: S[K] extends { default: string }
     ? ReturnType<S[K]['parse']>
     : ReturnType<S[K]['parse']> | undefined;
 };
 
+/** @public */
 export type OptionsResult<T> =
   | { ok: true; options: T }
   | { ok: false; errors: string[] };
 
-/** How messages name a setting: `--metrics-port (METRICS_PORT)`. */
+/** How messages name a setting: `--metrics-port (METRICS_PORT)`. @public */
 export function optionLabel(
   spec: Pick<OptionSpec<unknown>, 'flag' | 'env'>,
 ): string {
   return `--${spec.flag} (${spec.env})`;
 }
 
+/** @public */
 export function parseProcessOptions<S extends OptionSpecs>(
   specs: S,
   argv: readonly string[],
@@ -94,12 +98,12 @@ export function parseProcessOptions<S extends OptionSpecs>(
     : { ok: true, options: options as ParsedOptions<S> };
 }
 
-/** `--help` or `-h` anywhere asks for the usage instead of a run. */
+/** `--help` or `-h` anywhere asks for the usage instead of a run. @public */
 export function helpRequested(argv: readonly string[]): boolean {
   return argv.includes('--help') || argv.includes('-h');
 }
 
-/** Every flag with its variable, help and default. */
+/** Every flag with its variable, help and default. @public */
 export function usage(program: string, specs: OptionSpecs): string {
   const lines = Object.values(specs).map(
     s =>
@@ -110,7 +114,7 @@ export function usage(program: string, specs: OptionSpecs): string {
   return `usage: ${program} [flags]\n${lines.join('\n')}`;
 }
 
-/** What a process prints for bad settings: one line per problem, then the usage. */
+/** What a process prints for bad settings: one line per problem, then the usage. @public */
 export function optionErrorsText(
   program: string,
   specs: OptionSpecs,
@@ -125,7 +129,7 @@ export function optionErrorsText(
 const invalid = (label: string, raw: string, fix: string) =>
   new Error(`${label} "${raw}" is not valid: ${fix}`);
 
-/** `90s`, `5m`, `1h`, `250ms` or a bare number of seconds, in milliseconds. */
+/** `90s`, `5m`, `1h`, `250ms` or a bare number of seconds, in milliseconds. @public */
 export function parseDuration(raw: string, label: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
   if (!match)
@@ -170,7 +174,7 @@ const SUBDOMAIN =
   /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-/** Ready parsers for the usual kinds of setting. */
+/** Ready parsers for the usual kinds of setting. @public */
 export const optionParsers = {
   string: ((raw: string) => raw) as OptionParser<string>,
   /** 0-65535; 0 lets the system pick a free port. */
@@ -219,7 +223,7 @@ export const optionParsers = {
   }) as OptionParser<LogLevel>,
 };
 
-/** The flags of every process that runs a Manager: its cluster, its two ports, its log level. */
+/** The flags of every process that runs a Manager: its cluster, its two ports, its log level. @public */
 export const MANAGER_OPTIONS = {
   kubeconfig: {
     flag: 'kubeconfig',
@@ -255,6 +259,8 @@ export const MANAGER_OPTIONS = {
  * leader election (the core, the model and the stack operators). Their
  * webhook Service is `<program>-webhook`, the certificate's default host in
  * service mode.
+ *
+ * @public
  */
 export function webhookManagerOptions(
   program: string,
@@ -308,14 +314,15 @@ export function webhookManagerOptions(
   } satisfies OptionSpecs;
 }
 
+/** @public */
 export type WebhookManagerSpecs = ReturnType<typeof webhookManagerOptions>;
 
-/** Settings with `webhookHost` always set (defaulted per webhook mode). */
+/** Settings with `webhookHost` always set (defaulted per webhook mode). @public */
 export type WithWebhookHost<O> = Omit<O, 'webhookHost'> & {
   webhookHost: string;
 };
 
-/** The settings every webhook Manager process has after its parse. */
+/** The settings every webhook Manager process has after its parse. @public */
 export type WebhookManagerOptions = WithWebhookHost<
   ParsedOptions<WebhookManagerSpecs>
 >;
@@ -325,6 +332,8 @@ export type WebhookManagerOptions = WithWebhookHost<
  * across them, the shared one (url mode needs a fixed port) and the
  * process's own `finish`, which may also refine the settings. Every problem
  * is returned at once.
+ *
+ * @public
  */
 export function parseWebhookManagerOptions<
   S extends WebhookManagerSpecs,
@@ -363,7 +372,7 @@ export function parseWebhookManagerOptions<
   return errors.length ? { ok: false, errors } : finished;
 }
 
-/** The settings of a webhook Manager process whose own flags are `Own`, `webhookHost` set. */
+/** The settings of a webhook Manager process whose own flags are `Own`, `webhookHost` set. @public */
 export type WebhookProcessSettings<Own extends OptionSpecs> = WithWebhookHost<
   ParsedOptions<WebhookManagerSpecs & Own>
 >;
@@ -373,6 +382,8 @@ export type WebhookProcessSettings<Own extends OptionSpecs> = WithWebhookHost<
  * flags (`webhookManagerOptions`), then its `own`; the parse checks the
  * shared ones across flags, then runs the process's `finish`. The result
  * is a `ControllerProcess` but for its `run`.
+ *
+ * @public
  */
 export function webhookProcessOptions<
   Own extends OptionSpecs,
@@ -397,7 +408,7 @@ export function webhookProcessOptions<
   };
 }
 
-/** The settings a process's `parse` returns when every flag is valid. */
+/** The settings a process's `parse` returns when every flag is valid. @public */
 export type SettingsOf<
   P extends {
     parse(...args: never[]): OptionsResult<unknown>;

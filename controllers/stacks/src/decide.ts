@@ -36,13 +36,15 @@ import {
   type Stack,
 } from './objects';
 
+/** @public */
 export const STACKS_FIELD_MANAGER = 'runway-stacks';
-/** On the Deployment: the `spec.distribution` it was made for, to tell an operator upgrade from a user's change (FR-101). */
+/** On the Deployment: the `spec.distribution` it was made for, to tell an operator upgrade from a user's change (FR-101). @public */
 export const DISTRIBUTION_ANNOTATION = 'llamastack.io/distribution';
 
 type Status = NonNullable<LlamaStackDistributionV1alpha2['status']>;
 type Condition = NonNullable<Status['conditions']>[number];
 
+/** @public */
 export interface DecideInput {
   stack: Stack;
   registry: DistributionRegistry;
@@ -68,12 +70,14 @@ export interface DecideInput {
   objectOptions?: ObjectOptions;
 }
 
+/** @public */
 export interface StackEvent {
   type: 'Normal' | 'Warning';
   reason: string;
   message: string;
 }
 
+/** @public */
 export interface Decision {
   status: Status;
   events: StackEvent[];
@@ -115,7 +119,7 @@ function condition(
   } as Condition;
 }
 
-/** The image the live Deployment's server container runs. */
+/** The image the live Deployment's server container runs. @public */
 export function liveImage(
   deployment: KubeObject | undefined,
 ): string | undefined {
@@ -188,6 +192,7 @@ function referenceMessage(issues: ValidationIssue[]): string {
     .join('; ');
 }
 
+/** @public */
 export function decide(input: DecideInput): Decision {
   const { stack, now } = input;
   const generation = stack.metadata?.generation;
@@ -467,6 +472,8 @@ export function decide(input: DecideInput): Decision {
  * `BaseConfigRequired`, FR-027c). Unusable labels fail naming the image; a
  * registry that could not be asked fails only a direct image (a named one
  * has its embedded config, as in an air-gapped cluster, FR-027e). Pure.
+ *
+ * @public
  */
 export function baseConfigOf(
   resolution: { image: string; baseConfig?: string },
@@ -498,6 +505,8 @@ export function baseConfigOf(
  * HealthCheck and the phase, as the released upstream operator derives them
  * once the Deployment is available: the server answering not OK is
  * `Failed`, no answer yet is `Initializing`, healthy is `Ready`.
+ *
+ * @public
  */
 export function healthCheck(
   available: boolean,
@@ -634,7 +643,7 @@ function withTransitions(stack: Stack, decision: Decision): Decision {
   return decision;
 }
 
-/** Whether the live status already says everything `desired` says (lastTransitionTime aside). */
+/** Whether the live status already says everything `desired` says (lastTransitionTime aside). @public */
 export function statusUpToDate(
   desired: Status,
   live: Status | undefined,
@@ -653,6 +662,8 @@ export function statusUpToDate(
  * Generated ConfigMaps to delete once the rollout finished: all but the
  * current one and the newest older one (the contract keeps two for
  * debugging). Before the rollout finishes nothing is deleted: old pods still mount theirs.
+ *
+ * @public
  */
 export function configMapsToDelete(
   owned: KubeObject[],

@@ -35,14 +35,17 @@ import {
   VALIDATE_PATH,
 } from './webhooks';
 
+/** @public */
 export const VALIDATING_CONFIG = 'airunway-stacks-validating';
+/** @public */
 export const CERT_SECRET = 'airunway-stacks-webhook-cert';
+/** @public */
 export const STACK_CRD = 'llamastackdistributions.llamastack.io';
 
 /** Calls the webhook only for creates and spec changes (the core's condition, same text as webhooks.yaml). */
 export { SPEC_CHANGED_CONDITION };
 
-/** The validating webhook configuration (url mode; service mode ships it as YAML with the same rules). */
+/** The validating webhook configuration (url mode; service mode ships it as YAML with the same rules). @public */
 export function validatingConfiguration(clientConfig: Record<string, unknown>) {
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
@@ -73,11 +76,13 @@ export function validatingConfiguration(clientConfig: Record<string, unknown>) {
   };
 }
 
+/** @public */
 export interface StacksProcess {
   manager: Manager;
   start(): Promise<void>;
 }
 
+/** @public */
 export function buildStacks(
   options: StacksOptions,
   deps: ProcessDeps & { registry?: DistributionRegistry } = {},
@@ -153,7 +158,7 @@ export function buildStacks(
   };
 }
 
-/** The process entry: parse settings, run, exit non-zero with a clear message on failure. */
+/** The process entry: parse settings, run, exit non-zero with a clear message on failure. @public */
 export const main = controllerMain({
   ...STACKS_PROCESS,
   run: options => buildStacks(options).start(),

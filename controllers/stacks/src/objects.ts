@@ -23,26 +23,35 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import { TLS_MOUNT_PATH, type SecretEnvVar } from './config/generate';
 
+/** @public */
 export type Stack = LlamaStackDistributionV1alpha2 & KubeObject;
 
+/** @public */
 export const CONFIG_HASH_ANNOTATION = 'llamastack.io/config-hash';
+/** @public */
 export const CONFIG_MAP_LABEL = 'llamastack.io/generated-config';
+/** @public */
 export const INSTANCE_LABEL = 'app.kubernetes.io/instance';
+/** @public */
 export const NAME_LABEL = 'app.kubernetes.io/name';
+/** @public */
 export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
+/** @public */
 export const MANAGED_BY = 'runway-stacks';
+/** @public */
 export const CONFIG_MOUNT_PATH = '/etc/llama-stack';
+/** @public */
 export const CA_BUNDLE_MOUNT_PATH = '/etc/ssl/certs/ca-bundle';
-/** The one file of the managed CA bundle (upstream's name, key and path). */
+/** The one file of the managed CA bundle (upstream's name, key and path). @public */
 export const CA_BUNDLE_KEY = 'ca-bundle.crt';
-/** On the pod template: the managed CA bundle's content hash, so new certificates roll the pods. */
+/** On the pod template: the managed CA bundle's content hash, so new certificates roll the pods. @public */
 export const CA_BUNDLE_HASH_ANNOTATION = 'llamastack.io/ca-bundle-hash';
-/** Marks the managed CA bundle among the stack's ConfigMaps (it is not a config: never garbage-collected as one). */
+/** Marks the managed CA bundle among the stack's ConfigMaps (it is not a config: never garbage-collected as one). @public */
 export const CA_BUNDLE_LABEL = 'llamastack.io/ca-bundle';
-/** The server's health endpoint: the kubelet's probes and the operator's HealthCheck ask it. */
+/** The server's health endpoint: the kubelet's probes and the operator's HealthCheck ask it. @public */
 export const HEALTH_PATH = '/v1/health';
 
-/** The config the Deployment mounts: a generated one (ours, immutable) or the user's (overrideConfig). */
+/** The config the Deployment mounts: a generated one (ours, immutable) or the user's (overrideConfig). @public */
 export interface MountedConfig {
   configMapName: string;
   /** The key holding the config (config.yaml, or run.yaml in an old override ConfigMap). */
@@ -51,6 +60,7 @@ export interface MountedConfig {
   hash: string;
 }
 
+/** @public */
 export interface DeploymentInput {
   image: string;
   config: MountedConfig;
@@ -60,6 +70,7 @@ export interface DeploymentInput {
   caBundleHash?: string;
 }
 
+/** @public */
 export interface ObjectOptions {
   /** Domain for generated Ingress hostnames (`<name>-<namespace>.<domain>`); unset: an Ingress rule without host. */
   ingressDomain?: string;
@@ -69,11 +80,12 @@ export interface ObjectOptions {
   operatorNamespace?: string;
 }
 
-/** The operator's pod label (controllers/deploy/stacks/deployment.yaml): what the NetworkPolicy admits for the probe. */
+/** The operator's pod label (controllers/deploy/stacks/deployment.yaml): what the NetworkPolicy admits for the probe. @public */
 export const OPERATOR_POD_LABELS = {
   'app.kubernetes.io/name': 'airunway-stacks',
 };
 
+/** @public */
 export function selectorLabels(stack: Stack): Record<string, string> {
   return {
     [NAME_LABEL]: 'llama-stack',
@@ -116,25 +128,31 @@ function bounded(base: string, suffix: string, max = 63): string {
   return base.slice(0, max - suffix.length).replace(/-+$/, '') + suffix;
 }
 
-/** FR-024, the contract: `{name}-config-{hash[:8]}`. */
+/** FR-024, the contract: `{name}-config-{hash[:8]}`. @public */
 export function configMapName(stackName: string, hash: string): string {
   const hex = hash.replace(/^sha256:/, '');
   return bounded(stackName, `-config-${hex.slice(0, 8)}`, 253);
 }
 
+/** @public */
 export const serviceName = (stack: Stack) =>
   bounded(stack.metadata!.name!, '-service');
-/** Upstream's `{name}-ca-bundle`: the CA certificates of the listed keys, concatenated. */
+/** Upstream's `{name}-ca-bundle`: the CA certificates of the listed keys, concatenated. @public */
 export const caBundleName = (stack: Stack) =>
   bounded(stack.metadata!.name!, '-ca-bundle', 253);
+/** @public */
 export const pvcName = (stack: Stack) =>
   bounded(stack.metadata!.name!, '-pvc', 253);
+/** @public */
 export const ingressName = (stack: Stack) =>
   bounded(stack.metadata!.name!, '-ingress', 253);
+/** @public */
 export const networkPolicyName = (stack: Stack) =>
   bounded(stack.metadata!.name!, '-network-policy', 253);
+/** @public */
 export const pdbName = (stack: Stack) =>
   bounded(stack.metadata!.name!, '-pdb', 253);
+/** @public */
 export const hpaName = (stack: Stack) =>
   bounded(stack.metadata!.name!, '-hpa', 253);
 
@@ -142,6 +160,8 @@ export const hpaName = (stack: Stack) =>
  * The server container's name: `llama-stack`, or a v1alpha1 user's
  * `containerSpec.name`, which v1alpha2 cannot hold and conversion keeps in
  * the `llamastack.io/v1alpha1-fields` annotation (the released operator names the container so).
+ *
+ * @public
  */
 export function containerName(stack: Stack): string {
   // A broken annotation reads as absent: it must not stop the stack.
@@ -152,10 +172,11 @@ export function containerName(stack: Stack): string {
     : DEFAULT_CONTAINER_NAME;
 }
 
+/** @public */
 export const portOf = (stack: Stack) =>
   stack.spec.networking?.port ?? DEFAULT_SERVER_PORT;
 
-/** The generated config as an immutable ConfigMap owned by the stack (NFR-005, FR-025). */
+/** The generated config as an immutable ConfigMap owned by the stack (NFR-005, FR-025). @public */
 export function desiredConfigMap(
   stack: Stack,
   configYaml: string,
@@ -180,6 +201,8 @@ export function desiredConfigMap(
  * (default `ca-bundle.crt`), in the order listed, as upstream concatenates
  * them; text around the blocks is dropped. A key without a certificate is an
  * error naming the field. Pure.
+ *
+ * @public
  */
 export function concatCaBundle(
   data: Readonly<Record<string, string>>,
@@ -207,7 +230,7 @@ export function concatCaBundle(
   return { ok: true, text: `${blocks.join('\n')}\n` };
 }
 
-/** The managed CA bundle ConfigMap (upstream's `{name}-ca-bundle`, key `ca-bundle.crt`), owned by the stack. */
+/** The managed CA bundle ConfigMap (upstream's `{name}-ca-bundle`, key `ca-bundle.crt`), owned by the stack. @public */
 export function desiredCaBundle(
   stack: Stack,
   text: string,
@@ -227,7 +250,7 @@ export function desiredCaBundle(
   };
 }
 
-/** The server Deployment: image, config mount, env and hash annotation together (FR-100). */
+/** The server Deployment: image, config mount, env and hash annotation together (FR-100). @public */
 export function desiredDeployment(
   stack: Stack,
   input: DeploymentInput,
@@ -364,6 +387,7 @@ export function desiredDeployment(
   };
 }
 
+/** @public */
 export function desiredService(stack: Stack): KubeObject {
   const port = portOf(stack);
   return {
@@ -377,7 +401,7 @@ export function desiredService(stack: Stack): KubeObject {
   };
 }
 
-/** FR-064, FR-065: an Ingress for `expose` (`{}` = true, the seed's edge case), TLS when a secret is set. */
+/** FR-064, FR-065: an Ingress for `expose` (`{}` = true, the seed's edge case), TLS when a secret is set. @public */
 export function desiredIngress(
   stack: Stack,
   options: ObjectOptions = {},
@@ -426,6 +450,8 @@ export function desiredIngress(
  * by name (`*` = every namespace); `labels` = namespaces carrying that label
  * key; the ingress controller's traffic when exposed comes through a
  * namespace the user lists.
+ *
+ * @public
  */
 export function desiredNetworkPolicy(
   stack: Stack,
@@ -487,6 +513,7 @@ export function desiredNetworkPolicy(
   };
 }
 
+/** @public */
 export function desiredPvc(stack: Stack): KubeObject | undefined {
   const storage = stack.spec.workload?.storage;
   if (!storage) return undefined;
@@ -503,6 +530,7 @@ export function desiredPvc(stack: Stack): KubeObject | undefined {
   };
 }
 
+/** @public */
 export function desiredPdb(stack: Stack): KubeObject | undefined {
   const pdb = stack.spec.workload?.podDisruptionBudget;
   if (
@@ -518,6 +546,7 @@ export function desiredPdb(stack: Stack): KubeObject | undefined {
   };
 }
 
+/** @public */
 export function desiredHpa(stack: Stack): KubeObject | undefined {
   const a = stack.spec.workload?.autoscaling;
   if (!a) return undefined;
@@ -551,7 +580,7 @@ export function desiredHpa(stack: Stack): KubeObject | undefined {
   };
 }
 
-/** Every object besides the ConfigMap and Deployment, by kind: present ones to apply, absent ones to delete. */
+/** Every object besides the ConfigMap and Deployment, by kind: present ones to apply, absent ones to delete. @public */
 export function desiredSatellites(stack: Stack, options: ObjectOptions = {}) {
   return {
     Service: desiredService(stack),

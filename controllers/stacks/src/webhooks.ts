@@ -28,9 +28,12 @@ import { parse } from 'yaml';
 import type { DistributionRegistry } from './config/distributions';
 import { baseConfigProviders } from './config/generate';
 
+/** @public */
 export const CONVERT_PATH = '/convert';
+/** @public */
 export const VALIDATE_PATH = '/validate-llamastack-io-llamastackdistribution';
 
+/** @public */
 export function convertStackObject(
   object: KubeObject,
   desiredApiVersion: string,
@@ -38,7 +41,7 @@ export function convertStackObject(
   return convertStack(object, desiredApiVersion) as KubeObject;
 }
 
-/** "path: message", unless the message already names its path. */
+/** "path: message", unless the message already names its path. @public */
 export function issueText(issue: ValidationIssue): string {
   return issue.message.includes(issue.path)
     ? issue.message
@@ -59,7 +62,7 @@ function baseIdsOf(registry: DistributionRegistry, name: string | undefined) {
   return byName.get(name);
 }
 
-/** Whether the requesting user may `get` a ConfigMap (a SubjectAccessReview in the cluster). */
+/** Whether the requesting user may `get` a ConfigMap (a SubjectAccessReview in the cluster). @public */
 export type ConfigMapAccess = (
   user: AdmissionRequest['userInfo'],
   namespace: string,
@@ -94,6 +97,8 @@ function newForeignReferences(
  * stored before a rule existed can still be changed and deleted. With
  * `access`, a newly named ConfigMap in another namespace must be readable by
  * the requesting user: the operator copies its content next to the stack.
+ *
+ * @public
  */
 export async function admitStack(
   request: Pick<

@@ -5,7 +5,7 @@ import {
   KubeConnectionError,
 } from '@runway-portal/controller-runtime';
 
-/** A failure with a named cause (the first words of the line printed). */
+/** A failure with a named cause (the first words of the line printed). @public */
 export class CliError extends Error {
   readonly name = 'CliError';
   constructor(

@@ -48,6 +48,7 @@ import { type ClusterFlags, clientFor } from './install/kubeconfig';
 import { type Reporter, streamReporter } from './install/reporter';
 import { uninstall, type UninstallTarget } from './install/uninstall';
 
+/** @public */
 export interface ProgramIO {
   reporter: Reporter;
   /** Where `--output json` and lists go. */
@@ -361,6 +362,7 @@ export interface Outcome {
   exitCode: number;
 }
 
+/** @public */
 export function buildProgram(
   io: ProgramIO,
   outcome: Outcome = { exitCode: 0 },
@@ -650,7 +652,7 @@ export function buildProgram(
   return program;
 }
 
-/** Runs the program; returns the exit code (errors printed as one line). */
+/** Runs the program; returns the exit code (errors printed as one line). @public */
 export async function run(
   argv: string[],
   io: ProgramIO = {

@@ -1,11 +1,12 @@
-/** The public hub; `HF_ENDPOINT` points everything at a mirror or a stand-in. */
+/** The public hub; `HF_ENDPOINT` points everything at a mirror or a stand-in. @public */
 export const DEFAULT_HUB_ENDPOINT = 'https://huggingface.co';
 
-/** `HF_ENDPOINT` (as the `huggingface_hub` library reads it), without a trailing slash. */
+/** `HF_ENDPOINT` (as the `huggingface_hub` library reads it), without a trailing slash. @public */
 export function hubEndpoint(env: NodeJS.ProcessEnv = process.env): string {
   return (env.HF_ENDPOINT || DEFAULT_HUB_ENDPOINT).replace(/\/+$/, '');
 }
 
+/** @public */
 export interface HubOptions {
   /** Default: `hubEndpoint()`. */
   endpoint?: string;
@@ -18,7 +19,7 @@ export interface HubOptions {
   fetch?: typeof fetch;
 }
 
-/** One file of a repository revision. */
+/** One file of a repository revision. @public */
 export interface HubFile {
   path: string;
   size: number;
@@ -26,6 +27,7 @@ export interface HubFile {
   sha256?: string;
 }
 
+/** @public */
 export type HubErrorCode =
   | 'unauthorized'
   | 'gated'
@@ -33,7 +35,7 @@ export type HubErrorCode =
   | 'http'
   | 'network';
 
-/** A hub answer that is not a success, said in terms of what to fix. */
+/** A hub answer that is not a success, said in terms of what to fix. @public */
 export class HubError extends Error {
   constructor(
     readonly code: HubErrorCode,
@@ -49,7 +51,7 @@ function encodePath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
-/** The URL a download reads: `{endpoint}/{repo}/resolve/{revision}/{path}` (answers `Range`). */
+/** The URL a download reads: `{endpoint}/{repo}/resolve/{revision}/{path}` (answers `Range`). @public */
 export function fileUrl(
   repoId: string,
   path: string,
@@ -60,7 +62,7 @@ export function fileUrl(
   return `${endpoint}/${repoId}/resolve/${revision}/${encodePath(path)}`;
 }
 
-/** Headers for a request on behalf of `token` (none without one). */
+/** Headers for a request on behalf of `token` (none without one). @public */
 export function authHeaders(token?: string): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
 }
@@ -70,6 +72,8 @@ export function authHeaders(token?: string): Record<string, string> {
  * answers 401 both for a gated repository without a token and for a private
  * or missing one (it does not say which to an anonymous caller); its
  * `X-Error-Code` header tells gated and missing apart when it can.
+ *
+ * @public
  */
 export function hubErrorOf(
   response: { status: number; headers: { get(name: string): string | null } },
@@ -121,6 +125,8 @@ function nextPage(link: string | null): string | undefined {
  * Every file of `repoId` at `options.revision`, with sizes and, for LFS
  * files, sha256 (`GET /api/models/{repo}/tree/{revision}?recursive=true`,
  * following the pages the `Link` header names).
+ *
+ * @public
  */
 export async function listModelFiles(
   repoId: string,
@@ -166,7 +172,7 @@ export async function listModelFiles(
   return files;
 }
 
-/** A repository as the hub's search lists it: what a model picker shows. */
+/** A repository as the hub's search lists it: what a model picker shows. @public */
 export interface HubModelSummary {
   id: string;
   /** Parameter count from the safetensors metadata, when the hub knows it. */
@@ -214,6 +220,8 @@ function licenseOf(entry: SearchEntry): string | undefined {
  * Repositories matching `query` (`GET /api/models?search=&limit=&expand[]=…`),
  * most downloaded first as the hub orders them, with size, parameter count
  * and license when the hub has them.
+ *
+ * @public
  */
 export async function searchModels(
   query: string,

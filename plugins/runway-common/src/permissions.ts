@@ -12,16 +12,22 @@ import {
   type ResourcePermission,
 } from '@backstage/plugin-permission-common';
 
+/** @public */
 export const RUNWAY_KINDS = ['deployments', 'models', 'stacks'] as const;
+/** @public */
 export type RunwayKind = (typeof RUNWAY_KINDS)[number];
 
+/** @public */
 export function isRunwayKind(value: string): value is RunwayKind {
   return (RUNWAY_KINDS as readonly string[]).includes(value);
 }
 
+/** @public */
 export const RUNWAY_RESOURCE_TYPE = 'runway-resource';
 
+/** @public */
 export type RunwayAction = 'read' | 'create' | 'update' | 'delete';
+/** @public */
 export const RUNWAY_ACTIONS: readonly RunwayAction[] = [
   'read',
   'create',
@@ -29,6 +35,7 @@ export const RUNWAY_ACTIONS: readonly RunwayAction[] = [
   'delete',
 ];
 
+/** @public */
 export type RunwayPermission = ResourcePermission<typeof RUNWAY_RESOURCE_TYPE>;
 
 function kindPermissions(
@@ -48,7 +55,7 @@ function kindPermissions(
   };
 }
 
-/** `runwayPermissions.deployments.create` is `runway.deployments.create`, and so on. */
+/** `runwayPermissions.deployments.create` is `runway.deployments.create`, and so on. @public */
 export const runwayPermissions: Record<
   RunwayKind,
   Record<RunwayAction, RunwayPermission>
@@ -58,7 +65,7 @@ export const runwayPermissions: Record<
   stacks: kindPermissions('stacks'),
 };
 
-/** Reading the cluster overview: health, providers and GPU capacity. */
+/** Reading the cluster overview: health, providers and GPU capacity. @public */
 export const runwayClustersReadPermission = createPermission({
   name: 'runway.clusters.read',
   attributes: { action: 'read' },
@@ -68,6 +75,8 @@ export const runwayClustersReadPermission = createPermission({
  * Reading the logs of a resource's pods. A resource permission like the
  * kinds' (a policy may make it conditional on the cluster and namespace),
  * separate from `read`: logs may hold what a spec does not (prompts, tokens).
+ *
+ * @public
  */
 export const runwayLogsReadPermission: RunwayPermission = createPermission({
   name: 'runway.logs.read',
@@ -80,6 +89,8 @@ export const runwayLogsReadPermission: RunwayPermission = createPermission({
  * talks to the model server for the user, who spends its GPU time and sees
  * what it answers. An `update`-like action (namespace owners in the example
  * policy), conditional on the cluster and namespace like the kinds'.
+ *
+ * @public
  */
 export const runwayChatSendPermission: RunwayPermission = createPermission({
   name: 'runway.chat.send',
@@ -87,6 +98,7 @@ export const runwayChatSendPermission: RunwayPermission = createPermission({
   resourceType: RUNWAY_RESOURCE_TYPE,
 });
 
+/** @public */
 export const runwayPermissionList = [
   runwayClustersReadPermission,
   runwayLogsReadPermission,
@@ -96,7 +108,7 @@ export const runwayPermissionList = [
   ),
 ];
 
-/** What a permission decision about a Runway resource depends on. */
+/** What a permission decision about a Runway resource depends on. @public */
 export interface RunwayResource {
   cluster: string;
   namespace: string;
@@ -106,12 +118,14 @@ export interface RunwayResource {
  * `cluster/namespace`: how a Runway resource is referred to in permission
  * requests (the frontend's `usePermission({permission, resourceRef})`; the
  * permission backend hands it back to the runway backend to apply conditions).
+ *
+ * @public
  */
 export function runwayResourceRefOf(resource: RunwayResource): string {
   return `${resource.cluster}/${resource.namespace}`;
 }
 
-/** The inverse of `runwayResourceRefOf`; undefined for anything else. */
+/** The inverse of `runwayResourceRefOf`; undefined for anything else. @public */
 export function parseRunwayResourceRef(
   ref: string,
 ): RunwayResource | undefined {
@@ -123,6 +137,8 @@ export function parseRunwayResourceRef(
 /**
  * Why an action is refused: the backend's 403 message and the frontend's
  * tooltip on a disabled action say the same.
+ *
+ * @public
  */
 export function runwayPermissionDeniedMessage(
   permission: { name: string },

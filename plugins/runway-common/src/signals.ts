@@ -4,12 +4,12 @@
  */
 import type { RunwayKind } from './permissions';
 
-/** The signal channel of a kind: `runway:deployments`, `runway:models`, `runway:stacks`. */
+/** The signal channel of a kind: `runway:deployments`, `runway:models`, `runway:stacks`. @public */
 export function runwaySignalChannel(kind: RunwayKind): string {
   return `runway:${kind}`;
 }
 
-/** The message on a runway signal channel: where something changed, not what. */
+/** The message on a runway signal channel: where something changed, not what. @public */
 export interface RunwaySignal {
   kind: RunwayKind;
   cluster: string;

@@ -102,9 +102,10 @@ import {
 } from './cluster/pods';
 import { chatProxyPath, chatTarget, upstreamChatBody } from './cluster/chat';
 
-/** The field manager of every write the portal makes. */
+/** The field manager of every write the portal makes. @public */
 export const PORTAL_FIELD_MANAGER = 'runway-portal';
 
+/** @public */
 export interface ResourceRef {
   cluster: string;
   namespace: string;
@@ -120,38 +121,43 @@ export type {
   ClusterDescription,
 } from '@runway-portal/plugin-runway-common';
 
-/** A resource and the cluster it is in. */
+/** A resource and the cluster it is in. @public */
 export type ListedObject = ContractListedObject<KubeObject>;
 
+/** @public */
 export type ListResult = ListAnswer<KubeObject>;
 
+/** @public */
 export interface ListOptions {
   /** Only these clusters (default all). */
   clusters?: string[];
   namespace?: string;
 }
 
-/** A resource with its conditions, its events and those of what it owns, and the objects it owns. */
+/** A resource with its conditions, its events and those of what it owns, and the objects it owns. @public */
 export type ResourceDetail = DetailAnswer<KubeObject>;
 
 export type { ClusterOverview } from '@runway-portal/plugin-runway-common';
 
+/** @public */
 export type OverviewResult = ClustersAnswer;
 
-/** What a write returns: the object as the API server stored it (or would, in a dry run), and advice (the contract's write answer without what the route adds). */
+/** What a write returns: the object as the API server stored it (or would, in a dry run), and advice (the contract's write answer without what the route adds). @public */
 export type WriteResult = Pick<WriteAnswer<KubeObject>, 'object' | 'warnings'>;
 
+/** @public */
 export interface WriteOptions {
   /** Server-side dry run: everything is checked, nothing is stored. */
   dryRun?: boolean;
 }
 
+/** @public */
 export interface UpdateOptions extends WriteOptions {
   /** Take over fields other writers own instead of failing with a conflict. */
   force?: boolean;
 }
 
-/** A change in a cluster, as much as anyone may see without reading the object. */
+/** A change in a cluster, as much as anyone may see without reading the object. @public */
 export interface ResourceChange {
   cluster: string;
   kind: RunwayKind;
@@ -162,6 +168,7 @@ export interface ResourceChange {
   event: boolean;
 }
 
+/** @public */
 export interface ClusterClient {
   /** The configured clusters that can be used. */
   listClusters(): ClusterDescription[];
@@ -251,12 +258,13 @@ export interface ClusterClient {
   ): Promise<ChatStream>;
 }
 
-/** An open chat answer: the model it was asked of and the model server's response, as proxied. */
+/** An open chat answer: the model it was asked of and the model server's response, as proxied. @public */
 export interface ChatStream {
   model: string;
   stream: IncomingMessage;
 }
 
+/** @public */
 export interface PodLogOptions {
   /** Ends the read (the client went). */
   signal?: AbortSignal;
@@ -269,7 +277,7 @@ export interface PodLogOptions {
   onStep?: (step: string) => void;
 }
 
-/** The resource's pods and, when it has one, its first pod's open log (see `resourceLog`). */
+/** The resource's pods and, when it has one, its first pod's open log (see `resourceLog`). @public */
 export interface ResourceLogStream {
   pods: PodsAnswer;
   pod?: string;
@@ -279,12 +287,13 @@ export interface ResourceLogStream {
   error?: Error;
 }
 
-/** An open pod log: the container read and the API server's response (text, one line per entry). */
+/** An open pod log: the container read and the API server's response (text, one line per entry). @public */
 export interface PodLogStream {
   container: string;
   stream: IncomingMessage;
 }
 
+/** @public */
 export interface ClusterClientOptions {
   clusters: ClusterSpec[];
   problems: ClusterConfigProblem[];
@@ -313,7 +322,7 @@ function eventTime(e: KubeObject): string {
   );
 }
 
-/** What the portal sends: the user's object without fields the API server owns. */
+/** What the portal sends: the user's object without fields the API server owns. @public */
 export function toApplyBody(body: Record<string, unknown>): KubeObject {
   const { status: _status, ...rest } = body;
   const metadata = isRecord(rest.metadata) ? { ...rest.metadata } : {};
@@ -398,6 +407,7 @@ function chatError(
   return toPortalError(err, ctx);
 }
 
+/** @public */
 export class DefaultClusterClient implements ClusterClient {
   private readonly specs = new Map<string, ClusterSpec>();
   private readonly caches = new Map<string, ClusterCache>();

@@ -12,21 +12,21 @@ import {
 import type { ValidationIssue } from '@runway-portal/plugin-runway-common';
 import { classifyClusterError } from './cluster/health';
 
-/** The body is not a valid resource: `issues` name each field and say how to fix it. */
+/** The body is not a valid resource: `issues` name each field and say how to fix it. @public */
 export class ResourceInvalidError extends InputError {
   constructor(message: string, readonly issues: ValidationIssue[]) {
     super(message);
   }
 }
 
-/** One field another writer owns (server-side apply conflict). */
+/** One field another writer owns (server-side apply conflict). @public */
 export interface FieldConflict {
   manager: string;
   field: string;
   message: string;
 }
 
-/** Server-side apply refused: other managers own fields this update sets. */
+/** Server-side apply refused: other managers own fields this update sets. @public */
 export class FieldConflictError extends ConflictError {
   constructor(message: string, readonly conflicts: FieldConflict[]) {
     super(message);
@@ -37,6 +37,8 @@ export class FieldConflictError extends ConflictError {
  * The cluster could not do what was asked for reasons that are not the
  * caller's: unreachable, timed out, or the portal's own credentials or RBAC
  * are insufficient. `reason` is the same vocabulary as per-cluster errors.
+ *
+ * @public
  */
 export class ClusterUnavailableError extends ServiceUnavailableError {
   constructor(
@@ -70,7 +72,7 @@ function isApiError(err: unknown): err is ApiErrorLike {
   );
 }
 
-/** The API server's field causes (422 Invalid) as validation issues. */
+/** The API server's field causes (422 Invalid) as validation issues. @public */
 export function issuesFromStatus(status: StatusLike): ValidationIssue[] {
   const causes = status.details?.causes ?? [];
   const issues = causes.map(c => ({
@@ -89,7 +91,7 @@ export function issuesFromStatus(status: StatusLike): ValidationIssue[] {
       ];
 }
 
-/** Maps an error from one cluster operation to a portal error. */
+/** Maps an error from one cluster operation to a portal error. @public */
 export function toPortalError(
   err: unknown,
   ctx: { cluster: string; what: string },

@@ -22,6 +22,7 @@ export {
   type RunwayKind,
 } from '@runway-portal/plugin-runway-common';
 
+/** @public */
 export interface KindInfo {
   name: RunwayKind;
   group: string;
@@ -47,12 +48,14 @@ function kindInfo(name: RunwayKind, crd: CrdDefinition): KindInfo {
   };
 }
 
+/** @public */
 export const KIND_INFO: Record<RunwayKind, KindInfo> = {
   deployments: kindInfo('deployments', modelDeploymentCrd),
   models: kindInfo('models', modelCrd),
   stacks: kindInfo('stacks', stackCrd),
 };
 
+/** @public */
 export function resourceTypeOf(
   info: KindInfo,
   version = info.cacheVersion,
@@ -66,7 +69,7 @@ export function resourceTypeOf(
   };
 }
 
-/** `airunway.ai/v1alpha1` for the cached version. */
+/** `airunway.ai/v1alpha1` for the cached version. @public */
 export function apiVersionOfKind(
   info: KindInfo,
   version = info.cacheVersion,
@@ -74,7 +77,7 @@ export function apiVersionOfKind(
   return `${info.group}/${version}`;
 }
 
-/** Provider registrations (cluster-scoped). */
+/** Provider registrations (cluster-scoped). @public */
 export const PROVIDER_CONFIGS: ResourceType = {
   group: inferenceProviderConfigCrd.group,
   version: kindInfo('deployments', inferenceProviderConfigCrd).cacheVersion,
@@ -83,6 +86,7 @@ export const PROVIDER_CONFIGS: ResourceType = {
   namespaced: false,
 };
 
+/** @public */
 export const NODES: ResourceType = {
   group: '',
   version: 'v1',
@@ -90,6 +94,7 @@ export const NODES: ResourceType = {
   kind: 'Node',
   namespaced: false,
 };
+/** @public */
 export const PODS: ResourceType = {
   group: '',
   version: 'v1',
@@ -97,6 +102,7 @@ export const PODS: ResourceType = {
   kind: 'Pod',
   namespaced: true,
 };
+/** @public */
 export const EVENTS: ResourceType = {
   group: '',
   version: 'v1',
@@ -109,6 +115,8 @@ export const EVENTS: ResourceType = {
  * A kind whose objects Runway's controllers may create for a resource. Core
  * kinds carry their version; for custom kinds the served version is
  * discovered, and a cluster without the CRD simply has none of them.
+ *
+ * @public
  */
 export interface UpstreamKind {
   group: string;
@@ -146,6 +154,8 @@ const core = (
  * carries `airunway.ai/managed-by` (llm-d's endpoint picker too); the core's
  * gateway objects carry `app.kubernetes.io/managed-by: airunway-core` only.
  * The second selector excludes the first's objects so no object is listed twice.
+ *
+ * @public
  */
 export const RUNWAY_CREATED_SELECTORS: readonly string[] = [
   MANAGED_BY_LABEL,
@@ -155,9 +165,12 @@ export const RUNWAY_CREATED_SELECTORS: readonly string[] = [
 /**
  * The stack operator's generated config ConfigMaps (controller-stacks'
  * `CONFIG_MAP_LABEL`; its objects carry `app.kubernetes.io/managed-by: runway-stacks`).
+ *
+ * @public
  */
 export const STACK_CONFIG_SELECTOR = 'llamastack.io/generated-config=true';
 
+/** @public */
 export const UPSTREAM_KINDS: Record<RunwayKind, readonly UpstreamKind[]> = {
   // The provider's resource, the storage PVCs of every provider, KAITO's inference ConfigMap, and
   // what llm-d and the core's gateway create directly (pool, route, and the endpoint picker's
@@ -221,7 +234,7 @@ export const UPSTREAM_KINDS: Record<RunwayKind, readonly UpstreamKind[]> = {
   ],
 };
 
-/** The API groups of Runway's own kinds: an upstream object matters when one of them owns it. */
+/** The API groups of Runway's own kinds: an upstream object matters when one of them owns it. @public */
 export const RUNWAY_GROUPS: ReadonlySet<string> = new Set(
   Object.values(KIND_INFO).map(k => k.group),
 );

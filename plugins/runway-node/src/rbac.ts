@@ -20,8 +20,9 @@ import {
   UPSTREAM_KINDS,
 } from './kinds';
 
-/** Default names of the portal's identity in a cluster. */
+/** Default names of the portal's identity in a cluster. @public */
 export const PORTAL_SERVICE_ACCOUNT = 'runway-portal';
+/** @public */
 export const PORTAL_NAMESPACE = 'runway-system';
 
 const READ = ['get', 'list', 'watch'];
@@ -60,6 +61,8 @@ function rulesFor(
  * controllers' leader Leases (a controller running outside the cluster has
  * no Deployment but renews its Lease), each by name; `list` on Gateways. Read-only; the webhook probe (`create` on
  * `services/proxy`) is not granted, so that check says "not checked".
+ *
+ * @public
  */
 export function doctorRules(): PolicyRule[] {
   const targets = doctorReadTargets(bundledExpectations());
@@ -93,6 +96,7 @@ export function doctorRules(): PolicyRule[] {
 /** What the forms' storage class picker lists. */
 const PICKER_READS = [{ group: 'storage.k8s.io', plural: 'storageclasses' }];
 
+/** @public */
 export interface PortalRuleOptions {
   /**
    * Adds `list` on Secrets, for the forms' credentials picker (names only:
@@ -108,6 +112,8 @@ export interface PortalRuleOptions {
  * and deletes them); read on provider registrations, events, nodes and pods
  * (GPU capacity) and on every upstream kind the detail view shows; `get`
  * on `pods/log`; `create` and `get` on `services/proxy` (Try it).
+ *
+ * @public
  */
 export function portalRules(options: PortalRuleOptions = {}): PolicyRule[] {
   const upstream = RUNWAY_KINDS.flatMap(kind => UPSTREAM_KINDS[kind]);
@@ -136,6 +142,7 @@ export function portalRules(options: PortalRuleOptions = {}): PolicyRule[] {
   ];
 }
 
+/** @public */
 export interface PortalAccessOptions extends PortalRuleOptions {
   /** Name of the ServiceAccount, ClusterRole and ClusterRoleBinding; default `runway-portal`. */
   name?: string;
@@ -143,7 +150,7 @@ export interface PortalAccessOptions extends PortalRuleOptions {
   namespace?: string;
 }
 
-/** The ClusterRole the portal's ServiceAccount is bound to. */
+/** The ClusterRole the portal's ServiceAccount is bound to. @public */
 export function portalClusterRole(
   name = PORTAL_SERVICE_ACCOUNT,
   options: PortalRuleOptions = {},
@@ -161,6 +168,8 @@ export function portalClusterRole(
  * Namespace, ServiceAccount, ClusterRole and ClusterRoleBinding. The token
  * for `serviceAccountToken` is then issued for the ServiceAccount
  * (`kubectl create token`).
+ *
+ * @public
  */
 export function portalAccessManifests(
   options: PortalAccessOptions = {},

@@ -10,6 +10,8 @@ import { readRunwayOptions } from './config/readOptions';
 /**
  * The ClusterClient service: one per backend (root scope), so the REST API
  * and the scaffolder actions share the same caches and connections.
+ *
+ * @public
  */
 export const clusterClientServiceRef = createServiceRef<ClusterClient>({
   id: 'runway.cluster-client',

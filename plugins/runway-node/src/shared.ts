@@ -4,16 +4,18 @@
  * runway-common.
  */
 
-/** The catalog entity that owns a resource, set by the portal's forms and templates, e.g. `component:default/chatbot`. */
+/** The catalog entity that owns a resource, set by the portal's forms and templates, e.g. `component:default/chatbot`. @public */
 export const ENTITY_REF_ANNOTATION = 'runway.backstage.io/entity-ref';
 
-/** A change the portal audits. */
+/** A change the portal audits. @public */
 export type RunwayAuditAction = 'create' | 'update' | 'delete';
 
 /**
  * The auditor's event id for a change to a deployment, model or stack: one
  * scheme whichever plugin records it (the REST API or the scaffolder's
  * `runway:apply`), so one query finds every change, e.g. `runway-resource-create`.
+ *
+ * @public
  */
 export function runwayAuditEventId<A extends RunwayAuditAction>(
   action: A,

@@ -34,13 +34,13 @@ const err = (path: string, message: string): ValidationIssue => ({
   severity: 'error',
 });
 
-/** Where the body is going: its namespace and, for updates, its name must match. */
+/** Where the body is going: its namespace and, for updates, its name must match. @public */
 export interface BodyTarget {
   namespace?: string;
   name?: string;
 }
 
-/** Envelope checks every kind shares. */
+/** Envelope checks every kind shares. @public */
 export function envelopeIssues(
   kind: RunwayKind,
   body: unknown,
@@ -136,7 +136,7 @@ export function envelopeIssues(
   return issues;
 }
 
-/** All issues of a body (errors and warnings); errors block the write. */
+/** All issues of a body (errors and warnings); errors block the write. @public */
 export function validateResourceBody(
   kind: RunwayKind,
   body: unknown,
@@ -150,6 +150,7 @@ export function validateResourceBody(
   return [...envelope, ...own.filter(i => !seen.has(i.path))];
 }
 
+/** @public */
 export function hasErrors(issues: ValidationIssue[]): boolean {
   return issues.some(i => i.severity === 'error');
 }
@@ -158,6 +159,8 @@ export function hasErrors(issues: ValidationIssue[]): boolean {
  * Rules of an update that compare with the stored object. Deployments have
  * them (immutable engine, managed volumes, identity-field warnings); models
  * and stacks have none beyond their create rules.
+ *
+ * @public
  */
 export function updateIssuesOf(
   kind: RunwayKind,

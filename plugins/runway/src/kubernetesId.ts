@@ -1,2 +1,2 @@
-/** The catalog convention: an entity's Kubernetes resources carry this label with the entity's id. */
+/** The catalog convention: an entity's Kubernetes resources carry this label with the entity's id. @public */
 export const KUBERNETES_ID = 'backstage.io/kubernetes-id';

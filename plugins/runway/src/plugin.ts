@@ -33,6 +33,7 @@ import {
 } from './components/scaffolder/StorageClassPicker';
 import { rootRouteRef } from './routes';
 
+/** @public */
 export const runwayPlugin = createPlugin({
   id: 'runway',
   apis: [
@@ -45,7 +46,7 @@ export const runwayPlugin = createPlugin({
   routes: { root: rootRouteRef },
 });
 
-/** The dashboard, wizard and detail pages: `<Route path="/runway" element={<RunwayPage />} />`. */
+/** The dashboard, wizard and detail pages: `<Route path="/runway" element={<RunwayPage />} />`. @public */
 export const RunwayPage = runwayPlugin.provide(
   createRoutableExtension({
     name: 'RunwayPage',
@@ -55,7 +56,7 @@ export const RunwayPage = runwayPlugin.provide(
   }),
 );
 
-/** Entity page tab: the entity's deployments, models and stacks. */
+/** Entity page tab: the entity's deployments, models and stacks. @public */
 export const EntityRunwayContent = runwayPlugin.provide(
   createComponentExtension({
     name: 'EntityRunwayContent',
@@ -68,7 +69,7 @@ export const EntityRunwayContent = runwayPlugin.provide(
   }),
 );
 
-/** Entity overview card. */
+/** Entity overview card. @public */
 export const EntityRunwayCard = runwayPlugin.provide(
   createComponentExtension({
     name: 'EntityRunwayCard',
@@ -84,6 +85,8 @@ export const EntityRunwayCard = runwayPlugin.provide(
 /**
  * Scaffolder field `ui:field: RunwayClusterPicker`: a registered cluster
  * (value: its name). Place inside `<ScaffolderFieldExtensions>`.
+ *
+ * @public
  */
 export const RunwayClusterPickerFieldExtension = runwayPlugin.provide(
   createScaffolderFieldExtension({
@@ -95,6 +98,8 @@ export const RunwayClusterPickerFieldExtension = runwayPlugin.provide(
 /**
  * Scaffolder field `ui:field: RunwayNamespacePicker`: a namespace of the
  * cluster in the sibling field `ui:options.clusterField` (default `cluster`).
+ *
+ * @public
  */
 export const RunwayNamespacePickerFieldExtension = runwayPlugin.provide(
   createScaffolderFieldExtension({
@@ -107,6 +112,8 @@ export const RunwayNamespacePickerFieldExtension = runwayPlugin.provide(
  * Scaffolder field `ui:field: RunwayRunningDeploymentPicker`: a Ready
  * ModelDeployment of the cluster in `ui:options.clusterField` (default
  * `cluster`); value `{ deployment, endpoint, model }`.
+ *
+ * @public
  */
 export const RunwayRunningDeploymentPickerFieldExtension = runwayPlugin.provide(
   createScaffolderFieldExtension({
@@ -120,6 +127,8 @@ export const RunwayRunningDeploymentPickerFieldExtension = runwayPlugin.provide(
  * `ui:options.clusterField` (default `cluster`), optionally of the namespace
  * in `ui:options.namespaceField`, Ready first; value
  * `{ model, name, namespace, claimName, mountPath }`.
+ *
+ * @public
  */
 export const RunwayModelPickerFieldExtension = runwayPlugin.provide(
   createScaffolderFieldExtension({
@@ -132,6 +141,8 @@ export const RunwayModelPickerFieldExtension = runwayPlugin.provide(
  * Scaffolder field `ui:field: RunwayStorageClassPicker`: a StorageClass of
  * the cluster in `ui:options.clusterField` (default `cluster`), the default
  * class marked; value the class name, empty for the cluster's default.
+ *
+ * @public
  */
 export const RunwayStorageClassPickerFieldExtension = runwayPlugin.provide(
   createScaffolderFieldExtension({

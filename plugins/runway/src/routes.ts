@@ -5,6 +5,8 @@ import type { RunwayKind } from '@runway-portal/plugin-runway-common';
  * The runway pages: the dashboard at its root (`?kind=` picks the tab), then
  * /deploy and /models/new (the forms), and `/{kind}/:cluster/:namespace/:name`
  * (+ `/edit`) for deployments, models and stacks.
+ *
+ * @public
  */
 export const rootRouteRef = createRouteRef({ id: 'runway' });
 

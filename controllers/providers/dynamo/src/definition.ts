@@ -21,8 +21,10 @@ import {
   buildDynamoGraphDeployment,
 } from './transform';
 
+/** @public */
 export const DYNAMO_PROVIDER_VERSION = 'dynamo-provider:v0.1.0';
 
+/** @public */
 export const dynamoProvider: ProviderDefinition = {
   name: 'dynamo',
   registration: DYNAMO_PROVIDER,

@@ -34,6 +34,7 @@ import { detectKaitoRelease } from './presets';
 import { mapKaitoStatus } from './status';
 import { transformKaito } from './transform';
 
+/** @public */
 export const KAITO_VERSION = 'kaito-provider:v0.1.0';
 
 /**
@@ -59,6 +60,7 @@ export async function prepareKaito(
   };
 }
 
+/** @public */
 export const kaitoProvider: ProviderDefinition = {
   name: 'kaito',
   registration: KAITO_PROVIDER,

@@ -23,8 +23,10 @@ import { KUBERAY_OVERRIDES } from './overrides';
 import { mapKubeRayStatus } from './status';
 import { transformKubeRay } from './transform';
 
+/** @public */
 export const KUBERAY_VERSION = 'kuberay-provider:v0.1.0';
 
+/** @public */
 export const kuberayProvider: ProviderDefinition = {
   name: 'kuberay',
   registration: KUBERAY_PROVIDER,

@@ -25,6 +25,7 @@ import {
   modelServers,
 } from './transform';
 
+/** @public */
 export const LLMD_PROVIDER_VERSION = 'llmd-provider:v0.1.0';
 
 /**
@@ -46,6 +47,7 @@ export function liveModelServers(
   return live;
 }
 
+/** @public */
 export const llmdProvider: ProviderDefinition = {
   name: 'llmd',
   registration: LLMD_PROVIDER,

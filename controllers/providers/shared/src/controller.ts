@@ -56,6 +56,7 @@ import {
   statusUpToDate,
 } from './status';
 
+/** @public */
 export interface ProviderControllerOptions {
   /** How long deletion waits for the upstream resource before removing the finalizer anyway; default 5 min. */
   finalizerTimeoutMs?: number;
@@ -66,15 +67,17 @@ export interface ProviderControllerOptions {
   now?: () => Date;
 }
 
+/** @public */
 export const DEFAULT_FINALIZER_TIMEOUT_MS = 5 * 60_000;
+/** @public */
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 60_000;
 
-/** The field manager of a provider's writes (status fields of seed 001's ownership table). */
+/** The field manager of a provider's writes (status fields of seed 001's ownership table). @public */
 export function providerFieldManager(name: string): string {
   return `airunway-provider-${name}`;
 }
 
-/** The finalizer a provider puts on its deployments. */
+/** The finalizer a provider puts on its deployments. @public */
 export function providerFinalizer(name: string): string {
   return `airunway.ai/provider-${name}`;
 }
@@ -90,7 +93,7 @@ export const RECONCILIATION_ERRORS = 'airunway_reconciliation_errors_total';
 const FINALIZER_TIMEOUT_MESSAGE =
   'Finalizer removed after timeout, provider resource may be orphaned';
 
-/** Wires a provider into a Manager: call `setup()` before `mgr.start()`. */
+/** Wires a provider into a Manager: call `setup()` before `mgr.start()`. @public */
 export class ProviderController {
   readonly fieldManager: string;
   readonly finalizer: string;

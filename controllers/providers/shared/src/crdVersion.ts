@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { KubeObject } from '@runway-portal/controller-runtime';
 import type { UpstreamKind } from './definition';
 
-/** The CRD name of an upstream kind: `<plural>.<group>`. */
+/** The CRD name of an upstream kind: `<plural>.<group>`. @public */
 export function crdName(upstream: UpstreamKind): string {
   return `${upstream.plural}.${upstream.group}`;
 }
@@ -22,6 +22,8 @@ interface CrdVersion {
  * the provider's versions (most preferred first) that the CRD serves.
  * `undefined` when the CRD is missing, not yet established, or serves none
  * of them.
+ *
+ * @public
  */
 export function detectApiVersion(
   upstream: UpstreamKind,
@@ -52,7 +54,7 @@ export function detectApiVersion(
 /** The status message of a deployment whose provider's CRD is missing (seed 000 section 8): runway-common's, one text. */
 export { crdNotInstalledMessage } from '@runway-portal/plugin-runway-common';
 
-/** A short hash of the schema the CRD serves for `apiVersion` (status.upstreamSchemaHash): it changes when upstream changes the schema without a new version. */
+/** A short hash of the schema the CRD serves for `apiVersion` (status.upstreamSchemaHash): it changes when upstream changes the schema without a new version. @public */
 export function schemaHash(
   crd: KubeObject | undefined,
   apiVersion: string,

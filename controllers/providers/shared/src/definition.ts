@@ -9,7 +9,7 @@ import type {
 } from '@runway-portal/plugin-runway-common';
 import type { OverrideSchema } from './overrides';
 
-/** The upstream custom resource a provider translates a ModelDeployment into. */
+/** The upstream custom resource a provider translates a ModelDeployment into. @public */
 export interface UpstreamKind {
   group: string;
   kind: string;
@@ -19,7 +19,7 @@ export interface UpstreamKind {
   versions: string[];
 }
 
-/** What `transform` gets besides the deployment. */
+/** What `transform` gets besides the deployment. @public */
 export interface TransformContext {
   /** The upstream apiVersion detected in the cluster, e.g. `kaito.sh/v1beta1`. */
   apiVersion: string;
@@ -42,6 +42,8 @@ export interface TransformContext {
  * resource (its kind is `UpstreamKind`); any others are helpers of kinds
  * listed in `ProviderDefinition.extraKinds`. Name and namespace are required;
  * owner reference and labels are added by the loop.
+ *
+ * @public
  */
 export interface TransformResult {
   objects: KubeObject[];
@@ -49,7 +51,7 @@ export interface TransformResult {
   warnings?: string[];
 }
 
-/** The status fields a provider owns (seed 001 ownership table). */
+/** The status fields a provider owns (seed 001 ownership table). @public */
 export interface MappedStatus {
   phase: DeploymentPhase;
   message: string;
@@ -64,6 +66,8 @@ export interface MappedStatus {
 /**
  * Everything provider-specific. All functions are pure: the shared loop
  * does every read and write.
+ *
+ * @public
  */
 export interface ProviderDefinition {
   /** Provider name as in `status.provider.name`, e.g. `kaito`. */
@@ -112,7 +116,7 @@ export interface ProviderDefinition {
   ): MappedStatus;
 }
 
-/** Input a provider cannot translate: the message goes to the deployment's status. */
+/** Input a provider cannot translate: the message goes to the deployment's status. @public */
 export class TransformError extends Error {
   readonly name = 'TransformError';
   constructor(

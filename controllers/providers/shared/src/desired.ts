@@ -15,11 +15,11 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import type { ProviderDefinition, TransformContext } from './definition';
 
-/** Value of the managed-by label (seed 002 section "Label Propagation"). */
+/** Value of the managed-by label (seed 002 section "Label Propagation"). @public */
 export const MANAGED_BY_VALUE = 'airunway';
-/** Hash of the identity fields the resource was created for; a change means delete and recreate. */
+/** Hash of the identity fields the resource was created for; a change means delete and recreate. @public */
 export const IDENTITY_ANNOTATION = 'airunway.ai/identity-hash';
-/** Hash of what the controller last applied; a live object that differs while the hash matches drifted. */
+/** Hash of what the controller last applied; a live object that differs while the hash matches drifted. @public */
 export const DESIRED_ANNOTATION = 'airunway.ai/desired-hash';
 
 function hash(value: unknown): string {
@@ -32,6 +32,8 @@ function hash(value: unknown): string {
 /**
  * The spec as a provider translates it: defaults applied, and the engine
  * the core selected (`status.engine.type`) filled in when the spec names none.
+ *
+ * @public
  */
 export function resolveDeployment(md: ModelDeployment): ModelDeployment {
   const defaulted = applyModelDeploymentDefaults(md);
@@ -58,7 +60,7 @@ function pick(spec: unknown, path: string): unknown {
     );
 }
 
-/** The identity fields (seed 000 section 4.11) of a resolved deployment, as a short hash. */
+/** The identity fields (seed 000 section 4.11) of a resolved deployment, as a short hash. @public */
 export function identityHash(
   md: ModelDeployment,
   providerName: string,
@@ -69,7 +71,7 @@ export function identityHash(
   return hash(values);
 }
 
-/** Labels copied to provider resources: the `airunway.ai/` ones, plus managed-by. */
+/** Labels copied to provider resources: the `airunway.ai/` ones, plus managed-by. @public */
 export function propagatedLabels(md: ModelDeployment): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const [k, v] of Object.entries(md.metadata?.labels ?? {})) {
@@ -82,6 +84,8 @@ export function propagatedLabels(md: ModelDeployment): Record<string, string> {
 /**
  * The objects to apply for `md`, primary first. Pure: throws only what the
  * provider's transform throws (TransformError for untranslatable input).
+ *
+ * @public
  */
 export function desiredObjects(
   definition: ProviderDefinition,

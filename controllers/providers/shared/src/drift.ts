@@ -13,7 +13,7 @@ function isEmpty(value: unknown): boolean {
   return false;
 }
 
-/** Whether every field of `desired` is in `live` with the same value (arrays compare element by element). */
+/** Whether every field of `desired` is in `live` with the same value (arrays compare element by element). @public */
 export function containsDesired(desired: unknown, live: unknown): boolean {
   if (Array.isArray(desired)) {
     if (!Array.isArray(live)) return isEmpty(desired) && live === undefined;
@@ -33,6 +33,7 @@ export function containsDesired(desired: unknown, live: unknown): boolean {
   return desired === live;
 }
 
+/** @public */
 export type ApplyDecision =
   /** Not there: create it. */
   | 'create'
@@ -45,7 +46,7 @@ export type ApplyDecision =
   /** Up to date. */
   | 'none';
 
-/** What to do with one provider resource, given what it should be and what is live. */
+/** What to do with one provider resource, given what it should be and what is live. @public */
 export function applyDecision(
   desired: KubeObject,
   live: KubeObject | undefined,

@@ -17,6 +17,7 @@ import {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
 } from './controller';
 
+/** @public */
 export const PROVIDER_OPTIONS = {
   ...MANAGER_OPTIONS,
   finalizerTimeoutMs: {
@@ -50,9 +51,10 @@ export const PROVIDER_OPTIONS = {
   },
 } satisfies OptionSpecs;
 
+/** @public */
 export type ProviderProcessOptions = ParsedOptions<typeof PROVIDER_OPTIONS>;
 
-/** The settings, or every problem, each naming the flag, its variable and the fix. */
+/** The settings, or every problem, each naming the flag, its variable and the fix. @public */
 export function parseProviderOptions(
   argv: string[],
   env: Record<string, string | undefined>,

@@ -6,7 +6,7 @@ import { isRecord } from '@runway-portal/plugin-runway-common';
  * error that fails the reconcile with a status message.
  */
 
-/** A leaf type, or a nested object of known keys. */
+/** A leaf type, or a nested object of known keys. @public */
 export type OverrideType =
   | 'string'
   | 'integer'
@@ -14,10 +14,12 @@ export type OverrideType =
   | 'stringMap'
   | OverrideSchema;
 
+/** @public */
 export interface OverrideSchema {
   [key: string]: OverrideType;
 }
 
+/** @public */
 export interface OverrideCheck {
   /** Paths of keys the provider does not know, e.g. `spec.provider.overrides.head.replicsa`. */
   unknown: string[];
@@ -86,7 +88,7 @@ function walk(
   }
 }
 
-/** Checks overrides against a provider's schema; never throws. */
+/** Checks overrides against a provider's schema; never throws. @public */
 export function checkOverrides(
   overrides: unknown,
   schema: OverrideSchema,

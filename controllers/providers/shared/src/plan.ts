@@ -16,7 +16,7 @@ import { type ProviderDefinition, TransformError } from './definition';
 import { desiredObjects, resolveDeployment } from './desired';
 import { checkOverrides } from './overrides';
 
-/** Why a provider does not write a deployment's objects, as its status says (phase and reason). */
+/** Why a provider does not write a deployment's objects, as its status says (phase and reason). @public */
 export type ProviderProblem =
   | {
       reason: 'Incompatible';
@@ -33,6 +33,7 @@ export type ProviderProblem =
   | { reason: 'CRDNotInstalled'; phase: 'Pending'; message: string }
   | { reason: 'InvalidSpec'; phase: 'Failed'; message: string; field?: string };
 
+/** @public */
 export type ProviderCheck = {
   /** The deployment as the provider translates it (defaults, and the core's engine). */
   resolved: ModelDeployment;
@@ -50,7 +51,7 @@ export type ProviderCheck = {
     }
 );
 
-/** The note for an override key the provider ignores. */
+/** The note for an override key the provider ignores. @public */
 export function unknownOverrideMessage(
   path: string,
   providerName: string,
@@ -63,6 +64,8 @@ export function unknownOverrideMessage(
  * the core), in the loop's order: compatibility rules (errors only),
  * overrides, and an upstream apiVersion to write (`undefined`: its CRD is
  * not installed).
+ *
+ * @public
  */
 export function checkProviderInput(
   definition: ProviderDefinition,
@@ -119,6 +122,7 @@ export function checkProviderInput(
   return { resolved, unknownOverrides, apiVersion };
 }
 
+/** @public */
 export type ProviderPlan =
   | { ok: true; objects: KubeObject[]; warnings: string[] }
   | { ok: false; problem: ProviderProblem; warnings: string[] };
@@ -129,6 +133,8 @@ export type ProviderPlan =
  * `warnings` are the unknown-override notes and the transform's warnings,
  * which the loop emits as events. Throws only what is not a TransformError
  * (a provider bug).
+ *
+ * @public
  */
 export function planProviderObjects(
   definition: ProviderDefinition,

@@ -19,6 +19,8 @@ import { TransformError } from './definition';
  * The deployment's volumes and their cache environment (`HF_HOME`, and
  * `VLLM_CACHE_ROOT` when the pod runs vLLM itself); a volume that cannot be
  * mounted fails the transform naming its field.
+ *
+ * @public
  */
 export function podStorageOf(
   md: ModelDeployment,
@@ -30,7 +32,7 @@ export function podStorageOf(
   return storage;
 }
 
-/** A model server's environment: the user's `spec.env`, then what storage implies, then the provider's own. */
+/** A model server's environment: the user's `spec.env`, then what storage implies, then the provider's own. @public */
 export function modelServerEnv(
   spec: ModelDeploymentSpec,
   storage: PodStorage,
@@ -39,7 +41,7 @@ export function modelServerEnv(
   return [...(spec.env ?? []), ...storage.env, ...own];
 }
 
-/** `envFrom` for the Hugging Face token Secret (`spec.secrets.huggingFaceToken`), or undefined. */
+/** `envFrom` for the Hugging Face token Secret (`spec.secrets.huggingFaceToken`), or undefined. @public */
 export function huggingFaceTokenEnvFrom(
   spec: ModelDeploymentSpec,
 ): Array<{ secretRef: { name: string } }> | undefined {
@@ -51,6 +53,8 @@ export function huggingFaceTokenEnvFrom(
  * A model-server container's `env`, `envFrom` (the token Secret),
  * `resources` and `volumeMounts`, in this order, each only when there is
  * one: spread it into the container after name, image, command, args and ports.
+ *
+ * @public
  */
 export function modelContainerFields(parts: {
   env: unknown[];
@@ -69,7 +73,7 @@ export function modelContainerFields(parts: {
   };
 }
 
-/** A pod spec's `volumes` for the storage, or nothing. */
+/** A pod spec's `volumes` for the storage, or nothing. @public */
 export function podVolumeFields(storage: Pick<PodStorage, 'volumes'>): {
   volumes?: ReturnType<typeof podVolumes>;
 } {
@@ -81,6 +85,8 @@ export function podVolumeFields(storage: Pick<PodStorage, 'volumes'>): {
 /**
  * A pod template's `metadata` from `spec.podTemplate.metadata` (its labels
  * and annotations as given), or nothing when it has neither.
+ *
+ * @public
  */
 export function podTemplateMetadataFields(spec: ModelDeploymentSpec): {
   metadata?: {

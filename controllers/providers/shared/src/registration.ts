@@ -13,6 +13,7 @@ import { crdName } from './crdVersion';
 import type { ProviderDefinition } from './definition';
 import { InferenceProviderConfigs } from './resources';
 
+/** @public */
 export interface RegistrationStatus {
   ready: boolean;
   version: string;
@@ -29,6 +30,8 @@ export interface RegistrationStatus {
  * controller runs is what `lastHeartbeat` says; readers judge its age (the
  * core). `readySince`: when `ready` last changed (kept as the condition's
  * lastTransitionTime); defaults to now.
+ *
+ * @public
  */
 export function registrationStatus(
   definition: Pick<ProviderDefinition, 'version' | 'upstream'>,

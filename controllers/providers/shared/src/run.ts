@@ -15,12 +15,12 @@ import {
   type ProviderProcessOptions,
 } from './options';
 
-/** The provider's leader-election Lease; its Role in controllers/deploy/provider-<name>/rbac.yaml names it. */
+/** The provider's leader-election Lease; its Role in controllers/deploy/provider-<name>/rbac.yaml names it. @public */
 export function providerLeaseName(name: string): string {
   return `${name}-provider-leader`;
 }
 
-/** Runs a provider until it is told to stop; resolves with the process exit code. */
+/** Runs a provider until it is told to stop; resolves with the process exit code. @public */
 export function runProvider(
   definition: ProviderDefinition,
   argv: string[] = process.argv.slice(2),

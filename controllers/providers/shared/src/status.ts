@@ -17,7 +17,7 @@ import { containsDesired } from './drift';
 
 type Condition = NonNullable<ModelDeploymentStatus['conditions']>[number];
 
-/** Conditions the provider writes; the others belong to the core. */
+/** Conditions the provider writes; the others belong to the core. @public */
 export const PROVIDER_CONDITIONS = [
   CONDITION_TYPES.ProviderCompatible,
   CONDITION_TYPES.ResourceCreated,
@@ -44,6 +44,7 @@ export function providerNeedsWork(md: {
   return seen?.observedGeneration !== md.metadata?.generation;
 }
 
+/** @public */
 export interface StatusContext {
   /** The deployment's current conditions (to keep lastTransitionTime when nothing changed). */
   previous: Condition[];
@@ -76,7 +77,7 @@ function condition(
   };
 }
 
-/** The provider rejects the configuration (seed 000 section 8 provider table). */
+/** The provider rejects the configuration (seed 000 section 8 provider table). @public */
 export function incompatibleStatus(
   ctx: StatusContext,
   messages: string[],
@@ -97,7 +98,7 @@ export function incompatibleStatus(
   };
 }
 
-/** Compatible, but the upstream resource could not be created (missing CRD, bad overrides, apply error...). */
+/** Compatible, but the upstream resource could not be created (missing CRD, bad overrides, apply error...). @public */
 export function notCreatedStatus(
   ctx: StatusContext,
   phase: DeploymentPhase,
@@ -121,10 +122,10 @@ export function notCreatedStatus(
   };
 }
 
-/** Reason of `ResourceCreated`/`Ready` when the API server did not take an upstream object. */
+/** Reason of `ResourceCreated`/`Ready` when the API server did not take an upstream object. @public */
 export const APPLY_FAILED_REASON = 'ApplyFailed';
 
-/** Phase and message of a deployment whose upstream object could not be applied. */
+/** Phase and message of a deployment whose upstream object could not be applied. @public */
 export interface ApplyFailure {
   phase: DeploymentPhase;
   message: string;
@@ -141,6 +142,8 @@ export interface ApplyFailure {
  * timeout or network error is retried as is: `Deploying` when the upstream object exists (its
  * update is pending), `Pending` before it was ever created. Either way the
  * loop retries with backoff and deletes nothing.
+ *
+ * @public
  */
 export function applyFailure(
   label: string,
@@ -177,6 +180,8 @@ function isRejection(err: unknown): boolean {
  * The status after a failed apply. When the upstream object exists, what is
  * still true of it stays (its name and kind, replicas, endpoint), so readers
  * such as the core's gateway routing do not drop a model that still serves.
+ *
+ * @public
  */
 export function applyFailedStatus(
   ctx: StatusContext,
@@ -216,7 +221,7 @@ function failureDetail(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The upstream resource exists; its status mapped to the unified one. */
+/** The upstream resource exists; its status mapped to the unified one. @public */
 export function deployedStatus(
   ctx: StatusContext,
   resource: { kind: string; name: string },
@@ -259,6 +264,8 @@ const OWNED_FIELDS = ['phase', 'message', 'replicas', 'endpoint'] as const;
 /**
  * Whether `live` already shows `desired` and nothing this provider would
  * remove: then no status write is needed (keeps 1,000 deployments cheap).
+ *
+ * @public
  */
 export function statusUpToDate(
   desired: ModelDeploymentStatus,

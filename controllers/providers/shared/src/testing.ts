@@ -30,16 +30,17 @@ import { InferenceProviderConfigs, ModelDeployments } from './resources';
 
 export { eventsAbout };
 
-/** The field manager the tests use when they act as the core controller. */
+/** The field manager the tests use when they act as the core controller. @public */
 export const TEST_CORE_FIELD_MANAGER = 'airunway-core';
 
+/** @public */
 export interface RunningProvider {
   manager: Manager;
   provider: ProviderController;
   stop(): Promise<void>;
 }
 
-/** Starts a provider's manager in this process (free ports, no signal handling). */
+/** Starts a provider's manager in this process (free ports, no signal handling). @public */
 export async function startProviderForTest(
   client: KubeClient,
   definition: ProviderDefinition,
@@ -75,6 +76,8 @@ export async function startProviderForTest(
  * provider process: called `process.exit` (the failed start of a `main.ts`
  * exits from a promise callback, so those run first) or installed
  * runProvider's SIGTERM handler. Returns the module.
+ *
+ * @public
  */
 export async function loadWithoutStarting<T>(load: () => T): Promise<T> {
   const exitCodes: unknown[] = [];
@@ -102,7 +105,7 @@ export async function loadWithoutStarting<T>(load: () => T): Promise<T> {
   }
 }
 
-/** Does what the core does once it selected `provider`: writes status.provider.name as the core's field manager. */
+/** Does what the core does once it selected `provider`: writes status.provider.name as the core's field manager. @public */
 export async function selectProviderAsCore(
   client: KubeClient,
   key: { namespace: string; name: string },
@@ -125,10 +128,10 @@ export async function selectProviderAsCore(
   );
 }
 
-/** A ModelDeployment as the API server returns it. */
+/** A ModelDeployment as the API server returns it. @public */
 export type ModelDeploymentObject = ModelDeployment & KubeObject;
 
-/** Creates a ModelDeployment, then selects `provider` for it as the core would. */
+/** Creates a ModelDeployment, then selects `provider` for it as the core would. @public */
 export async function createModelDeploymentAsCore(
   client: KubeClient,
   key: { namespace: string; name: string; labels?: Record<string, string> },
@@ -152,6 +155,8 @@ export async function createModelDeploymentAsCore(
  * The ModelDeployment calls every provider's integration test makes, bound to
  * its namespace and provider. `client` is a getter because tests create their
  * client in `beforeAll`, after the helpers are declared.
+ *
+ * @public
  */
 export function modelDeploymentTestHelpers(
   client: () => KubeClient,
@@ -185,12 +190,12 @@ export function modelDeploymentTestHelpers(
   };
 }
 
-/** A condition of a ModelDeployment's status, by type. */
+/** A condition of a ModelDeployment's status, by type. @public */
 export function conditionOf(md: ModelDeployment, type: string) {
   return md.status?.conditions?.find(c => c.type === type);
 }
 
-/** Whether `get` fails with NotFound (true) or finds the object (false); any other error is thrown. */
+/** Whether `get` fails with NotFound (true) or finds the object (false); any other error is thrown. @public */
 export async function isGone(get: () => Promise<unknown>): Promise<boolean> {
   try {
     await get();
@@ -201,7 +206,7 @@ export async function isGone(get: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-/** A provider's InferenceProviderConfig (cluster-scoped, named after the provider). */
+/** A provider's InferenceProviderConfig (cluster-scoped, named after the provider). @public */
 export function getProviderConfig(
   client: KubeClient,
   provider: string,
@@ -216,6 +221,8 @@ export function getProviderConfig(
  * in-process with a token of that ServiceAccount, so the test proves the
  * shipped RBAC suffices. The caller closes `providerClient` and stops
  * `running`.
+ *
+ * @public
  */
 export async function startProviderAsServiceAccount(
   cluster: InstallTarget,
@@ -233,7 +240,7 @@ export async function startProviderAsServiceAccount(
   return { providerClient, running };
 }
 
-/** Which field manager owns a top-level status field (or a condition type) of an object. */
+/** Which field manager owns a top-level status field (or a condition type) of an object. @public */
 export function statusOwners(obj: KubeObject): Record<string, string[]> {
   const owners: Record<string, string[]> = {};
   const add = (field: string, manager: string) =>

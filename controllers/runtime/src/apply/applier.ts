@@ -1,6 +1,7 @@
 import { KubeClient, validateFieldManager } from '../kube/client';
 import type { KubeObject } from '../kube/types';
 
+/** @public */
 export interface ApplyCallOptions {
   /**
    * Take over fields another manager owns. Without it, such a conflict
@@ -15,6 +16,8 @@ export interface ApplyCallOptions {
  * Server-side apply on behalf of one field manager. Create one per writer
  * (`mgr.applier('core-controller')`), so each owns exactly the fields it
  * sets and the API server reports when two writers disagree.
+ *
+ * @public
  */
 export class Applier {
   constructor(
@@ -56,6 +59,8 @@ export class Applier {
  * What to send for an apply: the object without the fields the server
  * owns (resourceVersion would turn the apply into a precondition; uid,
  * managedFields, timestamps and generation are not the caller's to set).
+ *
+ * @public
  */
 export function applyConfiguration(obj: KubeObject): KubeObject {
   requireIdentity(obj);
@@ -72,7 +77,7 @@ export function applyConfiguration(obj: KubeObject): KubeObject {
   return { ...rest, metadata };
 }
 
-/** The minimal body of a status apply: identity plus status. */
+/** The minimal body of a status apply: identity plus status. @public */
 export function statusApplyConfiguration(obj: KubeObject): KubeObject {
   requireIdentity(obj);
   if (obj.status === undefined) {

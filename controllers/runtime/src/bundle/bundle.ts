@@ -17,12 +17,13 @@ import {
 import { dirname, join, resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
 
-/** Where a controller package's bundle goes, relative to the package. */
+/** Where a controller package's bundle goes, relative to the package. @public */
 export const CONTROLLER_BUNDLE = 'dist/controller.cjs';
-/** Beside a bundle (`x.cjs`): the files it was made from (`x.inputs.json`), to tell when it is stale. */
+/** Beside a bundle (`x.cjs`): the files it was made from (`x.inputs.json`), to tell when it is stale. @public */
 export function bundleInputsFile(bundle: string): string {
   return bundle.replace(/\.cjs$/, '.inputs.json');
 }
+/** @public */
 export const CONTROLLER_BUNDLE_INPUTS = bundleInputsFile(CONTROLLER_BUNDLE);
 
 /**
@@ -34,6 +35,8 @@ export const CONTROLLER_BUNDLE_INPUTS = bundleInputsFile(CONTROLLER_BUNDLE);
  * since the last collection, not up to 4x as V8 chooses for a fast
  * allocator: a core reconciling 1,000 deployments had 95 MiB of heap in
  * use of which 35 MiB were live.
+ *
+ * @public
  */
 export const CONTROLLER_NODE_FLAGS: readonly string[] = [
   '--max-semi-space-size=1',
@@ -78,6 +81,8 @@ const clientNodeWithoutSideEffects: Plugin = {
  * character (10 MiB instead of 5 for a bundle); esbuild leaves a few in
  * regular expressions. `\uXXXX` means the same in strings, templates and
  * regular expressions (a pair of surrogates, in both regex modes).
+ *
+ * @public
  */
 export function asciiOnly(code: string): string {
   return code.replace(
@@ -86,6 +91,7 @@ export function asciiOnly(code: string): string {
   );
 }
 
+/** @public */
 export interface BundleResult {
   outfile: string;
   ms: number;
@@ -96,6 +102,8 @@ export interface BundleResult {
  * Bundles `entry` (relative to `packageDir`) into the package's `bundle`
  * (default CONTROLLER_BUNDLE; the runway CLI's is dist/runway.cjs), and
  * records its inputs for `bundleStaleness`.
+ *
+ * @public
  */
 export async function bundleController(
   packageDir: string,
@@ -155,6 +163,8 @@ export async function bundleController(
  * Why the package's bundle must be built again (no bundle, another entry,
  * an input changed or gone since it was written), or undefined when it is
  * current. Only file times are read: about 1,500 stat calls.
+ *
+ * @public
  */
 export function bundleStaleness(
   packageDir: string,
@@ -191,7 +201,7 @@ export function bundleStaleness(
   return undefined;
 }
 
-/** Builds the bundle when it is stale; says whether it did and how long it took. */
+/** Builds the bundle when it is stale; says whether it did and how long it took. @public */
 export async function ensureControllerBundle(
   packageDir: string,
   entry: string,

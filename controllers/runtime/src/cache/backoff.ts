@@ -2,6 +2,8 @@
  * Backoff between restarts of a failing loop (watch, lease renewal...):
  * doubles from `initialMs` to `maxMs`, with up to `jitter` of random extra
  * so that many clients do not retry in lockstep.
+ *
+ * @public
  */
 export class Backoff {
   private attempt = 0;

@@ -13,18 +13,21 @@ import { selectorsAdmit } from './selectors';
 import { IndexFunc, Store } from './store';
 import { type CacheTransform, trimForCache } from './transform';
 
+/** @public */
 export interface EventHandler<T extends KubeObject> {
   add?(obj: T): void;
   update?(old: T, obj: T): void;
   delete?(obj: T): void;
 }
 
+/** @public */
 export interface InformerMetrics {
   /** The list+watch loop restarted after `reason` (gone, error, silent). */
   restarted(resource: string, reason: 'gone' | 'error' | 'silent'): void;
   listed(resource: string, items: number): void;
 }
 
+/** @public */
 export interface InformerOptions<T extends KubeObject> {
   namespace?: string;
   labelSelector?: string;
@@ -57,7 +60,7 @@ export interface InformerOptions<T extends KubeObject> {
   metrics?: InformerMetrics;
 }
 
-/** Raised (as an abort reason) when a watch stays silent too long. */
+/** Raised (as an abort reason) when a watch stays silent too long. @public */
 export class WatchSilentError extends Error {
   readonly name = 'WatchSilentError';
 }
@@ -68,6 +71,8 @@ export class WatchSilentError extends Error {
  * by itself: it lists, watches from the list's resourceVersion with
  * bookmarks, relists on 410 Gone, and restarts with backoff after any other
  * error or a silent stream, until `stop()`.
+ *
+ * @public
  */
 export class Informer<T extends KubeObject> {
   readonly store = new Store<T>();

@@ -6,12 +6,14 @@ import { byOwnerIndexer, OWNER_INDEX } from './indexers';
 import { Informer, InformerMetrics, InformerOptions } from './informer';
 import type { CacheTransform } from './transform';
 
+/** @public */
 export interface InformerSelector {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
 }
 
+/** @public */
 export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   /**
    * Keeps only what the controllers read of each cached object (see
@@ -26,6 +28,8 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
  * Hands out one informer per resource type (and selector), however many
  * controllers ask for it: one list+watch per type per process. Every
  * informer carries the owner index, which `owns()` relies on.
+ *
+ * @public
  */
 export class SharedInformerFactory {
   private readonly informers = new Map<string, Informer<KubeObject>>();

@@ -1,7 +1,7 @@
 import { keyOfObject } from '../kube/resource';
 import type { KubeObject } from '../kube/types';
 
-/** Returns the index values of an object (none, one or several). */
+/** Returns the index values of an object (none, one or several). @public */
 export type IndexFunc<T> = (obj: T) => string[];
 
 /**
@@ -20,6 +20,7 @@ export function newerResourceVersion(a?: string, b?: string): boolean {
 /** How long a written object may stand in for the watch (it normally catches up in milliseconds). */
 export const WRITTEN_TTL_MS = 30_000;
 
+/** @public */
 export interface ReplaceResult<T> {
   added: T[];
   updated: Array<{ old: T; obj: T }>;
@@ -30,6 +31,8 @@ export interface ReplaceResult<T> {
  * The in-memory cache of one resource type: objects by `namespace/name`
  * plus any number of secondary indexes kept up to date on every change.
  * Objects in the store are shared: treat them as read-only.
+ *
+ * @public
  */
 export class Store<T extends KubeObject> {
   private readonly items = new Map<string, T>();

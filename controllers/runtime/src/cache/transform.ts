@@ -1,6 +1,6 @@
 import type { KubeObject } from '../kube/types';
 
-/** kubectl's copy of the whole object as last applied: as large as the spec, never read by a controller. */
+/** kubectl's copy of the whole object as last applied: as large as the spec, never read by a controller. @public */
 export const LAST_APPLIED_ANNOTATION =
   'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -9,12 +9,16 @@ export const LAST_APPLIED_ANNOTATION =
  * `trimForCache` (client-go's `SetTransform`): return a copy keeping only
  * the fields the controller's reconciles and predicates read. Must not
  * modify its argument.
+ *
+ * @public
  */
 export type CacheTransform<T extends KubeObject = KubeObject> = (obj: T) => T;
 
 /**
  * Drops `metadata.managedFields` before caching: controllers never read
  * it, and it is often half of an object's size.
+ *
+ * @public
  */
 export function stripManagedFields<T extends KubeObject>(obj: T): T {
   if (!obj.metadata?.managedFields) return obj;
@@ -26,6 +30,8 @@ export function stripManagedFields<T extends KubeObject>(obj: T): T {
  * What every informer drops before caching: `managedFields` and kubectl's
  * last-applied annotation (the annotations object goes too when that was
  * its only key). Returns the input itself when there is nothing to drop.
+ *
+ * @public
  */
 export function trimForCache<T extends KubeObject>(obj: T): T {
   const stripped = stripManagedFields(obj);
@@ -48,6 +54,8 @@ export function trimForCache<T extends KubeObject>(obj: T): T {
  * `apiVersion`, `kind` and `metadata`), for watched objects of which a
  * controller reads little: `keepFields('status')` for Pods whose phase
  * is all that matters.
+ *
+ * @public
  */
 export function keepFields<T extends KubeObject>(
   ...fields: string[]

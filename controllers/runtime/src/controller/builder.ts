@@ -18,7 +18,7 @@ import {
 import type { Predicate } from './predicates';
 import { ownerRequests, Request, requestFor } from './requests';
 
-/** What a builder needs from its manager. */
+/** What a builder needs from its manager. @public */
 export interface ControllerHost {
   informers: SharedInformerFactory;
   metrics?: ControllerMetrics;
@@ -29,6 +29,7 @@ export interface ControllerHost {
   register(controller: Controller): void;
 }
 
+/** @public */
 export interface WatchOptions<T extends KubeObject = KubeObject> {
   predicates?: Predicate<T>[];
   /** Restricts the informer (and so the watch) to a namespace or selector. */
@@ -37,6 +38,7 @@ export interface WatchOptions<T extends KubeObject = KubeObject> {
   transform?: CacheTransform<T>;
 }
 
+/** @public */
 export interface OwnsOptions<T extends KubeObject = KubeObject>
   extends WatchOptions<T> {
   /** Also map non-controller owner references (default: controller owner only). */
@@ -51,6 +53,8 @@ export interface OwnsOptions<T extends KubeObject = KubeObject>
  *     .owns(Deployments)
  *     .watches(ConfigMaps, cm => [...requests])
  *     .complete(reconcile);
+ *
+ * @public
  */
 export class ControllerBuilder {
   private name?: string;

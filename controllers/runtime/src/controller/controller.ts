@@ -12,7 +12,7 @@ import { WorkQueue } from '../queue/workQueue';
 import { passes, Predicate } from './predicates';
 import type { Request } from './requests';
 
-/** What a reconcile returns; nothing (or `{}`) means done, do not retry. */
+/** What a reconcile returns; nothing (or `{}`) means done, do not retry. @public */
 export interface Result {
   /** Retry with rate-limited backoff although nothing failed. */
   requeue?: boolean;
@@ -20,6 +20,7 @@ export interface Result {
   requeueAfterMs?: number;
 }
 
+/** @public */
 export interface ReconcileContext {
   logger: Logger;
   /** Aborted when the controller must stop at once (lost leadership, shutdown bound passed). */
@@ -28,18 +29,18 @@ export interface ReconcileContext {
   retries: number;
 }
 
-/** Reads the world for `request` and converges it. Throwing means: retry with backoff. */
+/** Reads the world for `request` and converges it. Throwing means: retry with backoff. @public */
 export type Reconciler = (
   request: Request,
   ctx: ReconcileContext,
 ) => Promise<Result | void> | Result | void;
 
-/** Anything that reports object events: an Informer, or a channel of your own. */
+/** Anything that reports object events: an Informer, or a channel of your own. @public */
 export interface EventSource<T extends KubeObject = KubeObject> {
   addEventHandler(handler: EventHandler<T>): () => void;
 }
 
-/** An event source, filtered by predicates, mapped to requests. */
+/** An event source, filtered by predicates, mapped to requests. @public */
 export interface Source {
   informer: EventSource;
   predicates: Predicate[];
@@ -56,6 +57,8 @@ export interface Source {
  * The default replay rule of the primary type: an object needs work when
  * it is being deleted, has no status, or its spec changed since the status
  * was written (`metadata.generation !== status.observedGeneration`).
+ *
+ * @public
  */
 export function generationNotObserved(obj: KubeObject): boolean {
   if (obj.metadata?.deletionTimestamp) return true;
@@ -64,6 +67,7 @@ export function generationNotObserved(obj: KubeObject): boolean {
   return obj.metadata?.generation !== status.observedGeneration;
 }
 
+/** @public */
 export interface ControllerOptions {
   /** Workers reconciling different keys in parallel; default 1. */
   maxConcurrentReconciles?: number;
@@ -78,6 +82,8 @@ export interface ControllerOptions {
 /**
  * A work queue fed by event sources and drained by workers calling the
  * reconciler: controller-runtime's controller. Keys are `namespace/name`.
+ *
+ * @public
  */
 export class Controller {
   readonly queue: WorkQueue<string>;

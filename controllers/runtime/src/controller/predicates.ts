@@ -3,6 +3,8 @@ import type { KubeObject } from '../kube/types';
 /**
  * Filters events before they reach the work queue. Each function decides
  * for one kind of event; a missing function lets the event through.
+ *
+ * @public
  */
 export interface Predicate<T extends KubeObject = KubeObject> {
   create?(obj: T): boolean;
@@ -10,9 +12,10 @@ export interface Predicate<T extends KubeObject = KubeObject> {
   delete?(obj: T): boolean;
 }
 
+/** @public */
 export type EventKind = 'create' | 'update' | 'delete';
 
-/** Whether every predicate lets this event through. */
+/** Whether every predicate lets this event through. @public */
 export function passes<T extends KubeObject>(
   predicates: readonly Predicate<T>[],
   kind: EventKind,
@@ -29,37 +32,39 @@ export function passes<T extends KubeObject>(
 /**
  * Passes updates only when metadata.generation changed, i.e. the spec
  * changed (status-only and metadata-only updates are skipped).
+ *
+ * @public
  */
 export const generationChanged: Predicate = {
   update: (old, obj) => old.metadata?.generation !== obj.metadata?.generation,
 };
 
-/** Passes updates only when the labels changed. */
+/** Passes updates only when the labels changed. @public */
 export const labelsChanged: Predicate = {
   update: (old, obj) =>
     !shallowEqual(old.metadata?.labels, obj.metadata?.labels),
 };
 
-/** Passes updates only when the annotations changed. */
+/** Passes updates only when the annotations changed. @public */
 export const annotationsChanged: Predicate = {
   update: (old, obj) =>
     !shallowEqual(old.metadata?.annotations, obj.metadata?.annotations),
 };
 
-/** Passes updates only when the resourceVersion changed (drops relist no-ops). */
+/** Passes updates only when the resourceVersion changed (drops relist no-ops). @public */
 export const resourceVersionChanged: Predicate = {
   update: (old, obj) =>
     old.metadata?.resourceVersion !== obj.metadata?.resourceVersion,
 };
 
-/** A predicate from one test applied to the object of every event (the new one on update). */
+/** A predicate from one test applied to the object of every event (the new one on update). @public */
 export function objectMatches<T extends KubeObject>(
   test: (obj: T) => boolean,
 ): Predicate<T> {
   return { create: test, update: (_old, obj) => test(obj), delete: test };
 }
 
-/** Passes an event only if every predicate passes it. */
+/** Passes an event only if every predicate passes it. @public */
 export function and<T extends KubeObject>(...ps: Predicate<T>[]): Predicate<T> {
   return {
     create: obj => passes(ps, 'create', obj),
@@ -68,7 +73,7 @@ export function and<T extends KubeObject>(...ps: Predicate<T>[]): Predicate<T> {
   };
 }
 
-/** Passes an event if any predicate passes it. */
+/** Passes an event if any predicate passes it. @public */
 export function or<T extends KubeObject>(...ps: Predicate<T>[]): Predicate<T> {
   return {
     create: obj => ps.some(p => passes([p], 'create', obj)),
@@ -77,6 +82,7 @@ export function or<T extends KubeObject>(...ps: Predicate<T>[]): Predicate<T> {
   };
 }
 
+/** @public */
 export function not<T extends KubeObject>(p: Predicate<T>): Predicate<T> {
   return {
     create: obj => !passes([p], 'create', obj),

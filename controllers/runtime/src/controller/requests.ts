@@ -1,10 +1,10 @@
 import { parseApiVersion } from '../kube/resource';
 import type { KubeObject, ObjectKey } from '../kube/types';
 
-/** What a reconcile is asked to converge: one object, by key. */
+/** What a reconcile is asked to converge: one object, by key. @public */
 export type Request = ObjectKey;
 
-/** The request for an object itself (the `for` type). */
+/** The request for an object itself (the `for` type). @public */
 export function requestFor(obj: KubeObject): Request[] {
   const name = obj.metadata?.name;
   if (!name) return [];
@@ -15,6 +15,8 @@ export function requestFor(obj: KubeObject): Request[] {
  * Requests for the owners of `obj` that are of the given group and kind.
  * With `onlyController` (the default, as controller-runtime's `Owns`) only
  * the controlling owner counts. Owners live in the object's namespace.
+ *
+ * @public
  */
 export function ownerRequests(
   obj: KubeObject,

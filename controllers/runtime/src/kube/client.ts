@@ -20,6 +20,7 @@ import type {
 
 export type QueryValue = string | number | boolean | undefined;
 
+/** @public */
 export interface RequestOptions {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
@@ -33,6 +34,7 @@ export interface RequestOptions {
   accept?: string;
 }
 
+/** @public */
 export interface ListOptions {
   namespace?: string;
   labelSelector?: string;
@@ -43,6 +45,7 @@ export interface ListOptions {
   signal?: AbortSignal;
 }
 
+/** @public */
 export interface WatchOptions {
   namespace?: string;
   labelSelector?: string;
@@ -56,6 +59,7 @@ export interface WatchOptions {
   onConnected?: () => void;
 }
 
+/** @public */
 export interface ApplyOptions {
   /** Who owns the applied fields; every writer uses its own. */
   fieldManager: string;
@@ -65,6 +69,7 @@ export interface ApplyOptions {
   signal?: AbortSignal;
 }
 
+/** @public */
 export type PatchType = 'merge' | 'json' | 'strategic';
 
 const patchContentTypes: Record<PatchType, string> = {
@@ -73,11 +78,13 @@ const patchContentTypes: Record<PatchType, string> = {
   strategic: 'application/strategic-merge-patch+json',
 };
 
+/** @public */
 export const APPLY_CONTENT_TYPE = 'application/apply-patch+yaml';
 
 /** Told about every object a write (create, replace, patch, apply; not dry runs) returned. */
 export type WriteListener = (rt: ResourceType, obj: KubeObject) => void;
 
+/** @public */
 export interface KubeClientOptions {
   /** Timeout of every non-watch request; default 30 s. */
   requestTimeoutMs?: number;
@@ -106,6 +113,8 @@ type TlsMaterial = Pick<
  * The kubeconfig (file, in-cluster, exec and token-file auth) is handled by
  * `@kubernetes/client-node`'s `KubeConfig`; credentials are re-read per
  * request so rotating tokens keep working.
+ *
+ * @public
  */
 export class KubeClient {
   readonly server: string;
@@ -612,6 +621,7 @@ function sameTls(a: TlsMaterial, b: TlsMaterial): boolean {
   });
 }
 
+/** @public */
 export function queryString(query: Record<string, QueryValue> = {}): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) {
@@ -629,6 +639,7 @@ function withTypeMeta(rt: ResourceType, obj: KubeObject): KubeObject {
   };
 }
 
+/** @public */
 export function validateFieldManager(fieldManager: string): void {
   if (!fieldManager || fieldManager.length > 128) {
     throw new Error(

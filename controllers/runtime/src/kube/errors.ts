@@ -1,6 +1,6 @@
 import type { Status } from './types';
 
-/** An error answer of the API server, with its metav1.Status. */
+/** An error answer of the API server, with its metav1.Status. @public */
 export class KubeApiError extends Error {
   readonly name: string = 'KubeApiError';
   /** HTTP status code. */
@@ -24,7 +24,7 @@ export class KubeApiError extends Error {
   }
 }
 
-/** One field owned by another manager, from a server-side apply conflict. */
+/** One field owned by another manager, from a server-side apply conflict. @public */
 export interface FieldConflict {
   manager: string;
   field: string;
@@ -35,6 +35,8 @@ export interface FieldConflict {
  * A server-side apply was refused because other field managers own fields
  * this apply sets. Either stop setting those fields, or apply with
  * `force: true` to take them over (an explicit choice).
+ *
+ * @public
  */
 export class ApplyConflictError extends KubeApiError {
   readonly name: string = 'ApplyConflictError';
@@ -46,7 +48,7 @@ export class ApplyConflictError extends KubeApiError {
   }
 }
 
-/** The API server could not be reached or the connection broke. */
+/** The API server could not be reached or the connection broke. @public */
 export class KubeConnectionError extends Error {
   readonly name = 'KubeConnectionError';
   constructor(readonly method: string, readonly path: string, cause: unknown) {
@@ -62,6 +64,8 @@ export class KubeConnectionError extends Error {
 /**
  * Causes of an apply conflict read like
  * `conflict with "manager-a" using v1: .data.key` (field `.data.key`).
+ *
+ * @public
  */
 export function parseApplyConflicts(status: Status): FieldConflict[] {
   return (status.details?.causes ?? [])
@@ -89,18 +93,21 @@ export function errorFromStatus(
   return new KubeApiError(method, path, code, status);
 }
 
+/** @public */
 export function isNotFound(err: unknown): boolean {
   return err instanceof KubeApiError && err.code === 404;
 }
+/** @public */
 export function isConflict(err: unknown): boolean {
   return (
     err instanceof KubeApiError && err.code === 409 && err.reason === 'Conflict'
   );
 }
+/** @public */
 export function isAlreadyExists(err: unknown): boolean {
   return err instanceof KubeApiError && err.reason === 'AlreadyExists';
 }
-/** 410 Gone / Expired: the resourceVersion is too old, list again. */
+/** 410 Gone / Expired: the resourceVersion is too old, list again. @public */
 export function isGone(err: unknown): boolean {
   return (
     err instanceof KubeApiError &&

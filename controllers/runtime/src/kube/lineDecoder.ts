@@ -4,6 +4,8 @@ import { StringDecoder } from 'node:string_decoder';
  * Splits a byte stream into newline-terminated lines (a watch stream sends
  * one JSON object per line). Chunks may split lines and multi-byte
  * characters anywhere.
+ *
+ * @public
  */
 export class LineDecoder {
   private readonly decoder = new StringDecoder('utf8');

@@ -3,6 +3,8 @@ import type { KubeObject, ObjectKey } from './types';
 /**
  * Everything needed to address a kind over REST. `group` is '' for the core
  * group. Obtain one from `resolveResource` (discovery) or write it down.
+ *
+ * @public
  */
 export interface ResourceType {
   group: string;
@@ -13,13 +15,14 @@ export interface ResourceType {
   namespaced: boolean;
 }
 
+/** @public */
 export function apiVersionOf(
   rt: Pick<ResourceType, 'group' | 'version'>,
 ): string {
   return rt.group ? `${rt.group}/${rt.version}` : rt.version;
 }
 
-/** Splits `apps/v1` into group and version; `v1` is the core group. */
+/** Splits `apps/v1` into group and version; `v1` is the core group. @public */
 export function parseApiVersion(apiVersion: string): {
   group: string;
   version: string;
@@ -34,7 +37,7 @@ export function parseApiVersion(apiVersion: string): {
   );
 }
 
-/** A stable identifier of the type, used to share one informer per type. */
+/** A stable identifier of the type, used to share one informer per type. @public */
 export function resourceTypeId(rt: ResourceType): string {
   return `${rt.plural}.${rt.group}/${rt.version}`;
 }
@@ -48,6 +51,8 @@ export interface PathOptions {
 /**
  * The REST path of a collection or an object. A namespaced type without a
  * namespace addresses the collection across all namespaces.
+ *
+ * @public
  */
 export function resourcePath(rt: ResourceType, opts: PathOptions = {}): string {
   const base = rt.group
@@ -74,11 +79,12 @@ export function resourcePath(rt: ResourceType, opts: PathOptions = {}): string {
   return segments.join('/');
 }
 
-/** `namespace/name`, or `name` for cluster-scoped objects: the cache and queue key. */
+/** `namespace/name`, or `name` for cluster-scoped objects: the cache and queue key. @public */
 export function keyOf(key: ObjectKey): string {
   return key.namespace ? `${key.namespace}/${key.name}` : key.name;
 }
 
+/** @public */
 export function keyOfObject(obj: KubeObject): string {
   const name = obj.metadata?.name;
   if (!name) {
@@ -89,6 +95,7 @@ export function keyOfObject(obj: KubeObject): string {
   return keyOf({ namespace: obj.metadata?.namespace, name });
 }
 
+/** @public */
 export function parseKey(key: string): ObjectKey {
   const slash = key.indexOf('/');
   if (slash < 0) return { name: key };

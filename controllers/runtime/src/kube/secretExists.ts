@@ -8,6 +8,8 @@ import type { KubeClient } from './client';
  * (KubeClient always asks for full JSON; this sets the Accept header.)
  * RBAC still needs `get` on secrets; `requester` names who needs it in the
  * error ("the core", "the stack operator").
+ *
+ * @public
  */
 export async function secretExists(
   client: KubeClient,

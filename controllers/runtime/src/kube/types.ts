@@ -1,6 +1,8 @@
 /**
  * Plain JSON shapes of Kubernetes objects as they travel on the wire.
  * Timestamps stay strings; nothing is deserialized into classes.
+ *
+ * @public
  */
 
 export interface OwnerReference {
@@ -12,6 +14,7 @@ export interface OwnerReference {
   blockOwnerDeletion?: boolean;
 }
 
+/** @public */
 export interface ObjectMeta {
   name?: string;
   generateName?: string;
@@ -28,6 +31,7 @@ export interface ObjectMeta {
   managedFields?: unknown[];
 }
 
+/** @public */
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
@@ -35,12 +39,14 @@ export interface KubeObject {
   [field: string]: unknown;
 }
 
+/** @public */
 export interface ListMeta {
   resourceVersion?: string;
   continue?: string;
   remainingItemCount?: number;
 }
 
+/** @public */
 export interface KubeList<T extends KubeObject = KubeObject> {
   apiVersion?: string;
   kind?: string;
@@ -48,7 +54,7 @@ export interface KubeList<T extends KubeObject = KubeObject> {
   items: T[];
 }
 
-/** metav1.Status, as returned with every API error. */
+/** metav1.Status, as returned with every API error. @public */
 export interface Status {
   kind?: 'Status';
   apiVersion?: string;
@@ -66,6 +72,7 @@ export interface Status {
   };
 }
 
+/** @public */
 export type WatchEventType =
   | 'ADDED'
   | 'MODIFIED'
@@ -73,13 +80,14 @@ export type WatchEventType =
   | 'BOOKMARK'
   | 'ERROR';
 
+/** @public */
 export interface WatchEvent<T extends KubeObject = KubeObject> {
   type: WatchEventType;
   /** The object; for ERROR events a Status. */
   object: T;
 }
 
-/** The identity of one object: what a reconcile request carries. */
+/** The identity of one object: what a reconcile request carries. @public */
 export interface ObjectKey {
   namespace?: string;
   name: string;

@@ -1,6 +1,6 @@
 import type { ResourceType } from './resource';
 
-/** Resource types this library itself uses, and the common ones controllers own. */
+/** Resource types this library itself uses, and the common ones controllers own. @public */
 export const ConfigMaps: ResourceType = {
   group: '',
   version: 'v1',
@@ -8,6 +8,7 @@ export const ConfigMaps: ResourceType = {
   kind: 'ConfigMap',
   namespaced: true,
 };
+/** @public */
 export const Secrets: ResourceType = {
   group: '',
   version: 'v1',
@@ -15,6 +16,7 @@ export const Secrets: ResourceType = {
   kind: 'Secret',
   namespaced: true,
 };
+/** @public */
 export const Services: ResourceType = {
   group: '',
   version: 'v1',
@@ -22,6 +24,7 @@ export const Services: ResourceType = {
   kind: 'Service',
   namespaced: true,
 };
+/** @public */
 export const Pods: ResourceType = {
   group: '',
   version: 'v1',
@@ -29,6 +32,7 @@ export const Pods: ResourceType = {
   kind: 'Pod',
   namespaced: true,
 };
+/** @public */
 export const Events: ResourceType = {
   group: '',
   version: 'v1',
@@ -36,6 +40,7 @@ export const Events: ResourceType = {
   kind: 'Event',
   namespaced: true,
 };
+/** @public */
 export const Namespaces: ResourceType = {
   group: '',
   version: 'v1',
@@ -43,6 +48,7 @@ export const Namespaces: ResourceType = {
   kind: 'Namespace',
   namespaced: false,
 };
+/** @public */
 export const PersistentVolumeClaims: ResourceType = {
   group: '',
   version: 'v1',
@@ -50,6 +56,7 @@ export const PersistentVolumeClaims: ResourceType = {
   kind: 'PersistentVolumeClaim',
   namespaced: true,
 };
+/** @public */
 export const Deployments: ResourceType = {
   group: 'apps',
   version: 'v1',
@@ -57,6 +64,7 @@ export const Deployments: ResourceType = {
   kind: 'Deployment',
   namespaced: true,
 };
+/** @public */
 export const Jobs: ResourceType = {
   group: 'batch',
   version: 'v1',
@@ -64,6 +72,7 @@ export const Jobs: ResourceType = {
   kind: 'Job',
   namespaced: true,
 };
+/** @public */
 export const Leases: ResourceType = {
   group: 'coordination.k8s.io',
   version: 'v1',
@@ -71,6 +80,7 @@ export const Leases: ResourceType = {
   kind: 'Lease',
   namespaced: true,
 };
+/** @public */
 export const CustomResourceDefinitions: ResourceType = {
   group: 'apiextensions.k8s.io',
   version: 'v1',
@@ -78,6 +88,7 @@ export const CustomResourceDefinitions: ResourceType = {
   kind: 'CustomResourceDefinition',
   namespaced: false,
 };
+/** @public */
 export const ValidatingWebhookConfigurations: ResourceType = {
   group: 'admissionregistration.k8s.io',
   version: 'v1',
@@ -85,6 +96,7 @@ export const ValidatingWebhookConfigurations: ResourceType = {
   kind: 'ValidatingWebhookConfiguration',
   namespaced: false,
 };
+/** @public */
 export const MutatingWebhookConfigurations: ResourceType = {
   group: 'admissionregistration.k8s.io',
   version: 'v1',

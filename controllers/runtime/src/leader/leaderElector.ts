@@ -19,6 +19,7 @@ interface Lease extends KubeObject {
   spec?: LeaseSpec;
 }
 
+/** @public */
 export interface LeaderElectorOptions extends Partial<LeaderElectionTiming> {
   leaseName: string;
   namespace: string;
@@ -35,6 +36,8 @@ export interface LeaderElectorOptions extends Partial<LeaderElectionTiming> {
  * period and at the moment the lease expires (`standbyDelayMs`). `run` resolves `true` once this
  * candidate leads; `lost` resolves when it stops leading (it could not
  * renew within the renew deadline, or another holder took the lease).
+ *
+ * @public
  */
 export class LeaderElector {
   private readonly timing: LeaderElectionTiming;

@@ -4,6 +4,8 @@
  *
  * Expiry is judged by the local time at which this candidate last saw the
  * record change (never by comparing clocks across machines).
+ *
+ * @public
  */
 
 export interface LeaseSpec {
@@ -14,8 +16,10 @@ export interface LeaseSpec {
   leaseTransitions?: number;
 }
 
+/** @public */
 export type LeaseState = 'free' | 'mine' | 'held';
 
+/** @public */
 export function leaseState(args: {
   spec: LeaseSpec | undefined;
   identity: string;
@@ -34,7 +38,7 @@ export function leaseState(args: {
   return args.observedAtMs + durationMs <= args.nowMs ? 'free' : 'held';
 }
 
-/** The record after `identity` acquires or renews the lease at `now`. */
+/** The record after `identity` acquires or renews the lease at `now`. @public */
 export function claimedSpec(
   current: LeaseSpec | undefined,
   identity: string,
@@ -70,6 +74,8 @@ export function claimedSpec(
  * at once rather than on its next poll. With the default timings a
  * SIGKILLed leader's lease is taken about 15 s after its last renewal
  * instead of up to 19 s. `jitter` (0..1) spreads the candidates' polls.
+ *
+ * @public
  */
 export function standbyDelayMs(args: {
   retryPeriodMs: number;
@@ -84,7 +90,7 @@ export function standbyDelayMs(args: {
   return Math.round(Math.max(0, Math.min(poll, untilExpiry)));
 }
 
-/** The record a leader writes when it steps down, so others take over at once. */
+/** The record a leader writes when it steps down, so others take over at once. @public */
 export function releasedSpec(
   current: LeaseSpec | undefined,
   now: Date,
@@ -110,18 +116,19 @@ export function recordFingerprint(spec: LeaseSpec | undefined): string {
   ]);
 }
 
-/** metav1.MicroTime: RFC 3339 with microseconds. */
+/** metav1.MicroTime: RFC 3339 with microseconds. @public */
 export function microTime(date: Date): string {
   return date.toISOString().replace(/Z$/, '000Z');
 }
 
+/** @public */
 export interface LeaderElectionTiming {
   leaseDurationMs: number;
   renewDeadlineMs: number;
   retryPeriodMs: number;
 }
 
-/** client-go's rules: lease > renew deadline > 1.2 x retry period, all positive. */
+/** client-go's rules: lease > renew deadline > 1.2 x retry period, all positive. @public */
 export function validateTiming(t: LeaderElectionTiming): void {
   if (!(t.retryPeriodMs > 0)) {
     throw new Error(
@@ -145,7 +152,7 @@ export function validateTiming(t: LeaderElectionTiming): void {
   }
 }
 
-/** The environment variable that names a replica's leader-election identity (a process slot that outlives restarts). */
+/** The environment variable that names a replica's leader-election identity (a process slot that outlives restarts). @public */
 export const LEADER_ELECTION_ID_ENV = 'LEADER_ELECTION_ID';
 
 /**
@@ -159,6 +166,8 @@ export const LEADER_ELECTION_ID_ENV = 'LEADER_ELECTION_ID';
  *   the same after a container restart and unique among the replicas;
  * - otherwise `<hostname>_<random>`, as controller-runtime does: two
  *   processes on one machine must never share an identity.
+ *
+ * @public
  */
 export function leaderIdentity(args: {
   env: Record<string, string | undefined>;

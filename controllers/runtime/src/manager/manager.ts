@@ -14,17 +14,19 @@ import { CertManager, CertManagerOptions } from '../webhook/certManager';
 import { WebhookServer } from '../webhook/server';
 import { Check, HttpEndpoints, runChecks } from './httpServer';
 
+/** @public */
 export interface BindAddress {
   host?: string;
   /** 0 picks a free port. */
   port: number;
 }
 
-/** A manager's leader-election Lease unless it names its own (its Role in controllers/deploy names it). */
+/** A manager's leader-election Lease unless it names its own (its Role in controllers/deploy names it). @public */
 export function defaultLeaseName(managerName: string): string {
   return `${managerName}-leader`;
 }
 
+/** @public */
 export interface LeaderElectionOptions {
   /** Namespace of the Lease (usually the controller's own). */
   namespace: string;
@@ -37,6 +39,7 @@ export interface LeaderElectionOptions {
   retryPeriodMs?: number;
 }
 
+/** @public */
 export interface WebhookOptions {
   host?: string;
   /** Default 9443. */
@@ -44,6 +47,7 @@ export interface WebhookOptions {
   certificates: Omit<CertManagerOptions, 'logger'>;
 }
 
+/** @public */
 export interface ManagerOptions {
   /** Names the controller process in logs, the Lease and the event source. */
   name: string;
@@ -66,7 +70,7 @@ export interface ManagerOptions {
   informers?: { silenceTimeoutMs?: number; pageSize?: number };
 }
 
-/** The manager lost its leader lease; the process should exit and restart. */
+/** The manager lost its leader lease; the process should exit and restart. @public */
 export class LeaderElectionLostError extends Error {
   readonly name = 'LeaderElectionLostError';
 }
@@ -79,6 +83,8 @@ export class LeaderElectionLostError extends Error {
  *   const mgr = new Manager({ name: 'airunway-core', leaderElection: { namespace: 'airunway-system' } });
  *   mgr.controller().for(ModelDeployments).owns(Deployments).complete(reconcile);
  *   await mgr.start(); // until SIGTERM
+ *
+ * @public
  */
 export class Manager implements ControllerHost {
   readonly client: KubeClient;

@@ -8,6 +8,7 @@ import {
 import type { InformerMetrics } from '../cache/informer';
 import type { WorkQueueMetrics } from '../queue/workQueue';
 
+/** @public */
 export type ReconcileResultLabel =
   | 'success'
   | 'error'
@@ -17,6 +18,8 @@ export type ReconcileResultLabel =
 /**
  * The metrics controller-runtime exposes, with the same names, in one
  * registry per manager (so two managers in one process do not collide).
+ *
+ * @public
  */
 export class ControllerMetrics {
   readonly registry = new Registry();

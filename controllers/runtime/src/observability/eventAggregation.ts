@@ -1,7 +1,9 @@
 import type { KubeObject } from '../kube/types';
 
+/** @public */
 export type EventType = 'Normal' | 'Warning';
 
+/** @public */
 export interface EventRecord {
   involved: KubeObject;
   type: EventType;
@@ -12,6 +14,8 @@ export interface EventRecord {
 /**
  * Two events are repeats of each other when they are about the same
  * object and say the same thing (client-go's EventCorrelator key).
+ *
+ * @public
  */
 export function eventAggregationKey(component: string, e: EventRecord): string {
   const m = e.involved.metadata ?? {};
@@ -45,6 +49,8 @@ export type EventDecision =
  * Remembers recent events (bounded, least recently seen evicted first) and
  * decides whether a new occurrence creates an Event or bumps the count of
  * the one already written.
+ *
+ * @public
  */
 export class EventAggregator {
   private readonly seen = new Map<string, SeenEvent>();
@@ -95,14 +101,14 @@ export class EventAggregator {
   }
 }
 
-/** `<object>.<hex time>` like client-go, unique per object and instant. */
+/** `<object>.<hex time>` like client-go, unique per object and instant. @public */
 export function eventName(objectName: string, nowMs: number): string {
   const nanos =
     BigInt(nowMs) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000));
   return `${objectName}.${nanos.toString(16)}`;
 }
 
-/** Event messages are capped at 1 KiB by convention; reasons must be short CamelCase. */
+/** Event messages are capped at 1 KiB by convention; reasons must be short CamelCase. @public */
 export function validateEvent(e: EventRecord): string | undefined {
   if (e.type !== 'Normal' && e.type !== 'Warning') {
     return `event type "${e.type}" is not valid: use "Normal" or "Warning"`;

@@ -13,6 +13,7 @@ import {
 } from './eventAggregation';
 import { Logger, silentLogger } from './logger';
 
+/** @public */
 export interface EventRecorderOptions {
   /** `source.component` / `reportingComponent`, e.g. `runway-core`. */
   component: string;
@@ -27,6 +28,8 @@ export interface EventRecorderOptions {
  * count and lastTimestamp of the Event already written instead of creating
  * new ones. Recording never throws and never blocks a reconcile: failures
  * are logged.
+ *
+ * @public
  */
 export class EventRecorder {
   private readonly aggregator: EventAggregator;

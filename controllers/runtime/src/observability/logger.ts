@@ -2,11 +2,15 @@
  * Structured JSON logs, one object per line on stdout: what log collectors
  * in a cluster expect. Kept to a few lines rather than a dependency because
  * controllers only need levels, fields and child loggers.
+ *
+ * @public
  */
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** @public */
 export type LogFields = Record<string, unknown>;
 
+/** @public */
 export interface Logger {
   debug(msg: string, fields?: LogFields): void;
   info(msg: string, fields?: LogFields): void;
@@ -23,6 +27,7 @@ const levelRank: Record<LogLevel, number> = {
   error: 40,
 };
 
+/** @public */
 export interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go; default stdout. */
@@ -30,6 +35,7 @@ export interface LoggerOptions {
   now?: () => Date;
 }
 
+/** @public */
 export function createLogger(
   options: LoggerOptions = {},
   base: LogFields = {},
@@ -51,7 +57,7 @@ export function createLogger(
   };
 }
 
-/** A logger that drops everything (tests, benchmarks). */
+/** A logger that drops everything (tests, benchmarks). @public */
 export const silentLogger: Logger = {
   debug() {},
   info() {},
@@ -60,12 +66,13 @@ export const silentLogger: Logger = {
   child: () => silentLogger,
 };
 
+/** @public */
 export function parseLevel(value: string | undefined): LogLevel | undefined {
   const v = value?.toLowerCase();
   return v && v in levelRank ? (v as LogLevel) : undefined;
 }
 
-/** One JSON line; errors become `{message, name, stack}`; never throws. */
+/** One JSON line; errors become `{message, name, stack}`; never throws. @public */
 export function formatLogLine(
   level: LogLevel,
   msg: string,

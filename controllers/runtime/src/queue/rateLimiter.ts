@@ -8,7 +8,7 @@
  * the delay in milliseconds before the item may be retried.
  */
 
-/** Decides how long an item waits before its next retry. */
+/** Decides how long an item waits before its next retry. @public */
 export interface RateLimiter<T> {
   /** Delay in ms before `item` may be processed again; counts one failure. */
   when(item: T): number;
@@ -20,7 +20,7 @@ export interface RateLimiter<T> {
 
 export type Clock = () => number;
 
-/** Per-item exponential backoff: base * 2^failures, capped at max. */
+/** Per-item exponential backoff: base * 2^failures, capped at max. @public */
 export class ItemExponentialRateLimiter<T> implements RateLimiter<T> {
   private readonly failures = new Map<T, number>();
 
@@ -55,7 +55,7 @@ export class ItemExponentialRateLimiter<T> implements RateLimiter<T> {
   }
 }
 
-/** base * 2^failures, capped at max (and safe from overflow). */
+/** base * 2^failures, capped at max (and safe from overflow). @public */
 export function exponentialDelay(
   baseMs: number,
   maxMs: number,
@@ -71,6 +71,8 @@ export function exponentialDelay(
  * `burst`. Every `when` takes one token; when the bucket is empty the delay
  * is the time until that token will have been refilled (like Go's
  * rate.Limiter.Reserve).
+ *
+ * @public
  */
 export class BucketRateLimiter<T> implements RateLimiter<T> {
   private tokens: number;
@@ -113,7 +115,7 @@ export class BucketRateLimiter<T> implements RateLimiter<T> {
   }
 }
 
-/** Takes the longest delay of several limiters, as client-go's MaxOf. */
+/** Takes the longest delay of several limiters, as client-go's MaxOf. @public */
 export class MaxOfRateLimiter<T> implements RateLimiter<T> {
   private readonly limiters: RateLimiter<T>[];
 
@@ -138,7 +140,7 @@ export class MaxOfRateLimiter<T> implements RateLimiter<T> {
   }
 }
 
-/** controller-runtime's default: exponential 5 ms..1000 s, bucket 10/s burst 100. */
+/** controller-runtime's default: exponential 5 ms..1000 s, bucket 10/s burst 100. @public */
 export function defaultControllerRateLimiter<T>(
   now: Clock = Date.now,
 ): RateLimiter<T> {

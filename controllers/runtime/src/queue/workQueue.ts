@@ -1,6 +1,6 @@
 import { defaultControllerRateLimiter, RateLimiter } from './rateLimiter';
 
-/** Observes a work queue; the Prometheus implementation lives in metrics/. */
+/** Observes a work queue; the Prometheus implementation lives in metrics/. @public */
 export interface WorkQueueMetrics {
   /** An item entered the queue (not counted when it was already queued). */
   added(): void;
@@ -22,6 +22,7 @@ const noMetrics: WorkQueueMetrics = {
   retried() {},
 };
 
+/** @public */
 export interface WorkQueueOptions<T> {
   rateLimiter?: RateLimiter<T>;
   metrics?: WorkQueueMetrics;
@@ -39,6 +40,8 @@ export interface WorkQueueOptions<T> {
  *   replaying its cache): it is handed out only when no other item is queued
  *   or being processed, so the work that matters is not slowed by hundreds of
  *   no-op reconciles; a later `add` promotes it.
+ *
+ * @public
  */
 export class WorkQueue<T> {
   private readonly queue: T[] = [];

@@ -24,6 +24,8 @@ interface CustomResourceDefinition extends KubeObject {
  * validating or mutating webhook configuration. Each change is guarded by
  * a `test` of the webhook's name, so a concurrent edit that reorders the
  * list makes the patch fail instead of writing the wrong entry.
+ *
+ * @public
  */
 export function webhookConfigurationCaPatch(
   config: WebhookConfiguration,
@@ -45,6 +47,8 @@ export function webhookConfigurationCaPatch(
 /**
  * JSON patch setting the conversion webhook's `caBundle` of a CRD. A CRD
  * without webhook conversion configured gets no patch (and `reason` says why).
+ *
+ * @public
  */
 export function crdConversionCaPatch(
   crd: CustomResourceDefinition,

@@ -47,6 +47,7 @@ export function nextCheckDelay(
   );
 }
 
+/** @public */
 export interface CertManagerOptions {
   /** The Secret holding CA and serving certificate, shared by all replicas. */
   secretName: string;
@@ -90,6 +91,8 @@ interface TlsSecret extends KubeObject {
  * serving certificate kept in a Secret (so every replica serves the same
  * one), the CA published into the caBundle of the webhook configurations
  * and CRD conversion settings, and rotation before expiry.
+ *
+ * @public
  */
 export class CertManager {
   private readonly hosts: CertHosts;

@@ -10,7 +10,7 @@ import * as x509 from '@peculiar/x509';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
-/** PEM-encoded CA and serving certificate with their keys. */
+/** PEM-encoded CA and serving certificate with their keys. @public */
 export interface CertBundle {
   /** The current CA first, possibly followed by the previous CA (trusted during a CA rotation). */
   caCert: string;
@@ -19,7 +19,7 @@ export interface CertBundle {
   key: string;
 }
 
-/** The names the serving certificate must be valid for. */
+/** The names the serving certificate must be valid for. @public */
 export interface CertHosts {
   dnsNames: string[];
   ipAddresses: string[];
@@ -47,7 +47,7 @@ function keyPem(key: CryptoKey): string {
     .toString();
 }
 
-/** A self-signed CA valid from a minute ago (clock skew) for `validityMs`. */
+/** A self-signed CA valid from a minute ago (clock skew) for `validityMs`. @public */
 export async function generateCA(
   commonName: string,
   validityMs: number,
@@ -73,7 +73,7 @@ export async function generateCA(
   return { cert: cert.toString('pem'), key: keyPem(keys.privateKey) };
 }
 
-/** A serving certificate for `hosts`, signed by the CA. */
+/** A serving certificate for `hosts`, signed by the CA. @public */
 export async function generateServingCert(
   ca: { cert: string; key: string },
   hosts: CertHosts,
@@ -124,6 +124,7 @@ export async function generateServingCert(
   return { cert: cert.toString('pem'), key: keyPem(keys.privateKey) };
 }
 
+/** @public */
 export type RotationDecision =
   | { rotate: 'none'; renewAt: Date }
   | { rotate: 'serving' | 'all'; reason: string };
@@ -133,6 +134,8 @@ export type RotationDecision =
  * lookahead; the serving certificate must be issued by it, match its key,
  * cover every host and also be valid beyond the lookahead. `renewAt` says
  * when the answer will change.
+ *
+ * @public
  */
 export function rotationDecision(
   bundle: CertBundle | undefined,
@@ -198,7 +201,7 @@ export function rotationDecision(
   };
 }
 
-/** The CA bundle to publish: the new CA, plus the old one while it is still valid. */
+/** The CA bundle to publish: the new CA, plus the old one while it is still valid. @public */
 export function caBundleAfterRotation(
   newCa: string,
   previousBundle: string | undefined,
@@ -216,6 +219,7 @@ export function caBundleAfterRotation(
   return `${[newCa.trim(), ...kept].join('\n')}\n`;
 }
 
+/** @public */
 export function splitPems(bundle: string): string[] {
   return (
     bundle.match(

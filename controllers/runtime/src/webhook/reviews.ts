@@ -2,13 +2,13 @@ import { compare, Operation } from 'fast-json-patch';
 import { z } from 'zod';
 import type { KubeObject } from '../kube/types';
 
-/** The answer of a webhook handler: an HTTP status and a JSON body. */
+/** The answer of a webhook handler: an HTTP status and a JSON body. @public */
 export interface WebhookReply {
   status: number;
   body: unknown;
 }
 
-/** Turns a parsed request body into a reply; never throws. */
+/** Turns a parsed request body into a reply; never throws. @public */
 export type WebhookHandler = (body: unknown) => Promise<WebhookReply>;
 
 const groupVersionKind = z.object({
@@ -117,6 +117,7 @@ function admissionRequestOf(
   return { request: parsed.data.request as AdmissionRequest };
 }
 
+/** @public */
 export type AdmissionRequest = z.infer<
   typeof admissionReviewSchema
 >['request'] & {
@@ -124,6 +125,7 @@ export type AdmissionRequest = z.infer<
   oldObject?: KubeObject | null;
 };
 
+/** @public */
 export type ValidationResult =
   | { allowed: true; warnings?: string[] }
   | { allowed: false; message: string; code?: number; warnings?: string[] };
@@ -197,6 +199,8 @@ function errorMessage(err: unknown): string {
  * creates and spec changes, so finalizer, label, annotation and status
  * updates never wait on the webhook (a finalizer must come off while its
  * controller is down). The installs' webhooks.yaml carry the same text.
+ *
+ * @public
  */
 export const SPEC_CHANGED_CONDITION = {
   name: 'spec-changed',
@@ -208,6 +212,8 @@ export const SPEC_CHANGED_CONDITION = {
  * A validating admission webhook. `validate` gets the request (with
  * `object` and `oldObject`) and says whether it is allowed; a thrown error
  * denies the request with code 500 and the error's message.
+ *
+ * @public
  */
 export function validatingWebhook(
   validate: (
@@ -252,6 +258,8 @@ export function validatingWebhook(
  * A mutating admission webhook. `mutate` gets a copy of the object and
  * returns the object as it should be stored (or `undefined` for no
  * change); the reply carries the JSON patch between the two.
+ *
+ * @public
  */
 export function mutatingWebhook(
   mutate: (
@@ -288,7 +296,7 @@ export function mutatingWebhook(
   };
 }
 
-/** RFC 6902 operations turning `from` into `to`. */
+/** RFC 6902 operations turning `from` into `to`. @public */
 export function jsonPatch(from: unknown, to: unknown): Operation[] {
   return compare(from as object, to as object);
 }
@@ -296,6 +304,8 @@ export function jsonPatch(from: unknown, to: unknown): Operation[] {
 /**
  * A CRD conversion webhook. `convert` turns one object into
  * `desiredAPIVersion`; any error fails the whole review with its message.
+ *
+ * @public
  */
 export function conversionWebhook(
   convert: (

@@ -11,6 +11,7 @@ import type { ControllerMetrics } from '../metrics/metrics';
 import { Logger, silentLogger } from '../observability/logger';
 import type { WebhookHandler } from './reviews';
 
+/** @public */
 export interface WebhookServerOptions {
   /** Default 0.0.0.0. */
   host?: string;
@@ -45,6 +46,8 @@ const IDLE_TIMEOUT_MS = 120_000;
  * HTTPS server for admission and conversion webhooks, speaking HTTP/2 (and
  * HTTP/1.1 to clients that do not offer h2). Its certificate can be swapped
  * while it runs (after a rotation) without dropping requests.
+ *
+ * @public
  */
 export class WebhookServer {
   private readonly handlers = new Map<string, WebhookHandler>();

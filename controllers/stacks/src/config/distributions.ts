@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+/** @public */
 export interface DistributionRegistry {
   /** Distribution name → image reference. */
   images: Readonly<Record<string, string>>;
@@ -26,7 +27,7 @@ function distributionsDir(): string {
 
 let embedded: DistributionRegistry | undefined;
 
-/** The registry shipped with this operator release (read once). */
+/** The registry shipped with this operator release (read once). @public */
 export function embeddedDistributions(): DistributionRegistry {
   if (embedded) return embedded;
   const dir = distributionsDir();
@@ -49,6 +50,8 @@ export function embeddedDistributions(): DistributionRegistry {
  * Parses the operator ConfigMap's `image-overrides` value: one
  * `name: image` per line (YAML map). Returns the overrides or a message
  * naming the bad line.
+ *
+ * @public
  */
 export function parseImageOverrides(
   text: string | undefined,
@@ -72,6 +75,7 @@ export function parseImageOverrides(
   return { overrides };
 }
 
+/** @public */
 export type DistributionResolution =
   | { ok: true; image: string; name?: string; baseConfig?: string }
   | { ok: false; reason: 'UnknownDistribution'; message: string };
@@ -80,6 +84,8 @@ export type DistributionResolution =
  * Resolves `spec.distribution` to an image and, for a named distribution,
  * its embedded base config. `distribution.image` is used as written and has
  * no embedded config (FR-027c).
+ *
+ * @public
  */
 export function resolveDistribution(
   distribution: { name?: string; image?: string },

@@ -16,12 +16,13 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import { parseDocument, stringify } from 'yaml';
 
+/** @public */
 export type StackSpec = LlamaStackDistributionV1alpha2['spec'];
 
-/** config.yaml schema versions this operator generates for: current first, then the previous one (FR-028). */
+/** config.yaml schema versions this operator generates for: current first, then the previous one (FR-028). @public */
 export const SUPPORTED_CONFIG_VERSIONS = [2, 1] as const;
 
-/** The key of each `spec.providers` API (and `spec.disabled` name) in config.yaml. */
+/** The key of each `spec.providers` API (and `spec.disabled` name) in config.yaml. @public */
 export const CONFIG_API_NAMES: Readonly<Record<string, string>> = {
   agents: 'agents',
   batches: 'batches',
@@ -39,12 +40,13 @@ export const CONFIG_API_NAMES: Readonly<Record<string, string>> = {
   vectorIo: 'vector_io',
 };
 
-/** An env var of the server container whose value comes from a Secret key (FR-022, NFR-003). */
+/** An env var of the server container whose value comes from a Secret key (FR-022, NFR-003). @public */
 export interface SecretEnvVar {
   name: string;
   valueFrom: { secretKeyRef: { name: string; key: string } };
 }
 
+/** @public */
 export interface GeneratedConfig {
   ok: true;
   configYaml: string;
@@ -61,12 +63,14 @@ export interface GeneratedConfig {
   warnings: Array<{ path: string; message: string }>;
 }
 
+/** @public */
 export type ConfigFailureReason =
   | 'ConfigGenerationFailed'
   | 'BaseConfigRequired'
   | 'UnsupportedConfigVersion'
   | 'MissingProviderForResource';
 
+/** @public */
 export interface ConfigFailure {
   ok: false;
   reason: ConfigFailureReason;
@@ -75,15 +79,17 @@ export interface ConfigFailure {
   paths: string[];
 }
 
+/** @public */
 export interface GenerateInput {
   spec: StackSpec;
   /** The base config.yaml text (embedded per distribution, FR-027b); undefined when none is known. */
   baseConfig: string | undefined;
 }
 
-/** Where the Deployment mounts `networking.tls.secretName`. */
+/** Where the Deployment mounts `networking.tls.secretName`. @public */
 export const TLS_MOUNT_PATH = '/etc/llama-stack/tls';
 
+/** @public */
 export const BASE_CONFIG_REQUIRED_MESSAGE =
   'Direct image references require either overrideConfig.configMapName or OCI config labels on the image. See docs/configuration.md for details.';
 
@@ -93,7 +99,7 @@ function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `LLSD_<ID>_<FIELD>` (FR-032, OQ-003): upper case, anything but letters and digits becomes `_`. */
+/** `LLSD_<ID>_<FIELD>` (FR-032, OQ-003): upper case, anything but letters and digits becomes `_`. @public */
 export function secretEnvName(id: string, field: string): string {
   const part = (s: string) =>
     s
@@ -103,7 +109,7 @@ export function secretEnvName(id: string, field: string): string {
   return `LLSD_${part(id)}_${part(field)}`;
 }
 
-/** FR-030: a bare provider name gets `remote::`; a name that already says `inline::`/`remote::` is kept. */
+/** FR-030: a bare provider name gets `remote::`; a name that already says `inline::`/`remote::` is kept. @public */
 export function providerType(provider: string): string {
   return provider.includes('::') ? provider : `remote::${provider}`;
 }
@@ -382,7 +388,7 @@ function activeIds(providers: Json, configApi: string): string[] {
     : [];
 }
 
-/** Detects and checks the config.yaml schema version (FR-027, FR-029). */
+/** Detects and checks the config.yaml schema version (FR-027, FR-029). @public */
 export function configVersionOf(
   base: Json,
 ): { version: number } | ConfigFailure {
@@ -403,7 +409,7 @@ export function configVersionOf(
   return { version };
 }
 
-/** The provider ids per API of a base config, for the validator's resource checks (FR-043, FR-044). */
+/** The provider ids per API of a base config, for the validator's resource checks (FR-043, FR-044). @public */
 export function baseConfigProviders(
   base: Json,
 ): Partial<Record<ProviderApi, string[]>> {
@@ -426,7 +432,7 @@ function deepCopy<T>(value: T): T {
   return out as T;
 }
 
-/** The base config as data (a fresh copy the caller may change), or why it cannot be used. */
+/** The base config as data (a fresh copy the caller may change), or why it cannot be used. @public */
 export function parseBaseConfig(
   text: string,
 ): { config: Json } | ConfigFailure {
@@ -463,6 +469,8 @@ function parseUncached(text: string): Json | ConfigFailure {
  * Generates config.yaml. Order of work follows the seed's controller flow:
  * base config and its version, validation against it, provider merge, resources,
  * storage, disabled APIs, external providers.
+ *
+ * @public
  */
 export function generateConfig({
   spec,

@@ -6,13 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** @public */
 export const DEFAULT_NAMESPACE = 'airunway-system';
-/** The CLI's own field manager for server-side apply. */
+/** The CLI's own field manager for server-side apply. @public */
 export const FIELD_MANAGER = 'runway-cli';
-/** Set on every object the CLI applies except the shared ones (namespace, CRDs). */
+/** Set on every object the CLI applies except the shared ones (namespace, CRDs). @public */
 export const COMPONENT_LABEL = 'airunway.ai/component';
 
-/** Custom resources whose existence makes an uninstall refuse (without --force). */
+/** Custom resources whose existence makes an uninstall refuse (without --force). @public */
 export interface Guard {
   apiVersion: string;
   kind: string;
@@ -21,6 +22,7 @@ export interface Guard {
   byProvider?: boolean;
 }
 
+/** @public */
 export interface CatalogEntry {
   /** What users type: `runway controller install core`, `runway provider install kaito`. */
   name: string;
@@ -44,6 +46,7 @@ const MODEL_DEPLOYMENTS = {
   plural: 'modeldeployments',
 };
 
+/** @public */
 export const CATALOG: readonly CatalogEntry[] = [
   {
     name: 'core',
@@ -115,6 +118,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   },
 ];
 
+/** @public */
 export function catalogEntry(
   name: string,
   type?: CatalogEntry['type'],
@@ -127,7 +131,7 @@ const PACKAGE_DIR = path.dirname(
   require.resolve('@runway-portal/cli/package.json'),
 );
 
-/** Folder of the bundles: the repository's controllers/deploy, found from this package upwards. */
+/** Folder of the bundles: the repository's controllers/deploy, found from this package upwards. @public */
 export function defaultDeployDir(from: string = PACKAGE_DIR): string {
   let dir = from;
   for (;;) {

@@ -10,13 +10,14 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '@runway-portal/controller-runtime';
 
-/** What the renderer reads; `nodeFileSource` reads the disk. */
+/** What the renderer reads; `nodeFileSource` reads the disk. @public */
 export interface FileSource {
   readFile(file: string): string;
   isDirectory(file: string): boolean;
   exists(file: string): boolean;
 }
 
+/** @public */
 export interface RenderedObject {
   object: KubeObject;
   /** The file it came from. */
@@ -30,7 +31,7 @@ const KUSTOMIZATION_FILES = [
 ];
 const SUPPORTED_FIELDS = new Set(['apiVersion', 'kind', 'resources']);
 
-/** `group/Kind/namespace/name`: kustomize's notion of "the same object". */
+/** `group/Kind/namespace/name`: kustomize's notion of "the same object". @public */
 export function objectId(object: KubeObject): string {
   const apiVersion = object.apiVersion ?? '';
   const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
@@ -63,7 +64,7 @@ export function parseObjects(text: string, source: string): RenderedObject[] {
   return out;
 }
 
-/** The objects a kustomization folder renders to, in `resources` order. */
+/** The objects a kustomization folder renders to, in `resources` order. @public */
 export function renderKustomization(
   dir: string,
   files: FileSource,

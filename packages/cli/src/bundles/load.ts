@@ -11,6 +11,7 @@ import {
 } from './kustomize';
 import { buildPlan, type BundleObjects } from './plan';
 
+/** @public */
 export function loadCatalogBundle(
   entry: CatalogEntry,
   deployDir: string,
@@ -55,7 +56,7 @@ export async function loadUrlBundle(
 
 export const INSTALL_YAML = 'install/install.yaml';
 
-/** The single-file bundle of everything in the catalog: what `runway install --all` applies. */
+/** The single-file bundle of everything in the catalog: what `runway install --all` applies. @public */
 export function renderInstallYaml(
   deployDir: string,
   files: FileSource = nodeFileSource,

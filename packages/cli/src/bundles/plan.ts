@@ -12,8 +12,10 @@ import { objectId } from './kustomize';
  * refused by a webhook that points at nothing).
  */
 export const PHASES = ['namespace', 'crd', 'workload', 'webhook'] as const;
+/** @public */
 export type Phase = (typeof PHASES)[number];
 
+/** @public */
 export interface PlannedObject {
   id: string;
   object: KubeObject;
@@ -42,6 +44,7 @@ const WEBHOOK_KINDS = new Set([
 ]);
 const OWN_IMAGE = /^ghcr\.io\/runway-portal\//;
 
+/** @public */
 export function phaseOf(object: KubeObject): Phase {
   if (object.kind === 'Namespace') return 'namespace';
   if (object.kind === 'CustomResourceDefinition') return 'crd';
@@ -129,6 +132,8 @@ function canonical(value: unknown): string {
  * The objects of several bundles, each once, in apply order (phase, then
  * bundle order). An object two bundles define must be identical in both
  * (the namespace and the CRDs are); otherwise the plan fails naming both.
+ *
+ * @public
  */
 export function buildPlan(
   bundles: BundleObjects[],
@@ -172,6 +177,8 @@ export function buildPlan(
 /**
  * A provider bundle: at least one Deployment, and RBAC that lets it write its
  * registration (an InferenceProviderConfig); that is what makes it a provider.
+ *
+ * @public
  */
 export function providerBundleProblem(
   objects: KubeObject[],
@@ -237,6 +244,8 @@ function selects(
  * by name while creating it is not. Likewise a CRD's conversion webhook by
  * Service loses its `conversion` (the API server's default, None) until its
  * operator points it at itself; a later install then owns no field of it.
+ *
+ * @public
  */
 export function outOfClusterPlan(plan: PlannedObject[]): PlannedObject[] {
   const podLabels = plan

@@ -9,7 +9,7 @@ import type { Expectations } from './types';
 
 export const EXPECTATIONS_FILE = 'expectations.generated.ts';
 
-/** The expectations of every catalog entry, for the controllers installed in `namespace`. */
+/** The expectations of every catalog entry, for the controllers installed in `namespace`. @public */
 export function bundledExpectations(namespace?: string): Expectations {
   const copy = structuredClone(BUNDLED_EXPECTATIONS);
   return namespace ? { ...copy, namespace } : copy;

@@ -4,6 +4,7 @@
  */
 import type { Check, ClusterState, Expectations, ReadArea } from './types';
 
+/** @public */
 export interface CheckOptions {
   /** A heartbeat older than this is stale; default 3 minutes (three of the providers' default 60 s intervals). */
   heartbeatStaleMs?: number;
@@ -57,6 +58,7 @@ function notChecked(
   ];
 }
 
+/** @public */
 export function checkCrds(
   state: ClusterState,
   expected: Expectations,
@@ -97,12 +99,15 @@ export function checkCrds(
  * local system, a developer's laptop): its leader Lease is held and was
  * renewed within its duration (plus slack), or, for a provider, its
  * registration's heartbeat is fresh. `unknown`: the Leases could not be read.
+ *
+ * @public
  */
 export type OutsideState =
   | { running: true; how: string }
   | { running: false; why?: string }
   | { running: 'unknown'; needs: string };
 
+/** @public */
 export function runningOutside(
   state: ClusterState,
   evidence: { lease?: string; heartbeat?: string },
@@ -185,6 +190,7 @@ function deploymentCheck(
   return ok(id, `${title}: ${d.readyReplicas}/${d.replicas} replicas ready`);
 }
 
+/** @public */
 export function checkControllers(
   state: ClusterState,
   expected: Expectations,
@@ -210,6 +216,7 @@ export function checkControllers(
   );
 }
 
+/** @public */
 export function checkWebhooks(
   state: ClusterState,
   expected: Expectations,
@@ -268,6 +275,7 @@ export function checkWebhooks(
     });
 }
 
+/** @public */
 export function checkProviders(
   state: ClusterState,
   expected: Expectations,
@@ -414,6 +422,7 @@ export function checkProviders(
   return checks;
 }
 
+/** @public */
 export function checkGateway(state: ClusterState): Check[] {
   const id = 'gateway';
   if (state.notChecked?.gateway)
@@ -452,6 +461,7 @@ export function checkGateway(state: ClusterState): Check[] {
   ];
 }
 
+/** @public */
 export function checkOperators(
   state: ClusterState,
   expected: Expectations,
@@ -484,7 +494,7 @@ export function checkOperators(
   });
 }
 
-/** Every check, in the order printed. */
+/** Every check, in the order printed. @public */
 export function runChecks(
   state: ClusterState,
   expected: Expectations,
@@ -500,7 +510,7 @@ export function runChecks(
   ];
 }
 
-/** One line per check (the CLI's text output). */
+/** One line per check (the CLI's text output). @public */
 export function formatChecks(checks: Check[]): string[] {
   const mark = {
     ok: 'ok  ',

@@ -52,6 +52,8 @@ type RoleObject = KubeObject & {
  * The leader-election Lease a bundle's controller renews: the one its Role
  * may `get`/`update` by name (every leader-election Role names its own;
  * each controller's tests tie that name to the one its code uses).
+ *
+ * @public
  */
 export function bundleLeaseName(objects: KubeObject[]): string | undefined {
   for (const o of objects) {
@@ -64,7 +66,7 @@ export function bundleLeaseName(objects: KubeObject[]): string | undefined {
   return undefined;
 }
 
-/** What a healthy install of these catalog entries looks like, read from their bundles. */
+/** What a healthy install of these catalog entries looks like, read from their bundles. @public */
 export function expectationsFromBundles(
   deployDir: string,
   namespace: string,
@@ -158,6 +160,7 @@ function leaseRecord(lease: LeaseObject): LeaseRecord {
   };
 }
 
+/** @public */
 export interface ReadOptions {
   /**
    * Send each webhook configuration a dry-run AdmissionReview (default
@@ -171,6 +174,8 @@ export interface ReadOptions {
  * The named objects the reading gets (CRDs, Deployments and leader Leases
  * in the namespace, webhook configurations by kind): what a read-only role
  * needs, by name.
+ *
+ * @public
  */
 export function doctorReadTargets(expected: Expectations): {
   crds: string[];
@@ -210,7 +215,7 @@ export function doctorReadTargets(expected: Expectations): {
   };
 }
 
-/** What each part of the reading needs, for a `not-checked` that names it. */
+/** What each part of the reading needs, for a `not-checked` that names it. @public */
 export const READ_NEEDS: Record<ReadArea, string> = {
   crds: 'get on customresourcedefinitions.apiextensions.k8s.io',
   deployments: 'get on deployments.apps',
@@ -243,7 +248,7 @@ async function readPart(
   }
 }
 
-/** Reads everything the checks judge; with the backend's credentials, read-only. */
+/** Reads everything the checks judge; with the backend's credentials, read-only. @public */
 export async function readClusterState(
   client: KubeClient,
   expected: Expectations,

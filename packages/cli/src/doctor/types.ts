@@ -1,6 +1,6 @@
 /** The data the doctor's checks read; one reader fills it from a cluster. */
 
-/** What should be there: from the bundles (`expectationsFromBundles`) or written down. */
+/** What should be there: from the bundles (`expectationsFromBundles`) or written down. @public */
 export interface Expectations {
   namespace: string;
   /** Our CRDs, with the versions our bundles serve. */
@@ -31,13 +31,14 @@ export interface Expectations {
   }>;
 }
 
+/** @public */
 export interface DeploymentState {
   replicas: number;
   readyReplicas: number;
   ready: boolean;
 }
 
-/** A leader-election Lease's record, as read. */
+/** A leader-election Lease's record, as read. @public */
 export interface LeaseRecord {
   holderIdentity?: string;
   /** ISO (MicroTime); absent: never renewed or released. */
@@ -45,6 +46,7 @@ export interface LeaseRecord {
   leaseDurationSeconds?: number;
 }
 
+/** @public */
 export interface ProviderState {
   name: string;
   ready: boolean;
@@ -54,6 +56,7 @@ export interface ProviderState {
   message?: string;
 }
 
+/** @public */
 export interface ClusterState {
   serverVersion: string;
   /** When it was read (ISO); heartbeats are judged against it. */
@@ -79,7 +82,7 @@ export interface ClusterState {
   notChecked?: Partial<Record<ReadArea, string>>;
 }
 
-/** What `readClusterState` reads, part by part. */
+/** What `readClusterState` reads, part by part. @public */
 export type ReadArea =
   | 'crds'
   | 'deployments'

@@ -1,4 +1,4 @@
-/** Where the commands write: lines for the plan and result, progress for waits. */
+/** Where the commands write: lines for the plan and result, progress for waits. @public */
 export interface Reporter {
   line(text: string): void;
   /** A wait in progress (overwritten in a terminal, one line per change otherwise). */
@@ -23,7 +23,7 @@ export function streamReporter(
   };
 }
 
-/** Collects lines (tests, --output json). */
+/** Collects lines (tests, --output json). @public */
 export function memoryReporter(): Reporter & { lines: string[] } {
   const lines: string[] = [];
   return { lines, line: t => lines.push(t), progress: t => lines.push(t) };

@@ -47,7 +47,7 @@ export type { PreviewMode };
 /** What the selected provider would write, with this package's object type (the REST contract's shape). */
 export type ProviderObjects = CommonProviderObjects<KubeObject>;
 
-/** The preview answer (the REST contract's shape) with this package's object type. */
+/** The preview answer (the REST contract's shape) with this package's object type. @public */
 export type Preview = PreviewAnswer<KubeObject>;
 
 const nameOf = (config: InferenceProviderConfig) => config.metadata?.name ?? '';

@@ -9,21 +9,25 @@ import { type Static, Type } from '@sinclair/typebox';
 import { isRecord } from '../schema/json';
 import { error, type ValidationIssue } from '../schema/issues';
 
-/** The most messages one request may carry. */
+/** The most messages one request may carry. @public */
 export const CHAT_MESSAGES_MAX = 32;
-/** The most bytes (UTF-8) of all messages' content together. */
+/** The most bytes (UTF-8) of all messages' content together. @public */
 export const CHAT_CONTENT_BYTES_MAX = 16 * 1024;
-/** The most tokens an answer may ask for, and what is asked when none is given. */
+/** The most tokens an answer may ask for, and what is asked when none is given. @public */
 export const CHAT_MAX_TOKENS_MAX = 2048;
+/** @public */
 export const CHAT_MAX_TOKENS_DEFAULT = 256;
-/** The most bytes of answer the backend passes on; then it stops reading and says so. */
+/** The most bytes of answer the backend passes on; then it stops reading and says so. @public */
 export const CHAT_ANSWER_BYTES_MAX = 256 * 1024;
-/** How long one answer may take, from the request to its last byte. */
+/** How long one answer may take, from the request to its last byte. @public */
 export const CHAT_TIMEOUT_MS = 120_000;
 
+/** @public */
 export const CHAT_ROLES = ['system', 'user', 'assistant'] as const;
+/** @public */
 export type ChatRole = (typeof CHAT_ROLES)[number];
 
+/** @public */
 export const ChatMessageSchema = Type.Object(
   {
     role: Type.Union(CHAT_ROLES.map(r => Type.Literal(r))),
@@ -31,8 +35,10 @@ export const ChatMessageSchema = Type.Object(
   },
   { $id: 'ChatMessage', additionalProperties: false },
 );
+/** @public */
 export type ChatMessage = Static<typeof ChatMessageSchema>;
 
+/** @public */
 export const ChatRequestSchema = Type.Object(
   {
     messages: Type.Array(ChatMessageSchema, {
@@ -50,19 +56,22 @@ export const ChatRequestSchema = Type.Object(
     description: `An OpenAI chat completion request, bounded: 1 to ${CHAT_MESSAGES_MAX} messages, at most ${CHAT_CONTENT_BYTES_MAX} bytes of content in all, max_tokens 1 to ${CHAT_MAX_TOKENS_MAX} (default ${CHAT_MAX_TOKENS_DEFAULT}), temperature 0 to 2. The backend adds the deployment's model name and stream: true.`,
   },
 );
+/** @public */
 export type ChatRequest = Static<typeof ChatRequestSchema>;
 
 /**
  * Server-sent events of an answer: every unnamed event is the model
  * server's own (an OpenAI `chat.completion.chunk` as JSON, then `[DONE]`),
  * passed on as it came; this name carries the backend's own word.
+ *
+ * @public
  */
 export const CHAT_EVENTS = {
   /** The answer stopped early (too long, too slow, the model server failed); `data` says why. */
   error: 'runway-error',
 } as const;
 
-/** The `data` of the last event of an OpenAI stream. */
+/** The `data` of the last event of an OpenAI stream. @public */
 export const CHAT_DONE = '[DONE]';
 
 const KEYS = new Set(['messages', 'max_tokens', 'temperature']);
@@ -111,6 +120,8 @@ function messageIssues(
 /**
  * The chat request, validated: each problem names its field and the bound
  * it broke. The value has max_tokens filled in.
+ *
+ * @public
  */
 export function parseChatRequest(body: unknown): {
   value?: ChatRequest & { max_tokens: number };
@@ -209,7 +220,7 @@ export function parseChatRequest(body: unknown): {
   };
 }
 
-/** One server-sent event as read: its name (undefined for the default) and its data lines joined. */
+/** One server-sent event as read: its name (undefined for the default) and its data lines joined. @public */
 export interface SseEvent {
   event?: string;
   data: string;
@@ -218,6 +229,8 @@ export interface SseEvent {
 /**
  * Reads server-sent events from text arriving in pieces: `push` returns the
  * events completed so far (comments and empty events are dropped).
+ *
+ * @public
  */
 export class SseDecoder {
   private buffer = '';
@@ -253,12 +266,13 @@ function parseBlock(block: string): SseEvent | undefined {
   return { event, data: data.join('\n') };
 }
 
-/** What one event of an answer adds: text, the end, or the backend's error. Pure. */
+/** What one event of an answer adds: text, the end, or the backend's error. Pure. @public */
 export type ChatStreamPart =
   | { type: 'text'; text: string }
   | { type: 'done' }
   | { type: 'error'; message: string };
 
+/** @public */
 export function chatStreamPart(event: SseEvent): ChatStreamPart | undefined {
   if (event.event === CHAT_EVENTS.error)
     return { type: 'error', message: event.data };

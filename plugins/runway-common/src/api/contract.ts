@@ -50,7 +50,7 @@ const Opt = Type.Optional;
 /** Every answer object is closed: a field the document does not describe is drift. */
 const closed = { additionalProperties: false } as const;
 
-/** A Kubernetes object (apiVersion, kind, metadata, spec, status) as the API server returns it. */
+/** A Kubernetes object (apiVersion, kind, metadata, spec, status) as the API server returns it. @public */
 export const ApiObjectSchema = Type.Object(
   { apiVersion: Opt(Str()), kind: Opt(Str()), metadata: Opt(ObjectMetaSchema) },
   {
@@ -60,11 +60,12 @@ export const ApiObjectSchema = Type.Object(
     additionalProperties: true,
   },
 );
-/** What every answer promises about an object; each side refines it (spec, status). */
+/** What every answer promises about an object; each side refines it (spec, status). @public */
 export type ApiObject = Static<typeof ApiObjectSchema>;
 /** An object schema the generic answers below are instantiated with. */
 type Obj<O> = TUnsafe<O>;
 
+/** @public */
 export const ClusterErrorReasonValues = [
   'Unreachable',
   'Timeout',
@@ -82,9 +83,12 @@ export const ClusterErrorReasonValues = [
  * `Forbidden` (403: the portal's service account lacks RBAC), `NotInstalled`
  * (404 on a collection: the CRD is missing), `Misconfigured` (the cluster's
  * configuration entry is broken), `Syncing` (the first list is still running).
+ *
+ * @public
  */
 export type ClusterErrorReason = (typeof ClusterErrorReasonValues)[number];
 
+/** @public */
 export const ClusterErrorSchema = Type.Object(
   {
     cluster: Str(),
@@ -98,8 +102,10 @@ export const ClusterErrorSchema = Type.Object(
     ...closed,
   },
 );
+/** @public */
 export type ClusterError = Static<typeof ClusterErrorSchema>;
 
+/** @public */
 export const ClusterStateValues = [
   'ok',
   'degraded',
@@ -112,9 +118,12 @@ export const ClusterStateValues = [
  * list); `unreachable` (its API server does not answer: the data shown is
  * the last known, marked stale); `not-installed` (it answers, but Runway's
  * CRDs are not there).
+ *
+ * @public
  */
 export type ClusterState = (typeof ClusterStateValues)[number];
 
+/** @public */
 export const ClusterFreshnessSchema = Type.Object(
   {
     cluster: Str(),
@@ -147,9 +156,10 @@ export const ClusterFreshnessSchema = Type.Object(
   },
   { $id: 'ClusterFreshness', ...closed },
 );
-/** A cluster's state and how old its data is in an answer. */
+/** A cluster's state and how old its data is in an answer. @public */
 export type ClusterFreshness = Static<typeof ClusterFreshnessSchema>;
 
+/** @public */
 export const ValidationIssueSchema = Type.Object(
   {
     path: Str({
@@ -161,7 +171,7 @@ export const ValidationIssueSchema = Type.Object(
   { $id: 'ValidationIssue', ...closed },
 );
 
-/** Backstage's error body; validation errors add `issues`, apply conflicts add `conflicts`. */
+/** Backstage's error body; validation errors add `issues`, apply conflicts add `conflicts`. @public */
 export const ErrorBodySchema = Type.Object(
   {
     error: Type.Object(
@@ -188,10 +198,12 @@ export const ErrorBodySchema = Type.Object(
     additionalProperties: true,
   },
 );
+/** @public */
 export type ErrorBody = Static<typeof ErrorBodySchema>;
-/** A field another writer owns, in a 409 answer to an update. */
+/** A field another writer owns, in a 409 answer to an update. @public */
 export type FieldConflict = NonNullable<ErrorBody['conflicts']>[number];
 
+/** @public */
 export const ProviderEngineSchema = Type.Object(
   {
     name: Str(),
@@ -201,8 +213,10 @@ export const ProviderEngineSchema = Type.Object(
   },
   closed,
 );
+/** @public */
 export type ProviderEngine = Static<typeof ProviderEngineSchema>;
 
+/** @public */
 export const ProviderSummarySchema = Type.Object(
   {
     name: Str(),
@@ -224,9 +238,10 @@ export const ProviderSummarySchema = Type.Object(
   },
   closed,
 );
-/** A provider registered in a cluster (its InferenceProviderConfig), summarised for people. */
+/** A provider registered in a cluster (its InferenceProviderConfig), summarised for people. @public */
 export type ProviderSummary = Static<typeof ProviderSummarySchema>;
 
+/** @public */
 export const GpuTypeSchema = Type.Object(
   {
     product: Type.Optional(
@@ -250,9 +265,10 @@ export const GpuTypeSchema = Type.Object(
   },
   closed,
 );
-/** One model of GPU in a cluster, with its memory and how many are free. */
+/** One model of GPU in a cluster, with its memory and how many are free. @public */
 export type GpuType = Static<typeof GpuTypeSchema>;
 
+/** @public */
 export const GpuCapacitySchema = Type.Object(
   {
     resource: Str({ description: 'e.g. nvidia.com/gpu' }),
@@ -271,9 +287,10 @@ export const GpuCapacitySchema = Type.Object(
   },
   closed,
 );
-/** GPU capacity of a cluster for one resource type. */
+/** GPU capacity of a cluster for one resource type. @public */
 export type GpuCapacity = Static<typeof GpuCapacitySchema>;
 
+/** @public */
 export const ClusterDescriptionSchema = Type.Object(
   {
     name: Str(),
@@ -286,9 +303,10 @@ export const ClusterDescriptionSchema = Type.Object(
   },
   closed,
 );
-/** A configured cluster. */
+/** A configured cluster. @public */
 export type ClusterDescription = Static<typeof ClusterDescriptionSchema>;
 
+/** @public */
 export const ClusterOverviewSchema = Type.Object(
   {
     ...ClusterDescriptionSchema.properties,
@@ -311,7 +329,7 @@ export const ClusterOverviewSchema = Type.Object(
   },
   { $id: 'Cluster', ...closed },
 );
-/** A configured cluster with reachability, registered providers and GPU capacity. */
+/** A configured cluster with reachability, registered providers and GPU capacity. @public */
 export type ClusterOverview = Static<typeof ClusterOverviewSchema>;
 
 /** What every multi-cluster answer carries besides its data. */
@@ -323,8 +341,10 @@ const multiClusterFields = {
     description: 'Clusters that failed (fully or partly), with why.',
   }),
 };
+/** @public */
 export type ClusterAnswer = Static<TObject<typeof multiClusterFields>>;
 
+/** @public */
 export const StackDistributionSchema = Type.Object(
   {
     name: Str({ description: 'What spec.distribution.name accepts.' }),
@@ -332,9 +352,10 @@ export const StackDistributionSchema = Type.Object(
   },
   closed,
 );
-/** A distribution the stack operator embeds (name → image, with its base config.yaml). */
+/** A distribution the stack operator embeds (name → image, with its base config.yaml). @public */
 export type StackDistribution = Static<typeof StackDistributionSchema>;
 
+/** @public */
 export const ClustersAnswerSchema = Type.Object(
   {
     items: Type.Array(ClusterOverviewSchema),
@@ -348,12 +369,14 @@ export const ClustersAnswerSchema = Type.Object(
   },
   closed,
 );
+/** @public */
 export type ClustersAnswer = Static<typeof ClustersAnswerSchema>;
 
 const listedObject = <O extends TSchema>(object: O) =>
   Type.Object({ cluster: Str(), object }, { $id: 'ListedResource', ...closed });
+/** @public */
 export const ListedObjectSchema = listedObject(ApiObjectSchema);
-/** A resource and the cluster it is in. */
+/** A resource and the cluster it is in. @public */
 export type ListedObject<O = ApiObject> = Static<
   ReturnType<typeof listedObject<Obj<O>>>
 >;
@@ -363,7 +386,9 @@ const listAnswer = <O extends TSchema>(object: O) =>
     { items: Type.Array(listedObject(object)), ...multiClusterFields },
     closed,
   );
+/** @public */
 export const ListAnswerSchema = listAnswer(ApiObjectSchema);
+/** @public */
 export type ListAnswer<O = ApiObject> = Static<
   ReturnType<typeof listAnswer<Obj<O>>>
 >;
@@ -372,6 +397,8 @@ export type ListAnswer<O = ApiObject> = Static<
  * A condition as a resource's controllers wrote it: metav1.Condition's
  * fields, of which upstream operators do not always set reason, message or
  * the transition time, so only type and status are promised.
+ *
+ * @public
  */
 export const ApiConditionSchema = Type.Object(
   {
@@ -384,7 +411,7 @@ export const ApiConditionSchema = Type.Object(
   },
   { $id: 'ResourceCondition', additionalProperties: true },
 );
-/** A condition of a resource (metav1.Condition, as much as every writer sets). */
+/** A condition of a resource (metav1.Condition, as much as every writer sets). @public */
 export type ApiCondition = Static<typeof ApiConditionSchema>;
 
 const detailAnswer = <O extends TSchema>(object: O) =>
@@ -407,7 +434,9 @@ const detailAnswer = <O extends TSchema>(object: O) =>
     },
     { $id: 'ResourceDetail', ...closed },
   );
+/** @public */
 export const DetailAnswerSchema = detailAnswer(ApiObjectSchema);
+/** @public */
 export type DetailAnswer<O = ApiObject> = Static<
   ReturnType<typeof detailAnswer<Obj<O>>>
 >;
@@ -425,7 +454,9 @@ const writeAnswer = <O extends TSchema>(object: O) =>
     },
     { $id: 'WriteResponse', ...closed },
   );
+/** @public */
 export const WriteAnswerSchema = writeAnswer(ApiObjectSchema);
+/** @public */
 export type WriteAnswer<O = ApiObject> = Static<
   ReturnType<typeof writeAnswer<Obj<O>>>
 >;
@@ -441,6 +472,7 @@ const choice = <F extends 'engine' | 'provider'>(field: F) =>
     closed,
   );
 
+/** @public */
 export const SelectionPreviewSchema = Type.Object(
   { engine: choice('engine'), provider: Opt(choice('provider')) },
   {
@@ -449,9 +481,10 @@ export const SelectionPreviewSchema = Type.Object(
     ...closed,
   },
 );
-/** The engine and provider the core controller would select, with its reason. */
+/** The engine and provider the core controller would select, with its reason. @public */
 export type SelectionPreview = Static<typeof SelectionPreviewSchema>;
 
+/** @public */
 export const ProviderObjectsStatusValues = [
   'available',
   'not-applicable',
@@ -470,6 +503,8 @@ export const ProviderObjectsStatusValues = [
  * this portal does not have its transformation); `invalid` (the provider
  * rejects the spec; `field` names the field when it does); `error` (the
  * provider's transformation failed).
+ *
+ * @public
  */
 export type ProviderObjectsStatus =
   (typeof ProviderObjectsStatusValues)[number];
@@ -509,12 +544,14 @@ const providerObjects = <O extends TSchema>(object: O) =>
       ...closed,
     },
   );
-/** The objects the selected provider would write for a ModelDeployment. */
+/** The objects the selected provider would write for a ModelDeployment. @public */
 export type ProviderObjects<O = ApiObject> = Static<
   ReturnType<typeof providerObjects<Obj<O>>>
 >;
 
+/** @public */
 export const PreviewModeValues = ['create', 'update'] as const;
+/** @public */
 export type PreviewMode = (typeof PreviewModeValues)[number];
 
 const previewAnswer = <O extends TSchema>(object: O) =>
@@ -535,16 +572,17 @@ const previewAnswer = <O extends TSchema>(object: O) =>
     },
     { $id: 'Preview', ...closed },
   );
+/** @public */
 export const PreviewAnswerSchema = previewAnswer(ApiObjectSchema);
-/** The dry-run preview of a write. */
+/** The dry-run preview of a write. @public */
 export type PreviewAnswer<O = ApiObject> = Static<
   ReturnType<typeof previewAnswer<Obj<O>>>
 >;
 
-/** The request body of every write: any object; runway-common's validation names each field at fault. */
+/** The request body of every write: any object; runway-common's validation names each field at fault. @public */
 export const ObjectBodySchema = Type.Object({}, { additionalProperties: true });
 
-/** The answers of every operation that answers with a body, by operationId: what the router must send. */
+/** The answers of every operation that answers with a body, by operationId: what the router must send. @public */
 export const ANSWER_SCHEMAS = {
   ListClusters: ClustersAnswerSchema,
   ListResources: ListAnswerSchema,
@@ -560,6 +598,7 @@ export const ANSWER_SCHEMAS = {
   GetClusterDoctor: DoctorReportSchema,
   ReadResourceLog: ResourceLogAnswerSchema,
 } as const;
+/** @public */
 export type RunwayOperationId = keyof typeof ANSWER_SCHEMAS;
 
 // runway-common's ValidationIssue interface and the document's must be the same type.
@@ -578,6 +617,8 @@ void issueTypesAgree;
  * Where an answer departs from the contract, one line per field (empty when
  * it fits): for tests that hold the router's real answers to the document.
  * `ErrorBody` checks an error answer.
+ *
+ * @public
  */
 export function answerMismatches(
   operationId: RunwayOperationId | 'ErrorBody',

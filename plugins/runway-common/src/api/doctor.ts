@@ -9,15 +9,17 @@ import { StringEnum } from '../schema/kinds';
 
 const closed = { additionalProperties: false } as const;
 
+/** @public */
 export const DoctorCheckStatusValues = [
   'ok',
   'warn',
   'fail',
   'not-checked',
 ] as const;
-/** `not-checked`: the identity that ran the checks may not read what they need (the message names it). */
+/** `not-checked`: the identity that ran the checks may not read what they need (the message names it). @public */
 export type DoctorCheckStatus = (typeof DoctorCheckStatusValues)[number];
 
+/** @public */
 export const DoctorCheckSchema = Type.Object(
   {
     id: Type.String({
@@ -38,9 +40,10 @@ export const DoctorCheckSchema = Type.Object(
   },
   { $id: 'DoctorCheck', ...closed },
 );
-/** One check of `runway doctor`. */
+/** One check of `runway doctor`. @public */
 export type DoctorCheck = Static<typeof DoctorCheckSchema>;
 
+/** @public */
 export const DoctorReportSchema = Type.Object(
   {
     cluster: Type.String(),
@@ -66,10 +69,10 @@ export const DoctorReportSchema = Type.Object(
   },
   { $id: 'DoctorReport', ...closed },
 );
-/** A cluster's doctor checks, as the backend last ran them. */
+/** A cluster's doctor checks, as the backend last ran them. @public */
 export type DoctorReport = Static<typeof DoctorReportSchema>;
 
-/** The checks that need someone's attention (fail, then warn), in order. Pure. */
+/** The checks that need someone's attention (fail, then warn), in order. Pure. @public */
 export function doctorProblems(checks: readonly DoctorCheck[]): DoctorCheck[] {
   return [
     ...checks.filter(c => c.status === 'fail'),
@@ -80,6 +83,8 @@ export function doctorProblems(checks: readonly DoctorCheck[]): DoctorCheck[] {
 /**
  * The fix to show for a cluster without Runway: the first failing check's
  * (the CRDs come first, so it is the install command), else undefined. Pure.
+ *
+ * @public
  */
 export function doctorInstallFix(
   report: DoctorReport | undefined,

@@ -10,6 +10,7 @@ const Str = Type.String;
 const Opt = Type.Optional;
 const closed = { additionalProperties: false } as const;
 
+/** @public */
 export const PodContainerSchema = Type.Object(
   {
     name: Str(),
@@ -26,8 +27,10 @@ export const PodContainerSchema = Type.Object(
   },
   { $id: 'PodContainer', ...closed },
 );
+/** @public */
 export type PodContainer = Static<typeof PodContainerSchema>;
 
+/** @public */
 export const PodSummarySchema = Type.Object(
   {
     name: Str(),
@@ -38,8 +41,10 @@ export const PodSummarySchema = Type.Object(
   },
   { $id: 'PodSummary', ...closed },
 );
+/** @public */
 export type PodSummary = Static<typeof PodSummarySchema>;
 
+/** @public */
 export const PodsAnswerSchema = Type.Object(
   {
     cluster: Str(),
@@ -51,8 +56,10 @@ export const PodsAnswerSchema = Type.Object(
   },
   { $id: 'PodsAnswer', ...closed },
 );
+/** @public */
 export type PodsAnswer = Static<typeof PodsAnswerSchema>;
 
+/** @public */
 export const LogAnswerSchema = Type.Object(
   {
     pod: Str(),
@@ -66,8 +73,10 @@ export const LogAnswerSchema = Type.Object(
   },
   { $id: 'LogAnswer', ...closed },
 );
+/** @public */
 export type LogAnswer = Static<typeof LogAnswerSchema>;
 
+/** @public */
 export const LogStartSchema = Type.Object(
   {
     pods: PodsAnswerSchema,
@@ -88,8 +97,10 @@ export const LogStartSchema = Type.Object(
     ...closed,
   },
 );
+/** @public */
 export type LogStart = Static<typeof LogStartSchema>;
 
+/** @public */
 export const ResourceLogAnswerSchema = Type.Object(
   {
     pods: PodsAnswerSchema,
@@ -102,15 +113,17 @@ export const ResourceLogAnswerSchema = Type.Object(
     ...closed,
   },
 );
+/** @public */
 export type ResourceLogAnswer = Static<typeof ResourceLogAnswerSchema>;
 
-/** The tail when none is asked for, and the most a request may ask (a huge log never travels whole). */
+/** The tail when none is asked for, and the most a request may ask (a huge log never travels whole). @public */
 export const LOG_TAIL_DEFAULT = 200;
+/** @public */
 export const LOG_TAIL_MAX = 5000;
-/** The most bytes one tail reads from the API server (`limitBytes`). */
+/** The most bytes one tail reads from the API server (`limitBytes`). @public */
 export const LOG_BYTES_MAX = 2 * 1024 * 1024;
 
-/** Server-sent events of a followed log: each `data` is one line; these event names carry the rest. */
+/** Server-sent events of a followed log: each `data` is one line; these event names carry the rest. @public */
 export const LOG_EVENTS = {
   /** The first event of a resource's log (not a pod's): `data` is a LogStart (JSON). */
   start: 'pods',
@@ -120,6 +133,7 @@ export const LOG_EVENTS = {
   error: 'runway-error',
 } as const;
 
+/** @public */
 export interface LogQuery {
   container?: string;
   tailLines: number;
@@ -145,6 +159,8 @@ function flag(
 /**
  * The log query, validated: each problem names its parameter and what is
  * accepted. `query` is a parsed URL query (strings) or the same values typed.
+ *
+ * @public
  */
 export function parseLogQuery(query: Record<string, unknown>): {
   value?: LogQuery;

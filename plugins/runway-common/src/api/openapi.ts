@@ -39,6 +39,8 @@ type JsonSchema = Record<string, unknown>;
  * moved to `components` and referenced, so each shape is written once in the
  * document too. `$id` itself is removed: in OpenAPI it would change the base
  * of the `$ref`s below it. Pure; adds to `components`.
+ *
+ * @public
  */
 export function toComponentSchema(
   schema: TSchema,
@@ -494,6 +496,8 @@ function componentSchemas(): Record<string, JsonSchema> {
  * The document's type as the backend's typed router reads it: the paths
  * with their literal parameters; component schemas typed `{}` (any value),
  * because answers are typed by the contract's types instead.
+ *
+ * @public
  */
 export type RunwayRouterDoc = {
   openapi: '3.1.0';
@@ -502,7 +506,7 @@ export type RunwayRouterDoc = {
   components: { schemas: Record<keyof typeof NAMED_SCHEMAS & string, {}> };
 };
 
-/** The runway REST API's OpenAPI 3.1 document. */
+/** The runway REST API's OpenAPI 3.1 document. @public */
 export const runwayOpenApiDocument = {
   openapi: '3.1.0',
   info: {

@@ -8,6 +8,7 @@ import { type Static, Type } from '@sinclair/typebox';
 
 const closed = { additionalProperties: false } as const;
 
+/** @public */
 export const StorageClassSummarySchema = Type.Object(
   {
     name: Type.String(),
@@ -19,8 +20,10 @@ export const StorageClassSummarySchema = Type.Object(
   },
   { $id: 'StorageClassSummary', ...closed },
 );
+/** @public */
 export type StorageClassSummary = Static<typeof StorageClassSummarySchema>;
 
+/** @public */
 export const StorageClassesAnswerSchema = Type.Object(
   {
     cluster: Type.String(),
@@ -30,8 +33,10 @@ export const StorageClassesAnswerSchema = Type.Object(
   },
   { $id: 'StorageClasses', ...closed },
 );
+/** @public */
 export type StorageClassesAnswer = Static<typeof StorageClassesAnswerSchema>;
 
+/** @public */
 export const SecretNamesAnswerSchema = Type.Object(
   {
     cluster: Type.String(),
@@ -57,8 +62,10 @@ export const SecretNamesAnswerSchema = Type.Object(
   },
   { $id: 'SecretNames', ...closed },
 );
+/** @public */
 export type SecretNamesAnswer = Static<typeof SecretNamesAnswerSchema>;
 
+/** @public */
 export const HubModelSummarySchema = Type.Object(
   {
     id: Type.String({ description: 'Repository id, owner/name.' }),
@@ -77,8 +84,10 @@ export const HubModelSummarySchema = Type.Object(
   },
   { $id: 'HubModelSummary', ...closed },
 );
+/** @public */
 export type HubModelSummary = Static<typeof HubModelSummarySchema>;
 
+/** @public */
 export const HubSearchAnswerSchema = Type.Object(
   {
     endpoint: Type.String({
@@ -89,4 +98,5 @@ export const HubSearchAnswerSchema = Type.Object(
   },
   { $id: 'HubSearch', ...closed },
 );
+/** @public */
 export type HubSearchAnswer = Static<typeof HubSearchAnswerSchema>;

@@ -9,10 +9,12 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 
+/** @public */
 export type CelOutcome<T = unknown> =
   | { ok: true; value: T }
   | { ok: false; error: string };
 
+/** @public */
 export interface CelProgram {
   readonly source: string;
   /** Set when the expression does not parse or type-check; evaluation then always fails with it. */
@@ -45,6 +47,8 @@ function describeError(e: unknown): string {
 /**
  * Converts JSON (as read from the API server) into values CEL understands:
  * whole numbers become `int` (bigint), everything else is kept.
+ *
+ * @public
  */
 export function toCel(value: unknown): unknown {
   if (typeof value === 'number')
@@ -58,7 +62,7 @@ export function toCel(value: unknown): unknown {
   return value;
 }
 
-/** Converts a CEL result back to JSON-friendly values (bigint → number). */
+/** Converts a CEL result back to JSON-friendly values (bigint → number). @public */
 export function fromCel(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (Array.isArray(value)) return value.map(fromCel);
@@ -98,7 +102,7 @@ function build(source: string): CelProgram {
   }
 }
 
-/** Compiles an expression once; later calls with the same text reuse the program. */
+/** Compiles an expression once; later calls with the same text reuse the program. @public */
 export function compileCel(source: string): CelProgram {
   let program = cache.get(source);
   if (!program) {
@@ -114,6 +118,8 @@ export function compileCel(source: string): CelProgram {
 /**
  * Evaluates an expression with variables that are already CEL values
  * (see `toCel`). Never throws.
+ *
+ * @public
  */
 export function evaluateCel(
   source: string,
@@ -126,6 +132,8 @@ export function evaluateCel(
  * Evaluates a condition: the result must be a bool. Anything else (a
  * compile error, a missing field, a non-bool result) is `{ ok: false }`
  * with a message, so a broken rule is skipped, never fatal.
+ *
+ * @public
  */
 export function evaluateCondition(
   source: string,
@@ -144,12 +152,12 @@ export function evaluateCondition(
   return { ok: true, value: outcome.value };
 }
 
-/** How many distinct expressions have been compiled (and are cached); the benchmark uses it to show nothing recompiles. */
+/** How many distinct expressions have been compiled (and are cached); the benchmark uses it to show nothing recompiles. @public */
 export function compiledProgramCount(): number {
   return cache.size;
 }
 
-/** A compile-time check for forms and validators: undefined when the expression parses. */
+/** A compile-time check for forms and validators: undefined when the expression parses. @public */
 export function celSyntaxError(source: string): string | undefined {
   return compileCel(source).compileError;
 }

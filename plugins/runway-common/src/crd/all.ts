@@ -10,6 +10,7 @@ import { modelCrd } from '../models/crd';
 import { stackCrd } from '../stacks/crd';
 import type { CrdDefinition } from './definition';
 
+/** @public */
 export const ALL_CRDS: CrdDefinition[] = [
   modelDeploymentCrd,
   inferenceProviderConfigCrd,

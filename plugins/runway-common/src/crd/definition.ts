@@ -5,6 +5,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 
+/** @public */
 export interface PrinterColumn {
   name: string;
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
@@ -15,6 +16,7 @@ export interface PrinterColumn {
   priority?: number;
 }
 
+/** @public */
 export interface CrdSubresources {
   status?: boolean;
   scale?: {
@@ -24,6 +26,7 @@ export interface CrdSubresources {
   };
 }
 
+/** @public */
 export interface CrdVersion {
   name: string;
   served: boolean;
@@ -36,6 +39,7 @@ export interface CrdVersion {
   deprecationWarning?: string;
 }
 
+/** @public */
 export interface CrdDefinition {
   group: string;
   names: {
@@ -52,7 +56,7 @@ export interface CrdDefinition {
   conversion?: Record<string, unknown>;
 }
 
-/** `<group>/<version>` of a definition's version, e.g. `airunway.ai/v1alpha1`. */
+/** `<group>/<version>` of a definition's version, e.g. `airunway.ai/v1alpha1`. @public */
 export function apiVersionOf(def: CrdDefinition, version: string): string {
   return `${def.group}/${version}`;
 }

@@ -48,6 +48,7 @@ const KEPT_KEYWORDS = new Set([
 const VALUE_VALIDATION_KEYWORDS = ['allOf', 'oneOf', 'anyOf', 'not'] as const;
 const ANY_KEY_PATTERNS = new Set(['^(.*)$', '^.*$', '.*']);
 
+/** @public */
 export class CrdSchemaError extends Error {
   constructor(path: string, problem: string) {
     super(`${path || '(root)'}: ${problem}`);
@@ -141,7 +142,7 @@ function renderValueValidation(s: Json, path: string): Json {
   return out;
 }
 
-/** Renders one schema node and its children; `path` is used in error messages. */
+/** Renders one schema node and its children; `path` is used in error messages. @public */
 export function renderSchema(schema: TSchema, path = ''): Json {
   if (
     (schema as unknown as Record<symbol, unknown>)[Kind] === NAME_OR_OBJECT_KIND
@@ -232,7 +233,7 @@ function assertStructural(s: Json, path: string): void {
   }
 }
 
-/** The openAPIV3Schema of a whole object; Kubernetes owns `metadata`, so it is just `{type: object}`. */
+/** The openAPIV3Schema of a whole object; Kubernetes owns `metadata`, so it is just `{type: object}`. @public */
 export function renderObjectSchema(schema: TSchema): Json {
   const rendered = renderSchema(schema);
   if (rendered.properties?.metadata)
@@ -240,7 +241,7 @@ export function renderObjectSchema(schema: TSchema): Json {
   return rendered;
 }
 
-/** The CustomResourceDefinition object for a definition, ready to be applied or written as YAML. */
+/** The CustomResourceDefinition object for a definition, ready to be applied or written as YAML. @public */
 export function renderCrd(def: CrdDefinition): Json {
   const storage = def.versions.filter(v => v.storage);
   if (storage.length !== 1) {

@@ -13,6 +13,8 @@ import type { InferenceProviderConfig, ModelDeploymentSpec } from './types';
  * the resolved spec: defaults applied, engine selected). A rule that cannot
  * be evaluated becomes a warning naming the rule, so a broken registration is
  * visible without blocking deployments.
+ *
+ * @public
  */
 export function checkProviderCompatibility(
   spec: ModelDeploymentSpec,

@@ -12,6 +12,7 @@ import {
   type ProviderSelection,
 } from './selection';
 
+/** @public */
 export interface ConditionContext {
   /** metadata.generation of the object the condition is about. */
   observedGeneration?: number;
@@ -38,6 +39,7 @@ function condition(
   };
 }
 
+/** @public */
 export function validatedCondition(
   result: ValidationResult,
   context: ConditionContext,
@@ -62,6 +64,7 @@ export function validatedCondition(
   );
 }
 
+/** @public */
 export function engineSelectedCondition(
   selection: EngineSelection,
   context: ConditionContext,
@@ -91,6 +94,7 @@ export function engineSelectedCondition(
       );
 }
 
+/** @public */
 export function providerSelectedCondition(
   selection: ProviderSelection,
   context: ConditionContext,

@@ -3,6 +3,7 @@ import type { CrdDefinition } from '../crd/definition';
 import { DEPLOYMENTS_GROUP, DEPLOYMENTS_VERSION } from './constants';
 import { InferenceProviderConfigSchema, ModelDeploymentSchema } from './schema';
 
+/** @public */
 export const modelDeploymentCrd: CrdDefinition = {
   group: DEPLOYMENTS_GROUP,
   names: {
@@ -65,6 +66,7 @@ export const modelDeploymentCrd: CrdDefinition = {
   ],
 };
 
+/** @public */
 export const inferenceProviderConfigCrd: CrdDefinition = {
   group: DEPLOYMENTS_GROUP,
   names: {
@@ -101,7 +103,7 @@ export const inferenceProviderConfigCrd: CrdDefinition = {
   ],
 };
 
-/** Where a kind is served, in the shape of controller-runtime's `ResourceType` (this package has no runtime dependency). */
+/** Where a kind is served, in the shape of controller-runtime's `ResourceType` (this package has no runtime dependency). @public */
 export interface ServedResource {
   group: string;
   version: string;
@@ -110,7 +112,7 @@ export interface ServedResource {
   namespaced: boolean;
 }
 
-/** ModelDeployments, as every controller and the portal's tests read and write them: from the CRD definition. */
+/** ModelDeployments, as every controller and the portal's tests read and write them: from the CRD definition. @public */
 export const MODEL_DEPLOYMENTS_RESOURCE: ServedResource = {
   group: modelDeploymentCrd.group,
   version: DEPLOYMENTS_VERSION,
@@ -119,7 +121,7 @@ export const MODEL_DEPLOYMENTS_RESOURCE: ServedResource = {
   namespaced: true,
 };
 
-/** InferenceProviderConfigs (cluster-scoped), from the CRD definition. */
+/** InferenceProviderConfigs (cluster-scoped), from the CRD definition. @public */
 export const PROVIDER_CONFIGS_RESOURCE: ServedResource = {
   group: inferenceProviderConfigCrd.group,
   version: DEPLOYMENTS_VERSION,

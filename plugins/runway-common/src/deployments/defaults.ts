@@ -69,6 +69,8 @@ function storageDefaults(spec: Json, deploymentName: string | undefined): void {
  * Returns a defaulted copy of a spec. Never throws and never drops a field:
  * a malformed spec comes back with defaults applied where they fit, for the
  * validator to report on.
+ *
+ * @public
  */
 export function applySpecDefaults(
   spec: ModelDeploymentSpec,
@@ -88,7 +90,7 @@ export function applySpecDefaults(
   return defaulted as ModelDeploymentSpec;
 }
 
-/** Returns a defaulted copy of a ModelDeployment (spec only; status is never defaulted). */
+/** Returns a defaulted copy of a ModelDeployment (spec only; status is never defaulted). @public */
 export function applyModelDeploymentDefaults(
   md: ModelDeployment,
 ): ModelDeployment {
@@ -96,7 +98,7 @@ export function applyModelDeploymentDefaults(
   return { ...md, spec: applySpecDefaults(md.spec, md.metadata?.name) };
 }
 
-/** The API-facing model name: `servedName`, else the model ID's last path segment; none for custom images. */
+/** The API-facing model name: `servedName`, else the model ID's last path segment; none for custom images. @public */
 export function resolveServedName(
   spec: ModelDeploymentSpec,
 ): string | undefined {
@@ -107,7 +109,7 @@ export function resolveServedName(
   return id.split('/').filter(Boolean).pop();
 }
 
-/** Total GPUs per replica set: resources.gpu in aggregated mode, prefill + decode workers when disaggregated. */
+/** Total GPUs per replica set: resources.gpu in aggregated mode, prefill + decode workers when disaggregated. @public */
 export function gpuRequested(spec: ModelDeploymentSpec): boolean {
   if (spec.serving?.mode === 'disaggregated') {
     return (
@@ -118,7 +120,7 @@ export function gpuRequested(spec: ModelDeploymentSpec): boolean {
   return (spec.resources?.gpu?.count ?? 0) > 0;
 }
 
-/** The GPU resource name a spec asks for. */
+/** The GPU resource name a spec asks for. @public */
 export function gpuResourceName(spec: ModelDeploymentSpec): string {
   return (
     spec.resources?.gpu?.type ??

@@ -18,8 +18,10 @@ import {
 import { ENGINE_DISPLAY_NAMES, ENGINE_TYPES } from './constants';
 import { ModelDeploymentSchema } from './schema';
 
+/** @public */
 export type DeploymentFormStep = FormStep;
 
+/** @public */
 export const DEPLOYMENT_FORM_STEPS: readonly DeploymentFormStep[] = [
   {
     label: 'Cluster and namespace',
@@ -77,7 +79,7 @@ export const DEPLOYMENT_FORM_STEPS: readonly DeploymentFormStep[] = [
   { label: 'Review', fields: [] },
 ];
 
-/** Every field of the form: where a validation issue can be shown. */
+/** Every field of the form: where a validation issue can be shown. @public */
 export const DEPLOYMENT_FORM_FIELDS: ReadonlySet<string> = new Set(
   DEPLOYMENT_FORM_STEPS.flatMap(step => step.fields),
 );
@@ -87,6 +89,8 @@ export const DEPLOYMENT_FORM_FIELDS: ReadonlySet<string> = new Set(
  * ModelDeployment schema. Help the wizard words differently from the
  * schema's description (or leaves out) is given here; the provider list
  * and the gateway's help depend on the cluster and are the wizard's.
+ *
+ * @public
  */
 export const DEPLOYMENT_FORM = describeFormFields(ModelDeploymentSchema, {
   cluster: {
@@ -248,6 +252,8 @@ export const DEPLOYMENT_FORM = describeFormFields(ModelDeploymentSchema, {
  * The form's editors of maps and lists (`env`, `tolerations`, ...) and the
  * resource field each one writes, read from `DEPLOYMENT_FORM` (a path is
  * written once, there): issues under such a path go to its editor.
+ *
+ * @public
  */
 export const DEPLOYMENT_FORM_EDITORS: Readonly<Record<string, string>> =
   editorPaths(DEPLOYMENT_FORM);

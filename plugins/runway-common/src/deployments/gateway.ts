@@ -39,38 +39,44 @@ import type {
   ModelDeploymentSpec,
 } from './types';
 
+/** @public */
 export const INFERENCE_POOL_GROUP = 'inference.networking.k8s.io';
+/** @public */
 export const INFERENCE_POOL_API_VERSION = `${INFERENCE_POOL_GROUP}/v1`;
+/** @public */
 export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
+/** @public */
 export const GATEWAY_API_VERSION = `${GATEWAY_API_GROUP}/v1`;
 
-/** The CRDs the gateway integration needs. */
+/** The CRDs the gateway integration needs. @public */
 export const GATEWAY_CRDS = [
   `inferencepools.${INFERENCE_POOL_GROUP}`,
   `gateways.${GATEWAY_API_GROUP}`,
   `httproutes.${GATEWAY_API_GROUP}`,
 ] as const;
 
-/** Marks the Gateway to route through when a cluster has several. */
+/** Marks the Gateway to route through when a cluster has several. @public */
 export const INFERENCE_GATEWAY_LABEL = 'airunway.ai/inference-gateway';
-/** Who created the gateway objects (the EPP pods carry it too). */
+/** Who created the gateway objects (the EPP pods carry it too). @public */
 export const GATEWAY_MANAGED_BY = 'airunway-core';
 
-/** The core's default endpoint picker: GAIE's EPP, from the one image table (images.ts). */
+/** The core's default endpoint picker: GAIE's EPP, from the one image table (images.ts). @public */
 export const DEFAULT_EPP_IMAGE = defaultImage('core', 'epp');
+/** @public */
 export const EPP_PORTS = { grpc: 9002, health: 9003, metrics: 9090 } as const;
-/** EndpointPickerConfig with no plugins listed: the EPP then runs its default scheduling plugins. */
+/** EndpointPickerConfig with no plugins listed: the EPP then runs its default scheduling plugins. @public */
 export const DEFAULT_EPP_CONFIG =
   'apiVersion: inference.networking.x-k8s.io/v1alpha1\nkind: EndpointPickerConfig\n';
+/** @public */
 export const EPP_CONFIG_FILE = 'default-plugins.yaml';
-/** Header body-based routing sets from the request's `model` field; the HTTPRoute matches on it. */
+/** Header body-based routing sets from the request's `model` field; the HTTPRoute matches on it. @public */
 export const MODEL_NAME_HEADER = 'X-Gateway-Model-Name';
-/** Long generations: the route's request timeout. */
+/** Long generations: the route's request timeout. @public */
 export const ROUTE_REQUEST_TIMEOUT = '300s';
-/** Used when a Service port does not say (upstream's default serving port). */
+/** Used when a Service port does not say (upstream's default serving port). @public */
 export const DEFAULT_TARGET_PORT = 8000;
 
-/** A Kubernetes object as the builders return it (structurally a controller-runtime KubeObject). */
+/** A Kubernetes object as the builders return it (structurally a controller-runtime KubeObject). @public */
 export interface GatewayK8sObject {
   apiVersion: string;
   kind: string;
@@ -108,6 +114,8 @@ function shortHash(text: string): string {
  * `base + suffix` when it fits 63 characters (a Service name and a label
  * value must), otherwise base cut short plus a hash of the full name, so two
  * long names never collide.
+ *
+ * @public
  */
 export function boundedName(base: string, suffix = ''): string {
   const full = `${base}${suffix}`;
@@ -118,12 +126,14 @@ export function boundedName(base: string, suffix = ''): string {
   )}${suffix}`;
 }
 
+/** @public */
 export interface GatewayObjectNames {
   inferencePool: string;
   endpointPicker: string;
   httpRoute: string;
 }
 
+/** @public */
 export function gatewayObjectNames(deploymentName: string): GatewayObjectNames {
   return {
     inferencePool: boundedName(deploymentName),
@@ -132,14 +142,14 @@ export function gatewayObjectNames(deploymentName: string): GatewayObjectNames {
   };
 }
 
-/** Which object of a kind and name (what the core deletes when it no longer wants it). */
+/** Which object of a kind and name (what the core deletes when it no longer wants it). @public */
 export interface GatewayObjectRef {
   apiVersion: string;
   kind: string;
   name: string;
 }
 
-/** Every object the core may create for a deployment, by group. */
+/** Every object the core may create for a deployment, by group. @public */
 export function gatewayObjectRefs(
   names: GatewayObjectNames,
 ): Record<
@@ -179,9 +189,10 @@ export function gatewayObjectRefs(
 
 // ---- provider capabilities and model name ----
 
+/** @public */
 export type GatewayCapabilities = NonNullable<EngineCapability['gateway']>;
 
-/** The gateway capabilities the provider declares for the engine (undefined: none, the core runs pool and EPP). */
+/** The gateway capabilities the provider declares for the engine (undefined: none, the core runs pool and EPP). @public */
 export function gatewayCapabilities(
   provider: InferenceProviderConfig | undefined,
   engine: string | undefined,
@@ -191,7 +202,7 @@ export function gatewayCapabilities(
     : undefined;
 }
 
-/** API formats the provider's engine serves (empty in the registration means openai-chat). */
+/** API formats the provider's engine serves (empty in the registration means openai-chat). @public */
 export function engineApiFormats(
   provider: InferenceProviderConfig | undefined,
   engine: string | undefined,
@@ -210,6 +221,8 @@ export function engineApiFormats(
  * The model name clients send (and the route matches): spec.gateway.modelName,
  * else the name the engine serves, unless the provider says its engine
  * ignores served names, else the model id.
+ *
+ * @public
  */
 export function gatewayModelName(
   spec: ModelDeploymentSpec,
@@ -222,7 +235,7 @@ export function gatewayModelName(
   return served || spec.model?.id || '';
 }
 
-/** A provider pool name/namespace pattern with `{name}` and `{namespace}` filled in (empty: the fallback). */
+/** A provider pool name/namespace pattern with `{name}` and `{namespace}` filled in (empty: the fallback). @public */
 export function resolvePoolPattern(
   pattern: string | undefined,
   name: string,
@@ -239,6 +252,7 @@ export function resolvePoolPattern(
 
 // ---- builders ----
 
+/** @public */
 export interface OwnerRef {
   apiVersion: string;
   kind: string;
@@ -246,7 +260,7 @@ export interface OwnerRef {
   uid: string;
 }
 
-/** The ModelDeployment as controlling owner (garbage collection deletes the objects with it). */
+/** The ModelDeployment as controlling owner (garbage collection deletes the objects with it). @public */
 export function deploymentOwner(md: ModelDeployment): OwnerRef {
   return {
     apiVersion: md.apiVersion ?? DEPLOYMENTS_API_VERSION,
@@ -286,6 +300,7 @@ function commonLabels(
   };
 }
 
+/** @public */
 export interface InferencePoolInput {
   name: string;
   namespace: string;
@@ -296,6 +311,7 @@ export interface InferencePoolInput {
   owner?: OwnerRef;
 }
 
+/** @public */
 export function buildInferencePool(
   input: InferencePoolInput,
 ): GatewayK8sObject {
@@ -319,6 +335,7 @@ export function buildInferencePool(
   };
 }
 
+/** @public */
 export interface EndpointPickerInput {
   /** Name of every EPP object (ServiceAccount, Role, RoleBinding, ConfigMap, Deployment, Service). */
   name: string;
@@ -335,7 +352,7 @@ export interface EndpointPickerInput {
   managedBy?: string;
 }
 
-/** The EPP's namespace-scoped permissions (what it watches to pick endpoints). */
+/** The EPP's namespace-scoped permissions (what it watches to pick endpoints). @public */
 export const EPP_ROLE_RULES = [
   { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
   {
@@ -350,7 +367,7 @@ export const EPP_ROLE_RULES = [
   },
 ];
 
-/** ServiceAccount, Role, RoleBinding, ConfigMap, Deployment and Service of one endpoint picker, in that order. */
+/** ServiceAccount, Role, RoleBinding, ConfigMap, Deployment and Service of one endpoint picker, in that order. @public */
 export function buildEndpointPicker(
   input: EndpointPickerInput,
 ): GatewayK8sObject[] {
@@ -499,6 +516,7 @@ export function buildEndpointPicker(
   ];
 }
 
+/** @public */
 export interface HTTPRouteInput {
   name: string;
   namespace: string;
@@ -508,6 +526,7 @@ export interface HTTPRouteInput {
   owner?: OwnerRef;
 }
 
+/** @public */
 export function buildHTTPRoute(input: HTTPRouteInput): GatewayK8sObject {
   return {
     apiVersion: GATEWAY_API_VERSION,
@@ -558,7 +577,7 @@ export function buildHTTPRoute(input: HTTPRouteInput): GatewayK8sObject {
 
 // ---- Gateways ----
 
-/** What the core reads of a Gateway (gateway.networking.k8s.io/v1). */
+/** What the core reads of a Gateway (gateway.networking.k8s.io/v1). @public */
 export interface GatewayInfo {
   metadata?: {
     name?: string;
@@ -580,6 +599,7 @@ export interface GatewayInfo {
 const ref = (gw: GatewayInfo) =>
   `${gw.metadata?.namespace ?? ''}/${gw.metadata?.name ?? ''}`;
 
+/** @public */
 export type GatewayChoice =
   | { ok: true; gateway: GatewayInfo }
   | { ok: false; message: string };
@@ -588,6 +608,8 @@ export type GatewayChoice =
  * The Gateway to route through: the one named by the core's flags, else one
  * labelled `airunway.ai/inference-gateway=true` (first by namespace/name when
  * several are), else the only Gateway in the cluster.
+ *
+ * @public
  */
 export function chooseGateway(
   gateways: GatewayInfo[],
@@ -628,7 +650,7 @@ export function chooseGateway(
   };
 }
 
-/** Whether the Gateway's listeners accept HTTPRoutes from `namespace` (unset `from` is Same, as in Gateway API). */
+/** Whether the Gateway's listeners accept HTTPRoutes from `namespace` (unset `from` is Same, as in Gateway API). @public */
 export function gatewayAcceptsNamespace(
   gateway: GatewayInfo,
   namespace: string,
@@ -658,6 +680,8 @@ function listenerFroms(gateway: GatewayInfo): string {
  * The URL clients call: the Gateway's first status address, with the scheme
  * and port of its first HTTP(S) listener (port left out when it is the
  * scheme's default). Undefined until the implementation reports an address.
+ *
+ * @public
  */
 export function gatewayEndpoint(gateway: GatewayInfo): string | undefined {
   const address = gateway.status?.addresses?.find(a => a.value)?.value;
@@ -677,13 +701,13 @@ export function gatewayEndpoint(gateway: GatewayInfo): string | undefined {
 
 // ---- the model's Service ----
 
-/** What the core reads of the Service the provider reports in status.endpoint.service. */
+/** What the core reads of the Service the provider reports in status.endpoint.service. @public */
 export interface ModelServiceInfo {
   selector?: Record<string, string>;
   ports?: Array<{ name?: string; port?: number; targetPort?: number | string }>;
 }
 
-/** The pods' port behind the Service: the http port's numeric targetPort, else its port (upstream's rule). */
+/** The pods' port behind the Service: the http port's numeric targetPort, else its port (upstream's rule). @public */
 export function serviceTargetPort(
   service: ModelServiceInfo,
   fallback?: number,
@@ -700,6 +724,7 @@ export function serviceTargetPort(
 
 // ---- the decision ----
 
+/** @public */
 export interface GatewayInput {
   md: ModelDeployment;
   /** The provider in status.provider.name, when registered. */
@@ -715,6 +740,7 @@ export interface GatewayInput {
   providerPoolExists?: boolean;
 }
 
+/** @public */
 export interface GatewayStatus {
   endpoint?: string;
   modelName?: string;
@@ -722,6 +748,7 @@ export interface GatewayStatus {
   apiFormats?: ApiFormat[];
 }
 
+/** @public */
 export interface GatewayOutcome {
   status: 'True' | 'False';
   reason: GatewayReadyReason;
@@ -738,6 +765,8 @@ export interface GatewayOutcome {
  *   (`remove`), then report `outcome` with `status`.
  * `remove` lists names only: the caller deletes an object only if it is one
  * the core created for this deployment (owner and managed-by label).
+ *
+ * @public
  */
 export type GatewayPlan =
   | { action: 'none' }
@@ -764,7 +793,7 @@ export type GatewayPlan =
 const engineOf = (md: ModelDeployment) =>
   md.status?.engine?.type ?? md.spec?.engine?.type;
 
-/** What a deployment needs looked up before `planGateway` can decide (the reconciler reads only these). */
+/** What a deployment needs looked up before `planGateway` can decide (the reconciler reads only these). @public */
 export function gatewayLookups(
   md: ModelDeployment,
   provider: InferenceProviderConfig | undefined,
@@ -807,6 +836,7 @@ const outcome = (
   message: string,
 ): GatewayOutcome => ({ status, reason, message });
 
+/** @public */
 export function planGateway(input: GatewayInput): GatewayPlan {
   const { md, provider } = input;
   const name = md.metadata?.name ?? '';
@@ -1036,7 +1066,7 @@ export function planGateway(input: GatewayInput): GatewayPlan {
   };
 }
 
-/** The condition for a failed apply of one group of objects (the API server's message says what). */
+/** The condition for a failed apply of one group of objects (the API server's message says what). @public */
 export function gatewayApplyFailure(
   group: 'inferencePool' | 'endpointPicker' | 'httpRoute',
   objectName: string,
@@ -1055,7 +1085,7 @@ export function gatewayApplyFailure(
   );
 }
 
-/** GatewayReady as a condition. */
+/** GatewayReady as a condition. @public */
 export function gatewayReadyCondition(
   result: GatewayOutcome,
   context: { observedGeneration?: number; lastTransitionTime: string },

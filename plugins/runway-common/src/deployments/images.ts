@@ -5,7 +5,7 @@
  * test can compare every provider's output with this table.
  */
 
-/** Who runs the image: a provider's model server, or a helper component. */
+/** Who runs the image: a provider's model server, or a helper component. @public */
 export interface DefaultImage {
   provider: 'dynamo' | 'kuberay' | 'llmd' | 'core';
   /** The engine (vllm, sglang, trtllm) or the component (epp, routing-sidecar). */
@@ -17,18 +17,19 @@ export interface DefaultImage {
   checked: string;
 }
 
-/** Dynamo release of the runtime images (seed 000 example 1 uses 0.7.1). */
+/** Dynamo release of the runtime images (seed 000 example 1 uses 0.7.1). @public */
 export const DYNAMO_RUNTIME_VERSION = '0.7.1';
-/** Ray release of the default KubeRay image; `rayClusterConfig.rayVersion` must match it. */
+/** Ray release of the default KubeRay image; `rayClusterConfig.rayVersion` must match it. @public */
 export const RAY_VERSION = '2.52.0';
-/** llm-d release of the model server, routing sidecar and inference scheduler. */
+/** llm-d release of the model server, routing sidecar and inference scheduler. @public */
 export const LLMD_VERSION = 'v0.4.0';
-/** Gateway API Inference Extension release whose EPP the core runs by default (the InferencePool CRD we test with). */
+/** Gateway API Inference Extension release whose EPP the core runs by default (the InferencePool CRD we test with). @public */
 export const DEFAULT_GAIE_VERSION = 'v1.6.0';
 
 const DYNAMO_CHECKED =
   "Dynamo's release artifacts list (docs, ai-dynamo/dynamo): vllm-runtime, sglang-runtime and tensorrtllm-runtime at 0.7.1";
 
+/** @public */
 export const DEFAULT_IMAGES: readonly DefaultImage[] = [
   {
     provider: 'dynamo',
@@ -96,7 +97,7 @@ export const DEFAULT_IMAGES: readonly DefaultImage[] = [
   },
 ];
 
-/** The default image `repository:version` of a provider's engine or component; throws for a pair the table lacks (a programming error). */
+/** The default image `repository:version` of a provider's engine or component; throws for a pair the table lacks (a programming error). @public */
 export function defaultImage(
   provider: DefaultImage['provider'],
   engine: string,

@@ -15,6 +15,8 @@ const FLAT_FIELDS = ['servingModes', 'cpuSupport', 'gpuSupport'] as const;
  * and the flat `servingModes`/`cpuSupport`/`gpuSupport` apply to every engine
  * that does not set its own (then they are removed). Anything malformed is
  * kept as is, for validation to report; this never throws.
+ *
+ * @public
  */
 export function normaliseProviderConfig<T = InferenceProviderConfig>(
   config: T,
@@ -50,7 +52,7 @@ export function normaliseProviderConfig<T = InferenceProviderConfig>(
   return copy as T;
 }
 
-/** The engine capabilities of a provider (after normalisation). */
+/** The engine capabilities of a provider (after normalisation). @public */
 export function engineCapabilities(
   config: InferenceProviderConfig,
 ): EngineCapability[] {
@@ -60,7 +62,7 @@ export function engineCapabilities(
     : [];
 }
 
-/** A provider accepts workloads only when its controller reported `status.ready: true`. */
+/** A provider accepts workloads only when its controller reported `status.ready: true`. @public */
 export function isProviderReady(config: InferenceProviderConfig): boolean {
   return config.status?.ready === true;
 }

@@ -36,12 +36,14 @@ declare const defaultsAppliedBrand: unique symbol;
  * selection, compatibility rules and provider transforms read. Only
  * `withDefaults` (and this pipeline) make one, so a step that needs the
  * defaults cannot be handed the user's raw spec.
+ *
+ * @public
  */
 export type DefaultsApplied<
   T extends ModelDeploymentSpec = ModelDeploymentSpec,
 > = T & { readonly [defaultsAppliedBrand]: true };
 
-/** The spec with the defaults applied (seed 000's defaulting, as the webhook applies it). */
+/** The spec with the defaults applied (seed 000's defaulting, as the webhook applies it). @public */
 export function withDefaults(
   spec: ModelDeploymentSpec,
   deploymentName?: string,
@@ -49,13 +51,15 @@ export function withDefaults(
   return applySpecDefaults(spec, deploymentName) as DefaultsApplied;
 }
 
-/** Where the core records the identity fields it last acted on (seed 000 §4.11 needs the old values). */
+/** Where the core records the identity fields it last acted on (seed 000 §4.11 needs the old values). @public */
 export const OBSERVED_IDENTITY_ANNOTATION = `${DEPLOYMENTS_GROUP}/observed-identity`;
 
+/** @public */
 export type IdentityField = (typeof IDENTITY_FIELDS)[number];
+/** @public */
 export type Identity = Partial<Record<IdentityField, string>>;
 
-/** Reads the identity annotation; anything unreadable counts as "none recorded". */
+/** Reads the identity annotation; anything unreadable counts as "none recorded". @public */
 export function parseIdentity(text: string | undefined): Identity | undefined {
   if (!text) return undefined;
   try {
@@ -71,7 +75,7 @@ export function parseIdentity(text: string | undefined): Identity | undefined {
   }
 }
 
-/** The identity fields as the user wrote them (defaults applied), before any selection. */
+/** The identity fields as the user wrote them (defaults applied), before any selection. @public */
 export function specIdentity(spec: DefaultsApplied): Identity {
   return {
     'model.id': spec.model?.id,
@@ -86,6 +90,7 @@ function sameIdentity(a: Identity, b: Identity): boolean {
   return IDENTITY_FIELDS.every(f => (a[f] ?? '') === (b[f] ?? ''));
 }
 
+/** @public */
 export interface DeploymentSelection {
   /** The deployment checked as the core's webhook does (with the providers' installed CRDs). */
   validation: ValidationResult;
@@ -116,6 +121,8 @@ export interface DeploymentSelection {
  * §4.11) changes, and once handed over a deployment stays with its provider
  * even while that provider is unready or re-registering (taking it away
  * would strand its resource and finalizer).
+ *
+ * @public
  */
 export function selectDeployment(
   md: ModelDeployment,
@@ -190,6 +197,8 @@ export function selectDeployment(
  * spec, with `status.engine`/`status.provider` as the core records them (the
  * provider applies the defaults and fills in the engine itself). Undefined
  * while the core hands it to no provider.
+ *
+ * @public
  */
 export function handedDeployment(
   md: ModelDeployment,
@@ -215,6 +224,8 @@ export function handedDeployment(
  * holds back for an invalid spec shows as not selected, with the errors.
  * `whileEditing`: show the provider the core will pick once the spec is
  * valid (a form that shows the errors itself and blocks submission).
+ *
+ * @public
  */
 export function previewSelection(
   selection: DeploymentSelection,

@@ -23,7 +23,7 @@ const DISAGGREGATED =
   "(has(spec.serving) && has(spec.serving.mode) && spec.serving.mode == 'disaggregated')";
 const GPU_COUNT_POSITIVE =
   '(has(spec.resources) && has(spec.resources.gpu) && has(spec.resources.gpu.count) && spec.resources.gpu.count > 0)';
-/** True when the deployment asks for GPUs (resources.gpu in aggregated mode; prefill/decode when disaggregated). */
+/** True when the deployment asks for GPUs (resources.gpu in aggregated mode; prefill/decode when disaggregated). @public */
 export const CEL_GPU_REQUESTED = `(${DISAGGREGATED} || ${GPU_COUNT_POSITIVE})`;
 const engineIs = (engine: string) =>
   `(has(spec.engine) && has(spec.engine.type) && spec.engine.type == '${engine}')`;
@@ -66,6 +66,7 @@ function registration(
 const docs = (name: string) =>
   `https://github.com/ai-runway/airunway/tree/main/docs/providers/${name}.md`;
 
+/** @public */
 export const KAITO_PROVIDER = registration(
   'kaito',
   {
@@ -121,6 +122,7 @@ export const KAITO_PROVIDER = registration(
   },
 );
 
+/** @public */
 export const DYNAMO_PROVIDER = registration(
   'dynamo',
   {
@@ -189,6 +191,7 @@ export const DYNAMO_PROVIDER = registration(
   },
 );
 
+/** @public */
 export const KUBERAY_PROVIDER = registration(
   'kuberay',
   {
@@ -222,6 +225,7 @@ export const KUBERAY_PROVIDER = registration(
   },
 );
 
+/** @public */
 export const LLMD_PROVIDER = registration(
   'llmd',
   {
@@ -262,7 +266,7 @@ export const LLMD_PROVIDER = registration(
   },
 );
 
-/** The four built-in registrations, without status (each provider controller reports its own readiness). */
+/** The four built-in registrations, without status (each provider controller reports its own readiness). @public */
 export const BUILT_IN_PROVIDERS: InferenceProviderConfig[] = [
   KAITO_PROVIDER,
   DYNAMO_PROVIDER,

@@ -52,6 +52,8 @@ const componentHas = (component: 'prefill' | 'decode', check: string) =>
 /**
  * Seed 000 section 8 / seed 002 rules that the API server can check itself.
  * Messages are the seeds' exact text.
+ *
+ * @public
  */
 export const MODEL_DEPLOYMENT_SPEC_RULES = [
   {
@@ -121,13 +123,14 @@ export const MODEL_DEPLOYMENT_SPEC_RULES = [
   },
 ];
 
+/** @public */
 export const MODEL_RULE = {
   rule: "(has(self.source) && self.source == 'custom') || (has(self.id) && self.id != '')",
   message: 'model.id is required when source is huggingface',
   fieldPath: '.id',
 };
 
-/** Seed 002: engine.type is immutable once set (a transition rule: runs on update only). */
+/** Seed 002: engine.type is immutable once set (a transition rule: runs on update only). @public */
 export const ENGINE_TYPE_IMMUTABLE_RULE = {
   rule: '!has(oldSelf.type) || (has(self.type) && self.type == oldSelf.type)',
   message:
@@ -228,6 +231,7 @@ const StorageVolumeSchema = Type.Object(
   { $id: 'StorageVolume', description: 'A persistent volume for model data.' },
 );
 
+/** @public */
 export const ModelDeploymentSpecSchema = Type.Object(
   {
     model: Type.Object(
@@ -482,6 +486,7 @@ export const ModelDeploymentSpecSchema = Type.Object(
   },
 );
 
+/** @public */
 export const ModelDeploymentStatusSchema = Type.Object(
   {
     phase: Type.Optional(
@@ -648,6 +653,7 @@ export const ModelDeploymentStatusSchema = Type.Object(
   },
 );
 
+/** @public */
 export const ModelDeploymentSchema = Type.Object(
   {
     ...typeMetaProperties(),
@@ -662,6 +668,7 @@ export const ModelDeploymentSchema = Type.Object(
 
 // ---- InferenceProviderConfig ----
 
+/** @public */
 export const EngineCapabilitySchema = Type.Object(
   {
     name: StringEnum(ENGINE_TYPES, { description: 'Engine.' }),
@@ -742,6 +749,7 @@ export const EngineCapabilitySchema = Type.Object(
   },
 );
 
+/** @public */
 export const SelectionRuleSchema = Type.Object(
   {
     condition: Type.String({
@@ -769,6 +777,7 @@ export const SelectionRuleSchema = Type.Object(
   },
 );
 
+/** @public */
 export const CompatibilityRuleSchema = Type.Object(
   {
     rule: Type.String({
@@ -798,6 +807,7 @@ export const CompatibilityRuleSchema = Type.Object(
   },
 );
 
+/** @public */
 export const InferenceProviderConfigSpecSchema = Type.Object(
   {
     capabilities: Type.Optional(
@@ -861,6 +871,7 @@ export const InferenceProviderConfigSpecSchema = Type.Object(
   },
 );
 
+/** @public */
 export const InferenceProviderConfigStatusSchema = Type.Object(
   {
     ready: Type.Optional(
@@ -891,6 +902,7 @@ export const InferenceProviderConfigStatusSchema = Type.Object(
   },
 );
 
+/** @public */
 export const InferenceProviderConfigSchema = Type.Object(
   {
     ...typeMetaProperties(),

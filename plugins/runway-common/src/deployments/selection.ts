@@ -11,11 +11,15 @@ import { AUTO_SELECTED_ENGINES, type EngineType } from './constants';
 import { engineCapabilities, isProviderReady } from './normalise';
 import type { InferenceProviderConfig, ModelDeploymentSpec } from './types';
 
+/** @public */
 export const NO_HEALTHY_PROVIDERS = 'No healthy providers available';
+/** @public */
 export const EXPLICIT_PROVIDER_REASON = 'explicit provider selection';
+/** @public */
 export const EXPLICIT_ENGINE_REASON =
   'explicit engine selection (spec.engine.type)';
 
+/** @public */
 export type EngineSelection =
   | { ok: true; engine: EngineType; reason: string; auto: boolean }
   | { ok: false; reason: string };
@@ -50,6 +54,8 @@ function byName(
  * offers for the deployment's GPU/CPU need and serving mode (`custom` is
  * never chosen here: it needs the deployment's own image). When
  * `spec.provider.name` is set, only that provider's engines count.
+ *
+ * @public
  */
 export function selectEngine(
   spec: ModelDeploymentSpec,
@@ -123,6 +129,7 @@ export function selectEngine(
   };
 }
 
+/** @public */
 export interface RuleOutcome {
   condition: string;
   priority: number;
@@ -131,12 +138,14 @@ export interface RuleOutcome {
   error?: string;
 }
 
+/** @public */
 export interface ProviderOutcome {
   name: string;
   ready: boolean;
   rules: RuleOutcome[];
 }
 
+/** @public */
 export type ProviderSelection =
   | {
       ok: true;
@@ -148,7 +157,7 @@ export type ProviderSelection =
     }
   | { ok: false; reason: string; considered: ProviderOutcome[] };
 
-/** Whether the provider lists the engine among its capabilities (either form). */
+/** Whether the provider lists the engine among its capabilities (either form). @public */
 export function offersEngine(
   provider: InferenceProviderConfig,
   engine: EngineType,
@@ -168,6 +177,8 @@ interface Match {
  * `spec.engine.type` already resolved) and picks the highest priority; ties go
  * to the provider whose name sorts first, then to its first matching rule. A
  * rule that fails to evaluate is skipped and reported, never fatal.
+ *
+ * @public
  */
 export function selectProvider(
   spec: ModelDeploymentSpec,
@@ -273,6 +284,8 @@ export function selectProvider(
  * preview and the wizard): a provider named in `spec.provider.name` must be
  * registered and ready before a deployment is handed to it, because nothing
  * else would act on it; otherwise the CEL selection rules decide.
+ *
+ * @public
  */
 export function chooseProvider(
   spec: ModelDeploymentSpec,
@@ -311,6 +324,7 @@ export function chooseProvider(
   return selectProvider(spec, providers);
 }
 
+/** @public */
 export interface Resolution {
   /** The spec with defaults applied and `engine.type` resolved: what providers transform. */
   spec: ModelDeploymentSpec;
@@ -321,6 +335,8 @@ export interface Resolution {
 /**
  * Defaults, engine selection, then provider selection (`chooseProvider`):
  * what the core controller records in status.engine and status.provider.
+ *
+ * @public
  */
 export function resolveDeployment(
   spec: ModelDeploymentSpec,

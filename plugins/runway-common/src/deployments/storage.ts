@@ -11,10 +11,10 @@
 import { error, type ValidationIssue } from '../schema/issues';
 import type { ModelDeployment, ModelDeploymentSpec } from './types';
 
-/** Hugging Face's cache root: a modelCache volume mounted there keeps downloaded weights across restarts. */
+/** Hugging Face's cache root: a modelCache volume mounted there keeps downloaded weights across restarts. @public */
 export const MODEL_CACHE_ENV = 'HF_HOME';
 
-/** A storage volume ready to mount. */
+/** A storage volume ready to mount. @public */
 export interface MountableVolume {
   /** The volume's name in the pod (the spec's volume name, a DNS label). */
   name: string;
@@ -24,11 +24,13 @@ export interface MountableVolume {
   readOnly: boolean;
 }
 
+/** @public */
 export interface PodVolume {
   name: string;
   persistentVolumeClaim: { claimName: string; readOnly?: boolean };
 }
 
+/** @public */
 export interface ContainerVolumeMount {
   name: string;
   mountPath: string;
@@ -39,6 +41,8 @@ export interface ContainerVolumeMount {
  * The deployment's volumes, and the issues that keep one from being mounted
  * (a volume the validator would have refused: no claim or no mount path).
  * Messages say what to do; `path` names the field.
+ *
+ * @public
  */
 export function mountableVolumes(md: ModelDeployment): {
   volumes: MountableVolume[];
@@ -75,7 +79,7 @@ export function mountableVolumes(md: ModelDeployment): {
   return { volumes, issues };
 }
 
-/** Pod `volumes` entries: one PVC volume each, read-only where the spec says. */
+/** Pod `volumes` entries: one PVC volume each, read-only where the spec says. @public */
 export function podVolumes(volumes: MountableVolume[]): PodVolume[] {
   return volumes.map(v => ({
     name: v.name,
@@ -85,7 +89,7 @@ export function podVolumes(volumes: MountableVolume[]): PodVolume[] {
   }));
 }
 
-/** Container `volumeMounts` entries for the same volumes. */
+/** Container `volumeMounts` entries for the same volumes. @public */
 export function containerVolumeMounts(
   volumes: MountableVolume[],
 ): ContainerVolumeMount[] {
@@ -99,6 +103,8 @@ export function containerVolumeMounts(
 /**
  * `HF_HOME` at the modelCache volume, so the engine downloads into (or, read-only,
  * loads from) the PVC, unless the user's `spec.env` sets it already.
+ *
+ * @public
  */
 export function modelCacheEnv(
   volumes: MountableVolume[],
@@ -109,12 +115,14 @@ export function modelCacheEnv(
   return [{ name: MODEL_CACHE_ENV, value: cache.mountPath }];
 }
 
-/** vLLM's cache root (torch.compile artefacts live under it): pointed at a compilationCache volume. */
+/** vLLM's cache root (torch.compile artefacts live under it): pointed at a compilationCache volume. @public */
 export const COMPILATION_CACHE_ENV = 'VLLM_CACHE_ROOT';
 
 /**
  * `VLLM_CACHE_ROOT` at the compilationCache volume, for providers that run
  * vLLM themselves (llm-d, KubeRay's Ray Serve LLM), unless `spec.env` sets it.
+ *
+ * @public
  */
 export function compilationCacheEnv(
   volumes: MountableVolume[],
@@ -126,7 +134,7 @@ export function compilationCacheEnv(
   return [{ name: COMPILATION_CACHE_ENV, value: cache.mountPath }];
 }
 
-/** What a model-server pod gets from the deployment's volumes: the volumes to mount and the cache environment. */
+/** What a model-server pod gets from the deployment's volumes: the volumes to mount and the cache environment. @public */
 export interface PodStorage {
   volumes: MountableVolume[];
   env: Array<{ name: string; value: string }>;
@@ -136,6 +144,8 @@ export interface PodStorage {
  * The volumes and their cache environment (`HF_HOME`, and `VLLM_CACHE_ROOT`
  * when the pod runs vLLM itself), or the issues that keep a volume from
  * being mounted (the provider fails naming the field).
+ *
+ * @public
  */
 export function podStorage(
   md: ModelDeployment,
@@ -152,7 +162,7 @@ export function podStorage(
   };
 }
 
-/** A PersistentVolumeClaim as a provider creates it (namespace, owner and labels come from the provider's loop). */
+/** A PersistentVolumeClaim as a provider creates it (namespace, owner and labels come from the provider's loop). @public */
 export interface ManagedClaim {
   apiVersion: 'v1';
   kind: 'PersistentVolumeClaim';
@@ -170,6 +180,8 @@ export interface ManagedClaim {
  * `claimName`, `<deployment>-<volume>` by default; access mode
  * ReadWriteMany unless set; the cluster's default storage class unless
  * `storageClassName` is set). Volumes without `size` name a claim that exists.
+ *
+ * @public
  */
 export function managedClaims(md: ModelDeployment): ManagedClaim[] {
   return (md.spec?.model?.storage?.volumes ?? [])

@@ -42,6 +42,7 @@ import type {
 import { isRecord, type Json } from '../schema/json';
 import { isDnsSubdomain } from '../schema/names';
 
+/** @public */
 export interface ModelDeploymentValidationOptions {
   /**
    * The registered providers. When given: a missing engine.type is checked
@@ -408,6 +409,8 @@ function specRuleIssues(spec: Json): ValidationIssue[] {
 /**
  * Whether a provider needs an upstream CRD: yes unless every engine it lists
  * declares `requiresCRD: false` (omitted means true, as upstream reads it).
+ *
+ * @public
  */
 export function providerRequiresCRD(
   provider: InferenceProviderConfig,
@@ -416,7 +419,7 @@ export function providerRequiresCRD(
   return engines.length === 0 || engines.some(e => e.requiresCRD !== false);
 }
 
-/** Seed 000 §8's message for a provider whose upstream CRD is missing: the webhook's, the core's and the provider's. */
+/** Seed 000 §8's message for a provider whose upstream CRD is missing: the webhook's, the core's and the provider's. @public */
 export function crdNotInstalledMessage(providerName: string): string {
   return `Provider '${providerName}' CRD not installed in cluster`;
 }
@@ -428,6 +431,8 @@ export function crdNotInstalledMessage(providerName: string): string {
  * without `status.upstreamCRDVersion` although it needs a CRD; undefined
  * (not known) when it is not registered or has not reported, so other
  * checks decide.
+ *
+ * @public
  */
 export function providerInstalledFrom(
   providers: readonly InferenceProviderConfig[],
@@ -500,6 +505,8 @@ function providerIssues(
 /**
  * Validates a ModelDeployment spec (paths are reported under `spec`). Used by
  * forms that edit only the spec; `validateModelDeployment` calls it too.
+ *
+ * @public
  */
 export function validateModelDeploymentSpec(
   spec: unknown,
@@ -529,7 +536,7 @@ export function validateModelDeploymentSpec(
   ]);
 }
 
-/** Validates a whole ModelDeployment (create). */
+/** Validates a whole ModelDeployment (create). @public */
 export function validateModelDeployment(
   md: unknown,
   options: ModelDeploymentValidationOptions = {},
@@ -555,7 +562,7 @@ export function validateModelDeployment(
 
 // ---- updates ----
 
-/** The identity fields of seed 000 4.11: changing one deletes and recreates the provider resource. */
+/** The identity fields of seed 000 4.11: changing one deletes and recreates the provider resource. @public */
 export const IDENTITY_FIELDS = [
   'model.id',
   'model.source',
@@ -564,6 +571,7 @@ export const IDENTITY_FIELDS = [
   'serving.mode',
 ] as const;
 
+/** @public */
 export interface IdentityChange {
   field: (typeof IDENTITY_FIELDS)[number];
   from?: string;
@@ -575,6 +583,8 @@ export interface IdentityChange {
  * old engine and provider fall back to what the core controller recorded in
  * status (an auto-selection is pinned once made), so switching away from an
  * auto-selected provider is a change, never silently ignored.
+ *
+ * @public
  */
 export function identityChanges(
   oldMd: ModelDeployment,
@@ -652,6 +662,8 @@ function managedVolumeIssues(oldSpec: Json, newSpec: Json): ValidationIssue[] {
  * engine.type immutability (also against an auto-selected engine), managed
  * storage volumes, and a warning for every identity field that changes
  * (seed 000 4.11: the provider resource is deleted and recreated).
+ *
+ * @public
  */
 export function validateModelDeploymentUpdate(
   oldMd: ModelDeployment,
@@ -719,6 +731,8 @@ export function validateModelDeploymentUpdate(
 /**
  * Validates an InferenceProviderConfig in either capability form (flat seed
  * form is normalised first), including that every CEL rule compiles.
+ *
+ * @public
  */
 export function validateProviderConfig(config: unknown): ValidationResult {
   const normalised = normaliseProviderConfig(config);

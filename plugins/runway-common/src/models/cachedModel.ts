@@ -21,6 +21,7 @@ import {
   modelVolumeName,
 } from './naming';
 
+/** @public */
 export interface CachedModelChoice {
   /** The Model's name. */
   model: string;
@@ -36,7 +37,7 @@ export interface CachedModelChoice {
   singleNode?: string;
 }
 
-/** The volume, model id and readiness of a Model chosen as a deployment's cached model. */
+/** The volume, model id and readiness of a Model chosen as a deployment's cached model. @public */
 export function cachedModelChoice(model: Model): CachedModelChoice {
   const name = model.metadata?.name ?? '';
   const mountPath = defaultModelMountPath(name);
@@ -76,7 +77,7 @@ export function cachedModelChoice(model: Model): CachedModelChoice {
   };
 }
 
-/** The name of the Model whose PVC a volume list mounts as its cached model, if any. */
+/** The name of the Model whose PVC a volume list mounts as its cached model, if any. @public */
 export function cachedModelName(
   volumes: readonly StorageVolume[] | undefined,
 ): string | undefined {
@@ -91,6 +92,8 @@ export function cachedModelName(
  * The volume list with `choice`'s volume in place of any cached-model volume
  * it had (none when `choice` is undefined: un-choosing removes it). Other
  * volumes are kept as they are, in order.
+ *
+ * @public
  */
 export function withCachedModel(
   volumes: readonly StorageVolume[] | undefined,

@@ -2,6 +2,7 @@
 import type { CrdDefinition } from '../crd/definition';
 import { MODEL_GROUP, MODEL_VERSION, ModelSchema } from './schema';
 
+/** @public */
 export const modelCrd: CrdDefinition = {
   group: MODEL_GROUP,
   names: {

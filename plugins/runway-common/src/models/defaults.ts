@@ -8,7 +8,7 @@ import { applySchemaDefaults } from '../schema';
 import type { Model } from '../generated/model';
 import { ModelSchema } from './schema';
 
-/** Returns a copy of the Model with every default filled in; the input is not changed. */
+/** Returns a copy of the Model with every default filled in; the input is not changed. @public */
 export function defaultModel<T extends Model>(model: T): T {
   return applySchemaDefaults(ModelSchema, model);
 }

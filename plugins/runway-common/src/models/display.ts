@@ -7,7 +7,7 @@ import { modelSourceType } from './naming';
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 
-/** `1536` → `1.5 KiB` (binary units, one decimal above bytes). */
+/** `1536` → `1.5 KiB` (binary units, one decimal above bytes). @public */
 export function formatBytes(bytes: number): string {
   let value = bytes;
   let unit = 0;
@@ -18,7 +18,7 @@ export function formatBytes(bytes: number): string {
   return `${unit === 0 ? value : value.toFixed(1)} ${UNITS[unit]}`;
 }
 
-/** `HuggingFace owner/name@main`, `s3://bucket/key` or the URL; undefined without exactly one source. */
+/** `HuggingFace owner/name@main`, `s3://bucket/key` or the URL; undefined without exactly one source. @public */
 export function modelSourceText(
   source: Partial<Model['spec']['source']> | undefined,
 ): string | undefined {

@@ -8,6 +8,7 @@
 import { describeFormFields, type FormStep } from '../schema/form';
 import { MAX_MODEL_NAME_LENGTH, ModelSchema } from './schema';
 
+/** @public */
 export const MODEL_FORM_STEPS: readonly FormStep[] = [
   {
     label: 'Cluster and namespace',
@@ -41,12 +42,12 @@ export const MODEL_FORM_STEPS: readonly FormStep[] = [
   { label: 'Review', fields: [] },
 ];
 
-/** Every field of the model form: where a validation issue can be shown. */
+/** Every field of the model form: where a validation issue can be shown. @public */
 export const MODEL_FORM_FIELDS: ReadonlySet<string> = new Set(
   MODEL_FORM_STEPS.flatMap(step => step.fields),
 );
 
-/** The model form's fields: labels, and what the Model schema says of each. */
+/** The model form's fields: labels, and what the Model schema says of each. @public */
 export const MODEL_FORM = describeFormFields(ModelSchema, {
   cluster: {
     label: 'Cluster',

@@ -12,6 +12,8 @@ import { formatBytes } from './display';
 /**
  * The node labels NVIDIA GPU feature discovery sets, read for the fit check:
  * one GPU's memory in MiB and its product name.
+ *
+ * @public
  */
 export const GPU_NODE_LABELS = {
   memoryMiB: 'nvidia.com/gpu.memory',
@@ -20,7 +22,7 @@ export const GPU_NODE_LABELS = {
 
 const gpus = (n: number) => `${n} free GPU${n === 1 ? '' : 's'}`;
 
-/** What is known of a model (from the hub's metadata, its config.json, or the user). */
+/** What is known of a model (from the hub's metadata, its config.json, or the user). @public */
 export interface ModelFootprint {
   /** Parameter count (e.g. 8.03e9). */
   parameters?: number;
@@ -35,6 +37,7 @@ export interface ModelFootprint {
   kvHeads?: number;
 }
 
+/** @public */
 export interface ServingShape {
   /** Tokens per sequence the server must hold (max context); default 4096. */
   contextLength?: number;
@@ -42,6 +45,7 @@ export interface ServingShape {
   concurrentSequences?: number;
 }
 
+/** @public */
 export interface MemoryEstimate {
   weightsBytes: number;
   kvCacheBytes: number;
@@ -51,17 +55,18 @@ export interface MemoryEstimate {
   assumptions: string[];
 }
 
+/** @public */
 export const DEFAULT_CONTEXT_LENGTH = 4096;
-/** Activation and runtime margin, as a share of the weights. */
+/** Activation and runtime margin, as a share of the weights. @public */
 export const OVERHEAD_SHARE = 0.1;
-/** Without the architecture, the KV cache is taken as this share of the weights per 4,096 tokens. */
+/** Without the architecture, the KV cache is taken as this share of the weights per 4,096 tokens. @public */
 export const KV_SHARE_PER_4K_TOKENS = 0.1;
-/** The share of a GPU's memory the engine uses (vLLM's default --gpu-memory-utilization). */
+/** The share of a GPU's memory the engine uses (vLLM's default --gpu-memory-utilization). @public */
 export const USABLE_GPU_SHARE = 0.9;
 
 const DTYPE_ASSUMPTION = '2 bytes per parameter (fp16/bf16)';
 
-/** The memory one replica needs; undefined when neither the weights' size nor the parameter count is known. */
+/** The memory one replica needs; undefined when neither the weights' size nor the parameter count is known. @public */
 export function estimateModelMemory(
   model: ModelFootprint,
   shape: ServingShape = {},
@@ -117,8 +122,10 @@ export function estimateModelMemory(
   };
 }
 
+/** @public */
 export type GpuFitVerdict = 'fits' | 'too-big' | 'not-enough-gpus' | 'unknown';
 
+/** @public */
 export interface GpuFit {
   verdict: GpuFitVerdict;
   /** GPUs one replica needs (tensor parallel across them); undefined when unknown. */
@@ -133,6 +140,8 @@ export interface GpuFit {
  * GPUs of `gpuMemoryBytes` one replica needs (using `USABLE_GPU_SHARE` of
  * each), and whether `freeGpus` has them (and `maxGpusPerReplica`, one node's
  * worth, when known).
+ *
+ * @public
  */
 export function gpuFit(input: {
   estimate?: MemoryEstimate;
@@ -203,6 +212,8 @@ export function gpuFit(input: {
  * `USABLE_GPU_SHARE` of each), or, when none does, the largest free memory
  * one replica could get. Without types it falls back to `gpuFit` (the fit
  * cannot be checked).
+ *
+ * @public
  */
 export function gpuFitOnCluster(input: {
   estimate?: MemoryEstimate;

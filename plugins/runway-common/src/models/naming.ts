@@ -5,24 +5,27 @@
 import type { Model } from '../generated/model';
 import type { ModelSourceType } from './schema';
 
+/** @public */
 export function modelPvcName(modelName: string): string {
   return `model-${modelName}`;
 }
 
+/** @public */
 export function modelDownloadJobName(modelName: string): string {
   return `model-download-${modelName}`;
 }
 
+/** @public */
 export function modelVolumeName(modelName: string): string {
   return `model-${modelName}`;
 }
 
-/** `llama-3-8b` → `MODEL_LLAMA_3_8B`: the prefix of the injected env vars. */
+/** `llama-3-8b` → `MODEL_LLAMA_3_8B`: the prefix of the injected env vars. @public */
 export function modelEnvPrefix(modelName: string): string {
   return `MODEL_${modelName.toUpperCase().replace(/-/g, '_')}`;
 }
 
-/** Which source a Model uses, or undefined when none or several are set. */
+/** Which source a Model uses, or undefined when none or several are set. @public */
 export function modelSourceType(
   source: Partial<Model['spec']['source']> | undefined,
 ): ModelSourceType | undefined {
@@ -38,6 +41,8 @@ export function modelSourceType(
  * Seed 003's pod annotations for model injection (the seed's placeholder
  * `models.example.com/` prefix is `models.airunway.ai/` here), and the label
  * the injection webhook sets on a pod it has handled.
+ *
+ * @public
  */
 export const MODEL_ANNOTATIONS = {
   /** Required: comma-separated Model names to inject. */
@@ -52,9 +57,10 @@ export const MODEL_ANNOTATIONS = {
   injectEnv: 'models.airunway.ai/inject-env',
 } as const;
 
+/** @public */
 export const MODEL_INJECTED_LABEL = 'models.airunway.ai/injected';
 
-/** Where a model is mounted when no mount-path annotation says otherwise. */
+/** Where a model is mounted when no mount-path annotation says otherwise. @public */
 export function defaultModelMountPath(modelName: string): string {
   return `/models/${modelName}`;
 }

@@ -16,30 +16,41 @@ import {
   typeMetaProperties,
 } from '../schema';
 
+/** @public */
 export const MODEL_GROUP = 'models.airunway.ai';
+/** @public */
 export const MODEL_VERSION = 'v1alpha1';
+/** @public */
 export const MODEL_API_VERSION = `${MODEL_GROUP}/${MODEL_VERSION}`;
+/** @public */
 export const MODEL_KIND = 'Model';
 
-/** Seed 003's patterns, shared with the validator's messages. */
+/** Seed 003's patterns, shared with the validator's messages. @public */
 export const HUGGINGFACE_REPO_ID_PATTERN = '^[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+$';
+/** @public */
 export const HTTP_URL_PATTERN = '^https?://';
+/** @public */
 export const STORAGE_SIZE_PATTERN = '^[0-9]+[KMGTPE]i?$';
 
 /**
  * The longest Model name: the download Job is `model-download-<name>` and a
  * Job name must fit in a 63-character label value (`job-name`).
+ *
+ * @public
  */
 export const MAX_MODEL_NAME_LENGTH = 63 - 'model-download-'.length;
 
+/** @public */
 export const MODEL_PHASES = [
   'Pending',
   'Downloading',
   'Ready',
   'Failed',
 ] as const;
+/** @public */
 export type ModelPhase = (typeof MODEL_PHASES)[number];
 
+/** @public */
 export const ACCESS_MODES = [
   'ReadWriteOnce',
   'ReadOnlyMany',
@@ -47,6 +58,7 @@ export const ACCESS_MODES = [
   'ReadWriteOncePod',
 ] as const;
 
+/** @public */
 export const HuggingFaceSourceSchema = Type.Object(
   {
     repoId: Type.String({
@@ -66,6 +78,7 @@ export const HuggingFaceSourceSchema = Type.Object(
   { description: 'Download from the HuggingFace Hub.' },
 );
 
+/** @public */
 export const URLSourceSchema = Type.Object(
   {
     url: Type.String({
@@ -77,6 +90,7 @@ export const URLSourceSchema = Type.Object(
   { description: 'Download one file over HTTP(S).' },
 );
 
+/** @public */
 export const S3SourceSchema = Type.Object(
   {
     bucket: Type.String({ description: 'Bucket name.', minLength: 1 }),
@@ -97,7 +111,7 @@ export const S3SourceSchema = Type.Object(
   { description: 'Download from S3 or S3-compatible storage.' },
 );
 
-/** The CEL rule that makes `source` a union: also checked by `validateModel`. */
+/** The CEL rule that makes `source` a union: also checked by `validateModel`. @public */
 export const EXACTLY_ONE_SOURCE_RULE = {
   rule: '[has(self.huggingFace), has(self.url), has(self.s3)].filter(x, x).size() == 1',
   message:
@@ -105,6 +119,7 @@ export const EXACTLY_ONE_SOURCE_RULE = {
   reason: 'FieldValueInvalid' as const,
 };
 
+/** @public */
 export const ModelSourceSchema = Type.Object(
   {
     huggingFace: Type.Optional(HuggingFaceSourceSchema),
@@ -118,6 +133,7 @@ export const ModelSourceSchema = Type.Object(
   },
 );
 
+/** @public */
 export const ModelStorageSchema = Type.Object(
   {
     storageClass: Type.String({
@@ -140,6 +156,7 @@ export const ModelStorageSchema = Type.Object(
   { description: 'The PVC the model files are stored in.' },
 );
 
+/** @public */
 export const ModelSpecSchema = Type.Object(
   {
     source: ModelSourceSchema,
@@ -164,6 +181,7 @@ export const ModelSpecSchema = Type.Object(
   { description: 'What to download and where to keep it.' },
 );
 
+/** @public */
 export const ModelDownloadProgressSchema = Type.Object(
   {
     bytesDownloaded: Type.Optional(
@@ -191,6 +209,7 @@ export const ModelDownloadProgressSchema = Type.Object(
   },
 );
 
+/** @public */
 export const ModelStatusSchema = Type.Object(
   {
     phase: Type.Optional(
@@ -224,6 +243,8 @@ export const ModelStatusSchema = Type.Object(
  * The rule that keeps derived object names (Job, PVC, volume) valid. Only
  * the root of a CRD schema can see metadata.name, and the API server does not
  * accept `fieldPath: .metadata.name` there, so the rule sits at the root.
+ *
+ * @public
  */
 export const MODEL_NAME_RULE = {
   rule: `self.metadata.name.size() <= ${MAX_MODEL_NAME_LENGTH} && self.metadata.name.matches('${DNS_LABEL_PATTERN}')`,
@@ -231,6 +252,7 @@ export const MODEL_NAME_RULE = {
   reason: 'FieldValueInvalid' as const,
 };
 
+/** @public */
 export const ModelSchema = Type.Object(
   {
     ...typeMetaProperties(),
@@ -245,4 +267,5 @@ export const ModelSchema = Type.Object(
   },
 );
 
+/** @public */
 export type ModelSourceType = 'huggingface' | 's3' | 'url';

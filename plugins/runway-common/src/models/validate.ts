@@ -67,6 +67,8 @@ function unusedCredentialsIssues(model: Model): ValidationIssue[] {
 /**
  * Validates a whole Model object (apiVersion, kind, metadata, spec, status).
  * Defaults are applied first, as the API server does before it validates.
+ *
+ * @public
  */
 export function validateModel(input: unknown): ValidationResult {
   if (!isRecord(input)) {

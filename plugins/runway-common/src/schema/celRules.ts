@@ -11,6 +11,7 @@ import type { CelRule } from './kinds';
 import { error, joinPath, type ValidationIssue } from './issues';
 import { isRecord, type Json } from './json';
 
+/** @public */
 export interface CelRuleOptions {
   /** The previous version of the value (on update); enables transition rules (`oldSelf`). */
   oldValue?: unknown;
@@ -173,6 +174,8 @@ function ruleMessage(rule: CelRule, vars: Record<string, unknown>): string {
  * Evaluates every `x-kubernetes-validations` rule of `schema` that applies
  * to `value` (a rule applies where the value is present), naming failures
  * under `basePath`.
+ *
+ * @public
  */
 export function celRuleIssues(
   schema: TSchema,
@@ -212,7 +215,7 @@ export function celRuleIssues(
   return issues;
 }
 
-/** Every CEL rule of a schema with where it applies (`[]` = each list item, `*` = each map value). */
+/** Every CEL rule of a schema with where it applies (`[]` = each list item, `*` = each map value). @public */
 export function collectCelRules(
   schema: TSchema,
 ): Array<{ path: string; rule: CelRule }> {

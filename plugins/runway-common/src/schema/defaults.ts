@@ -41,7 +41,7 @@ function walk(schema: Json, value: unknown): unknown {
   return out;
 }
 
-/** Returns a copy of `value` with the schema's defaults applied; values of the wrong shape are left as they are. */
+/** Returns a copy of `value` with the schema's defaults applied; values of the wrong shape are left as they are. @public */
 export function applySchemaDefaults<T>(schema: TSchema, value: T): T {
   if (value === undefined && (schema as Json).default !== undefined) {
     return walk(schema as Json, copyDefault((schema as Json).default)) as T;

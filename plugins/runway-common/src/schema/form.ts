@@ -9,7 +9,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 
-/** How a field is edited. */
+/** How a field is edited. @public */
 export type FormInput =
   | 'text'
   | 'number'
@@ -19,19 +19,20 @@ export type FormInput =
   | 'keyValue'
   | 'yaml';
 
+/** @public */
 export interface FormOption {
   value: string;
   label: string;
 }
 
-/** A step of a stepped form, or a section of a one-page form. */
+/** A step of a stepped form, or a section of a one-page form. @public */
 export interface FormStep {
   label: string;
   /** Fields validated before leaving the step. */
   fields: readonly string[];
 }
 
-/** One field of a form, as the field renderer reads it. */
+/** One field of a form, as the field renderer reads it. @public */
 export interface FormFieldSpec {
   /** The form field's name (react-hook-form's dotted path). */
   name: string;
@@ -48,7 +49,7 @@ export interface FormFieldSpec {
   required: boolean;
 }
 
-/** What a form states about a field; the rest comes from the schema. */
+/** What a form states about a field; the rest comes from the schema. @public */
 export interface FormFieldInput {
   label: string;
   /** The resource's field, when the form field has another name; `null` for form-only fields. */
@@ -64,7 +65,7 @@ export interface FormFieldInput {
   rowLabels?: { key: string; value: string };
 }
 
-/** The schema node at a dotted path, and whether its parent requires it; undefined when the schema has no such field. */
+/** The schema node at a dotted path, and whether its parent requires it; undefined when the schema has no such field. @public */
 export function schemaAt(
   root: TSchema,
   path: string,
@@ -119,6 +120,8 @@ function enumOptions(node: any): FormOption[] | undefined {
  * `metadata` and `spec` at its top). Throws naming the field when the
  * schema has no such path, so a renamed schema field fails at load and in
  * the form's unit test.
+ *
+ * @public
  */
 export function describeFormFields<K extends string>(
   root: TSchema,
@@ -158,6 +161,8 @@ export function describeFormFields<K extends string>(
 /**
  * A boolean edited as a select of On, Off and an empty choice that leaves
  * it unset (`unset` says what happens then: the controller's default).
+ *
+ * @public
  */
 export function onOffSelect(
   unset: string,
@@ -177,6 +182,8 @@ export function onOffSelect(
  * The form fields that edit a resource field under another name (a map or
  * list edited as rows: `env` writes `spec.env`), and the field each writes:
  * an issue at or under that path belongs to that form field.
+ *
+ * @public
  */
 export function editorPaths(
   fields: Record<string, FormFieldSpec>,

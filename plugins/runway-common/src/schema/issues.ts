@@ -4,7 +4,7 @@
  * next to the field and an API can return it as is.
  */
 
-/** One problem found in an object. */
+/** One problem found in an object. @public */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `spec.resources.gpu.count` or `spec.env[0].name`. */
   path: string;
@@ -14,39 +14,44 @@ export interface ValidationIssue {
   severity: 'error' | 'warning';
 }
 
+/** @public */
 export interface ValidationResult {
   /** True when no issue has severity `error`. */
   valid: boolean;
   issues: ValidationIssue[];
 }
 
+/** @public */
 export function error(path: string, message: string): ValidationIssue {
   return { path, message, severity: 'error' };
 }
 
+/** @public */
 export function warning(path: string, message: string): ValidationIssue {
   return { path, message, severity: 'warning' };
 }
 
-/** Wraps issues into a result; `valid` is derived, never set by hand. */
+/** Wraps issues into a result; `valid` is derived, never set by hand. @public */
 export function toResult(issues: ValidationIssue[]): ValidationResult {
   return { valid: !issues.some(i => i.severity === 'error'), issues };
 }
 
-/** Combines results (e.g. structural check + semantic rules) into one. */
+/** Combines results (e.g. structural check + semantic rules) into one. @public */
 export function mergeResults(...results: ValidationResult[]): ValidationResult {
   return toResult(results.flatMap(r => r.issues));
 }
 
+/** @public */
 export function errorsOf(result: ValidationResult): ValidationIssue[] {
   return result.issues.filter(i => i.severity === 'error');
 }
 
+/** @public */
 export function warningsOf(result: ValidationResult): ValidationIssue[] {
   return result.issues.filter(i => i.severity === 'warning');
 }
 
-/** Joins a parent path and a child key or index into the dotted form used in issues. */
+/** Joins a parent path and a child key or index into the dotted form used in issues. @public */
 export function joinPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
   const plain = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key);
@@ -54,7 +59,7 @@ export function joinPath(parent: string, key: string | number): string {
   return parent ? `${parent}.${key}` : key;
 }
 
-/** The issues without repeats (two checks may report the same thing), in their first order. */
+/** The issues without repeats (two checks may report the same thing), in their first order. @public */
 export function dedupeIssues(issues: ValidationIssue[]): ValidationIssue[] {
   const seen = new Set<string>();
   return issues.filter(i => {

@@ -21,9 +21,13 @@ import { Value } from '@sinclair/typebox/value';
 import { QUANTITY_PATTERN } from './quantity';
 import { isRecord } from './json';
 
+/** @public */
 export const STRING_ENUM_KIND = 'RunwayStringEnum';
+/** @public */
 export const INT_OR_STRING_KIND = 'RunwayIntOrString';
+/** @public */
 export const FREE_FORM_KIND = 'RunwayFreeForm';
+/** @public */
 export const NAME_OR_OBJECT_KIND = 'RunwayNameOrObject';
 
 const quantityRe = new RegExp(QUANTITY_PATTERN);
@@ -64,7 +68,7 @@ if (!FormatRegistry.Has('date-time')) {
   );
 }
 
-/** A string restricted to the given values; rendered as `enum` in the CRD. */
+/** A string restricted to the given values; rendered as `enum` in the CRD. @public */
 export function StringEnum<const T extends readonly string[]>(
   values: T,
   options: SchemaOptions = {},
@@ -77,7 +81,7 @@ export function StringEnum<const T extends readonly string[]>(
   });
 }
 
-/** An integer or a string (`x-kubernetes-int-or-string`), e.g. a port name or number. */
+/** An integer or a string (`x-kubernetes-int-or-string`), e.g. a port name or number. @public */
 export function IntOrString(
   options: SchemaOptions = {},
 ): TUnsafe<number | string> {
@@ -89,14 +93,14 @@ export function IntOrString(
   });
 }
 
-/** A Kubernetes resource quantity such as `4`, `500m` or `16Gi`. */
+/** A Kubernetes resource quantity such as `4`, `500m` or `16Gi`. @public */
 export function Quantity(
   options: SchemaOptions = {},
 ): TUnsafe<number | string> {
   return IntOrString({ pattern: QUANTITY_PATTERN, ...options });
 }
 
-/** An object whose content is not described (kept as is by the API server). */
+/** An object whose content is not described (kept as is by the API server). @public */
 export function FreeForm(
   options: SchemaOptions = {},
 ): TUnsafe<Record<string, unknown>> {
@@ -119,6 +123,8 @@ export function FreeForm(
  * (`structuralIssues` reports the object's own fields). The `anyOf` is for
  * JSON Schema readers (the OpenAPI document, the generated type). Normalise
  * to the object form in code before reading it.
+ *
+ * @public
  */
 export function NameOrObject<
   const N extends readonly string[],
@@ -136,26 +142,27 @@ export function NameOrObject<
   });
 }
 
-/** A map of string to string (labels, annotations, engine args). */
+/** A map of string to string (labels, annotations, engine args). @public */
 export function StringMap(options: SchemaOptions = {}) {
   return Type.Record(Type.String(), Type.String(), options);
 }
 
-/** A metav1.Time: an RFC 3339 timestamp string. */
+/** A metav1.Time: an RFC 3339 timestamp string. @public */
 export function DateTime(options: SchemaOptions = {}) {
   return Type.String({ format: 'date-time', ...options });
 }
 
-/** Integer formats Kubernetes understands (`int32`, `int64`). */
+/** Integer formats Kubernetes understands (`int32`, `int64`). @public */
 export function Int32(options: SchemaOptions = {}) {
   return Type.Integer({ format: 'int32', ...options });
 }
 
+/** @public */
 export function Int64(options: SchemaOptions = {}) {
   return Type.Integer({ format: 'int64', ...options });
 }
 
-/** A CEL rule attached to a schema node (`x-kubernetes-validations`). */
+/** A CEL rule attached to a schema node (`x-kubernetes-validations`). @public */
 export interface CelRule {
   rule: string;
   message?: string;
@@ -169,14 +176,14 @@ export interface CelRule {
   optionalOldSelf?: boolean;
 }
 
-/** Options helper: `Type.Object({...}, celRules({ rule, message }))`. */
+/** Options helper: `Type.Object({...}, celRules({ rule, message }))`. @public */
 export function celRules(...rules: CelRule[]): {
   'x-kubernetes-validations': CelRule[];
 } {
   return { 'x-kubernetes-validations': rules };
 }
 
-/** Returns true when a schema is one of this module's custom kinds. */
+/** Returns true when a schema is one of this module's custom kinds. @public */
 export function isCustomKind(schema: TSchema): boolean {
   const kind = (schema as unknown as Record<symbol, unknown>)[Kind];
   return (

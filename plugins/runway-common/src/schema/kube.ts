@@ -26,7 +26,7 @@ function keyRef(what: string) {
   );
 }
 
-/** core/v1 EnvVar. */
+/** core/v1 EnvVar. @public */
 export const EnvVarSchema = Type.Object(
   {
     name: Type.String({ description: 'Name of the environment variable.' }),
@@ -103,7 +103,7 @@ export const EnvVarSchema = Type.Object(
   },
 );
 
-/** core/v1 Toleration. */
+/** core/v1 Toleration. @public */
 export const TolerationSchema = Type.Object(
   {
     effect: Type.Optional(

@@ -9,6 +9,8 @@ import { EnvVarSchema, TolerationSchema } from './kube';
  * The part of ObjectMeta this project reads or writes. In a CRD, `metadata`
  * is always rendered as `{type: object}` (the API server owns its schema);
  * this schema types it for TypeScript and form validation only.
+ *
+ * @public
  */
 export const ObjectMetaSchema = Type.Object(
   {
@@ -44,7 +46,7 @@ export const ObjectMetaSchema = Type.Object(
   },
 );
 
-/** metav1.Condition, exactly as Kubernetes defines it. */
+/** metav1.Condition, exactly as Kubernetes defines it. @public */
 export const ConditionSchema = Type.Object(
   {
     type: Type.String({
@@ -83,7 +85,7 @@ export const ConditionSchema = Type.Object(
   },
 );
 
-/** `status.conditions`: a list keyed by `type`, as server-side apply merges it. */
+/** `status.conditions`: a list keyed by `type`, as server-side apply merges it. @public */
 export function ConditionList(
   description = 'Latest observations of the resource state.',
 ) {
@@ -94,7 +96,7 @@ export function ConditionList(
   });
 }
 
-/** Top-level `apiVersion` and `kind` properties every resource schema has. */
+/** Top-level `apiVersion` and `kind` properties every resource schema has. @public */
 export function typeMetaProperties() {
   return {
     apiVersion: Type.Optional(
@@ -116,6 +118,8 @@ export function typeMetaProperties() {
 /**
  * Schemas shared by every resource. The type generator emits them once, in
  * `src/generated/common.ts`, and every generated resource file imports them.
+ *
+ * @public
  */
 export const SHARED_SCHEMAS = [
   ObjectMetaSchema,

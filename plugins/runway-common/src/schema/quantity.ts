@@ -5,7 +5,7 @@
  * enough for limits and comparisons, which is all this package needs.
  */
 
-/** The grammar Kubernetes accepts for a quantity string (the same regex controller-gen emits). */
+/** The grammar Kubernetes accepts for a quantity string (the same regex controller-gen emits). @public */
 export const QUANTITY_PATTERN =
   '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
@@ -33,9 +33,10 @@ const DECIMAL: Record<string, number> = {
   E: 1e18,
 };
 
+/** @public */
 export type QuantityValue = string | number;
 
-/** True when the value is a number or a string Kubernetes accepts as a quantity. */
+/** True when the value is a number or a string Kubernetes accepts as a quantity. @public */
 export function isQuantity(value: unknown): value is QuantityValue {
   if (typeof value === 'number') return Number.isFinite(value);
   return typeof value === 'string' && QUANTITY_RE.test(value);
@@ -44,6 +45,8 @@ export function isQuantity(value: unknown): value is QuantityValue {
 /**
  * Parses a quantity into base units. Returns undefined for anything that is
  * not a valid quantity, so callers decide which message to give.
+ *
+ * @public
  */
 export function parseQuantity(value: unknown): number | undefined {
   if (typeof value === 'number')
@@ -62,6 +65,8 @@ export function parseQuantity(value: unknown): number | undefined {
 /**
  * Compares two quantities: negative when a < b, 0 when equal, positive when
  * a > b. Throws when either is not a quantity (validate first).
+ *
+ * @public
  */
 export function compareQuantities(a: QuantityValue, b: QuantityValue): number {
   const x = parseQuantity(a);

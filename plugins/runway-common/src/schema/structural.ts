@@ -43,7 +43,7 @@ function checkerFor(schema: TSchema): Checker {
   return checker;
 }
 
-/** Turns a JSON pointer (`/spec/env/0/name`) into the dotted form (`spec.env[0].name`), under `base`. */
+/** Turns a JSON pointer (`/spec/env/0/name`) into the dotted form (`spec.env[0].name`), under `base`. @public */
 export function pointerToPath(pointer: string, base = ''): string {
   if (pointer === '' || pointer === '/') return base;
   return pointer
@@ -177,6 +177,8 @@ function messageFor(e: ValueError): string {
  * Checks `value` against `schema`. Errors name the field under `basePath`
  * (use `''` when the value is a whole object, `'spec'` when it is a spec).
  * Unknown fields become warnings: the API server prunes them silently.
+ *
+ * @public
  */
 export function structuralIssues(
   schema: TSchema,
@@ -269,7 +271,7 @@ function unknownFields(
   }
 }
 
-/** True when the value passes the structural check (no errors; warnings allowed). */
+/** True when the value passes the structural check (no errors; warnings allowed). @public */
 export function conforms(schema: TSchema, value: unknown): boolean {
   return checkerFor(schema).Check(value);
 }

@@ -14,12 +14,12 @@ import { STACK_KIND, STACK_V1ALPHA1, STACK_V1ALPHA2 } from './v1alpha1';
 import { cloneJson } from './json';
 import { isRecord, type Json } from '../schema/json';
 
-/** On a v1alpha2 object: the v1alpha1 fields v1alpha2 cannot hold (JSON). */
+/** On a v1alpha2 object: the v1alpha1 fields v1alpha2 cannot hold (JSON). @public */
 export const V1ALPHA1_FIELDS_ANNOTATION = 'llamastack.io/v1alpha1-fields';
-/** On a v1alpha1 object: the v1alpha2 fields v1alpha1 cannot hold (JSON). */
+/** On a v1alpha1 object: the v1alpha2 fields v1alpha1 cannot hold (JSON). @public */
 export const V1ALPHA2_FIELDS_ANNOTATION = 'llamastack.io/v1alpha2-fields';
 
-/** Seed 004's "Field Mapping: v1alpha1 to v1alpha2", plus the status fields both versions share. */
+/** Seed 004's "Field Mapping: v1alpha1 to v1alpha2", plus the status fields both versions share. @public */
 export const FIELD_MAP: ReadonlyArray<
   readonly [v1alpha1: string, v1alpha2: string]
 > = [
@@ -215,6 +215,8 @@ function convert(obj: Json, from: 0 | 1): Json {
  * A v1alpha1 field v1alpha2 cannot hold, from the converted object's
  * `llamastack.io/v1alpha1-fields` annotation (`path` like
  * `spec.server.containerSpec.name`); undefined when absent or the annotation is broken.
+ *
+ * @public
  */
 export function v1alpha1Field(
   obj: { metadata?: { annotations?: Record<string, string> } },
@@ -230,6 +232,8 @@ export function v1alpha1Field(
  * Where the override config's ConfigMap lives: v1alpha1's
  * `userConfig.configMapNamespace` (v1alpha2 has no such field: conversion
  * keeps it in the annotation), else the stack's own namespace.
+ *
+ * @public
  */
 export function overrideConfigNamespace(
   stack: {
@@ -241,10 +245,12 @@ export function overrideConfigNamespace(
   return typeof ns === 'string' && ns ? ns : fallback;
 }
 
+/** @public */
 export function convertStackToV1alpha2(obj: StackV1alpha1): StackV1alpha2 {
   return convert(obj as Json, 0) as StackV1alpha2;
 }
 
+/** @public */
 export function convertStackToV1alpha1(obj: StackV1alpha2): StackV1alpha1 {
   return convert(obj as Json, 1) as StackV1alpha1;
 }
@@ -252,6 +258,8 @@ export function convertStackToV1alpha1(obj: StackV1alpha2): StackV1alpha1 {
 /**
  * Converts an object to `desiredApiVersion`, as a ConversionReview asks.
  * Throws (with a message the webhook returns) for versions it does not know.
+ *
+ * @public
  */
 export function convertStack(obj: unknown, desiredApiVersion: string): Json {
   if (!isRecord<Json>(obj))

@@ -8,7 +8,7 @@ import type { CrdDefinition } from '../crd/definition';
 import { STACK_GROUP, STACK_KIND, StackV1alpha1Schema } from './v1alpha1';
 import { StackV1alpha2Schema } from './v1alpha2';
 
-/** Where the API server sends ConversionReviews for LlamaStackDistributions. */
+/** Where the API server sends ConversionReviews for LlamaStackDistributions. @public */
 export const STACK_CONVERSION_SERVICE = {
   namespace: 'airunway-system',
   name: 'airunway-stacks-webhook',
@@ -16,6 +16,7 @@ export const STACK_CONVERSION_SERVICE = {
   port: 443,
 } as const;
 
+/** @public */
 export const stackCrd: CrdDefinition = {
   group: STACK_GROUP,
   names: {

@@ -12,14 +12,14 @@ import type {
 import { StackV1alpha1Schema } from './v1alpha1';
 import { StackV1alpha2Schema } from './v1alpha2';
 
-/** A defaulted copy of a wire-form v1alpha2 object; the input is not changed. */
+/** A defaulted copy of a wire-form v1alpha2 object; the input is not changed. @public */
 export function defaultStackV1alpha2<T extends LlamaStackDistributionV1alpha2>(
   stack: T,
 ): T {
   return applySchemaDefaults(StackV1alpha2Schema, stack);
 }
 
-/** A defaulted copy of a v1alpha1 object; the input is not changed. */
+/** A defaulted copy of a v1alpha1 object; the input is not changed. @public */
 export function defaultStackV1alpha1<T extends LlamaStackDistributionV1alpha1>(
   stack: T,
 ): T {

@@ -10,13 +10,15 @@
 import { describeFormFields, type FormStep, onOffSelect } from '../schema/form';
 import { StackV1alpha2Schema } from './v1alpha2';
 
+/** @public */
 export interface StackFormSection extends FormStep {
   help?: string;
 }
 
-/** The stack form's steps: the whole stack on one page, then the dry run. */
+/** The stack form's steps: the whole stack on one page, then the dry run. @public */
 export const STACK_FORM_STEPS = ['Stack', 'Dry-run preview'] as const;
 
+/** @public */
 export const STACK_FORM = describeFormFields(StackV1alpha2Schema, {
   cluster: {
     label: 'Cluster',
@@ -184,9 +186,10 @@ export const STACK_FORM = describeFormFields(StackV1alpha2Schema, {
   },
 });
 
+/** @public */
 export type StackFormField = keyof typeof STACK_FORM;
 
-/** The sections of the stack's page and the fields each one shows (provider and model rows repeat theirs). */
+/** The sections of the stack's page and the fields each one shows (provider and model rows repeat theirs). @public */
 export const STACK_FORM_SECTIONS: readonly (StackFormSection & {
   fields: readonly StackFormField[];
 })[] = [

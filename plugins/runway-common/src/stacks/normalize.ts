@@ -11,6 +11,7 @@ import { PROVIDER_APIS } from './v1alpha2';
 import { cloneJson } from './json';
 import { isRecord } from '../schema/json';
 
+/** @public */
 export interface NormalizedStack {
   /** The object in wire form (a deep copy; the input is not changed). */
   object: unknown;
@@ -33,6 +34,7 @@ function nestSecretRef(holder: Record<string, any>, field: string): boolean {
   return true;
 }
 
+/** @public */
 export function normalizeStackV1alpha2(input: unknown): NormalizedStack {
   const object = cloneJson(input);
   // [canonical prefix, input prefix], most specific first when applied.

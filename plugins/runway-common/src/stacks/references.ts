@@ -13,6 +13,7 @@ import { STACK_V1ALPHA1 } from './v1alpha1';
 import { overrideConfigNamespace } from './conversion';
 import { stackSecretReferences } from './validate';
 
+/** @public */
 export interface StackReferenceLookup {
   /** Whether the Secret exists. */
   secretExists(namespace: string, name: string): Promise<boolean>;
@@ -23,8 +24,9 @@ export interface StackReferenceLookup {
   ): Promise<readonly string[] | undefined>;
 }
 
-/** The keys a server config may be stored under in an override ConfigMap. */
+/** The keys a server config may be stored under in an override ConfigMap. @public */
 export const CONFIG_MAP_CONFIG_KEYS = ['config.yaml', 'run.yaml'] as const;
+/** @public */
 export const DEFAULT_CA_BUNDLE_KEYS = ['ca-bundle.crt'] as const;
 
 type Target =
@@ -116,6 +118,8 @@ function targetsOf(stack: StackV1alpha1 | StackV1alpha2, ns: string): Target[] {
  * the field naming each: the operator reads them and copies their content
  * next to the stack, so whoever writes the stack should be allowed to read
  * them. Pure.
+ *
+ * @public
  */
 export function foreignConfigMapReferences(
   stack: StackV1alpha1 | StackV1alpha2,
@@ -131,6 +135,8 @@ export function foreignConfigMapReferences(
  * (in wire form: run `normalizeStackV1alpha2` first on user input). Each
  * object is looked up once. Rejects when a lookup rejects (the caller decides
  * whether an unreachable API server blocks the request).
+ *
+ * @public
  */
 export async function checkStackReferences(
   stack: StackV1alpha1 | StackV1alpha2,

@@ -1,4 +1,4 @@
-/** "1 provider, 3 resources": what a generated config.yaml holds, as the detail page and the preview say it. */
+/** "1 provider, 3 resources": what a generated config.yaml holds, as the detail page and the preview say it. @public */
 export function configContentsText(generation?: {
   providerCount?: number;
   resourceCount?: number;

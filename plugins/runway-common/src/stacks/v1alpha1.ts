@@ -26,11 +26,16 @@ import {
   VolumeSchema,
 } from './kube';
 
+/** @public */
 export const STACK_GROUP = 'llamastack.io';
+/** @public */
 export const STACK_KIND = 'LlamaStackDistribution';
+/** @public */
 export const STACK_V1ALPHA1 = `${STACK_GROUP}/v1alpha1`;
+/** @public */
 export const STACK_V1ALPHA2 = `${STACK_GROUP}/v1alpha2`;
 
+/** @public */
 export const STACK_PHASES = [
   'Pending',
   'Initializing',
@@ -38,13 +43,19 @@ export const STACK_PHASES = [
   'Failed',
   'Terminating',
 ] as const;
+/** @public */
 export type StackPhase = (typeof STACK_PHASES)[number];
 
+/** @public */
 export const DEFAULT_CONTAINER_NAME = 'llama-stack';
+/** @public */
 export const DEFAULT_SERVER_PORT = 8321;
+/** @public */
 export const DEFAULT_STORAGE_MOUNT_PATH = '/.llama';
+/** @public */
 export const DEFAULT_STORAGE_SIZE = '10Gi';
 
+/** @public */
 export const DistributionSchema = Type.Object(
   {
     name: Type.Optional(
@@ -165,6 +176,7 @@ const NetworkSchema = Type.Object(
   { description: 'Network exposure and access control.' },
 );
 
+/** @public */
 export const StackSpecV1alpha1Schema = Type.Object(
   {
     replicas: Type.Optional(Int32({ default: 1 })),
@@ -179,6 +191,7 @@ const ProviderHealthSchema = Type.Object({
   status: Type.String(),
 });
 
+/** @public */
 export const DistributionConfigStatusSchema = Type.Object({
   activeDistribution: Type.Optional(Type.String()),
   availableDistributions: Type.Optional(
@@ -197,13 +210,14 @@ export const DistributionConfigStatusSchema = Type.Object({
   ),
 });
 
+/** @public */
 export const VersionStatusSchema = Type.Object({
   lastUpdated: Type.Optional(DateTime()),
   llamaStackServerVersion: Type.Optional(Type.String()),
   operatorVersion: Type.Optional(Type.String()),
 });
 
-/** Status fields both versions share. */
+/** Status fields both versions share. @public */
 export const commonStatusProperties = () => ({
   phase: Type.Optional(StringEnum(STACK_PHASES)),
   availableReplicas: Type.Optional(Int32()),
@@ -213,6 +227,7 @@ export const commonStatusProperties = () => ({
   routeURL: Type.Optional(Type.String()),
 });
 
+/** @public */
 export const StackStatusV1alpha1Schema = Type.Object(
   {
     ...commonStatusProperties(),
@@ -222,6 +237,7 @@ export const StackStatusV1alpha1Schema = Type.Object(
   { description: 'Observed state of a LlamaStackDistribution (v1alpha1).' },
 );
 
+/** @public */
 export const StackV1alpha1Schema = Type.Object(
   {
     ...typeMetaProperties(),

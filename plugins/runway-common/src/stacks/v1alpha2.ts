@@ -37,7 +37,7 @@ import {
   VersionStatusSchema,
 } from './v1alpha1';
 
-/** The provider APIs of `spec.providers` (FR-003), in the order config generation uses. */
+/** The provider APIs of `spec.providers` (FR-003), in the order config generation uses. @public */
 export const PROVIDER_APIS = [
   'inference',
   'safety',
@@ -45,11 +45,14 @@ export const PROVIDER_APIS = [
   'toolRuntime',
   'telemetry',
 ] as const;
+/** @public */
 export type ProviderApi = (typeof PROVIDER_APIS)[number];
 
 /**
  * API names `spec.disabled` accepts (FR-009), spelled like the seed
  * (`postTraining`) and like the keys of `spec.providers`.
+ *
+ * @public
  */
 export const STACK_APIS = [
   'agents',
@@ -67,14 +70,17 @@ export const STACK_APIS = [
   'toolRuntime',
   'vectorIo',
 ] as const;
+/** @public */
 export type StackApi = (typeof STACK_APIS)[number];
 
-/** At most this many providers per API: bounds the cost of the CRD's CEL rules. */
+/** At most this many providers per API: bounds the cost of the CRD's CEL rules. @public */
 export const MAX_PROVIDERS_PER_API = 16;
+/** @public */
 export const MAX_PROVIDER_ID_LENGTH = 63;
-/** Provider IDs become env var names (`LLSD_<ID>_<FIELD>`, FR-032), so only these characters. */
+/** Provider IDs become env var names (`LLSD_<ID>_<FIELD>`, FR-032), so only these characters. @public */
 export const PROVIDER_ID_PATTERN = '^[A-Za-z0-9]([A-Za-z0-9_-]*[A-Za-z0-9])?$';
 
+/** @public */
 export const SecretKeySelectorSchema = Type.Object(
   {
     name: Type.String({
@@ -87,7 +93,7 @@ export const SecretKeySelectorSchema = Type.Object(
   { description: 'A key of a Secret in the same namespace.' },
 );
 
-/** The CEL rule of a secret reference: the seed's form or upstream's flat form, not both. */
+/** The CEL rule of a secret reference: the seed's form or upstream's flat form, not both. @public */
 export const SECRET_REF_RULE = {
   rule: 'has(self.secretKeyRef) ? !has(self.name) && !has(self.key) : has(self.name) && has(self.key)',
   message: 'set either secretKeyRef: {name, key} or name and key',
@@ -97,6 +103,8 @@ export const SECRET_REF_RULE = {
  * A reference to a secret value. Seed 004 writes it `{secretKeyRef: {name,
  * key}}`; upstream's v1alpha2 proposal writes `{name, key}`. Both are
  * accepted; `normalizeStackV1alpha2` rewrites the flat form to the seed's.
+ *
+ * @public
  */
 export const SecretRefSchema = Type.Object(
   {
@@ -122,6 +130,7 @@ export const SecretRefSchema = Type.Object(
   },
 );
 
+/** @public */
 export const ProviderSchema = Type.Object(
   {
     id: Type.Optional(
@@ -159,7 +168,7 @@ export const ProviderSchema = Type.Object(
   { $id: 'StackProvider', description: 'One provider of an API.' },
 );
 
-/** FR-071: a list of several providers needs explicit ids. */
+/** FR-071: a list of several providers needs explicit ids. @public */
 export function explicitIdRule(api: ProviderApi) {
   return {
     rule: 'self.size() <= 1 || self.all(p, has(p.id))',
@@ -167,7 +176,7 @@ export function explicitIdRule(api: ProviderApi) {
   };
 }
 
-/** FR-035: a provider without id takes its provider name as id, so that name must make a valid id. */
+/** FR-035: a provider without id takes its provider name as id, so that name must make a valid id. @public */
 export function generatedIdRule(api: ProviderApi) {
   return {
     rule: `self.all(p, has(p.id) || p.provider.matches('${PROVIDER_ID_PATTERN}'))`,
@@ -184,6 +193,8 @@ function idsOf(api: ProviderApi): string {
  * FR-072: provider ids are unique across all APIs. The message cannot list
  * the repeated ids: a `messageExpression` doing so exceeds the API server's
  * cost budget by far; `validateStackV1alpha2` names them, field by field.
+ *
+ * @public
  */
 export const UNIQUE_PROVIDER_IDS_RULE = (() => {
   const all = `(${PROVIDER_APIS.map(idsOf).join(' + ')})`;
@@ -204,6 +215,7 @@ const providerList = (api: ProviderApi) =>
     }),
   );
 
+/** @public */
 export const ProvidersSchema = Type.Object(
   {
     inference: providerList('inference'),
@@ -218,6 +230,7 @@ export const ProvidersSchema = Type.Object(
   },
 );
 
+/** @public */
 export const ModelResourceSchema = Type.Object(
   {
     name: Type.String({
@@ -250,6 +263,7 @@ export const ModelResourceSchema = Type.Object(
   { $id: 'StackModelResource', description: 'A model to register.' },
 );
 
+/** @public */
 export const ResourcesSchema = Type.Object(
   {
     models: Type.Optional(
@@ -269,19 +283,24 @@ export const ResourcesSchema = Type.Object(
   { description: 'Resources registered when the server starts (FR-006).' },
 );
 
+/** @public */
 export const KV_STORAGE_TYPES = ['sqlite', 'redis'] as const;
+/** @public */
 export const SQL_STORAGE_TYPES = ['sqlite', 'postgres'] as const;
 
+/** @public */
 export const REDIS_ENDPOINT_RULE = {
   rule: "self.type != 'redis' || has(self.endpoint)",
   message: 'storage.kv.endpoint is required when storage.kv.type is redis',
 };
+/** @public */
 export const POSTGRES_CONNECTION_RULE = {
   rule: "self.type != 'postgres' || has(self.connectionString)",
   message:
     'storage.sql.connectionString is required when storage.sql.type is postgres',
 };
 
+/** @public */
 export const StorageSchema = Type.Object(
   {
     kv: Type.Optional(
@@ -328,12 +347,14 @@ export const StorageSchema = Type.Object(
   },
 );
 
+/** @public */
 export const TLS_SECRET_RULE = {
   rule: '!has(self.enabled) || !self.enabled || has(self.secretName)',
   message:
     'networking.tls.secretName is required when networking.tls.enabled is true',
 };
 
+/** @public */
 export const NetworkingSchema = Type.Object(
   {
     port: Type.Optional(
@@ -404,17 +425,20 @@ export const NetworkingSchema = Type.Object(
   { description: 'Port, TLS, exposure and access (FR-010).', default: {} },
 );
 
+/** @public */
 export const AUTOSCALING_RANGE_RULE = {
   rule: '!has(self.minReplicas) || self.maxReplicas >= self.minReplicas',
   message:
     'workload.autoscaling.maxReplicas must be greater than or equal to minReplicas',
 };
+/** @public */
 export const PDB_EXCLUSIVE_RULE = {
   rule: '!(has(self.minAvailable) && has(self.maxUnavailable))',
   message:
     'workload.podDisruptionBudget: set minAvailable or maxUnavailable, not both',
 };
 
+/** @public */
 export const WorkloadSchema = Type.Object(
   {
     replicas: Type.Optional(
@@ -481,6 +505,7 @@ const ExternalProviderSchema = Type.Object({
   image: Type.String({ minLength: 1 }),
 });
 
+/** @public */
 export const ExternalProvidersSchema = Type.Object(
   Object.fromEntries(
     PROVIDER_APIS.map(api => [
@@ -494,6 +519,7 @@ export const ExternalProvidersSchema = Type.Object(
   },
 );
 
+/** @public */
 export const DISTRIBUTION_RULES = [
   {
     rule: '!(has(self.name) && has(self.image))',
@@ -505,18 +531,20 @@ export const DISTRIBUTION_RULES = [
   },
 ];
 
-/** FR-070: overrideConfig replaces the generated config, so it excludes what generates it. */
+/** FR-070: overrideConfig replaces the generated config, so it excludes what generates it. @public */
 export const OVERRIDE_EXCLUSIVE_FIELDS = [
   'providers',
   'resources',
   'storage',
   'disabled',
 ] as const;
+/** @public */
 export const OVERRIDE_RULES = OVERRIDE_EXCLUSIVE_FIELDS.map(field => ({
   rule: `!has(self.overrideConfig) || !has(self.${field})`,
   message: `spec.overrideConfig and spec.${field} are mutually exclusive: remove one of them`,
 }));
 
+/** @public */
 export const StackSpecV1alpha2Schema = Type.Object(
   {
     distribution: Type.Object(
@@ -571,9 +599,10 @@ export const StackSpecV1alpha2Schema = Type.Object(
   },
 );
 
-/** Known values of status.resolvedDistribution.configSource (seed 004: embedded, oci-label; overrideConfig: configmap). */
+/** Known values of status.resolvedDistribution.configSource (seed 004: embedded, oci-label; overrideConfig: configmap). @public */
 export const CONFIG_SOURCES = ['embedded', 'oci-label', 'configmap'] as const;
 
+/** @public */
 export const StackStatusV1alpha2Schema = Type.Object(
   {
     phase: Type.Optional(StringEnum(STACK_PHASES)),
@@ -625,6 +654,7 @@ export const StackStatusV1alpha2Schema = Type.Object(
   { description: 'Observed state of a LlamaStackDistribution (v1alpha2).' },
 );
 
+/** @public */
 export const StackV1alpha2Schema = Type.Object(
   {
     ...typeMetaProperties(),
@@ -641,6 +671,8 @@ export const StackV1alpha2Schema = Type.Object(
  * The status conditions of v1alpha2 (seed 004 FR-099 and its status
  * contract), with the reasons each may carry, for the operator that writes
  * them and the views that explain them.
+ *
+ * @public
  */
 export const STACK_CONDITIONS = {
   ConfigGenerated: {
@@ -666,4 +698,5 @@ export const STACK_CONDITIONS = {
     false: ['SecretNotFound', 'SecretKeyMissing'],
   },
 } as const;
+/** @public */
 export type StackConditionType = keyof typeof STACK_CONDITIONS;

@@ -41,6 +41,7 @@ import { isRecord, type Json } from '../schema/json';
 
 type StackSpecV1alpha2 = LlamaStackDistributionV1alpha2['spec'];
 
+/** @public */
 export interface StackValidationOptions {
   /** Distribution names the operator can resolve (e.g. the keys of distributions.json). */
   knownDistributions?: readonly string[];
@@ -52,7 +53,7 @@ export interface StackValidationOptions {
   baseConfigProviders?: Partial<Record<ProviderApi, readonly string[]>>;
 }
 
-/** One configured provider, with the ID it will have in config.yaml. */
+/** One configured provider, with the ID it will have in config.yaml. @public */
 export interface ProviderEntry {
   api: ProviderApi;
   index: number;
@@ -62,7 +63,7 @@ export interface ProviderEntry {
   effectiveId: string;
 }
 
-/** The providers of a (wire-form) spec, in API order then list order. */
+/** The providers of a (wire-form) spec, in API order then list order. @public */
 export function providerEntries(
   spec: Pick<StackSpecV1alpha2, 'providers'>,
 ): ProviderEntry[] {
@@ -84,7 +85,7 @@ export function providerEntries(
   return entries;
 }
 
-/** A reference to a Secret key somewhere in the spec. */
+/** A reference to a Secret key somewhere in the spec. @public */
 export interface SecretReference {
   /** Path of the reference, e.g. `spec.providers.inference[0].apiKey.secretKeyRef`. */
   path: string;
@@ -112,6 +113,8 @@ function secretRefAt(
  * Every Secret the spec refers to (FR-073): provider apiKey, secretRefs and
  * top-level `settings.<field>.secretKeyRef` values (FR-005: deeper ones are
  * plain config), storage passwords and connection strings, the TLS secret.
+ *
+ * @public
  */
 export function stackSecretReferences(
   spec: StackSpecV1alpha2,
@@ -382,6 +385,8 @@ function externalProviderIssues(spec: StackSpecV1alpha2): ValidationIssue[] {
 /**
  * The rules of a defaulted wire-form v1alpha2 spec that its schema and CEL
  * rules do not state: the validating webhook's cross-field checks (FR-076).
+ *
+ * @public
  */
 export function stackSpecIssues(
   spec: StackSpecV1alpha2,
@@ -433,6 +438,8 @@ function toInputPaths(
 /**
  * Validates a LlamaStackDistribution v1alpha2 object, in wire form or with
  * the seed's shorthand forms. Issue paths refer to the input as written.
+ *
+ * @public
  */
 export function validateStackV1alpha2(
   input: unknown,
@@ -458,7 +465,7 @@ export function validateStackV1alpha2(
   return toResult(issues.map(i => toInputPaths(i, inputPath)));
 }
 
-/** Validates a LlamaStackDistribution v1alpha1 object against the released upstream schema. */
+/** Validates a LlamaStackDistribution v1alpha1 object against the released upstream schema. @public */
 export function validateStackV1alpha1(input: unknown): ValidationResult {
   if (!isRecord<Json>(input)) {
     return toResult([
@@ -478,7 +485,7 @@ export function validateStackV1alpha1(input: unknown): ValidationResult {
   ]);
 }
 
-/** Validates either version, by its apiVersion. */
+/** Validates either version, by its apiVersion. @public */
 export function validateStack(
   input: unknown,
   options: StackValidationOptions = {},

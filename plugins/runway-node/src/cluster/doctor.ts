@@ -18,11 +18,14 @@ import {
 import type { DoctorReport } from '@runway-portal/plugin-runway-common';
 import { classifyClusterError, withTimeout } from './health';
 
-/** The namespace `runway controller install` installs into. */
+/** The namespace `runway controller install` installs into. @public */
 export const DEFAULT_DOCTOR_NAMESPACE = 'airunway-system';
+/** @public */
 export const DEFAULT_DOCTOR_INTERVAL_MS = 60_000;
+/** @public */
 export const DEFAULT_DOCTOR_TIMEOUT_MS = 30_000;
 
+/** @public */
 export interface DoctorOptions {
   /** Time between background runs; 0 runs only on demand. */
   intervalMs?: number;
@@ -35,7 +38,7 @@ export interface DoctorOptions {
   onError?: (cluster: string, message: string) => void;
 }
 
-/** The outcome of one run, before it becomes a report. */
+/** The outcome of one run, before it becomes a report. @public */
 export type DoctorRun =
   | { checks: Check[]; at: number; durationMs: number }
   | { error: string; at: number; durationMs: number };
@@ -43,6 +46,8 @@ export type DoctorRun =
 /**
  * A run as the contract reports it: problems counted; a failed run keeps
  * the previous run's checks (with the error saying why they are old). Pure.
+ *
+ * @public
  */
 export function doctorReport(
   cluster: string,
@@ -61,11 +66,12 @@ export function doctorReport(
   };
 }
 
-/** Before the first run: an empty report that says so. */
+/** Before the first run: an empty report that says so. @public */
 export function pendingReport(cluster: string): DoctorReport {
   return { cluster, checkedAt: null, problems: 0, checks: [] };
 }
 
+/** @public */
 export class ClusterDoctor {
   private readonly reports = new Map<string, DoctorReport>();
   private readonly running = new Map<string, Promise<DoctorReport>>();

@@ -22,6 +22,7 @@ const GPU_RESOURCE = new RegExp(
   ].join('|'),
 );
 
+/** @public */
 export function isGpuResource(name: string): boolean {
   return GPU_RESOURCE.test(name);
 }
@@ -66,6 +67,8 @@ function containerRequest(c: ContainerLike, resource: string): number {
  * What a pod requests of `resource`, as the scheduler counts it: the larger
  * of the app containers (plus sidecars) and the largest regular init
  * container (plus sidecars), plus the pod overhead.
+ *
+ * @public
  */
 export function podRequest(pod: PodLike, resource: string): number {
   const containers = pod.spec?.containers ?? [];
@@ -108,7 +111,7 @@ function podGpuResources(pod: PodLike): string[] {
   return [...names];
 }
 
-/** GPU capacity per resource type, sorted by resource name. */
+/** GPU capacity per resource type, sorted by resource name. @public */
 export function gpuCapacity(nodes: NodeLike[], pods: PodLike[]): GpuCapacity[] {
   const byResource = new Map<string, GpuCapacity>();
   const entry = (resource: string) => {
@@ -148,7 +151,7 @@ export function gpuCapacity(nodes: NodeLike[], pods: PodLike[]): GpuCapacity[] {
   );
 }
 
-/** One GPU's memory in bytes from the node's `nvidia.com/gpu.memory` label (MiB); undefined without a valid one. */
+/** One GPU's memory in bytes from the node's `nvidia.com/gpu.memory` label (MiB); undefined without a valid one. @public */
 export function gpuMemoryBytes(node: NodeLike): number | undefined {
   const mib = Number(node.metadata?.labels?.[GPU_NODE_LABELS.memoryMiB]);
   return Number.isFinite(mib) && mib > 0 ? mib * 1024 * 1024 : undefined;
@@ -159,6 +162,8 @@ export function gpuMemoryBytes(node: NodeLike): number | undefined {
  * NVIDIA GPU feature discovery sets), with what pods bound to each node
  * hold subtracted per node; nodes without the memory label are left out.
  * Largest memory first.
+ *
+ * @public
  */
 export function gpuTypes(
   nodes: NodeLike[],

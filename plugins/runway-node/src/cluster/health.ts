@@ -18,7 +18,7 @@ export type {
   ClusterState,
 } from '@runway-portal/plugin-runway-common';
 
-/** Raised when an operation on one cluster takes longer than the bound. */
+/** Raised when an operation on one cluster takes longer than the bound. @public */
 export class ClusterTimeoutError extends Error {
   readonly name = 'ClusterTimeoutError';
   constructor(

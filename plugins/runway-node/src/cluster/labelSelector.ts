@@ -1,6 +1,8 @@
 /**
  * Kubernetes label selectors (`app=web,tier!=db,env in (prod,staging),!legacy`),
  * parsed once and matched against cached objects in memory. Pure.
+ *
+ * @public
  */
 
 export type Requirement =
@@ -9,6 +11,7 @@ export type Requirement =
   | { key: string; op: 'exists' }
   | { key: string; op: 'doesnotexist' };
 
+/** @public */
 export class LabelSelectorError extends Error {
   readonly name = 'LabelSelectorError';
 }
@@ -54,7 +57,7 @@ function checkValue(value: string, term: string): string {
   return value;
 }
 
-/** Parses a selector; throws LabelSelectorError naming the bad term. An empty selector matches all. */
+/** Parses a selector; throws LabelSelectorError naming the bad term. An empty selector matches all. @public */
 export function parseLabelSelector(selector: string): Requirement[] {
   if (selector.trim() === '') return [];
   return splitTerms(selector).map((term): Requirement => {
@@ -98,6 +101,7 @@ export function parseLabelSelector(selector: string): Requirement[] {
   });
 }
 
+/** @public */
 export function matchesLabels(
   requirements: Requirement[],
   labels: Record<string, string> | undefined,

@@ -18,7 +18,7 @@ export type {
   ProviderSummary,
 } from '@runway-portal/plugin-runway-common';
 
-/** Engines of a provider, from either capability form. */
+/** Engines of a provider, from either capability form. @public */
 export function providerEngines(
   config: InferenceProviderConfig,
 ): ProviderEngine[] {
@@ -62,6 +62,7 @@ export function summarizeProvider(
   };
 }
 
+/** @public */
 export function summarizeProviders(
   configs: InferenceProviderConfig[],
 ): ProviderSummary[] {

@@ -9,6 +9,8 @@ export const IN_CLUSTER_TOKEN_FILE =
  * The client configuration of one configured cluster. Credentials are the
  * portal's own (a service account token, or a kubeconfig context for local
  * development); the server URL is the configured one, never a request's.
+ *
+ * @public
  */
 export function kubeConfigFor(spec: ClusterSpec): KubeConfig {
   const kc = new KubeConfig();

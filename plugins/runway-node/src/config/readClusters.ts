@@ -15,7 +15,7 @@ import type { Config } from '@backstage/config';
 import { KubeConfig } from '@kubernetes/client-node';
 import { DNS_LABEL } from '@runway-portal/plugin-runway-common';
 
-/** How the portal authenticates to a cluster (always with its own identity, never the user's). */
+/** How the portal authenticates to a cluster (always with its own identity, never the user's). @public */
 export type ClusterAuth =
   | {
       type: 'serviceAccount';
@@ -24,6 +24,7 @@ export type ClusterAuth =
     }
   | { type: 'kubeconfig'; path?: string; context: string };
 
+/** @public */
 export interface ClusterSpec {
   name: string;
   title?: string;
@@ -40,6 +41,7 @@ export interface ClusterSpec {
   configPath: string;
 }
 
+/** @public */
 export interface ClusterConfigProblem {
   /** The cluster's name when it could be read. */
   cluster?: string;
@@ -48,12 +50,13 @@ export interface ClusterConfigProblem {
   message: string;
 }
 
+/** @public */
 export interface ClusterConfigResult {
   clusters: ClusterSpec[];
   problems: ClusterConfigProblem[];
 }
 
-/** Reads every cluster from configuration; never throws for a bad entry. */
+/** Reads every cluster from configuration; never throws for a bad entry. @public */
 export function readClusterSpecs(config: Config): ClusterConfigResult {
   const clusters: ClusterSpec[] = [];
   const problems: ClusterConfigProblem[] = [];
@@ -312,7 +315,7 @@ function applyNamespaceAllowLists(
   });
 }
 
-/** Why a configured API server URL is not usable, or undefined when it is. */
+/** Why a configured API server URL is not usable, or undefined when it is. @public */
 export function checkServerUrl(url: string): string | undefined {
   let parsed: URL;
   try {

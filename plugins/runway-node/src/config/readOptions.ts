@@ -2,8 +2,10 @@ import { type Config, readDurationFromConfig } from '@backstage/config';
 import { durationToMilliseconds } from '@backstage/types';
 import type { ClusterConfigProblem } from './readClusters';
 
+/** @public */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 
+/** @public */
 export interface RunwayOptions {
   /** Bound of anything that touches a cluster, and of the wait for a cache's first sync. */
   requestTimeoutMs: number;
@@ -40,6 +42,8 @@ function readMs(
 /**
  * `runway.requestTimeout` (e.g. `{ seconds: 5 }` or `5s`); a bad value is a
  * problem, reported, and the default is used instead.
+ *
+ * @public
  */
 export function readRunwayOptions(config: Config): {
   options: RunwayOptions;

@@ -20,14 +20,16 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import { isInCluster, isInNamespace } from './rules';
 
+/** @public */
 export type ScopeCheck = (resource: RunwayResource) => boolean;
 
-/** Applies a conditional decision to one resource (from the permissions registry's rules). */
+/** Applies a conditional decision to one resource (from the permissions registry's rules). @public */
 export type ConditionAuthorizer = (
   decision: PolicyDecision,
   resource: RunwayResource | undefined,
 ) => boolean;
 
+/** @public */
 export interface Authorizer {
   /**
    * Where the user may use `permission`: a predicate over cluster and
@@ -45,6 +47,7 @@ export interface Authorizer {
   ): Promise<void>;
 }
 
+/** @public */
 export function createAuthorizer(
   permissions: PermissionsService,
   applyConditions: ConditionAuthorizer,
@@ -77,6 +80,8 @@ export function createAuthorizer(
  * The authorizer for code outside the runway plugin (e.g. the scaffolder
  * module), which cannot read the runway plugin's permissions registry: it
  * applies conditions with the same rules (IS_IN_CLUSTER, IS_IN_NAMESPACE).
+ *
+ * @public
  */
 export function createRunwayAuthorizer(
   permissions: PermissionsService,

@@ -17,12 +17,13 @@ import {
 } from '@runway-portal/plugin-runway-common';
 import { z } from 'zod';
 
-/** The query form of the rules (criteria on clusters and namespaces). */
+/** The query form of the rules (criteria on clusters and namespaces). @public */
 export interface RunwayResourceQuery {
   clusters?: string[];
   namespaces?: string[];
 }
 
+/** @public */
 export const runwayResourceRef = createPermissionResourceRef<
   RunwayResource,
   RunwayResourceQuery
@@ -31,6 +32,7 @@ export const runwayResourceRef = createPermissionResourceRef<
   resourceType: RUNWAY_RESOURCE_TYPE,
 });
 
+/** @public */
 export const isInCluster = createPermissionRule({
   name: 'IS_IN_CLUSTER',
   description: 'Allow resources in one of the given clusters',
@@ -42,6 +44,7 @@ export const isInCluster = createPermissionRule({
   toQuery: ({ clusters }) => ({ clusters }),
 });
 
+/** @public */
 export const isInNamespace = createPermissionRule({
   name: 'IS_IN_NAMESPACE',
   description:
@@ -54,11 +57,14 @@ export const isInNamespace = createPermissionRule({
   toQuery: ({ namespaces }) => ({ namespaces }),
 });
 
+/** @public */
 export const runwayPermissionRules = { isInCluster, isInNamespace };
 
 /** For permission policies: `runwayConditions.isInNamespace({namespaces})`, `createRunwayConditionalDecision(...)`. */
 export const {
+  /** @public */
   conditions: runwayConditions,
+  /** @public */
   createConditionalDecision: createRunwayConditionalDecision,
 } = createConditionExports({
   resourceRef: runwayResourceRef,

@@ -30,7 +30,7 @@ import type {
   WriteResponse,
 } from './types';
 
-/** The browser's view of the runway backend plugin. */
+/** The browser's view of the runway backend plugin. @public */
 export interface RunwayApi {
   listClusters(): Promise<ClustersResponse>;
   list(kind: RunwayKind, options?: ListOptions): Promise<ListResponse>;
@@ -112,12 +112,14 @@ export interface LogOptions {
   previous?: boolean;
 }
 
+/** @public */
 export interface ResourceRef {
   cluster: string;
   namespace: string;
   name: string;
 }
 
+/** @public */
 export const runwayApiRef = createApiRef<RunwayApi>({
   id: 'plugin.runway.service',
 });
@@ -125,6 +127,8 @@ export const runwayApiRef = createApiRef<RunwayApi>({
 /**
  * An error answer of the backend. `issues` names the fields of a rejected
  * body (the same issues runway-common's validation gives the form).
+ *
+ * @public
  */
 export class RunwayApiError extends Error {
   constructor(
@@ -207,7 +211,7 @@ async function readStream(
   }
 }
 
-/** The RunwayApi over `fetchApi` (adds the user's token) and `discoveryApi`. */
+/** The RunwayApi over `fetchApi` (adds the user's token) and `discoveryApi`. @public */
 export class RunwayClient implements RunwayApi {
   constructor(
     private readonly deps: { discoveryApi: DiscoveryApi; fetchApi: FetchApi },

@@ -38,24 +38,32 @@ export type {
 /**
  * A Kubernetes object as the API server returns it (managedFields removed):
  * the contract's object, with `spec` and `status` left to each view to read.
+ *
+ * @public
  */
 export type KubeObject = ApiObject & { spec?: any; status?: any };
 
+/** @public */
 export type ClustersResponse = ClustersAnswer;
+/** @public */
 export type ListedObject<T = KubeObject> = ContractListedObject<T>;
+/** @public */
 export type ListResponse<T = KubeObject> = ListAnswer<T>;
+/** @public */
 export type DetailResponse<T = KubeObject> = DetailAnswer<T>;
-/** metav1.Condition. */
+/** metav1.Condition. @public */
 export type KubeCondition = ApiCondition;
+/** @public */
 export type WriteResponse<T = KubeObject> = WriteAnswer<T>;
+/** @public */
 export type PreviewResponse = PreviewAnswer<KubeObject>;
-/** The objects the selected provider would write for a ModelDeployment, as the browser receives them. */
+/** The objects the selected provider would write for a ModelDeployment, as the browser receives them. @public */
 export type ProviderObjects = ContractProviderObjects<KubeObject>;
 
-/** A multi-cluster answer's per-cluster freshness and errors. */
+/** A multi-cluster answer's per-cluster freshness and errors. @public */
 export type MultiClusterAnswer = Pick<ClustersAnswer, 'clusters' | 'errors'>;
 
-/** The list's query (the OpenAPI document's `ListResources` parameters). */
+/** The list's query (the OpenAPI document's `ListResources` parameters). @public */
 export interface ListOptions {
   clusters?: string[];
   namespace?: string;
@@ -63,5 +71,5 @@ export interface ListOptions {
   entityRef?: string;
 }
 
-/** A deployment as listed. */
+/** A deployment as listed. @public */
 export type ListedDeployment = ListedObject<ModelDeployment & KubeObject>;

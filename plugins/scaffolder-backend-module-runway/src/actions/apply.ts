@@ -24,6 +24,7 @@ import {
   withNamespace,
 } from './resource';
 
+/** @public */
 export interface RunwayApplyActionOptions {
   clusterClient: ClusterClient;
   /** Checks the permissions of the user running the template. */
@@ -46,7 +47,7 @@ async function exists(
   }
 }
 
-/** The input of `runway:apply` (its schema is in the action). */
+/** The input of `runway:apply` (its schema is in the action). @public */
 export type RunwayApplyInput = {
   cluster: string;
   kind: RunwayKind;
@@ -55,7 +56,7 @@ export type RunwayApplyInput = {
   force?: boolean | undefined;
 };
 
-/** The output of `runway:apply`. */
+/** The output of `runway:apply`. @public */
 export type RunwayApplyOutput = {
   cluster: string;
   namespace: string;
@@ -72,6 +73,7 @@ export type RunwayApplyOutput = {
  * running the template).
  */
 // The return type is spelled out so the API report names the kinds (an inferred union's order varies between builds).
+/** @public */
 export function createRunwayApplyAction(
   options: RunwayApplyActionOptions,
 ): TemplateAction<RunwayApplyInput, RunwayApplyOutput, 'v2'> {

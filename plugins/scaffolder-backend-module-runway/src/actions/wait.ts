@@ -20,7 +20,7 @@ import {
 } from './progress';
 import { checkTarget, portalLink } from './resource';
 
-/** The input of `runway:wait` (its schema is in the action). */
+/** The input of `runway:wait` (its schema is in the action). @public */
 export type RunwayWaitInput = {
   cluster: string;
   kind: RunwayKind;
@@ -30,13 +30,14 @@ export type RunwayWaitInput = {
   timeoutSeconds?: number | undefined;
 };
 
-/** The output of `runway:wait`. */
+/** The output of `runway:wait`. @public */
 export type RunwayWaitOutput = {
   phase: string;
   link: string;
   message?: string | undefined;
 };
 
+/** @public */
 export interface RunwayWaitActionOptions {
   clusterClient: ClusterClient;
   /**
@@ -72,6 +73,7 @@ async function readCached(
  * task log.
  */
 // The return type is spelled out so the API report names the kinds (an inferred union's order varies between builds).
+/** @public */
 export function createRunwayWaitAction(
   options: RunwayWaitActionOptions,
 ): TemplateAction<RunwayWaitInput, RunwayWaitOutput, 'v2'> {

@@ -47,6 +47,8 @@ async function bundleProvider(mainTs: string): Promise<string> {
  * Starts a provider from its built entry with the image's node flags, as
  * its image and the local system run it (its `main.ts` bundled first when
  * the bundle is stale), on free ports, logging warnings only.
+ *
+ * @public
  */
 export async function startProviderProcess(
   provider: string,
@@ -77,7 +79,7 @@ export async function startProviderProcess(
   return child;
 }
 
-/** Seconds and writes per second of a batch of API writes. */
+/** Seconds and writes per second of a batch of API writes. @public */
 export interface WriteRate {
   seconds: number;
   rate: number;
@@ -124,7 +126,7 @@ async function submitModelDeployments(
   return { seconds, rate: (2 * target.count) / seconds };
 }
 
-/** The two baselines a provider's time is compared with, measured in the same run. */
+/** The two baselines a provider's time is compared with, measured in the same run. @public */
 export interface Baselines {
   /** Baseline 1: plain creates of small objects, same concurrency. */
   raw: WriteRate;
@@ -132,7 +134,7 @@ export interface Baselines {
   submitted: WriteRate;
 }
 
-/** Measures both baselines; the deployments submitted for baseline 2 are the ones the provider then serves. */
+/** Measures both baselines; the deployments submitted for baseline 2 are the ones the provider then serves. @public */
 export async function measureBaselines(
   client: KubeClient,
   target: { namespace: string; count: number; concurrency: number },
@@ -154,7 +156,7 @@ export async function measureBaselines(
   return { raw, submitted };
 }
 
-/** The report's first lines: the load and both baselines. */
+/** The report's first lines: the load and both baselines. @public */
 export function baselineReport(
   target: { count: number; concurrency: number },
   { raw, submitted }: Baselines,
@@ -174,7 +176,7 @@ export function baselineReport(
   ];
 }
 
-/** How many ModelDeployments in `namespace` satisfy `check`. */
+/** How many ModelDeployments in `namespace` satisfy `check`. @public */
 export async function countModelDeployments(
   client: KubeClient,
   namespace: string,
@@ -185,13 +187,13 @@ export async function countModelDeployments(
   ).items.filter(check).length;
 }
 
-/** Whether the provider has created the deployment's upstream object. */
+/** Whether the provider has created the deployment's upstream object. @public */
 export const resourceCreated = (md: ModelDeployment) =>
   md.status?.conditions?.some(
     c => c.type === 'ResourceCreated' && c.status === 'True',
   ) ?? false;
 
-/** What one provider's benchmark (`bench/provider.bench.ts`) sets differently. */
+/** What one provider's benchmark (`bench/provider.bench.ts`) sets differently. @public */
 export interface ProviderBenchSettings {
   /** The deployments to create (`md-0` …): the bench's first argument, default 1,000. */
   count: number;
@@ -240,6 +242,8 @@ const UPSTREAM_CRDS = path.resolve(
  * against a real cluster, next to the API server's raw write rate measured
  * in the same run. Prints times, rates, ratios and each provider process's
  * memory.
+ *
+ * @public
  */
 export async function benchProvider(
   settings: ProviderBenchSettings,

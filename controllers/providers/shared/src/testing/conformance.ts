@@ -33,7 +33,7 @@ import {
   startProviderAsServiceAccount,
 } from '../testing';
 
-/** What a provider tells the suite about itself. */
+/** What a provider tells the suite about itself. @public */
 export interface ConformanceOptions {
   definition: ProviderDefinition;
   /** The upstream CRD files; the suite installs them after checking the provider's report of their absence. */
@@ -51,7 +51,7 @@ const FINALIZER_TIMEOUT_MS = 3000;
 const FOREIGN_FINALIZER = 'conformance.test/keep';
 const RUNWAY_CRDS = path.resolve(__dirname, '../../../../deploy/crds');
 
-/** Registers the conformance tests of `options.definition` (its own cluster and namespace). */
+/** Registers the conformance tests of `options.definition` (its own cluster and namespace). @public */
 export function describeProviderConformance(options: ConformanceOptions) {
   const { definition } = options;
   const provider = definition.name;

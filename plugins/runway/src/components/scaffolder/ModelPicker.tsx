@@ -13,6 +13,7 @@ import { type PickableModel, pickableModels } from '../../lib/pickableModels';
 import * as shell from './pickerShell';
 import type { RunwayPickerOptions, RunwayPickerValidator } from './pickerShell';
 
+/** @public */
 export const RunwayModelPickerSchema = makeFieldSchema({
   output: z =>
     z.object({
@@ -46,7 +47,7 @@ export const RunwayModelPickerSchema = makeFieldSchema({
     }),
 });
 
-/** What the field hands the template. */
+/** What the field hands the template. @public */
 export interface ModelPickerValue {
   model: string;
   name: string;
@@ -84,6 +85,7 @@ const MODELS: shell.ScopedSource<PickableModel> = {
     ),
 };
 
+/** @public */
 export function RunwayModelPicker(props: Props) {
   const { formData, onChange, schema } = props;
   const { scope, list, items: models } = shell.useScopedList(MODELS, props);
@@ -126,7 +128,7 @@ export function RunwayModelPicker(props: Props) {
   );
 }
 
-/** The chosen Model must still exist where the sibling fields point and not have failed (a fresh list). */
+/** The chosen Model must still exist where the sibling fields point and not have failed (a fresh list). @public */
 export const validateRunwayModel: RunwayPickerValidator<ModelPickerValue> =
   shell.listedValidator<ModelPickerValue, PickableModel>(
     'Model',

@@ -15,6 +15,7 @@ import {
 import * as shell from './pickerShell';
 import type { RunwayPickerOptions, RunwayPickerValidator } from './pickerShell';
 
+/** @public */
 export const RunwayRunningDeploymentPickerSchema = makeFieldSchema({
   output: z =>
     z.object({
@@ -32,7 +33,7 @@ export const RunwayRunningDeploymentPickerSchema = makeFieldSchema({
     }),
 });
 
-/** What the field hands the template. */
+/** What the field hands the template. @public */
 export interface RunningDeploymentValue {
   deployment: string;
   endpoint: string;
@@ -60,6 +61,7 @@ const RUNNING: shell.ScopedSource<RunningDeployment> = {
     ),
 };
 
+/** @public */
 export function RunwayRunningDeploymentPicker(props: Props) {
   const { formData, onChange, schema } = props;
   const { scope, list, items: running } = shell.useScopedList(RUNNING, props);
@@ -91,7 +93,7 @@ export function RunwayRunningDeploymentPicker(props: Props) {
   );
 }
 
-/** The chosen deployment must still be Ready in the chosen cluster (a fresh list). */
+/** The chosen deployment must still be Ready in the chosen cluster (a fresh list). @public */
 export const validateRunwayRunningDeployment: RunwayPickerValidator<RunningDeploymentValue> =
   shell.listedValidator<RunningDeploymentValue, RunningDeployment>(
     'Running deployment',

@@ -30,10 +30,12 @@ import {
   scopedValidator,
 } from './pickerShell';
 
+/** @public */
 export const RunwayClusterPickerSchema = makeFieldSchema({
   output: z => z.string(),
 });
 
+/** @public */
 export const RunwayNamespacePickerSchema = makeFieldSchema({
   output: z => z.string(),
   uiOptions: z =>
@@ -60,6 +62,7 @@ function loadMessage(
   return undefined;
 }
 
+/** @public */
 export function RunwayClusterPicker(props: ClusterProps) {
   const { formData, onChange, schema } = props;
   const clusters = useClusters();
@@ -92,6 +95,7 @@ export function RunwayClusterPicker(props: ClusterProps) {
   );
 }
 
+/** @public */
 export function RunwayNamespacePicker(props: NamespaceProps) {
   const {
     formData,
@@ -182,6 +186,7 @@ async function clustersFor(
   }
 }
 
+/** @public */
 export const validateRunwayCluster: CustomFieldValidator<string> = async (
   value,
   validation,
@@ -196,6 +201,7 @@ export const validateRunwayCluster: CustomFieldValidator<string> = async (
   if (problem) validation.addError(problem);
 };
 
+/** @public */
 export const validateRunwayNamespace: RunwayPickerValidator<string> =
   scopedValidator<string>(
     'Namespace',

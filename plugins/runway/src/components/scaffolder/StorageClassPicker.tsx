@@ -12,6 +12,7 @@ import type { StorageClassesAnswer } from '@runway-portal/plugin-runway-common';
 import * as shell from './pickerShell';
 import type { RunwayPickerOptions, RunwayPickerValidator } from './pickerShell';
 
+/** @public */
 export const RunwayStorageClassPickerSchema = makeFieldSchema({
   output: z =>
     z
@@ -37,6 +38,7 @@ const CLASSES: shell.ScopedSource<StorageClass> = {
   load: async (api, { cluster }) => (await api.storageClasses(cluster)).items,
 };
 
+/** @public */
 export function RunwayStorageClassPicker(props: Props) {
   const { formData, onChange, schema, required } = props;
   const { scope, list, items: classes } = shell.useScopedList(CLASSES, props);
@@ -87,7 +89,7 @@ export function RunwayStorageClassPicker(props: Props) {
   );
 }
 
-/** The chosen class must still exist in the cluster the sibling field names (a fresh list). */
+/** The chosen class must still exist in the cluster the sibling field names (a fresh list). @public */
 export const validateRunwayStorageClass: RunwayPickerValidator<string> =
   shell.listedValidator<string, StorageClass>(
     'Storage class',

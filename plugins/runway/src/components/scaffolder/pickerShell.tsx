@@ -21,13 +21,15 @@ import { type RunwayApi, runwayApiRef } from '../../api/RunwayApi';
  * The sibling fields a Runway picker reads (its ui:options): the cluster's,
  * default "cluster", and for some the namespace's. A type, not an
  * interface, so the field extensions' ui:options type is inferred from it.
+ *
+ * @public
  */
 export type RunwayPickerOptions = {
   clusterField?: string;
   namespaceField?: string;
 };
 
-/** A Runway picker's validation. */
+/** A Runway picker's validation. @public */
 export type RunwayPickerValidator<V> = CustomFieldValidator<
   V,
   RunwayPickerOptions
