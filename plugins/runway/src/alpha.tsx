@@ -26,6 +26,7 @@ const hasKubernetesId = {
   'metadata.annotations.backstage.io/kubernetes-id': { $exists: true },
 };
 
+/** @alpha */
 export const runwayApi = ApiBlueprint.make({
   params: defineParams =>
     defineParams({
@@ -35,6 +36,7 @@ export const runwayApi = ApiBlueprint.make({
     }),
 });
 
+/** @alpha */
 export const runwayPage = PageBlueprint.make({
   params: {
     path: '/runway',
@@ -46,6 +48,7 @@ export const runwayPage = PageBlueprint.make({
   },
 });
 
+/** @alpha */
 export const runwayEntityContent = EntityContentBlueprint.make({
   name: 'runway',
   params: {
@@ -60,6 +63,7 @@ export const runwayEntityContent = EntityContentBlueprint.make({
   },
 });
 
+/** @alpha */
 export const runwayEntityCard = EntityCardBlueprint.make({
   name: 'runway',
   params: {
@@ -71,7 +75,7 @@ export const runwayEntityCard = EntityCardBlueprint.make({
   },
 });
 
-/** Scaffolder fields `ui:field: RunwayClusterPicker` and `RunwayNamespacePicker` (loaded when a template form opens). */
+/** Scaffolder fields `ui:field: RunwayClusterPicker` and `RunwayNamespacePicker` (loaded when a template form opens). @alpha */
 export const runwayClusterPickerField = FormFieldBlueprint.make({
   name: 'runway-cluster-picker',
   params: {
@@ -85,6 +89,7 @@ export const runwayClusterPickerField = FormFieldBlueprint.make({
   },
 });
 
+/** @alpha */
 export const runwayNamespacePickerField = FormFieldBlueprint.make({
   name: 'runway-namespace-picker',
   params: {
@@ -98,7 +103,7 @@ export const runwayNamespacePickerField = FormFieldBlueprint.make({
   },
 });
 
-/** Scaffolder field `ui:field: RunwayRunningDeploymentPicker` (a Ready deployment's endpoint and model name). */
+/** Scaffolder field `ui:field: RunwayRunningDeploymentPicker` (a Ready deployment's endpoint and model name). @alpha */
 export const runwayRunningDeploymentPickerField = FormFieldBlueprint.make({
   name: 'runway-running-deployment-picker',
   params: {
@@ -112,7 +117,7 @@ export const runwayRunningDeploymentPickerField = FormFieldBlueprint.make({
   },
 });
 
-/** Scaffolder field `ui:field: RunwayModelPicker` (a Model to mount: name, namespace, PVC, mount path). */
+/** Scaffolder field `ui:field: RunwayModelPicker` (a Model to mount: name, namespace, PVC, mount path). @alpha */
 export const runwayModelPickerField = FormFieldBlueprint.make({
   name: 'runway-model-picker',
   params: {
@@ -126,7 +131,7 @@ export const runwayModelPickerField = FormFieldBlueprint.make({
   },
 });
 
-/** Scaffolder field `ui:field: RunwayStorageClassPicker` (a StorageClass of the cluster). */
+/** Scaffolder field `ui:field: RunwayStorageClassPicker` (a StorageClass of the cluster). @alpha */
 export const runwayStorageClassPickerField = FormFieldBlueprint.make({
   name: 'runway-storage-class-picker',
   params: {

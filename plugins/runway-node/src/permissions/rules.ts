@@ -60,13 +60,14 @@ export const isInNamespace = createPermissionRule({
 /** @public */
 export const runwayPermissionRules = { isInCluster, isInNamespace };
 
-/** For permission policies: `runwayConditions.isInNamespace({namespaces})`, `createRunwayConditionalDecision(...)`. */
-export const {
-  /** @public */
-  conditions: runwayConditions,
-  /** @public */
-  createConditionalDecision: createRunwayConditionalDecision,
-} = createConditionExports({
+const conditionExports = createConditionExports({
   resourceRef: runwayResourceRef,
   rules: runwayPermissionRules,
 });
+
+/** For permission policies: `runwayConditions.isInNamespace({namespaces})`. @public */
+export const runwayConditions = conditionExports.conditions;
+
+/** For permission policies: `createRunwayConditionalDecision(permission, runwayConditions.isInCluster(...))`. @public */
+export const createRunwayConditionalDecision =
+  conditionExports.createConditionalDecision;
