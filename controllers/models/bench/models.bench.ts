@@ -24,11 +24,7 @@ import {
   PersistentVolumeClaims,
   type WatchEvent,
 } from '@runway-portal/controller-runtime';
-import {
-  CONTROLLER_BUNDLE,
-  CONTROLLER_NODE_FLAGS,
-  ensureControllerBundle,
-} from '@runway-portal/controller-runtime/bundle';
+import { CONTROLLER_BUNDLE } from '@runway-portal/controller-runtime/bundle';
 import { startCluster } from '@runway-portal/e2e-cluster';
 import {
   counterDelta,
@@ -41,6 +37,7 @@ import {
   memoryOf,
   ratio,
   runBenchmark,
+  startBuiltController,
   stopProcesses,
   timed,
 } from '@runway-portal/e2e-testing';
@@ -267,27 +264,24 @@ runBenchmark(async () => {
   const started: ChildProcess[] = [];
   /** Starts a controller from its built entry, as its image does (bundled first when stale). */
   const startProcess = async (dir: string, entry: string) => {
-    await ensureControllerBundle(dir, entry);
-    const child = spawn(
-      process.execPath,
+    const child = await startBuiltController(
+      path.basename(dir),
+      dir,
+      entry,
       [
-        ...CONTROLLER_NODE_FLAGS,
-        CONTROLLER_BUNDLE,
         '--webhook-mode=off',
         '--metrics-port=0',
         '--health-port=0',
         '--log-level=error',
       ],
       {
-        cwd: dir,
         // Exits with the bench, even a killed one (the parent watch of e2e-system).
         env: {
-          ...process.env,
           KUBECONFIG: cluster.kubeconfigPath,
           RUNWAY_KUBE_PARENT_PID: String(process.pid),
           NODE_OPTIONS: nodeOptionsWithWatch(process.env.NODE_OPTIONS),
         },
-        stdio: ['ignore', 'inherit', 'inherit'],
+        stdout: 'inherit',
       },
     );
     started.push(child);

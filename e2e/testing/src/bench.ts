@@ -5,6 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import {
+  CONTROLLER_BUNDLE,
+  CONTROLLER_NODE_FLAGS,
+  ensureControllerBundle,
+} from '@runway-portal/controller-runtime/bundle';
 
 /** Runs `work(0)` … `work(count - 1)` with at most `concurrency` in flight. */
 export async function inParallel(
@@ -97,6 +102,36 @@ export function startTsProcess(
     ],
     {
       cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
+    },
+  );
+  child.on('exit', code => {
+    if (code) process.stderr.write(`${label} exited with ${code}\n`);
+  });
+  return child;
+}
+
+/**
+ * Starts a controller from its built entry with the image's node flags, as
+ * its image and the local system run it: `entry` (relative to `packageDir`)
+ * bundled first when the bundle is stale, then `dist/controller.cjs` with
+ * `args`, `env` over this process's environment; a non-zero exit is
+ * reported on stderr, named `label`.
+ */
+export async function startBuiltController(
+  label: string,
+  packageDir: string,
+  entry: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; stdout?: 'ignore' | 'inherit' } = {},
+): Promise<ChildProcess> {
+  await ensureControllerBundle(packageDir, entry);
+  const child = spawn(
+    process.execPath,
+    [...CONTROLLER_NODE_FLAGS, CONTROLLER_BUNDLE, ...args],
+    {
+      cwd: packageDir,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
     },

@@ -36,6 +36,7 @@ export {
   pollUntil,
   ratio,
   runBenchmark,
+  startBuiltController,
   startTsProcess,
   stopProcesses,
   timed,

@@ -4,7 +4,7 @@
  * and load the API server with ModelDeployments, against the same run's
  * baselines. Timing, percentiles and memory are e2e-testing's.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import {
   startCluster,
@@ -15,6 +15,7 @@ import {
   memoryOf,
   pollUntil,
   ratio,
+  startBuiltController,
   stopProcesses,
   timed,
 } from '@runway-portal/e2e-testing';
@@ -24,11 +25,7 @@ import {
   Namespaces,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
-import {
-  CONTROLLER_BUNDLE,
-  CONTROLLER_NODE_FLAGS,
-  ensureControllerBundle,
-} from '@runway-portal/controller-runtime/bundle';
+import { ensureControllerBundle } from '@runway-portal/controller-runtime/bundle';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { ModelDeployments } from '../resources';
 import {
@@ -36,11 +33,10 @@ import {
   type ModelDeploymentObject,
 } from '../testing';
 
-/** Bundles a provider's `main.ts` when its bundle is stale; returns the package's folder. */
-async function bundleProvider(mainTs: string): Promise<string> {
-  const packageDir = path.resolve(path.dirname(mainTs), '..');
-  await ensureControllerBundle(packageDir, path.relative(packageDir, mainTs));
-  return packageDir;
+/** A provider's package folder and its entry, from the path of its `src/main.ts`. */
+function providerPackage(mainTs: string): { dir: string; entry: string } {
+  const dir = path.resolve(path.dirname(mainTs), '..');
+  return { dir, entry: path.relative(dir, mainTs) };
 }
 
 /**
@@ -50,33 +46,20 @@ async function bundleProvider(mainTs: string): Promise<string> {
  *
  * @public
  */
-export async function startProviderProcess(
+export function startProviderProcess(
   provider: string,
   mainTs: string,
   kubeconfig: string,
   env: NodeJS.ProcessEnv = {},
 ): Promise<ChildProcess> {
-  const packageDir = await bundleProvider(mainTs);
-  const child = spawn(
-    process.execPath,
-    [
-      ...CONTROLLER_NODE_FLAGS,
-      CONTROLLER_BUNDLE,
-      '--metrics-port=0',
-      '--health-port=0',
-      '--log-level=warn',
-    ],
-    {
-      cwd: packageDir,
-      env: { ...process.env, ...env, KUBECONFIG: kubeconfig },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
+  const { dir, entry } = providerPackage(mainTs);
+  return startBuiltController(
+    `${provider} provider`,
+    dir,
+    entry,
+    ['--metrics-port=0', '--health-port=0', '--log-level=warn'],
+    { env: { ...env, KUBECONFIG: kubeconfig } },
   );
-  child.on('exit', code => {
-    if (code)
-      process.stderr.write(`${provider} provider exited with ${code}\n`);
-  });
-  return child;
 }
 
 /** Seconds and writes per second of a batch of API writes. @public */
@@ -271,7 +254,10 @@ export async function benchProvider(
 
     // The providers start with every deployment waiting: the time covers start-up, cache sync and every reconcile.
     // Bundled before the clock starts: a stale bundle takes seconds to build.
-    for (const p of settings.providers) await bundleProvider(p.main);
+    for (const p of settings.providers) {
+      const { dir, entry } = providerPackage(p.main);
+      await ensureControllerBundle(dir, entry);
+    }
     const started = Date.now();
     for (const p of settings.providers)
       processes.push(
