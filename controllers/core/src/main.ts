@@ -18,7 +18,10 @@ import {
   validatingWebhook,
   webhookManager,
 } from '@runway-portal/controller-runtime';
-import type { InferenceProviderConfig } from '@runway-portal/plugin-runway-common';
+import {
+  DEFAULTS_NEEDED_CONDITION,
+  type InferenceProviderConfig,
+} from '@runway-portal/plugin-runway-common';
 import {
   admitModelDeployment,
   defaultModelDeployment,
@@ -64,6 +67,8 @@ export function webhookConfigurations(baseUrl: string) {
           clientConfig: { url: `${baseUrl}${MUTATE_PATH}` },
           reinvocationPolicy: 'Never',
           ...common,
+          // Only when defaulting can change something: a complete spec costs no webhook call.
+          matchConditions: [SPEC_CHANGED_CONDITION, DEFAULTS_NEEDED_CONDITION],
         },
       ],
     },

@@ -9,6 +9,7 @@ import {
   MutatingWebhookConfigurations,
   ValidatingWebhookConfigurations,
 } from '@runway-portal/controller-runtime';
+import { MUTATE_PATH } from './admission';
 import { MUTATING_CONFIG, VALIDATING_CONFIG } from './main';
 import { ModelDeployments } from './reconciler';
 import path from 'node:path';
@@ -177,6 +178,39 @@ describe('core webhooks called by the API server (url mode)', () => {
           await getDeployment(env.client, 'apps', 'defaulted')
         ).status?.provider?.name === 'dynamo',
     );
+  });
+
+  it('skips the mutating webhook for a spec defaulting would not change, and still calls it for one it would', async () => {
+    const mutateCalls = async () =>
+      (await env.core.manager.metrics.webhookRequests.get()).values
+        .filter(v => v.labels.webhook === MUTATE_PATH)
+        .reduce((sum, v) => sum + v.value, 0);
+    const before = await mutateCalls();
+    // What the webhook stored for the deployment above: sent back in full, nothing is left to default.
+    const stored = await getDeployment(env.client, 'apps', 'defaulted');
+    const storedSpec = { ...stored.spec } as Record<string, unknown>;
+    await env.client.create(
+      ModelDeployments,
+      deployment('apps', 'complete', storedSpec),
+    );
+    expect((await getDeployment(env.client, 'apps', 'complete')).spec).toEqual(
+      stored.spec,
+    );
+    expect(await mutateCalls()).toBe(before);
+
+    // A number for memory is left for the webhook (upstream's Go types read quantities as strings).
+    await env.client.create(
+      ModelDeployments,
+      deployment('apps', 'numeric-memory', {
+        ...storedSpec,
+        resources: { gpu: { count: 1 }, memory: 17179869184 },
+      }),
+    );
+    expect(
+      (await getDeployment(env.client, 'apps', 'numeric-memory')).spec.resources
+        ?.memory,
+    ).toBe('17179869184');
+    expect(await mutateCalls()).toBe(before + 1);
   });
 
   it('lets the controller label an object whose spec it does not change', async () => {

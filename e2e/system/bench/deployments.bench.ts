@@ -33,6 +33,7 @@ import {
   type ResourceType,
   ValidatingWebhookConfigurations,
 } from '@runway-portal/controller-runtime';
+import { withDefaults } from '@runway-portal/plugin-runway-common';
 import { ModelDeployments } from '@runway-portal/provider-shared';
 import {
   inParallel,
@@ -46,6 +47,7 @@ import {
   resourceCreated,
 } from '@runway-portal/provider-shared/testing';
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import {
   counterDelta,
   histogramDelta,
@@ -118,13 +120,24 @@ async function restoreWebhooks(
 }
 
 /** COUNT ModelDeployment creates with dryRun=All: through admission (webhooks included) without storing, so no controller reacts. */
-function dryRunCreates(client: KubeClient): Promise<number> {
+/**
+ * COUNT dry-run creates of the workloads' specs as written (the mutating
+ * webhook defaults them), or `complete`: with the defaults already applied
+ * (a stored spec sent back, a manifest written out in full), which the
+ * mutating webhook's match condition skips.
+ */
+function dryRunCreates(client: KubeClient, complete = false): Promise<number> {
   return timed(() =>
-    inParallel(COUNT, CONCURRENCY, i =>
-      client.create(ModelDeployments, modelDeployment(i, NS), {
-        dryRun: true,
-      }),
-    ),
+    inParallel(COUNT, CONCURRENCY, i => {
+      const md = modelDeployment(i, NS);
+      return client.create(
+        ModelDeployments,
+        complete
+          ? { ...md, spec: withDefaults(md.spec, md.metadata.name) }
+          : md,
+        { dryRun: true },
+      );
+    }),
   );
 }
 
@@ -264,6 +277,16 @@ function cpuSecondsOf(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/** CPU seconds so far of every process of the system: the cluster's components and our services. */
+function cpuByProcess(running: RunningSystem): Map<string, number> {
+  const cpu = new Map<string, number>();
+  for (const [component, pid] of Object.entries(running.clusters[0].pids()))
+    cpu.set(component, cpuSecondsOf(pid));
+  for (const s of running.services)
+    cpu.set(s.name, cpuSecondsOf(s.service.pid));
+  return cpu;
 }
 
 /** The admission phase's figures and its two targets (issue 21), as printed lines. */
@@ -471,11 +494,13 @@ async function main(): Promise<void> {
         // The first round is the first calls after start-up (connections, compilation); the third is the steady state.
         const core = running.services.find(s => s.name === 'core');
         const apiServerPid = running.clusters[0].pids()['kube-apiserver'];
-        const admissionRound = async (): Promise<AdmissionRound> => {
+        const admissionRound = async (
+          complete = false,
+        ): Promise<AdmissionRound> => {
           const before = await snapshot(client);
           const cpuBefore = cpuSecondsOf(core?.service.pid);
           const apiCpuBefore = cpuSecondsOf(apiServerPid);
-          const seconds = await dryRunCreates(client);
+          const seconds = await dryRunCreates(client, complete);
           const coreCpuSeconds = cpuSecondsOf(core?.service.pid) - cpuBefore;
           const apiServerCpuSeconds = cpuSecondsOf(apiServerPid) - apiCpuBefore;
           const after = await snapshot(client);
@@ -503,6 +528,7 @@ async function main(): Promise<void> {
         await restoreWebhooks(client, removed);
         await new Promise(r => setTimeout(r, 2000));
         const warmRound = await admissionRound();
+        const completeRound = await admissionRound(true);
         // One call per create instead of two: what the mutating webhook costs (issue 21: could CRD defaults replace it?).
         const mutating = await removeWebhooks(client, [
           MutatingWebhookConfigurations,
@@ -519,6 +545,17 @@ async function main(): Promise<void> {
           apiServerCpuWithoutSeconds,
         });
         admission.results.push(
+          `complete specs (the defaults already applied, so the mutating webhook's match condition skips it): ${completeRound.seconds.toFixed(
+            2,
+          )} s (${(completeRound.seconds / withoutWebhooks).toFixed(
+            2,
+          )}x without, target 1.5x), p50 ${ms(
+            histogramQuantile(0.5, completeRound.latency),
+          )}, p99 ${ms(
+            histogramQuantile(0.99, completeRound.latency),
+          )}; CPU per create: the API server ${ms(
+            completeRound.apiServerCpuSeconds / COUNT,
+          )}, the core ${ms(completeRound.coreCpuSeconds / COUNT)}`,
           `with the validating webhook alone (mutating configuration removed): ${validatingOnly.seconds.toFixed(
             2,
           )} s (${(validatingOnly.seconds / withoutWebhooks).toFixed(
@@ -559,6 +596,8 @@ async function main(): Promise<void> {
         watched.start();
         await watched.waitForSync();
         const beforeRun = await snapshot(client);
+        const cpuBeforeRun = cpuByProcess(running);
+        let cpuAtCreated: Map<string, number> | undefined;
         let atCreated: MetricSample[] | undefined;
         const start = performance.now();
         const elapsed = () => (performance.now() - start) / 1000;
@@ -594,8 +633,10 @@ async function main(): Promise<void> {
             const seconds = elapsed();
             record(reached.created, items, resourceCreated, seconds);
             record(reached.running, items, isRunning, seconds);
-            if (!atCreated && reached.created.has('all'))
+            if (!atCreated && reached.created.has('all')) {
               atCreated = await snapshot(client);
+              cpuAtCreated = cpuByProcess(running);
+            }
             progress(
               `${seconds.toFixed(0)} s: ResourceCreated ${
                 items.filter(resourceCreated).length
@@ -707,6 +748,17 @@ async function main(): Promise<void> {
           `  slowest provider <= 1.5x fastest (ResourceCreated): ${slowestToFastest.toFixed(
             2,
           )}x  ${target(slowestToFastest <= 1.5)}`,
+          `CPU seconds per process, first create until all ResourceCreated (${allCreated.toFixed(
+            1,
+          )} s on ${cpus().length} cores):`,
+          `  ${[...(cpuAtCreated ?? new Map<string, number>())]
+            .map(
+              ([name, seconds]) =>
+                [name, seconds - (cpuBeforeRun.get(name) ?? 0)] as const,
+            )
+            .sort((a, b) => b[1] - a[1])
+            .map(([name, seconds]) => `${name} ${seconds.toFixed(1)}`)
+            .join(', ')}`,
           'memory per process (RSS; peak = the kernel high-water mark, start-up included):',
           ...running.services.map(s => {
             const sample = memory.get(s.name);

@@ -1,9 +1,13 @@
 import {
   applyModelDeploymentDefaults,
   applySpecDefaults,
+  DEFAULTS_NEEDED_CONDITION,
   gpuRequested,
   resolveServedName,
 } from './defaults';
+import { compileCel, toCel } from '../cel/cel';
+import { applySchemaDefaults } from '../schema/defaults';
+import { ModelDeploymentSpecSchema } from './schema';
 import { deployment } from './testing';
 import type { ModelDeploymentSpec } from './types';
 
@@ -259,5 +263,109 @@ describe('derived values', () => {
     ],
   ])('gpuRequested(%j) is %p', (patch, expected) => {
     expect(gpuRequested(base(patch))).toBe(expected);
+  });
+});
+
+describe('DEFAULTS_NEEDED_CONDITION (the mutating webhook is called only when it is true)', () => {
+  const condition = compileCel(DEFAULTS_NEEDED_CONDITION.expression);
+  const needsWebhook = (spec: unknown) => {
+    const outcome = condition.evaluate({ object: toCel({ spec }) });
+    if (!outcome.ok) throw new Error(outcome.error);
+    return outcome.value;
+  };
+  // Every combination of the fields the seed defaults touch, each present, absent or half-filled.
+  const choices: Record<string, unknown[]> = {
+    serving: [undefined, {}, { mode: 'aggregated' }, { mode: 'disaggregated' }],
+    scaling: [
+      undefined,
+      {},
+      { replicas: 2 },
+      { prefill: { cpu: 4, memory: '8Gi' }, decode: { memory: 8 } },
+      { prefill: { cpu: '4', memory: '8Gi' }, decode: { memory: '8Gi' } },
+    ],
+    resources: [
+      undefined,
+      { cpu: 4 },
+      { cpu: '500m', memory: '8Gi' },
+      { memory: 8 },
+    ],
+    volumes: [
+      undefined,
+      [{ name: 'cache', purpose: 'modelCache' }],
+      [{ name: 'cache', purpose: 'compilationCache', mountPath: '/c' }],
+      [{ name: 'data', size: '10Gi' }],
+      [
+        {
+          name: 'data',
+          size: '10Gi',
+          purpose: 'custom',
+          mountPath: '/d',
+          accessMode: 'ReadWriteOnce',
+        },
+      ],
+      [
+        {
+          name: 'data',
+          size: '10Gi',
+          purpose: 'custom',
+          mountPath: '/d',
+          claimName: 'c',
+          accessMode: 'ReadWriteOnce',
+        },
+      ],
+    ],
+  };
+  const specs: ModelDeploymentSpec[] = [];
+  for (const serving of choices.serving)
+    for (const scaling of choices.scaling)
+      for (const resources of choices.resources)
+        for (const volumes of choices.volumes)
+          specs.push(
+            JSON.parse(
+              JSON.stringify({
+                model: {
+                  id: 'org/model',
+                  ...(volumes ? { storage: { volumes } } : {}),
+                },
+                serving,
+                scaling,
+                resources,
+              }),
+            ),
+          );
+
+  it('is true for every spec the webhook would change, after the API server applied the CRD defaults', () => {
+    let changed = 0;
+    for (const spec of specs) {
+      const afterCrd = applySchemaDefaults(ModelDeploymentSpecSchema, spec);
+      const defaulted = applySpecDefaults(afterCrd, 'name');
+      if (JSON.stringify(defaulted) === JSON.stringify(afterCrd)) continue;
+      changed++;
+      expect({ spec: afterCrd, needsWebhook: needsWebhook(afterCrd) }).toEqual({
+        spec: afterCrd,
+        needsWebhook: true,
+      });
+    }
+    expect(changed).toBeGreaterThan(specs.length / 2);
+  });
+
+  it('is false for every spec the webhook has defaulted (a stored spec sent back skips it)', () => {
+    for (const spec of specs) {
+      const defaulted = applySpecDefaults(spec, 'name');
+      expect({
+        spec: defaulted,
+        needsWebhook: needsWebhook(defaulted),
+      }).toEqual({
+        spec: defaulted,
+        needsWebhook: false,
+      });
+    }
+  });
+
+  it('is false without a spec (nothing to default)', () => {
+    expect(condition.evaluate({ object: toCel({ metadata: {} }) })).toEqual({
+      ok: true,
+      value: false,
+    });
   });
 });

@@ -129,3 +129,56 @@ export function gpuResourceName(spec: ModelDeploymentSpec): string {
     DEFAULT_GPU_RESOURCE
   );
 }
+
+const QUANTITY_HOLDERS = [
+  'object.spec.resources',
+  'object.spec.scaling.prefill',
+  'object.spec.scaling.decode',
+];
+
+/** CEL: `holder` has a cpu or memory given as a number (quantitiesAsStrings turns it into a string). */
+function numericQuantity(holder: string): string {
+  return ['cpu', 'memory']
+    .map(key => `(has(${holder}.${key}) && type(${holder}.${key}) != string)`)
+    .join(' || ');
+}
+
+/**
+ * The mutating webhook's `matchConditions` entry: call it only when
+ * `applySpecDefaults` can change the object the API server hands it. By
+ * then the API server has applied the CRD's own schema defaults (wherever
+ * the parent object exists), so what is left is this file's seed defaults:
+ * a missing `serving`, `scaling` in aggregated mode, cpu or memory given as
+ * numbers, and storage volumes without a mount path, access mode or claim
+ * name. A spec that has them all (a stored object's spec sent back, a
+ * manifest written out in full) skips the webhook call, which costs the API
+ * server about as much again as the create itself. Errs towards calling:
+ * every case defaulting can change must be true here (defaults.test.ts
+ * checks this against applySpecDefaults).
+ *
+ * @public
+ */
+export const DEFAULTS_NEEDED_CONDITION = {
+  name: 'defaults-needed',
+  expression: [
+    'has(object.spec) && (',
+    "!has(object.spec.serving) || !has(object.spec.serving.mode) || (object.spec.serving.mode == 'aggregated' && !has(object.spec.scaling))",
+    ` || (has(object.spec.resources) && (${numericQuantity(
+      QUANTITY_HOLDERS[0],
+    )}))`,
+    ...QUANTITY_HOLDERS.slice(1).map(
+      holder =>
+        ` || (has(object.spec.scaling) && has(${holder}) && (${numericQuantity(
+          holder,
+        )}))`,
+    ),
+    ' || (has(object.spec.model) && has(object.spec.model.storage) && has(object.spec.model.storage.volumes) && object.spec.model.storage.volumes.exists(v,',
+    ` (!has(v.mountPath) && has(v.purpose) && v.purpose in [${Object.keys(
+      DEFAULT_MOUNT_PATHS,
+    )
+      .map(purpose => `'${purpose}'`)
+      .join(', ')}])`,
+    ' || (has(v.size) && (!has(v.accessMode) || !has(v.claimName)))))',
+    ')',
+  ].join(''),
+};
