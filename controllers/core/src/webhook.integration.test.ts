@@ -163,7 +163,7 @@ describe('core webhooks called by the API server (url mode)', () => {
     );
   });
 
-  it('defaults what the user left out (mutating webhook) and the controller selects', async () => {
+  it('defaults what the user left out and the controller selects', async () => {
     await env.client.create(
       ModelDeployments,
       deployment('apps', 'defaulted', GPU),
@@ -180,25 +180,33 @@ describe('core webhooks called by the API server (url mode)', () => {
     );
   });
 
-  it('skips the mutating webhook for a spec defaulting would not change, and still calls it for one it would', async () => {
+  it('leaves to the CRD what its defaults can do: no mutating webhook call for a minimal spec or a complete one, a call for a number as memory', async () => {
     const mutateCalls = async () =>
       (await env.core.manager.metrics.webhookRequests.get()).values
         .filter(v => v.labels.webhook === MUTATE_PATH)
         .reduce((sum, v) => sum + v.value, 0);
     const before = await mutateCalls();
-    // What the webhook stored for the deployment above: sent back in full, nothing is left to default.
-    const stored = await getDeployment(env.client, 'apps', 'defaulted');
-    const storedSpec = { ...stored.spec } as Record<string, unknown>;
+    // The API server's own defaults (serving: {} and scaling: {} with upstream's nested ones).
+    await env.client.create(
+      ModelDeployments,
+      deployment('apps', 'minimal', GPU),
+    );
+    const minimal = await getDeployment(env.client, 'apps', 'minimal');
+    expect(minimal.spec.serving?.mode).toBe('aggregated');
+    expect(minimal.spec.scaling?.replicas).toBe(1);
+    expect(minimal.spec.resources?.gpu?.type).toBe('nvidia.com/gpu');
+    // A stored spec sent back in full: nothing is left to default.
+    const storedSpec = { ...minimal.spec } as Record<string, unknown>;
     await env.client.create(
       ModelDeployments,
       deployment('apps', 'complete', storedSpec),
     );
     expect((await getDeployment(env.client, 'apps', 'complete')).spec).toEqual(
-      stored.spec,
+      minimal.spec,
     );
     expect(await mutateCalls()).toBe(before);
 
-    // A number for memory is left for the webhook (upstream's Go types read quantities as strings).
+    // A number for memory is the webhook's (upstream's Go types read quantities as strings).
     await env.client.create(
       ModelDeployments,
       deployment('apps', 'numeric-memory', {

@@ -8,6 +8,7 @@ import {
 import { compileCel, toCel } from '../cel/cel';
 import { applySchemaDefaults } from '../schema/defaults';
 import { ModelDeploymentSpecSchema } from './schema';
+import { validateModelDeployment } from './validate';
 import { deployment } from './testing';
 import type { ModelDeploymentSpec } from './types';
 
@@ -41,10 +42,11 @@ describe('applySpecDefaults', () => {
       { replicas: 1 },
     ],
     [
-      'no aggregated scaling created when disaggregated',
+      // As the CRD default does: such a spec is still rejected for lacking scaling.prefill and .decode.
+      'scaling → { replicas: 1 } when disaggregated too',
       base({ serving: { mode: 'disaggregated' } }),
       (s: any) => s.scaling,
-      undefined,
+      { replicas: 1 },
     ],
     [
       'scaling.prefill.replicas → 1',
@@ -264,6 +266,20 @@ describe('derived values', () => {
   ])('gpuRequested(%j) is %p', (patch, expected) => {
     expect(gpuRequested(base(patch))).toBe(expected);
   });
+});
+
+it('still rejects a disaggregated spec without scaling.prefill and .decode, whose scaling was defaulted', () => {
+  const md = deployment({
+    ...base({}),
+    engine: { type: 'vllm' },
+    serving: { mode: 'disaggregated' },
+  } as ModelDeploymentSpec);
+  const messages = validateModelDeployment(
+    applyModelDeploymentDefaults(md),
+  ).issues.map(i => i.message);
+  expect(messages).toContain(
+    'Disaggregated mode requires scaling.prefill and scaling.decode',
+  );
 });
 
 describe('DEFAULTS_NEEDED_CONDITION (the mutating webhook is called only when it is true)', () => {

@@ -4,9 +4,10 @@
  *
  * 1. the schema's own `default`s, applied exactly where the API server
  *    applies CRD defaults (a nested default only when its parent object is
- *    present);
- * 2. the seeds' defaults that need a parent created or depend on other fields
- *    (serving mode, aggregated replicas, storage volume paths and claims).
+ *    present or was just defaulted: `serving` and `scaling` default to `{}`,
+ *    so mode aggregated and one replica need no webhook);
+ * 2. the seeds' defaults a CRD cannot express, which depend on other fields
+ *    (quantities as strings, storage volume paths, access modes and claims).
  *
  * `model.servedName` is deliberately not written: it is derived on use
  * (`resolveServedName`), so a later change of `model.id` never leaves a stale
@@ -22,15 +23,6 @@ const DEFAULT_MOUNT_PATHS: Record<string, string> = {
   modelCache: '/model-cache',
   compilationCache: '/compilation-cache',
 };
-
-/** Seed defaults that create missing parents; runs before the schema defaults fill them in. */
-function createParents(spec: Json): void {
-  if (spec.serving === undefined) spec.serving = {};
-  if (isRecord<Json>(spec.serving) && spec.serving.mode === undefined)
-    spec.serving.mode = 'aggregated';
-  if (spec.serving?.mode === 'aggregated' && spec.scaling === undefined)
-    spec.scaling = {};
-}
 
 /** Quantities given as numbers become strings: upstream's Go types read cpu/memory as strings. */
 function quantitiesAsStrings(spec: Json): void {
@@ -78,13 +70,9 @@ export function applySpecDefaults(
 ): ModelDeploymentSpec {
   if (!isRecord<Json>(spec)) return spec;
   // The schema walk copies every object it passes, so the caller's spec is never modified.
-  const copy = { ...spec } as Json;
-  if (isRecord<Json>(copy.serving)) copy.serving = { ...copy.serving };
-  createParents(copy);
-  const defaulted = applySchemaDefaults(
-    ModelDeploymentSpecSchema,
-    copy,
-  ) as Json;
+  const defaulted = applySchemaDefaults(ModelDeploymentSpecSchema, {
+    ...spec,
+  }) as Json;
   quantitiesAsStrings(defaulted);
   storageDefaults(defaulted, deploymentName);
   return defaulted as ModelDeploymentSpec;
@@ -148,10 +136,10 @@ function numericQuantity(holder: string): string {
  * `applySpecDefaults` can change the object the API server hands it. By
  * then the API server has applied the CRD's own schema defaults (wherever
  * the parent object exists), so what is left is this file's seed defaults:
- * a missing `serving`, `scaling` in aggregated mode, cpu or memory given as
- * numbers, and storage volumes without a mount path, access mode or claim
- * name. A spec that has them all (a stored object's spec sent back, a
- * manifest written out in full) skips the webhook call, which costs the API
+ * cpu or memory given as numbers, and storage volumes without a mount path,
+ * access mode or claim name (a missing `serving` or `scaling` too, which
+ * only a CRD older than this schema's leaves missing). Any other spec, a
+ * user's minimal one included, skips the webhook call, which costs the API
  * server about as much again as the create itself. Errs towards calling:
  * every case defaulting can change must be true here (defaults.test.ts
  * checks this against applySpecDefaults).
@@ -162,7 +150,7 @@ export const DEFAULTS_NEEDED_CONDITION = {
   name: 'defaults-needed',
   expression: [
     'has(object.spec) && (',
-    "!has(object.spec.serving) || !has(object.spec.serving.mode) || (object.spec.serving.mode == 'aggregated' && !has(object.spec.scaling))",
+    '!has(object.spec.serving) || !has(object.spec.serving.mode) || !has(object.spec.scaling)',
     ` || (has(object.spec.resources) && (${numericQuantity(
       QUANTITY_HOLDERS[0],
     )}))`,

@@ -364,7 +364,12 @@ export const ModelDeploymentSpecSchema = Type.Object(
             }),
           ),
         },
-        { $id: 'ServingSpec', description: 'Serving mode configuration.' },
+        {
+          $id: 'ServingSpec',
+          description: 'Serving mode configuration.',
+          // With the nested defaults: the API server fills in mode aggregated, no webhook call needed.
+          default: {},
+        },
       ),
     ),
     scaling: Type.Optional(
@@ -380,7 +385,12 @@ export const ModelDeploymentSpecSchema = Type.Object(
           prefill: Type.Optional(ComponentScalingSchema),
           decode: Type.Optional(ComponentScalingSchema),
         },
-        { $id: 'ScalingSpec', description: 'Scaling configuration.' },
+        {
+          $id: 'ScalingSpec',
+          description: 'Scaling configuration.',
+          // replicas 1; disaggregated mode needs scaling.prefill and .decode given anyway.
+          default: {},
+        },
       ),
     ),
     resources: Type.Optional(

@@ -195,9 +195,15 @@ export interface ModelDeploymentSpec {
   provider?: ProviderSpec;
   /** Inference engine configuration. */
   engine?: EngineSpec;
-  /** Serving mode configuration. */
+  /**
+   * Serving mode configuration.
+   * @defaultValue {}
+   */
   serving?: ServingSpec;
-  /** Scaling configuration. */
+  /**
+   * Scaling configuration.
+   * @defaultValue {}
+   */
   scaling?: ScalingSpec;
   /** Resources per replica (aggregated mode; use scaling.prefill/decode when disaggregated). */
   resources?: ResourceSpec;
