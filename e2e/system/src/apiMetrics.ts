@@ -109,10 +109,22 @@ export function webhookHistogram(
   samples: MetricSample[],
   operation?: string,
 ): Histogram {
+  return histogramOf(
+    samples,
+    WEBHOOK_DURATION,
+    labels => !operation || labels.operation === operation,
+  );
+}
+
+/** The buckets of histogram `name` (`<name>_bucket` samples), summed over the series `keep` accepts. */
+export function histogramOf(
+  samples: MetricSample[],
+  name: string,
+  keep: (labels: Record<string, string>) => boolean = () => true,
+): Histogram {
   const out: Histogram = new Map();
   for (const s of samples) {
-    if (s.name !== `${WEBHOOK_DURATION}_bucket`) continue;
-    if (operation && s.labels.operation !== operation) continue;
+    if (s.name !== `${name}_bucket` || !keep(s.labels)) continue;
     const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
     out.set(le, (out.get(le) ?? 0) + s.value);
   }

@@ -365,6 +365,10 @@ export class Manager implements ControllerHost {
         },
       );
       await this.metricsServer.start();
+      // With port 0 this is the one place that says which port was picked.
+      this.logger.info('metrics server listening', {
+        port: this.metricsServer.boundPort,
+      });
     }
     const probes = this.options.healthProbes ?? { port: 8081 };
     if (probes) {
