@@ -9,6 +9,7 @@
 import {
   CONDITION_TYPES,
   type Condition,
+  type DeploymentSelection,
   DEPLOYMENTS_GROUP,
   type EngineType,
   engineSelectedCondition,
@@ -59,6 +60,8 @@ export interface CoreInput {
   gateway: GatewayResult;
   /** RFC 3339, for conditions that change now. */
   now: string;
+  /** `selectDeployment(md, providers)` when the caller computed it already (the gateway step needs its provider). */
+  selection?: DeploymentSelection;
 }
 
 export interface CoreEvent {
@@ -159,7 +162,7 @@ export function decide(input: CoreInput): CoreDecision {
     c && conditions.push(keepTransitionTime(c, previous));
 
   // Defaults, engine and provider: runway-common's pipeline, the same one the portal's preview shows.
-  const selection = selectDeployment(md, providers);
+  const selection = input.selection ?? selectDeployment(md, providers);
   const {
     validation,
     engine,

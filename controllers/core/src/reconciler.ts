@@ -23,6 +23,7 @@ import {
   MODEL_DEPLOYMENTS_RESOURCE,
   type ModelDeployment as Deployment,
   PROVIDER_CONFIGS_RESOURCE,
+  selectDeployment,
 } from '@runway-portal/plugin-runway-common';
 import {
   CORE_FIELD_MANAGER,
@@ -233,16 +234,33 @@ export function registerCoreController(
           ? {}
           : { requeueAfterMs: deleted.requeueAfterMs };
       }
+      // A provider whose controller stopped beating is not ready for selection.
+      const selectable = withStaleProvidersUnready(
+        registered,
+        Date.now(),
+        heartbeatTimeoutMs,
+      );
+      const selection = selectDeployment(md, selectable);
       // Deleting: garbage collection removes the gateway objects with the deployment. Paused: nothing is written.
       let gateway: { result: GatewayResult; requeueAfterMs?: number } = {
         result: {},
       };
       if (!md.metadata?.deletionTimestamp && !isPaused(md)) {
         try {
+          // The provider this reconcile hands the deployment to: on its first reconcile the status
+          // does not name one yet, and GatewayReady would wait "for a provider to be selected"
+          // beside ProviderSelected=True (and take one more status write to catch up).
+          const handedTo = selection.handedTo ?? md.status?.provider;
           const provider = registered.find(
-            p => p.metadata?.name === md.status?.provider?.name,
+            p => p.metadata?.name === handedTo?.name,
           );
-          gateway = await gatewayStep.run(key, md, provider);
+          gateway = await gatewayStep.run(
+            key,
+            handedTo === md.status?.provider
+              ? md
+              : { ...md, status: { ...md.status, provider: handedTo } },
+            provider,
+          );
         } catch (err) {
           // A failed lookup must not hold back selection: keep what the deployment shows and look again.
           metrics.reconcileErrors.inc({
@@ -272,12 +290,8 @@ export function registerCoreController(
       }
       const decision = decide({
         md,
-        // A provider whose controller stopped beating is not ready for selection.
-        providers: withStaleProvidersUnready(
-          registered,
-          Date.now(),
-          heartbeatTimeoutMs,
-        ),
+        providers: selectable,
+        selection,
         secretExists: secretName
           ? await secretExists(mgr.client, namespace, secretName, 'the core')
           : undefined,
