@@ -230,6 +230,21 @@ describe('core gateway integration against a real cluster', () => {
     });
 
     it('creates the InferencePool, endpoint picker and HTTPRoute owned by the deployment, and reports the gateway status', async () => {
+      // Every version of the deployment, to see the first one that names its provider.
+      const versions: ModelDeployment[] = [];
+      const watching = new AbortController();
+      void env.client
+        .watch<ModelDeployment & KubeObject>(
+          ModelDeployments,
+          {
+            namespace: NS,
+            fieldSelector: 'metadata.name=llama',
+            signal: watching.signal,
+          },
+          e => versions.push(e.object),
+        )
+        .catch(() => undefined);
+      await sleep(200);
       const created = await env.client.create(
         ModelDeployments,
         deployment(NS, 'llama', GPU),
@@ -239,6 +254,15 @@ describe('core gateway integration against a real cluster', () => {
         'provider dynamo',
         m => m.status?.provider?.name === 'dynamo',
       );
+      await eventually('the watch saw the provider named', () =>
+        versions.some(v => v.status?.provider),
+      );
+      watching.abort();
+      // In the same status write as ProviderSelected: GatewayReady already names the provider chosen.
+      expect(
+        conditionOf(versions.find(v => v.status?.provider)!, 'GatewayReady')
+          ?.message,
+      ).toContain("Waiting for provider 'dynamo'");
       const waiting = await gatewayReady('llama', 'WaitingForProvider');
       expect(conditionOf(waiting, 'GatewayReady')?.message).toContain(
         "Waiting for provider 'dynamo' to report status.endpoint.service",
