@@ -237,7 +237,7 @@ describe('renderTypes', () => {
     expect(source).toContain('extra?: Record<string, unknown>;');
     expect(source).toContain('mode?: "fixed";');
     expect(source).toMatch(
-      /\/\*\*\n\s+\* How big\.\n\s+\* @defaultValue 1\n\s+\*\/\n\s+size: number;/,
+      /\/\*\*\n\s+\* How big\.\n\s+\* @defaultValue `1`\n\s+\*\/\n\s+size: number;/,
     );
   });
 

@@ -145,7 +145,8 @@ function jsDoc(
     lines.push(...description.trim().split('\n'));
   }
   if (defaultValue !== undefined)
-    lines.push(`@defaultValue ${JSON.stringify(defaultValue)}`);
+    // In backticks: TSDoc reads `{` outside a code span as the start of an inline tag.
+    lines.push(`@defaultValue \`${JSON.stringify(defaultValue)}\``);
   // Exported declarations carry a release tag, as API Extractor wants of a published package.
   if (releaseTag) lines.push(releaseTag);
   if (lines.length === 0) return '';

@@ -63,7 +63,7 @@ export interface EnvVar {
       key: string;
       /**
        * Name of the ConfigMap.
-       * @defaultValue ""
+       * @defaultValue `""`
        */
       name?: string;
       /** Whether the ConfigMap or its key may be missing. */
@@ -75,7 +75,7 @@ export interface EnvVar {
       key: string;
       /**
        * Name of the Secret.
-       * @defaultValue ""
+       * @defaultValue `""`
        */
       name?: string;
       /** Whether the Secret or its key may be missing. */
@@ -103,7 +103,7 @@ export interface EnvVar {
       key: string;
       /**
        * Whether the file or key may be missing.
-       * @defaultValue false
+       * @defaultValue `false`
        */
       optional?: boolean;
       /** Path of the env file within the volume. */

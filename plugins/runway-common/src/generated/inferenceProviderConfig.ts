@@ -65,7 +65,7 @@ export interface SelectionRule {
   condition: string;
   /**
    * Higher wins; ties go to the provider name first in alphabetical order.
-   * @defaultValue 0
+   * @defaultValue `0`
    */
   priority?: number;
   /** Text recorded in status.provider.selectedReason when this rule selects the provider. */
@@ -85,7 +85,7 @@ export interface CompatibilityRule {
   fieldPath?: string;
   /**
    * A warning does not block.
-   * @defaultValue "error"
+   * @defaultValue `"error"`
    */
   severity?: "error" | "warning";
 }

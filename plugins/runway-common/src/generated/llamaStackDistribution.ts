@@ -81,7 +81,7 @@ export interface LlamaStackDistributionV1alpha1 {
   metadata?: ObjectMeta;
   /** Desired state of a LlamaStackDistribution (v1alpha1). */
   spec: {
-    /** @defaultValue 1 */
+    /** @defaultValue `1` */
     replicas?: number;
     /** The llama-stack server. */
     server: {
@@ -94,7 +94,7 @@ export interface LlamaStackDistributionV1alpha1 {
       };
       /** The llama-stack server container. */
       containerSpec?: {
-        /** @defaultValue "llama-stack" */
+        /** @defaultValue `"llama-stack"` */
         name?: string;
         port?: number;
         /** CPU, memory and other resources (core/v1 ResourceRequirements). */
@@ -157,7 +157,7 @@ export interface LlamaStackDistributionV1alpha1 {
     network?: {
       /**
        * Expose the service with an Ingress/Route.
-       * @defaultValue false
+       * @defaultValue `false`
        */
       exposeRoute?: boolean;
       allowedFrom?: {
@@ -302,7 +302,7 @@ export interface LlamaStackDistributionV1alpha2 {
       kv?: {
         /**
          * sqlite or redis.
-         * @defaultValue "sqlite"
+         * @defaultValue `"sqlite"`
          */
         type?: "sqlite" | "redis";
         /** Redis endpoint, e.g. redis://redis:6379. */
@@ -314,7 +314,7 @@ export interface LlamaStackDistributionV1alpha2 {
       sql?: {
         /**
          * sqlite or postgres.
-         * @defaultValue "sqlite"
+         * @defaultValue `"sqlite"`
          */
         type?: "sqlite" | "postgres";
         /** A value read from a Secret. */
@@ -325,12 +325,12 @@ export interface LlamaStackDistributionV1alpha2 {
     disabled?: Array<"agents" | "batches" | "datasetio" | "eval" | "fileProcessors" | "files" | "inference" | "postTraining" | "responses" | "safety" | "scoring" | "telemetry" | "toolRuntime" | "vectorIo">;
     /**
      * Port, TLS, exposure and access (FR-010).
-     * @defaultValue {}
+     * @defaultValue `{}`
      */
     networking?: {
       /**
        * Server port.
-       * @defaultValue 8321
+       * @defaultValue `8321`
        */
       port?: number;
       /** TLS of the server, and custom CAs for its outgoing connections. */
@@ -364,12 +364,12 @@ export interface LlamaStackDistributionV1alpha2 {
     };
     /**
      * Kubernetes Deployment settings (FR-012).
-     * @defaultValue {}
+     * @defaultValue `{}`
      */
     workload?: {
       /**
        * Number of server pods.
-       * @defaultValue 1
+       * @defaultValue `1`
        */
       replicas?: number;
       /** Uvicorn workers per pod. */
@@ -389,7 +389,7 @@ export interface LlamaStackDistributionV1alpha2 {
         size?: number | string;
         /**
          * Where the PVC is mounted.
-         * @defaultValue "/.llama"
+         * @defaultValue `"/.llama"`
          */
         mountPath?: string;
       };

@@ -25,7 +25,7 @@ export interface Model {
         repoId: string;
         /**
          * Git revision: branch, tag or commit hash.
-         * @defaultValue "main"
+         * @defaultValue `"main"`
          */
         revision?: string;
       };
@@ -54,7 +54,7 @@ export interface Model {
       size: string;
       /**
        * Access modes of the PVC.
-       * @defaultValue ["ReadWriteOnce"]
+       * @defaultValue `["ReadWriteOnce"]`
        */
       accessModes?: Array<"ReadWriteOnce" | "ReadOnlyMany" | "ReadWriteMany" | "ReadWriteOncePod">;
     };

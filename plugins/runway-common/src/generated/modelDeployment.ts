@@ -17,12 +17,12 @@ export interface StorageVolume {
   mountPath?: string;
   /**
    * What the volume holds.
-   * @defaultValue "custom"
+   * @defaultValue `"custom"`
    */
   purpose?: "modelCache" | "compilationCache" | "custom";
   /**
    * Mount read-only.
-   * @defaultValue false
+   * @defaultValue `false`
    */
   readOnly?: boolean;
   /** Size of a PVC the controller creates; omit to mount an existing claim. */
@@ -44,7 +44,7 @@ export interface ModelSpec {
   servedName?: string;
   /**
    * Where the model comes from.
-   * @defaultValue "huggingface"
+   * @defaultValue `"huggingface"`
    */
   source?: "huggingface" | "custom";
   /** Persistent storage for model data (weights, compilation caches). */
@@ -76,17 +76,17 @@ export interface EngineSpec {
   contextLength?: number;
   /**
    * Allow remote code from HuggingFace (vllm, sglang).
-   * @defaultValue false
+   * @defaultValue `false`
    */
   trustRemoteCode?: boolean;
   /**
    * Enable prefix caching (vllm, sglang).
-   * @defaultValue true
+   * @defaultValue `true`
    */
   enablePrefixCaching?: boolean;
   /**
    * Force eager execution, no CUDA graphs (vllm, sglang).
-   * @defaultValue false
+   * @defaultValue `false`
    */
   enforceEager?: boolean;
   /** Engine arguments passed as --key value. */
@@ -104,7 +104,7 @@ export interface EngineSpec {
 export interface ServingSpec {
   /**
    * Serving mode.
-   * @defaultValue "aggregated"
+   * @defaultValue `"aggregated"`
    */
   mode?: "aggregated" | "disaggregated";
 }
@@ -116,12 +116,12 @@ export interface ServingSpec {
 export interface GpuSpec {
   /**
    * Number of GPUs per replica; 0 or omitted means CPU only.
-   * @defaultValue 0
+   * @defaultValue `0`
    */
   count?: number;
   /**
    * GPU resource name (nvidia.com/gpu; override for AMD or Intel).
-   * @defaultValue "nvidia.com/gpu"
+   * @defaultValue `"nvidia.com/gpu"`
    */
   type?: string;
 }
@@ -133,7 +133,7 @@ export interface GpuSpec {
 export interface ComponentScalingSpec {
   /**
    * Number of workers of this component.
-   * @defaultValue 1
+   * @defaultValue `1`
    */
   replicas?: number;
   /** GPU requirements. */
@@ -149,7 +149,7 @@ export interface ComponentScalingSpec {
 export interface ScalingSpec {
   /**
    * Replicas in aggregated mode (0 scales to zero).
-   * @defaultValue 1
+   * @defaultValue `1`
    */
   replicas?: number;
   /** A prefill or decode worker group (disaggregated mode). */
@@ -197,12 +197,12 @@ export interface ModelDeploymentSpec {
   engine?: EngineSpec;
   /**
    * Serving mode configuration.
-   * @defaultValue {}
+   * @defaultValue `{}`
    */
   serving?: ServingSpec;
   /**
    * Scaling configuration.
-   * @defaultValue {}
+   * @defaultValue `{}`
    */
   scaling?: ScalingSpec;
   /** Resources per replica (aggregated mode; use scaling.prefill/decode when disaggregated). */
