@@ -121,12 +121,11 @@ async function restoreWebhooks(
   }
 }
 
-/** COUNT ModelDeployment creates with dryRun=All: through admission (webhooks included) without storing, so no controller reacts. */
 /**
- * COUNT dry-run creates of the workloads' specs as written (the mutating
- * webhook defaults them), or `complete`: with the defaults already applied
- * (a stored spec sent back, a manifest written out in full), which the
- * mutating webhook's match condition skips.
+ * COUNT ModelDeployment creates with dryRun=All: through admission (webhooks
+ * included) without storing, so no controller reacts. The workloads' specs
+ * as written, or `complete`: with the defaults already applied (a stored
+ * spec sent back, a manifest written out in full).
  */
 function dryRunCreates(client: KubeClient, complete = false): Promise<number> {
   return timed(() =>
@@ -291,6 +290,24 @@ function cpuByProcess(running: RunningSystem): Map<string, number> {
   return cpu;
 }
 
+const latencyText = (h: Histogram) =>
+  `p50 ${ms(histogramQuantile(0.5, h))}, p99 ${ms(histogramQuantile(0.99, h))}`;
+
+/** One more admission round as a printed line: its time against the creates without webhooks, its latency and CPU per create. */
+function roundLine(
+  label: string,
+  round: AdmissionRound,
+  withoutWebhooks: number,
+): string {
+  return `${label}: ${round.seconds.toFixed(2)} s (${(
+    round.seconds / withoutWebhooks
+  ).toFixed(2)}x without), ${latencyText(
+    round.latency,
+  )}; CPU per create: the API server ${ms(
+    round.apiServerCpuSeconds / COUNT,
+  )}, the core ${ms(round.coreCpuSeconds / COUNT)}`;
+}
+
 /** The admission phase's figures and its two targets (issue 21), as printed lines. */
 function admissionLines(rounds: {
   firstRound: AdmissionRound;
@@ -302,10 +319,6 @@ function admissionLines(rounds: {
   const { firstRound, warmRound, withoutWebhooks, coreIdleCpuSeconds } = rounds;
   const ratio = warmRound.seconds / withoutWebhooks;
   const p99 = histogramQuantile(0.99, warmRound.latency);
-  const latencyText = (h: Histogram) =>
-    `p50 ${ms(histogramQuantile(0.5, h))}, p99 ${ms(
-      histogramQuantile(0.99, h),
-    )}`;
   const target = (ok: boolean) => (ok ? 'met' : 'NOT met');
   return {
     results: [
@@ -514,6 +527,13 @@ async function main(): Promise<void> {
             ),
           );
         const rawSeconds = [...rawRounds].sort((a, b) => a - b)[1];
+        const rawLine = `raw API server write rate (ConfigMap creates): ${(
+          COUNT / rawSeconds
+        ).toFixed(0)} writes/s (${rawSeconds.toFixed(
+          2,
+        )} s for ${COUNT}, the median of ${rawRounds
+          .map(r => r.toFixed(2))
+          .join(', ')} s)`;
 
         // Admission alone: the same dry-run creates with our webhooks, without them, with them again.
         progress(
@@ -578,45 +598,25 @@ async function main(): Promise<void> {
           apiServerCpuWithoutSeconds,
         });
         admission.results.push(
-          `complete specs (the defaults already applied, so the mutating webhook's match condition skips it): ${completeRound.seconds.toFixed(
-            2,
-          )} s (${(completeRound.seconds / withoutWebhooks).toFixed(
-            2,
-          )}x without, target 1.5x), p50 ${ms(
-            histogramQuantile(0.5, completeRound.latency),
-          )}, p99 ${ms(
-            histogramQuantile(0.99, completeRound.latency),
-          )}; CPU per create: the API server ${ms(
-            completeRound.apiServerCpuSeconds / COUNT,
-          )}, the core ${ms(completeRound.coreCpuSeconds / COUNT)}`,
-          `with the validating webhook alone (mutating configuration removed): ${validatingOnly.seconds.toFixed(
-            2,
-          )} s (${(validatingOnly.seconds / withoutWebhooks).toFixed(
-            2,
-          )}x without), p50 ${ms(
-            histogramQuantile(0.5, validatingOnly.latency),
-          )}, p99 ${ms(
-            histogramQuantile(0.99, validatingOnly.latency),
-          )}; CPU per create: the API server ${ms(
-            validatingOnly.apiServerCpuSeconds / COUNT,
-          )}, the core ${ms(validatingOnly.coreCpuSeconds / COUNT)}`,
+          roundLine(
+            "complete specs (the defaults already applied, so the mutating webhook's match condition skips it)",
+            completeRound,
+            withoutWebhooks,
+          ),
+          roundLine(
+            'with the validating webhook alone (mutating configuration removed)',
+            validatingOnly,
+            withoutWebhooks,
+          ),
           webhookConnections(running),
-          `the same calls as the core's webhook server sees them (controller_runtime_webhook_latency_seconds, request read to reply written): p50 ${ms(
-            histogramQuantile(0.5, serverLatency),
-          )}, p99 ${ms(
-            histogramQuantile(0.99, serverLatency),
+          `the same calls as the core's webhook server sees them (controller_runtime_webhook_latency_seconds, request read to reply written): ${latencyText(
+            serverLatency,
           )}; the rest of the API server's figure is its own side (encoding, TLS, waiting for a CPU)`,
         );
         if (ONLY === 'admission') {
           process.stdout.write(
             `${[
-              `raw API server write rate (ConfigMap creates): ${(
-                COUNT / rawSeconds
-              ).toFixed(0)} writes/s (${rawSeconds.toFixed(
-                2,
-              )} s for ${COUNT}, the median of ${rawRounds
-                .map(r => r.toFixed(2))
-                .join(', ')} s)`,
+              rawLine,
               ...admission.results,
               'targets (issue 21):',
               ...admission.targets,
@@ -730,7 +730,6 @@ async function main(): Promise<void> {
           );
         }
 
-        const rawRate = COUNT / rawSeconds;
         const createdTimes = WORKLOADS.map(
           w => reached.created.get(w.provider) ?? NaN,
         );
@@ -755,13 +754,7 @@ async function main(): Promise<void> {
         const mib = (n: number) => `${n.toFixed(0)} MiB`;
         const lines = [
           `ModelDeployments: ${COUNT} through the core and four providers (client concurrency ${CONCURRENCY}, simulator step ${STEP_DELAY_MS} ms)`,
-          `raw API server write rate (ConfigMap creates): ${rawRate.toFixed(
-            0,
-          )} writes/s (${rawSeconds.toFixed(
-            2,
-          )} s for ${COUNT}, the median of ${rawRounds
-            .map(r => r.toFixed(2))
-            .join(', ')} s)`,
+          rawLine,
           `ModelDeployment creates (through the core's webhooks): ${(
             COUNT / submitSeconds
           ).toFixed(0)} creates/s (${submitSeconds.toFixed(2)} s for ${COUNT})`,
