@@ -256,7 +256,7 @@ export function registerCoreController(
           );
           gateway = await gatewayStep.run(
             key,
-            handedTo === md.status?.provider
+            handedTo?.name === md.status?.provider?.name
               ? md
               : { ...md, status: { ...md.status, provider: handedTo } },
             provider,
