@@ -18,6 +18,7 @@ import {
   Namespaces,
   type WatchEvent,
 } from '@runway-portal/controller-runtime';
+import type { Condition } from '@runway-portal/plugin-runway-common';
 import { ModelDeployments } from '@runway-portal/provider-shared';
 import type { ModelDeploymentObject } from '@runway-portal/provider-shared/testing';
 import { modelDeployment, WORKLOADS } from '../src/workloads';
@@ -46,8 +47,6 @@ function lastWriter(obj: KubeObject): string {
     newest.subresource ? ` (${newest.subresource})` : ''
   }`;
 }
-
-type Condition = { type: string; status?: string; reason?: string };
 
 /** What changed between two versions of a deployment, as short phrases. */
 function describeChange(
