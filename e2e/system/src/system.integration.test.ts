@@ -7,6 +7,7 @@ import {
   type KubeObject,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
+import { MODEL_DEPLOYMENTS as ModelDeployments } from './workloads';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
@@ -113,14 +114,6 @@ async function postAs(
     req.end(payload);
   });
 }
-
-const ModelDeployments: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  kind: 'ModelDeployment',
-  plural: 'modeldeployments',
-  namespaced: true,
-};
 
 const Models: ResourceType = {
   group: 'models.airunway.ai',

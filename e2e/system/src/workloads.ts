@@ -3,6 +3,7 @@
  * provider, round robin, and nodes with room for all of their pods.
  */
 import type { ResourceType } from '@runway-portal/controller-runtime';
+import { MODEL_DEPLOYMENTS_RESOURCE } from '@runway-portal/plugin-runway-common';
 import type { NodeSpec } from '@runway-portal/e2e-cluster';
 import {
   DYNAMO_GRAPH_DEPLOYMENT,
@@ -10,13 +11,7 @@ import {
   KUBERAY_RAY_SERVICE,
 } from '@runway-portal/e2e-simulators';
 
-export const MODEL_DEPLOYMENTS: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  plural: 'modeldeployments',
-  kind: 'ModelDeployment',
-  namespaced: true,
-};
+export const MODEL_DEPLOYMENTS: ResourceType = MODEL_DEPLOYMENTS_RESOURCE;
 
 /** An upstream kind without its version (the cluster's CRD says which it serves). */
 export interface UpstreamKindRef {

@@ -3,6 +3,7 @@
  * with the flags that keep it quiet on a closed network, and screenshots
  * written to a folder the tests print.
  */
+import { REPO_ROOT } from '@runway-portal/e2e-system';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,16 @@ export interface BrowserSession {
   /** Saves `<n>-<step>.png` in the screenshot folder; returns its path. */
   screenshot(step: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/** A new screenshot folder for one run of a suite: `test-output/<suite>/<start time>` in the repository. */
+export function screenshotFolder(suite: string): string {
+  return join(
+    REPO_ROOT,
+    'test-output',
+    suite,
+    new Date().toISOString().replace(/[:.]/g, '-'),
+  );
 }
 
 export async function openBrowser(

@@ -26,6 +26,7 @@ import {
   type ResourceType,
   ValidatingWebhookConfigurations,
 } from '@runway-portal/controller-runtime';
+import { MODEL_DEPLOYMENTS_RESOURCE as ModelDeployments } from '@runway-portal/plugin-runway-common';
 import {
   startCluster,
   type TestCluster,
@@ -49,13 +50,6 @@ const FIXTURE = path.join(
 );
 const NS = 'airunway-system';
 
-const ModelDeployments: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  plural: 'modeldeployments',
-  kind: 'ModelDeployment',
-  namespaced: true,
-};
 const Workspaces: ResourceType = {
   group: 'kaito.sh',
   version: 'v1beta1',

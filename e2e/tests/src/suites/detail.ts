@@ -13,14 +13,14 @@ import {
   KubeClient,
   isNotFound,
   type KubeObject,
-  type ResourceType,
 } from '@runway-portal/controller-runtime';
-import { REPO_ROOT, type RunningSystem } from '@runway-portal/e2e-system';
-import { join } from 'node:path';
+import { MODEL_DEPLOYMENTS_RESOURCE as ModelDeployments } from '@runway-portal/plugin-runway-common';
+import type { RunningSystem } from '@runway-portal/e2e-system';
 import type { Page, Request } from 'playwright-core';
 import {
   openBrowser,
   portalDriver,
+  screenshotFolder,
   UI_TIMEOUT_MS,
   type BrowserSession,
   type PortalDriver,
@@ -32,13 +32,6 @@ const NAMESPACE = 'default';
 const NAME = 'detail-qwen';
 const DETAIL = `/runway/deployments/dev/${NAMESPACE}/${NAME}`;
 
-const ModelDeployments: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  kind: 'ModelDeployment',
-  plural: 'modeldeployments',
-  namespaced: true,
-};
 type Md = KubeObject & {
   spec?: { scaling?: { replicas?: number } };
   metadata?: KubeObject['metadata'] & { annotations?: Record<string, string> };
@@ -47,12 +40,7 @@ type Md = KubeObject & {
 /** The detail suite, on the browser tests' shared system (`getSystem()`, started in browser.integration.test.ts). */
 export function describeDetail(getSystem: () => RunningSystem): void {
   describe('detail', () => {
-    const screenshotDir = join(
-      REPO_ROOT,
-      'test-output',
-      'browser-detail',
-      new Date().toISOString().replace(/[:.]/g, '-'),
-    );
+    const screenshotDir = screenshotFolder('browser-detail');
 
     let system: RunningSystem;
     let PORTAL: string;

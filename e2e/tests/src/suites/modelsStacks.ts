@@ -19,12 +19,13 @@ import {
   type KubeObject,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
-import { REPO_ROOT, type RunningSystem } from '@runway-portal/e2e-system';
-import { join } from 'node:path';
+import { MODEL_DEPLOYMENTS_RESOURCE as ModelDeployments } from '@runway-portal/plugin-runway-common';
+import type { RunningSystem } from '@runway-portal/e2e-system';
 import type { Page } from 'playwright-core';
 import {
   openBrowser,
   portalDriver,
+  screenshotFolder,
   UI_TIMEOUT_MS,
   type BrowserSession,
   type PortalDriver,
@@ -41,13 +42,6 @@ const DEMO_REPO = 'runway-demo/tiny-model';
 /** Slow enough (16 s for the demo model) that the page shows the download in progress. */
 export const HUB_BYTES_PER_SECOND = 1024 * 1024;
 
-const ModelDeployments: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  kind: 'ModelDeployment',
-  plural: 'modeldeployments',
-  namespaced: true,
-};
 const Models: ResourceType = {
   group: 'models.airunway.ai',
   version: 'v1alpha1',
@@ -66,12 +60,7 @@ const Stacks: ResourceType = {
 /** The models-stacks suite, on the browser tests' shared system (`getSystem()`, started in browser.integration.test.ts). */
 export function describeModelsStacks(getSystem: () => RunningSystem): void {
   describe('models-stacks', () => {
-    const screenshotDir = join(
-      REPO_ROOT,
-      'test-output',
-      'browser-models-stacks',
-      new Date().toISOString().replace(/[:.]/g, '-'),
-    );
+    const screenshotDir = screenshotFolder('browser-models-stacks');
 
     let system: RunningSystem;
     let PORTAL: string;

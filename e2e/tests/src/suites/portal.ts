@@ -9,12 +9,13 @@ import {
   type KubeObject,
   type ResourceType,
 } from '@runway-portal/controller-runtime';
-import { REPO_ROOT, type RunningSystem } from '@runway-portal/e2e-system';
-import { join } from 'node:path';
+import { MODEL_DEPLOYMENTS_RESOURCE as ModelDeployments } from '@runway-portal/plugin-runway-common';
+import type { RunningSystem } from '@runway-portal/e2e-system';
 import type { Page } from 'playwright-core';
 import {
   openBrowser,
   portalDriver,
+  screenshotFolder,
   UI_TIMEOUT_MS,
   type BrowserSession,
   type PortalDriver,
@@ -27,13 +28,6 @@ const NAMESPACE = 'default';
 const GATEWAY_ENDPOINT =
   'http://inference-gateway.gateway-system.gateway.invalid';
 
-const ModelDeployments: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  kind: 'ModelDeployment',
-  plural: 'modeldeployments',
-  namespaced: true,
-};
 const Graphs: ResourceType = {
   group: 'nvidia.com',
   version: 'v1beta1',
@@ -45,12 +39,7 @@ const Graphs: ResourceType = {
 /** The portal suite, on the browser tests' shared system (`getSystem()`, started in browser.integration.test.ts). */
 export function describePortal(getSystem: () => RunningSystem): void {
   describe('portal', () => {
-    const screenshotDir = join(
-      REPO_ROOT,
-      'test-output',
-      'browser',
-      new Date().toISOString().replace(/[:.]/g, '-'),
-    );
+    const screenshotDir = screenshotFolder('browser');
 
     let system: RunningSystem;
     let PORTAL: string;

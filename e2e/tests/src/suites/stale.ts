@@ -6,17 +6,14 @@
  * detail page of a staging deployment says its data is stale; staging is
  * started again and everything clears by itself, without a reload.
  */
-import {
-  KubeClient,
-  type KubeObject,
-  type ResourceType,
-} from '@runway-portal/controller-runtime';
-import { REPO_ROOT, type RunningSystem } from '@runway-portal/e2e-system';
-import { join } from 'node:path';
+import { KubeClient, type KubeObject } from '@runway-portal/controller-runtime';
+import { MODEL_DEPLOYMENTS_RESOURCE as ModelDeployments } from '@runway-portal/plugin-runway-common';
+import type { RunningSystem } from '@runway-portal/e2e-system';
 import type { Page } from 'playwright-core';
 import {
   openBrowser,
   portalDriver,
+  screenshotFolder,
   UI_TIMEOUT_MS,
   type BrowserSession,
   type PortalDriver,
@@ -32,23 +29,11 @@ const SETUP_TIMEOUT_MS = 5 * 60_000;
  */
 const STALE_BOUND_MS = 7_000 + 5_000;
 const NAMESPACE = 'default';
-const ModelDeployments: ResourceType = {
-  group: 'airunway.ai',
-  version: 'v1alpha1',
-  kind: 'ModelDeployment',
-  plural: 'modeldeployments',
-  namespaced: true,
-};
 
 /** The stale suite, on the browser tests' shared system (`getSystem()`, started in browser.integration.test.ts). */
 export function describeStale(getSystem: () => RunningSystem): void {
   describe('stale', () => {
-    const screenshotDir = join(
-      REPO_ROOT,
-      'test-output',
-      'browser-stale',
-      new Date().toISOString().replace(/[:.]/g, '-'),
-    );
+    const screenshotDir = screenshotFolder('browser-stale');
 
     let system: RunningSystem;
     let PORTAL: string;
