@@ -75,6 +75,36 @@ export function describeModelsStacks(getSystem: () => RunningSystem): void {
       return new KubeClient(dev.kubeConfig());
     };
 
+    /** Deletes what the open detail page shows, through its Delete dialog, until the cluster and the page say it is gone. */
+    const deleteFromDetailPage = async (
+      client: KubeClient,
+      label: 'model' | 'stack',
+      rt: ResourceType,
+      name: string,
+    ) => {
+      await page.getByRole('button', { name: 'Delete' }).first().click();
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor({ timeout: UI_TIMEOUT_MS });
+      await session.screenshot(`${label}-delete-confirm`);
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await until(
+        `the ${label} to be gone from the cluster`,
+        async () => {
+          try {
+            await client.get(rt, { namespace: NAMESPACE, name });
+            return false;
+          } catch (err) {
+            return isNotFound(err);
+          }
+        },
+        2 * 60_000,
+      );
+      await until('the page to say it is deleted', () =>
+        page.getByText(/is deleted from cluster dev/).isVisible(),
+      );
+      await session.screenshot(`${label}-deleted`);
+    };
+
     beforeAll(async () => {
       process.stdout.write(`browser screenshots: ${screenshotDir}\n`);
       system = getSystem();
@@ -285,27 +315,7 @@ export function describeModelsStacks(getSystem: () => RunningSystem): void {
           await open(`/runway/models/dev/${NAMESPACE}/${MODEL}`, () =>
             page.getByLabel('phase Ready').isVisible(),
           );
-          await page.getByRole('button', { name: 'Delete' }).first().click();
-          const dialog = page.getByRole('dialog');
-          await dialog.waitFor({ timeout: UI_TIMEOUT_MS });
-          await session.screenshot('model-delete-confirm');
-          await dialog.getByRole('button', { name: 'Delete' }).click();
-          await until(
-            'the model to be gone from the cluster',
-            async () => {
-              try {
-                await client.get(Models, { namespace: NAMESPACE, name: MODEL });
-                return false;
-              } catch (err) {
-                return isNotFound(err);
-              }
-            },
-            2 * 60_000,
-          );
-          await until('the page to say it is deleted', () =>
-            page.getByText(/is deleted from cluster dev/).isVisible(),
-          );
-          await session.screenshot('model-deleted');
+          await deleteFromDetailPage(client, 'model', Models, MODEL);
         } finally {
           client.close();
         }
@@ -425,27 +435,7 @@ export function describeModelsStacks(getSystem: () => RunningSystem): void {
           );
           await session.screenshot('stack-detail-conditions');
 
-          await page.getByRole('button', { name: 'Delete' }).first().click();
-          const dialog = page.getByRole('dialog');
-          await dialog.waitFor({ timeout: UI_TIMEOUT_MS });
-          await session.screenshot('stack-delete-confirm');
-          await dialog.getByRole('button', { name: 'Delete' }).click();
-          await until(
-            'the stack to be gone from the cluster',
-            async () => {
-              try {
-                await client.get(Stacks, { namespace: NAMESPACE, name: STACK });
-                return false;
-              } catch (err) {
-                return isNotFound(err);
-              }
-            },
-            2 * 60_000,
-          );
-          await until('the page to say it is deleted', () =>
-            page.getByText(/is deleted from cluster dev/).isVisible(),
-          );
-          await session.screenshot('stack-deleted');
+          await deleteFromDetailPage(client, 'stack', Stacks, STACK);
         } finally {
           client.close();
         }
