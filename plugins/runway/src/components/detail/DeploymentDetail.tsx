@@ -13,7 +13,6 @@ import {
   endpointInfo,
   gatewayNotice,
 } from '../../lib/endpoint';
-import { useNow } from '../common/useNow';
 import { useRunwayPermission } from '../common/PermissionGate';
 import { DeploymentActions } from './DeploymentActions';
 import { DetailLayout } from './DetailLayout';
@@ -47,7 +46,6 @@ function EndpointFact({ info }: { info: EndpointInfo }) {
 
 /** One deployment: overview first, then endpoint, conditions, events, upstream objects, logs and YAML as tabs. */
 export function DeploymentDetail({ target }: { target: ResourceRef }) {
-  const now = useNow();
   const { detail, loaded } = useResourceDetail('deployments', target);
   // Try it is shown only to who may send chat requests there.
   const chat = useRunwayPermission(runwayChatSendPermission, target);
@@ -80,7 +78,7 @@ export function DeploymentDetail({ target }: { target: ResourceRef }) {
             {status.replicas?.desired ?? md.spec?.scaling?.replicas ?? 0}{' '}
             desired
           </OverviewFact>
-          <AgeFact object={md} now={now} />
+          <AgeFact object={md} />
           <OverviewFact name="Engine">
             {withReason(
               status.engine?.type ?? md.spec?.engine?.type,

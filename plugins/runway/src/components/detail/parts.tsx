@@ -4,6 +4,7 @@ import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import type { KubeObject } from '../../api/types';
 import { formatAge } from '../../lib/rows';
+import { DETAIL_TICK_MS, useNow } from '../common/useNow';
 
 /** Copies `text`; `label` is its accessible name (several sit side by side). */
 export function CopyButton({ text, label }: { text: string; label: string }) {
@@ -80,8 +81,12 @@ export function OverviewFact({
   );
 }
 
-/** How old the resource is (`now` ticks as the page wants). */
-export function AgeFact({ object, now }: { object: KubeObject; now: number }) {
+/**
+ * How old the resource is. Its own clock ticks every few seconds: a page
+ * opened on a resource just created shows ages in seconds, which must move.
+ */
+export function AgeFact({ object }: { object: KubeObject }) {
+  const now = useNow(DETAIL_TICK_MS);
   return (
     <OverviewFact name="Age">
       {formatAge(Date.parse(object.metadata?.creationTimestamp ?? ''), now)}

@@ -12,7 +12,6 @@ import type { ResourceRef } from '../../api/RunwayApi';
 import type { KubeObject } from '../../api/types';
 import { resourcePhase } from '../../lib/detail';
 import { downloadView } from '../../lib/modelDetail';
-import { DETAIL_TICK_MS, useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { DetailLayout } from '../detail/DetailLayout';
 import { PodLogs, useLogsPermissionAhead } from '../detail/PodLogs';
@@ -49,8 +48,6 @@ function Progress({ model }: { model: Model & KubeObject }) {
 /** One Model: its download and where it is kept, then conditions, events, PVC and Job, pods and YAML. */
 export function ModelDetail({ target }: { target: ResourceRef }) {
   const links = useRunwayLinks();
-  // Ages here are shown in seconds at first: tick often enough for them to move.
-  const now = useNow(DETAIL_TICK_MS);
   const { detail, loaded } = useResourceDetail('models', target);
   useLogsPermissionAhead(target);
 
@@ -104,7 +101,7 @@ export function ModelDetail({ target }: { target: ResourceRef }) {
             {status.pvcName ?? modelPvcName(name)} ·{' '}
             {modelDownloadJobName(name)}
           </OverviewFact>
-          <AgeFact object={model} now={now} />
+          <AgeFact object={model} />
           {spec.credentialsSecret && (
             <OverviewFact name="Credentials Secret">
               {spec.credentialsSecret}

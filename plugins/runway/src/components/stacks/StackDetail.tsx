@@ -18,7 +18,6 @@ import {
   stackAccess,
   stackConfig,
 } from '../../lib/stackDetail';
-import { useNow } from '../common/useNow';
 import { useRunwayLinks } from '../common/useRunwayLinks';
 import { DetailLayout } from '../detail/DetailLayout';
 import {
@@ -100,7 +99,6 @@ function deploymentsText({
 
 /** One stack: overview, then config.yaml, how to call it, linked deployments, conditions, events, objects and YAML. */
 export function StackDetail({ target }: { target: ResourceRef }) {
-  const now = useNow();
   const links = useRunwayLinks();
   const stackLinks = useStackLinks();
   const { detail, loaded } = useResourceDetail('stacks', target);
@@ -169,7 +167,7 @@ export function StackDetail({ target }: { target: ResourceRef }) {
                 })`
               : 'not generated yet'}
           </OverviewFact>
-          <AgeFact object={stack} now={now} />
+          <AgeFact object={stack} />
           <OverviewFact name="Endpoint" wide>
             {access.routeUrl || access.serviceUrl ? (
               <Stack direction="row" alignItems="center" spacing={0.5}>
