@@ -4,7 +4,7 @@ import { KubeClient, type Manager } from '@runway-portal/controller-runtime';
 import { eventually } from './eventually';
 
 /** What a controller package's `build…` function returns (core, models, stacks). */
-export interface ControllerProcess {
+export interface ControllerUnderTest {
   manager: Manager;
   start(): Promise<void>;
 }
@@ -15,7 +15,7 @@ export interface ControllerProcess {
  * as admin), starts it and waits until it leads with synced caches. The
  * caller stops `controller.manager` and awaits `running`.
  */
-export async function startControllerForTest<T extends ControllerProcess>(
+export async function startControllerForTest<T extends ControllerUnderTest>(
   cluster: { kubeConfig(): KubeConfig },
   build: (client: KubeClient) => T,
   options: { kubeConfig?: KubeConfig; name?: string } = {},

@@ -27,7 +27,7 @@ export {
   tokenKubeconfig,
 } from './serviceAccounts';
 export type { ServiceAccountRef } from './serviceAccounts';
-export type { ControllerProcess } from './controller';
+export type { ControllerUnderTest } from './controller';
 export {
   inParallel,
   memoryOf,
