@@ -19,6 +19,7 @@ import {
 } from '@runway-portal/controller-runtime';
 import type { ModelDeployment } from '@runway-portal/plugin-runway-common';
 import { CORE_FIELD_MANAGER } from './decide';
+import { GATEWAY_RECHECK_MS } from './gateway';
 import { GATEWAY_LIST_TTL_MS, Gateways, InferencePools } from './lookups';
 import { ModelDeployments } from './reconciler';
 import {
@@ -345,6 +346,50 @@ describe('core gateway integration against a real cluster', () => {
           reason: 'GatewayConfigured',
           message: conditionOf(md, 'GatewayReady')?.message,
         }),
+      );
+    });
+
+    it('routes a deployment as soon as it runs when its Service came after status.endpoint, not at the 30 s recheck', async () => {
+      await env.client.create(
+        ModelDeployments,
+        deployment(NS, 'late-svc', GPU),
+      );
+      await waitFor(
+        'late-svc',
+        'provider dynamo',
+        m => m.status?.provider?.name === 'dynamo',
+      );
+      // The provider reports its endpoint before the operator has made the Service.
+      await env.client.apply(
+        ModelDeployments,
+        {
+          apiVersion: 'airunway.ai/v1alpha1',
+          kind: 'ModelDeployment',
+          metadata: { name: 'late-svc', namespace: NS },
+          status: {
+            phase: 'Deploying',
+            endpoint: { service: 'late-svc', port: 8000 },
+          },
+        } as never,
+        {
+          fieldManager: 'airunway-provider-dynamo',
+          subresource: 'status',
+          force: true,
+        },
+      );
+      await waitFor('late-svc', 'the Service reported missing', m =>
+        /Service 'late-svc' .* not found/.test(
+          conditionOf(m, 'GatewayReady')?.message ?? '',
+        ),
+      );
+      await provide('late-svc', 'dynamo');
+      await eventually(
+        'GatewayReady=True soon after Running',
+        async () => {
+          const md = await getDeployment(env.client, NS, 'late-svc');
+          return conditionOf(md, 'GatewayReady')?.status === 'True';
+        },
+        GATEWAY_RECHECK_MS / 3,
       );
     });
 

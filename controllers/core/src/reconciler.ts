@@ -136,6 +136,16 @@ const endpointChanged: Predicate<ModelDeployment> = {
     JSON.stringify(obj.status?.endpoint ?? null),
 };
 
+/**
+ * The model server now runs, so its Service is there by now: the gateway step looks
+ * again at once instead of at its next recheck (GATEWAY_RECHECK_MS) when it had not
+ * found the Service yet.
+ */
+const becameRunning: Predicate<ModelDeployment> = {
+  update: (old, obj) =>
+    old.status?.phase !== 'Running' && obj.status?.phase === 'Running',
+};
+
 /** Keeps what the deployment shows when the gateway step could not run (the core would otherwise drop it). */
 function liveGatewayResult(md: ModelDeployment): GatewayResult {
   const c = md.status?.conditions?.find(x => x.type === 'GatewayReady');
@@ -377,6 +387,7 @@ export function registerCoreController(
           annotationsChanged,
           labelsChanged,
           endpointChanged,
+          becameRunning,
           deleting,
         ),
       ],
