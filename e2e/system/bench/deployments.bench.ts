@@ -46,9 +46,11 @@ import {
   type ModelDeploymentObject,
   resourceCreated,
 } from '@runway-portal/provider-shared/testing';
-import { readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
+  apiServerCpuProfile,
   counterDelta,
   histogramDelta,
   histogramOf,
@@ -76,6 +78,8 @@ const PER_PROVIDER = envNumber(
   'PER_PROVIDER',
   Math.max(1, Math.min(25, Math.ceil(COUNT / 4))),
 );
+/** Seconds of API server CPU profile to take from the first create (0: none; the server then runs with --profiling=true). */
+const APISERVER_PROFILE_S = envNumber('APISERVER_PROFILE_S', 0);
 const ONLY = process.env.ONLY ?? '';
 if (ONLY !== '' && ONLY !== 'admission')
   throw new Error(
@@ -501,6 +505,7 @@ async function main(): Promise<void> {
       cluster: 'bench-system',
       deployments: COUNT + WORKLOADS.length * PER_PROVIDER,
       stepDelayMs: STEP_DELAY_MS,
+      apiServerProfiling: APISERVER_PROFILE_S > 0,
     },
     async running => {
       const client = new KubeClient(running.clusters[0].kubeConfig());
@@ -643,6 +648,7 @@ async function main(): Promise<void> {
         let atCreated: MetricSample[] | undefined;
         const start = performance.now();
         const elapsed = () => (performance.now() - start) / 1000;
+        const profiled = profileApiServer(client);
         const submitSeconds = await timed(() =>
           inParallel(COUNT, CONCURRENCY, i =>
             client.create(ModelDeployments, modelDeployment(i, NS)),
@@ -811,6 +817,7 @@ async function main(): Promise<void> {
             ).padStart(8)}`;
           }),
           "note: the controllers run from their built entry (dist/controller.cjs, the image's node flags), as the local system and the images do",
+          ...(profiled ? [await profiled] : []),
         ];
         process.stdout.write(`${lines.join('\n')}\n`);
         if (wrong.length > 0)
@@ -821,6 +828,22 @@ async function main(): Promise<void> {
         client.close();
       }
     },
+  );
+}
+
+/**
+ * With APISERVER_PROFILE_S, the API server's CPU profile over that many seconds
+ * from now, saved to a file; the line to print says where and how to read it.
+ */
+function profileApiServer(client: KubeClient): Promise<string> | undefined {
+  if (APISERVER_PROFILE_S <= 0) return undefined;
+  const file = join(tmpdir(), `runway-apiserver-${Date.now()}.pprof`);
+  return apiServerCpuProfile(client, APISERVER_PROFILE_S).then(
+    profile => {
+      writeFileSync(file, profile);
+      return `API server CPU profile, the first ${APISERVER_PROFILE_S} s from the first create: ${file} (go tool pprof -top ${file})`;
+    },
+    err => `API server CPU profile: none (${(err as Error).message})`,
   );
 }
 

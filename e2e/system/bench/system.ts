@@ -16,7 +16,13 @@ export const progress = (line: string) =>
  * the system afterwards, and on SIGINT, SIGTERM or SIGHUP (exit 130).
  */
 export async function withBenchSystem<T>(
-  settings: { cluster: string; deployments: number; stepDelayMs: number },
+  settings: {
+    cluster: string;
+    deployments: number;
+    stepDelayMs: number;
+    /** The API server serves /debug/pprof (off in every other cluster). */
+    apiServerProfiling?: boolean;
+  },
   work: (system: RunningSystem) => Promise<T>,
 ): Promise<T> {
   const stateDir = mkdtempSync(join(tmpdir(), `runway-${settings.cluster}-`));
@@ -45,7 +51,10 @@ export async function withBenchSystem<T>(
         nodes: nodesFor(settings.deployments),
         // Two or three Services per deployment: the harness's default /24 range holds only 253.
         extraArgs: {
-          'kube-apiserver': ['--service-cluster-ip-range=10.0.0.0/16'],
+          'kube-apiserver': [
+            '--service-cluster-ip-range=10.0.0.0/16',
+            ...(settings.apiServerProfiling ? ['--profiling=true'] : []),
+          ],
         },
       },
     });

@@ -179,31 +179,59 @@ export function histogramQuantile(
   return lowerBound;
 }
 
-/** GET /metrics from the client's API server (the text format: KubeClient.request only speaks JSON). */
-export async function scrapeMetrics(client: KubeClient): Promise<string> {
+/** GET `path` from the client's API server as bytes (KubeClient.request only speaks JSON), at most `timeoutMs`. */
+export async function getRaw(
+  client: KubeClient,
+  path: string,
+  timeoutMs = 30_000,
+): Promise<Buffer> {
   const options: https.RequestOptions = {};
   await client.kubeConfig.applyToHTTPSOptions(options);
   return new Promise((resolve, reject) => {
-    const req = https.get(`${client.server}/metrics`, options, res => {
+    const req = https.get(`${client.server}${path}`, options, res => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const body = Buffer.concat(chunks);
         if ((res.statusCode ?? 0) >= 400)
           reject(
             new Error(
-              `GET /metrics answered ${res.statusCode}: ${text.slice(0, 200)}`,
+              `GET ${path} answered ${res.statusCode}: ${body
+                .toString('utf8')
+                .slice(0, 200)}`,
             ),
           );
-        else resolve(text);
+        else resolve(body);
       });
       res.on('error', reject);
     });
-    req.setTimeout(30_000, () =>
-      req.destroy(new Error('GET /metrics: no answer within 30 s')),
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(
+        new Error(`GET ${path}: no answer within ${timeoutMs / 1000} s`),
+      ),
     );
     req.on('error', reject);
   });
+}
+
+/** GET /metrics from the client's API server (the Prometheus text format). */
+export async function scrapeMetrics(client: KubeClient): Promise<string> {
+  return (await getRaw(client, '/metrics')).toString('utf8');
+}
+
+/**
+ * A Go CPU profile of the API server over `seconds` (`/debug/pprof/profile`;
+ * the server must run with `--profiling=true`), for `go tool pprof`.
+ */
+export async function apiServerCpuProfile(
+  client: KubeClient,
+  seconds: number,
+): Promise<Buffer> {
+  return getRaw(
+    client,
+    `/debug/pprof/profile?seconds=${seconds}`,
+    (seconds + 30) * 1000,
+  );
 }
 
 /** The API server's counters now: requests by verb and resource, and the webhook samples. */
