@@ -84,6 +84,9 @@ export const APPLY_CONTENT_TYPE = 'application/apply-patch+yaml';
 /** Told about every object a write (create, replace, patch, apply; not dry runs) returned. */
 export type WriteListener = (rt: ResourceType, obj: KubeObject) => void;
 
+/** How long the client uses credentials read from the kubeconfig before reading them again. */
+const AUTH_REREAD_MS = 10_000;
+
 /** @public */
 export interface KubeClientOptions {
   /** Timeout of every non-watch request; default 30 s. */
@@ -111,8 +114,9 @@ type TlsMaterial = Pick<
  * group-version-kind, including custom resources.
  *
  * The kubeconfig (file, in-cluster, exec and token-file auth) is handled by
- * `@kubernetes/client-node`'s `KubeConfig`; credentials are re-read per
- * request so rotating tokens keep working.
+ * `@kubernetes/client-node`'s `KubeConfig`; credentials are re-read at most
+ * every `AUTH_REREAD_MS` and at once after a 401, so rotating tokens keep
+ * working (client-go re-reads a token file once a minute).
  *
  * @public
  */
@@ -123,6 +127,8 @@ export class KubeClient {
   private readonly userAgent: string;
   private agent?: http.Agent;
   private agentTls?: TlsMaterial;
+  /** The kubeconfig's credentials as request options, and when they were read. */
+  private auth?: { options: Promise<https.RequestOptions>; readAt: number };
   private readonly discovered = new Map<string, Promise<ResourceType[]>>();
   private readonly writeListeners = new Set<WriteListener>();
   /** Whether the API server answers; informers and controllers wait on its reconnects after an outage. */
@@ -531,8 +537,7 @@ export class KubeClient {
   // ---- transport ------------------------------------------------------------
 
   private async send(opts: RequestOptions): Promise<http.IncomingMessage> {
-    const auth: https.RequestOptions = {};
-    await this.kubeConfig.applyToHTTPSOptions(auth);
+    const auth = await this.authOptions();
     const url = new URL(this.server + opts.path + queryString(opts.query));
     const body =
       opts.body === undefined
@@ -553,41 +558,80 @@ export class KubeClient {
       headers['Content-Length'] = body.length;
     }
     const timeoutMs = opts.timeoutMs ?? this.requestTimeoutMs;
-    const signals = [
-      opts.signal,
-      timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined,
-    ].filter((s): s is AbortSignal => s !== undefined);
-    const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
     const transport = this.isHttps ? https : http;
     return new Promise((resolve, reject) => {
+      // A timer cleared when the exchange ends, not AbortSignal.timeout: that one fires
+      // (building a DOMException and destroying the finished request) after every request.
+      let timer: NodeJS.Timeout | undefined;
+      let answered: http.IncomingMessage | undefined;
       const req = transport.request(
         url,
-        { method: opts.method, headers, agent: this.agentFor(auth), signal },
+        {
+          method: opts.method,
+          headers,
+          agent: this.agentFor(auth),
+          signal: opts.signal,
+        },
         res => {
+          answered = res;
+          if (timer) res.once('close', () => clearTimeout(timer));
+          if (res.statusCode === 401) this.auth = undefined;
           if ((res.statusCode ?? 0) < 500) this.connectivity.answered();
           resolve(res);
         },
       );
+      let timedOut = false;
+      if (timeoutMs > 0) {
+        timer = setTimeout(() => {
+          timedOut = true;
+          if (answered)
+            answered.destroy(
+              new Error(`answer not complete within ${timeoutMs} ms`),
+            );
+          else req.destroy(new Error(`no answer within ${timeoutMs} ms`));
+        }, timeoutMs);
+        timer.unref();
+      }
       req.on('error', err => {
+        clearTimeout(timer);
         if (opts.signal?.aborted) {
           reject(opts.signal.reason);
           return;
         }
         // No HTTP answer at all: the server is unreachable (or too slow) until a probe says otherwise.
         this.connectivity.failed();
-        if (signal?.aborted) {
-          reject(
-            new KubeConnectionError(
-              opts.method,
-              opts.path,
-              new Error(`no answer within ${timeoutMs} ms`),
-            ),
-          );
-        } else reject(new KubeConnectionError(opts.method, opts.path, err));
+        reject(
+          new KubeConnectionError(
+            opts.method,
+            opts.path,
+            timedOut ? new Error(`no answer within ${timeoutMs} ms`) : err,
+          ),
+        );
       });
       if (body) req.write(body);
       req.end();
     });
+  }
+
+  /**
+   * The kubeconfig's credentials as request options, read again after
+   * AUTH_REREAD_MS (or a 401): reading them per request cost a controller a
+   * few per cent of its CPU (client-node builds an agent each time).
+   */
+  private authOptions(): Promise<https.RequestOptions> {
+    const now = Date.now();
+    if (!this.auth || now - this.auth.readAt >= AUTH_REREAD_MS) {
+      const options: https.RequestOptions = {};
+      const reading = this.kubeConfig
+        .applyToHTTPSOptions(options)
+        .then(() => options);
+      // A failed read (an exec plugin, say) is not kept: the next request tries again.
+      reading.catch(() => {
+        if (this.auth?.options === reading) this.auth = undefined;
+      });
+      this.auth = { options: reading, readAt: now };
+    }
+    return this.auth.options;
   }
 
   /** One keep-alive agent, rebuilt only when the TLS material changes. */
@@ -659,16 +703,17 @@ function readBody(
     res.on('error', err =>
       reject(new KubeConnectionError(opts.method, opts.path, err)),
     );
-    // 'close' after 'end' is a no-op: the promise is already resolved.
-    res.on('close', () =>
-      reject(
-        new KubeConnectionError(
-          opts.method,
-          opts.path,
-          new Error('connection closed mid-response'),
-        ),
-      ),
-    );
+    // Every response closes: only one closed before its end is an error.
+    res.on('close', () => {
+      if (!res.complete)
+        reject(
+          new KubeConnectionError(
+            opts.method,
+            opts.path,
+            new Error('connection closed mid-response'),
+          ),
+        );
+    });
   });
 }
 
