@@ -245,11 +245,14 @@ export function toRow(kind: RunwayKind, item: ListedObject): DashboardRow {
   }
 }
 
+/** Ages below this are shown in seconds. */
+export const AGE_IN_SECONDS_MS = 120_000;
+
 /** "45s", "12m", "3h", "5d" like kubectl; "" when unknown. */
 export function formatAge(createdMs: number, nowMs: number): string {
   if (!Number.isFinite(createdMs)) return '';
   const seconds = Math.max(0, Math.floor((nowMs - createdMs) / 1000));
-  if (seconds < 120) return `${seconds}s`;
+  if (seconds * 1000 < AGE_IN_SECONDS_MS) return `${seconds}s`;
   const minutes = Math.floor(seconds / 60);
   if (minutes < 120) return `${minutes}m`;
   const hours = Math.floor(minutes / 60);

@@ -12,7 +12,9 @@ describe('AgeFact', () => {
       />,
     );
     expect(screen.getByText('0s')).toBeInTheDocument();
-    act(() => jest.advanceTimersByTime(10_000));
+    act(() => jest.advanceTimersByTime(1_000));
+    expect(screen.getByText('1s')).toBeInTheDocument();
+    act(() => jest.advanceTimersByTime(9_000));
     expect(screen.getByText('10s')).toBeInTheDocument();
   });
 });

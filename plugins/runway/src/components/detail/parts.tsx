@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import type { KubeObject } from '../../api/types';
-import { formatAge } from '../../lib/rows';
+import { AGE_IN_SECONDS_MS, formatAge } from '../../lib/rows';
 import { DETAIL_TICK_MS, useNow } from '../common/useNow';
 
 /** Copies `text`; `label` is its accessible name (several sit side by side). */
@@ -82,14 +82,13 @@ export function OverviewFact({
 }
 
 /**
- * How old the resource is. Its own clock ticks every few seconds: a page
- * opened on a resource just created shows ages in seconds, which must move.
+ * How old the resource is. Its own clock ticks every second while the age is
+ * shown in seconds (a page opened on a resource just created), then every
+ * few seconds.
  */
 export function AgeFact({ object }: { object: KubeObject }) {
-  const now = useNow(DETAIL_TICK_MS);
-  return (
-    <OverviewFact name="Age">
-      {formatAge(Date.parse(object.metadata?.creationTimestamp ?? ''), now)}
-    </OverviewFact>
-  );
+  const created = Date.parse(object.metadata?.creationTimestamp ?? '');
+  const inSeconds = Date.now() - created < AGE_IN_SECONDS_MS;
+  const now = useNow(inSeconds ? 1_000 : DETAIL_TICK_MS);
+  return <OverviewFact name="Age">{formatAge(created, now)}</OverviewFact>;
 }
