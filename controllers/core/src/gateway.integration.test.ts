@@ -131,6 +131,24 @@ describe('core gateway integration against a real cluster', () => {
     }
   };
 
+  /** Writes `status` of deployment `name` as `provider` does (its own field manager). */
+  async function reportAs(provider: string, name: string, status: object) {
+    await env.client.apply(
+      ModelDeployments,
+      {
+        apiVersion: 'airunway.ai/v1alpha1',
+        kind: 'ModelDeployment',
+        metadata: { name, namespace: NS },
+        status,
+      } as never,
+      {
+        fieldManager: `airunway-provider-${provider}`,
+        subresource: 'status',
+        force: true,
+      },
+    );
+  }
+
   /** What a provider does once its resource runs: the model's Service, then status.endpoint (its own field manager). */
   async function provide(name: string, provider: string) {
     await env.client.apply(
@@ -146,20 +164,10 @@ describe('core gateway integration against a real cluster', () => {
       },
       { fieldManager: `airunway-provider-${provider}`, force: true },
     );
-    await env.client.apply(
-      ModelDeployments,
-      {
-        apiVersion: 'airunway.ai/v1alpha1',
-        kind: 'ModelDeployment',
-        metadata: { name, namespace: NS },
-        status: { phase: 'Running', endpoint: { service: name, port: 8000 } },
-      } as never,
-      {
-        fieldManager: `airunway-provider-${provider}`,
-        subresource: 'status',
-        force: true,
-      },
-    );
+    await reportAs(provider, name, {
+      phase: 'Running',
+      endpoint: { service: name, port: 8000 },
+    });
   }
 
   async function createGateway(
@@ -360,23 +368,10 @@ describe('core gateway integration against a real cluster', () => {
         m => m.status?.provider?.name === 'dynamo',
       );
       // The provider reports its endpoint before the operator has made the Service.
-      await env.client.apply(
-        ModelDeployments,
-        {
-          apiVersion: 'airunway.ai/v1alpha1',
-          kind: 'ModelDeployment',
-          metadata: { name: 'late-svc', namespace: NS },
-          status: {
-            phase: 'Deploying',
-            endpoint: { service: 'late-svc', port: 8000 },
-          },
-        } as never,
-        {
-          fieldManager: 'airunway-provider-dynamo',
-          subresource: 'status',
-          force: true,
-        },
-      );
+      await reportAs('dynamo', 'late-svc', {
+        phase: 'Deploying',
+        endpoint: { service: 'late-svc', port: 8000 },
+      });
       await waitFor('late-svc', 'the Service reported missing', m =>
         /Service 'late-svc' .* not found/.test(
           conditionOf(m, 'GatewayReady')?.message ?? '',

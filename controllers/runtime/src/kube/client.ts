@@ -580,10 +580,9 @@ export class KubeClient {
           resolve(res);
         },
       );
-      let timedOut = false;
       if (timeoutMs > 0) {
+        // The error given to destroy is the one the request or response emits.
         timer = setTimeout(() => {
-          timedOut = true;
           if (answered)
             answered.destroy(
               new Error(`answer not complete within ${timeoutMs} ms`),
@@ -600,13 +599,7 @@ export class KubeClient {
         }
         // No HTTP answer at all: the server is unreachable (or too slow) until a probe says otherwise.
         this.connectivity.failed();
-        reject(
-          new KubeConnectionError(
-            opts.method,
-            opts.path,
-            timedOut ? new Error(`no answer within ${timeoutMs} ms`) : err,
-          ),
-        );
+        reject(new KubeConnectionError(opts.method, opts.path, err));
       });
       if (body) req.write(body);
       req.end();
