@@ -120,4 +120,37 @@ describe('KubeClient transport', () => {
       await local.close();
     }
   });
+
+  it('answers a request while more answers stay open than a controller has workers', async () => {
+    // Watches and followed logs hold their connection; a lease renewal must not wait for one.
+    const local = await serve((req, res) => {
+      if (req.url?.startsWith('/open')) {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"type":"ADDED"');
+        return;
+      }
+      answer(200, { ok: true })(req, res);
+    });
+    try {
+      const open = await Promise.all(
+        Array.from({ length: 80 }, (_, i) =>
+          local.client.stream({
+            method: 'GET',
+            path: `/open/${i}`,
+            timeoutMs: 0,
+          }),
+        ),
+      );
+      await expect(
+        local.client.request({
+          method: 'GET',
+          path: '/lease',
+          timeoutMs: 2000,
+        }),
+      ).resolves.toEqual({ ok: true });
+      for (const res of open) res.destroy();
+    } finally {
+      await local.close();
+    }
+  });
 });

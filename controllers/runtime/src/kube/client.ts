@@ -627,7 +627,13 @@ export class KubeClient {
     return this.auth.options;
   }
 
-  /** One keep-alive agent, rebuilt only when the TLS material changes. */
+  /**
+   * One keep-alive agent, rebuilt only when the TLS material changes. It caps
+   * no sockets: every caller bounds its own concurrency (workers, informers),
+   * while a cap is shared with answers that stay open (watches, followed logs):
+   * with 64 reconciles and a provider's watches a lease renewal waited for a
+   * socket until the leader lost its lease.
+   */
   private agentFor(auth: https.RequestOptions): http.Agent {
     const tls: TlsMaterial = {
       ca: auth.ca,
@@ -643,8 +649,8 @@ export class KubeClient {
     this.agent?.destroy();
     this.agentTls = tls;
     this.agent = this.isHttps
-      ? new https.Agent({ ...tls, keepAlive: true, maxSockets: 64 })
-      : new http.Agent({ keepAlive: true, maxSockets: 64 });
+      ? new https.Agent({ ...tls, keepAlive: true })
+      : new http.Agent({ keepAlive: true });
     return this.agent;
   }
 }
