@@ -15,6 +15,7 @@ import {
 import {
   DEFAULT_FINALIZER_TIMEOUT_MS,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DEFAULT_PROVIDER_WORKERS,
 } from './controller';
 
 /** @public */
@@ -38,8 +39,8 @@ export const PROVIDER_OPTIONS = {
     flag: 'max-concurrent-reconciles',
     env: 'MAX_CONCURRENT_RECONCILES',
     help: 'parallel reconciles',
-    // Like the core's: a reconcile mostly waits on the API server (llm-d applies nine objects).
-    default: '16',
+    // A reconcile mostly waits on the API server (llm-d applies nine objects).
+    default: String(DEFAULT_PROVIDER_WORKERS),
     parse: p.wholeNumber(1, 64),
   },
   /** Unset: leader election is off. */

@@ -481,7 +481,7 @@ describe('options', () => {
         metricsPort: 0,
         healthPort: 9000,
         heartbeatIntervalMs: 60_000,
-        maxConcurrentReconciles: 16,
+        maxConcurrentReconciles: 32,
         logLevel: 'info',
       },
     });
