@@ -10,7 +10,9 @@
  * - an apply the API server rejects (422) is reported in the status, retried,
  *   and deletes nothing; fixing the spec recovers;
  * - a server error (the conversion webhook a v1beta1-only provider needs
- *   here) is reported as retrying, not as a failed deployment.
+ *   here) is reported as retrying, not as a failed deployment;
+ * - a new upstream resource is reported (ResourceCreated) before its helpers
+ *   are applied, and a helper rejected after that keeps what is true of it.
  */
 import path from 'node:path';
 import {
@@ -82,14 +84,22 @@ const definition: ProviderDefinition = {
     versions: ['v1beta1', 'v1alpha1'],
   },
   extraKinds: [ConfigMaps],
-  overrides: { frontendReplicas: 'integer', frontendReplicasText: 'string' },
+  overrides: {
+    frontendReplicas: 'integer',
+    frontendReplicasText: 'string',
+    configKey: 'string',
+  },
   transform(md, { apiVersion }) {
     if (apiVersion !== 'nvidia.com/v1alpha1')
       throw new Error(
         `test definition writes only v1alpha1, asked for ${apiVersion}`,
       );
     const overrides = md.spec.provider?.overrides as
-      | { frontendReplicas?: number; frontendReplicasText?: string }
+      | {
+          frontendReplicas?: number;
+          frontendReplicasText?: string;
+          configKey?: string;
+        }
       | undefined;
     const replicas =
       overrides?.frontendReplicasText ?? overrides?.frontendReplicas ?? 1;
@@ -108,7 +118,7 @@ const definition: ProviderDefinition = {
           apiVersion: 'v1',
           kind: 'ConfigMap',
           metadata: { name: `${name}-config` },
-          data: { model: md.spec.model.id },
+          data: { [overrides?.configKey ?? 'model']: md.spec.model.id },
         },
       ],
     };
@@ -319,6 +329,66 @@ describe('the shared provider loop against a real cluster', () => {
     expect(conditionOf(await getMd('llama'), 'ResourceCreated')).toMatchObject({
       status: 'True',
     });
+  });
+
+  it('reports ResourceCreated as soon as the upstream resource exists, then again with its helpers', async () => {
+    const messages: string[] = [];
+    const stop = new AbortController();
+    const watching = client
+      .watch<ModelDeployment & KubeObject>(
+        ModelDeployments,
+        {
+          namespace: NS,
+          fieldSelector: 'metadata.name=early',
+          signal: stop.signal,
+        },
+        ({ object }) => {
+          const created = conditionOf(object, 'ResourceCreated');
+          if (created?.status === 'True')
+            messages.push(object.status!.message!);
+        },
+      )
+      .catch(() => undefined);
+    try {
+      await createMd('early', spec());
+      await until('the helpers in the status', 'early', md =>
+        (md.status?.message ?? '').includes('ConfigMap'),
+      );
+      await waitFor('the watch to see it', async () => messages.length >= 2, {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+      });
+    } finally {
+      stop.abort();
+      await watching;
+    }
+    // The first status with ResourceCreated came before the ConfigMap was applied.
+    expect(messages[0]).toBe('DynamoGraphDeployment/early live');
+    expect(messages.at(-1)).toBe(
+      'DynamoGraphDeployment/early live, ConfigMap/early-config live',
+    );
+  });
+
+  it('keeps what is true of a new upstream resource when a helper applied after it is rejected', async () => {
+    await createMd('badhelper', spec({ configKey: 'not a key!' }));
+    await until('Failed', 'badhelper', md => md.status?.phase === 'Failed');
+    const md = await getMd('badhelper');
+    expect(md.status!.message).toMatch(
+      /^Applying ConfigMap 'badhelper-config' failed: 422 Invalid: .*not a key!/,
+    );
+    expect(conditionOf(md, 'ResourceCreated')).toMatchObject({
+      status: 'False',
+      reason: 'ApplyFailed',
+    });
+    // Announced before the ConfigMap failed, and still true: the DGD exists.
+    expect(md.status).toMatchObject({
+      endpoint: { service: 'badhelper', port: 8000 },
+      provider: {
+        resourceName: 'badhelper',
+        resourceKind: 'DynamoGraphDeployment',
+      },
+    });
+    expect(await isGone(() => getDgd('badhelper'))).toBe(false);
   });
 
   it('reports a first create rejected for a mistyped field as Failed with nothing created, and deletes nothing', async () => {

@@ -421,6 +421,7 @@ export class ProviderController {
     if ('failed' in first)
       return this.applyFailed(md, ctx, first.failed, primaryBefore, logger);
     const primaryLive = first.current;
+    const resource = { kind: primary.kind!, name: primary.metadata!.name! };
     // One event per deployment, for its upstream resource (seed 000 §9): helpers are not the transition.
     if (first.created)
       this.events.event(
@@ -430,24 +431,33 @@ export class ProviderController {
         `Created ${primaryLabel}`,
       );
 
-    // Helpers at once (llm-d has eight): a reconcile waits two round trips, not one per object.
-    // RoleBindings last: the API server checks a binding against its Role, which must exist.
-    const extrasLive: KubeObject[] = [];
-    for (const stage of [
-      helpers.filter(o => o.kind !== 'RoleBinding'),
-      helpers.filter(o => o.kind === 'RoleBinding'),
-    ]) {
-      const outcomes = await Promise.all(
-        stage.map(obj =>
-          this.applyOne(md, obj, this.liveOf(obj, false), logger),
-        ),
+    // Just created: say so while the helpers are applied, not after them. They can take
+    // seconds (each of llm-d's Services waits in the API server's ClusterIP allocator,
+    // which allocates one at a time for the whole cluster); the status after them is
+    // written only if it says more.
+    const announced =
+      first.created && helpers.length > 0
+        ? deployedStatus(
+            ctx,
+            resource,
+            this.definition.mapStatus(resolved, primaryLive ?? primary, []),
+          )
+        : undefined;
+    const [, applied] = await Promise.all([
+      announced && this.writeStatus(md, announced),
+      this.applyHelpers(md, helpers, logger),
+    ]);
+    const known = announced ?? md.status;
+    if ('failed' in applied)
+      return this.applyFailed(
+        md,
+        ctx,
+        applied.failed,
+        primaryLive,
+        logger,
+        known,
       );
-      for (const [i, outcome] of outcomes.entries()) {
-        if ('failed' in outcome)
-          return this.applyFailed(md, ctx, outcome.failed, primaryLive, logger);
-        extrasLive[helpers.indexOf(stage[i])] = outcome.current ?? stage[i];
-      }
-    }
+    const extrasLive = applied.live;
 
     // Helpers the deployment no longer needs (e.g. a ConfigMap once its flags are gone).
     const wanted = new Set(desired.map(o => `${o.kind}/${o.metadata!.name}`));
@@ -464,11 +474,7 @@ export class ProviderController {
       primaryLive ?? primary,
       extrasLive,
     );
-    const status = deployedStatus(
-      ctx,
-      { kind: primary.kind!, name: primary.metadata!.name! },
-      mapped,
-    );
+    const status = deployedStatus(ctx, resource, mapped);
     if (mapped.phase === 'Failed' && md.status?.phase !== 'Failed') {
       this.events.event(
         md,
@@ -477,7 +483,38 @@ export class ProviderController {
         `Provider resource in error state: ${mapped.message}`,
       );
     }
-    return this.writeStatus(md, status);
+    return this.writeStatus(md, status, known);
+  }
+
+  /**
+   * Applies the helper objects at once (llm-d has eight), so a reconcile waits
+   * two round trips, not one per object. RoleBindings last: the API server
+   * checks a binding against its Role, which must exist. Returns what is live
+   * afterwards, in the order of `helpers`, or the first failure.
+   */
+  private async applyHelpers(
+    md: ModelDeployment & KubeObject,
+    helpers: KubeObject[],
+    logger: Logger,
+  ): Promise<
+    { live: KubeObject[] } | { failed: { label: string; err: unknown } }
+  > {
+    const live: KubeObject[] = [];
+    for (const stage of [
+      helpers.filter(o => o.kind !== 'RoleBinding'),
+      helpers.filter(o => o.kind === 'RoleBinding'),
+    ]) {
+      const outcomes = await Promise.all(
+        stage.map(obj =>
+          this.applyOne(md, obj, this.liveOf(obj, false), logger),
+        ),
+      );
+      for (const [i, outcome] of outcomes.entries()) {
+        if ('failed' in outcome) return outcome;
+        live[helpers.indexOf(stage[i])] = outcome.current ?? stage[i];
+      }
+    }
+    return { live };
   }
 
   /**
@@ -513,13 +550,18 @@ export class ProviderController {
     }
   }
 
-  /** An apply the API server did not take: say so in the status, retry with backoff, delete nothing. */
+  /**
+   * An apply the API server did not take: say so in the status, retry with
+   * backoff, delete nothing. `known` is the provider's status as last written
+   * (by default the cached one).
+   */
   private async applyFailed(
     md: ModelDeployment & KubeObject,
     ctx: StatusContext,
     { label, err }: { label: string; err: unknown },
     upstream: KubeObject | undefined,
     logger: Logger,
+    known: ModelDeploymentStatus | undefined = md.status,
   ): Promise<Result> {
     const upstreamExists = upstream !== undefined;
     const failure = applyFailure(label, err, upstreamExists);
@@ -529,20 +571,23 @@ export class ProviderController {
       error_type: 'ApplyFailed',
     });
     logger.warn('apply failed', { object: label, error: err });
-    if (md.status?.message !== failure.message)
+    if (known?.message !== failure.message)
       this.events.event(md, 'Warning', 'ProviderError', failure.message);
     await this.writeStatus(
       md,
-      applyFailedStatus(ctx, failure, md.status, upstreamExists),
+      applyFailedStatus(ctx, failure, known, upstreamExists),
+      known,
     );
     return { requeue: true };
   }
 
+  /** Writes the provider's status unless `live` (by default the cached one) already shows it. */
   private async writeStatus(
     md: ModelDeployment & KubeObject,
     status: ModelDeploymentStatus,
+    live: ModelDeploymentStatus | undefined = md.status,
   ): Promise<void> {
-    if (statusUpToDate(status, md.status)) return;
+    if (statusUpToDate(status, live)) return;
     await this.applier.applyStatus({
       apiVersion: DEPLOYMENTS_API_VERSION,
       kind: 'ModelDeployment',
