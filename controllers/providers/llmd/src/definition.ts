@@ -59,6 +59,10 @@ export const llmdProvider: ProviderDefinition = {
     versions: ['v1'],
   },
   extraKinds: LLMD_EXTRA_KINDS,
+  // Twice the others': a first reconcile waits seconds on its two Services, which the API
+  // server allocates ClusterIPs for one at a time, cluster-wide; the status saying the
+  // InferencePool exists goes out before that wait, so more at once report it sooner.
+  maxConcurrentReconciles: 64,
   overrides: LLMD_OVERRIDES,
   transform: md => ({ objects: buildLlmdObjects(md) }),
   mapStatus: (md, _pool, extras = []): MappedStatus =>

@@ -183,7 +183,9 @@ export class ProviderController {
       .replayFirst(providerNeedsWork)
       .withOptions({
         maxConcurrentReconciles:
-          this.options.maxConcurrentReconciles ?? DEFAULT_PROVIDER_WORKERS,
+          this.options.maxConcurrentReconciles ??
+          this.definition.maxConcurrentReconciles ??
+          DEFAULT_PROVIDER_WORKERS,
       });
     for (const rt of this.definition.extraKinds ?? [])
       builder = builder.owns(rt, { selector: MANAGED_SELECTOR });

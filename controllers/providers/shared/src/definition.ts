@@ -96,6 +96,12 @@ export interface ProviderDefinition {
   ): Promise<Record<string, string> | undefined>;
   /** Kinds besides the upstream one that `transform` may return (ConfigMaps, Services...). */
   extraKinds?: ResourceType[];
+  /**
+   * Parallel reconciles when `--max-concurrent-reconciles` is not given;
+   * unset: `DEFAULT_PROVIDER_WORKERS`. For providers whose reconciles wait
+   * longer than most (llm-d's on the API server's ClusterIP allocator).
+   */
+  maxConcurrentReconciles?: number;
   /** Known `spec.provider.overrides` keys and types; unknown keys warn, wrong types fail. */
   overrides: OverrideSchema;
   /**

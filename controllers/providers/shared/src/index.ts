@@ -70,6 +70,10 @@ export {
   statusUpToDate,
 } from './status';
 export type { ApplyFailure, StatusContext } from './status';
-export { PROVIDER_OPTIONS, parseProviderOptions } from './options';
+export {
+  PROVIDER_OPTIONS,
+  parseProviderOptions,
+  providerOptions,
+} from './options';
 export type { ProviderProcessOptions } from './options';
 export { providerLeaseName, runProvider } from './run';

@@ -17,6 +17,7 @@ import {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   DEFAULT_PROVIDER_WORKERS,
 } from './controller';
+import type { ProviderDefinition } from './definition';
 
 /** @public */
 export const PROVIDER_OPTIONS = {
@@ -55,10 +56,26 @@ export const PROVIDER_OPTIONS = {
 /** @public */
 export type ProviderProcessOptions = ParsedOptions<typeof PROVIDER_OPTIONS>;
 
+/** One provider's flags: the table with its own default for parallel reconciles (so `--help` shows it). @public */
+export function providerOptions(
+  definition: Pick<ProviderDefinition, 'maxConcurrentReconciles'> = {},
+): typeof PROVIDER_OPTIONS {
+  const workers = definition.maxConcurrentReconciles;
+  if (workers === undefined) return PROVIDER_OPTIONS;
+  return {
+    ...PROVIDER_OPTIONS,
+    maxConcurrentReconciles: {
+      ...PROVIDER_OPTIONS.maxConcurrentReconciles,
+      default: String(workers),
+    },
+  };
+}
+
 /** The settings, or every problem, each naming the flag, its variable and the fix. @public */
 export function parseProviderOptions(
   argv: string[],
   env: Record<string, string | undefined>,
+  definition: Pick<ProviderDefinition, 'maxConcurrentReconciles'> = {},
 ): OptionsResult<ProviderProcessOptions> {
-  return parseProcessOptions(PROVIDER_OPTIONS, argv, env);
+  return parseProcessOptions(providerOptions(definition), argv, env);
 }

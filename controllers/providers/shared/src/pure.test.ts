@@ -20,8 +20,9 @@ import { applyDecision, containsDesired } from './drift';
 import {
   DEFAULT_FINALIZER_TIMEOUT_MS,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DEFAULT_PROVIDER_WORKERS,
 } from './controller';
-import { parseProviderOptions } from './options';
+import { parseProviderOptions, providerOptions } from './options';
 import { checkOverrides } from './overrides';
 import { registrationStatus } from './registration';
 import {
@@ -494,6 +495,19 @@ describe('options', () => {
         heartbeatIntervalMs: DEFAULT_HEARTBEAT_INTERVAL_MS,
       }),
     });
+  });
+  it("defaults parallel reconciles to the definition's own number, and the flag wins over it", () => {
+    const own = { maxConcurrentReconciles: 64 };
+    expect(parseProviderOptions([], {}, own)).toMatchObject({
+      options: { maxConcurrentReconciles: 64 },
+    });
+    expect(
+      parseProviderOptions(['--max-concurrent-reconciles', '8'], {}, own),
+    ).toMatchObject({ options: { maxConcurrentReconciles: 8 } });
+    expect(parseProviderOptions([], {})).toMatchObject({
+      options: { maxConcurrentReconciles: DEFAULT_PROVIDER_WORKERS },
+    });
+    expect(providerOptions(own).maxConcurrentReconciles.default).toBe('64');
   });
   it('names every bad option, its variable and the fix', () => {
     expect(

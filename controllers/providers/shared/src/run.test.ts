@@ -52,6 +52,18 @@ describe('runProvider', () => {
     );
   });
 
+  it("shows the definition's own default for parallel reconciles in --help", async () => {
+    expect(await runProvider(definition, ['--help'], {})).toBe(0);
+    expect(out).toContain('parallel reconciles, default 32\n');
+    out = '';
+    expect(
+      await runProvider({ ...definition, maxConcurrentReconciles: 64 }, [
+        '--help',
+      ]),
+    ).toBe(0);
+    expect(out).toContain('parallel reconciles, default 64\n');
+  });
+
   it('exits 2 naming a bad flag', async () => {
     expect(
       await runProvider(definition, ['--finalizer-timeout', 'soon'], {

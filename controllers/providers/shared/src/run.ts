@@ -10,8 +10,8 @@ import {
 import { ProviderController } from './controller';
 import type { ProviderDefinition } from './definition';
 import {
-  PROVIDER_OPTIONS,
   parseProviderOptions,
+  providerOptions,
   type ProviderProcessOptions,
 } from './options';
 
@@ -29,8 +29,8 @@ export function runProvider(
   return runControllerProcess(
     {
       program: `${definition.name}-provider`,
-      specs: PROVIDER_OPTIONS,
-      parse: parseProviderOptions,
+      specs: providerOptions(definition),
+      parse: (args, vars) => parseProviderOptions(args, vars, definition),
       run: options => serveProvider(definition, options),
     },
     argv,
