@@ -25,6 +25,7 @@ import {
   planGateway,
 } from '@runway-portal/plugin-runway-common';
 import type { GatewayResult } from './decide';
+import { fingerprint } from './fingerprint';
 import {
   type GatewayCrdCheck,
   type GatewayList,
@@ -57,8 +58,8 @@ export interface GatewayStepOptions {
 }
 
 export class GatewayStep {
-  /** What this process applied per deployment (and when), so unchanged objects are not sent again each reconcile. */
-  private readonly applied = new Map<string, { json: string; at: number }>();
+  /** What this process applied per deployment (a digest, and when), so unchanged objects are not sent again each reconcile. */
+  private readonly applied = new Map<string, { digest: string; at: number }>();
 
   constructor(
     private readonly client: KubeClient,
@@ -133,11 +134,11 @@ export class GatewayStep {
           ['endpointPicker', plan.objects.endpointPicker],
           ['httpRoute', plan.objects.httpRoute],
         ] as const;
-        const json = JSON.stringify(plan.objects);
+        const digest = fingerprint(plan.objects);
         const last = this.applied.get(key);
         if (
           !last ||
-          last.json !== json ||
+          last.digest !== digest ||
           Date.now() - last.at > GATEWAY_RESYNC_MS
         ) {
           // Groups at once: none needs another to exist first (the picker's pods wait for their
@@ -161,7 +162,7 @@ export class GatewayStep {
             };
           }
           await this.deleteCreated(md, plan.remove);
-          this.applied.set(key, { json, at: Date.now() });
+          this.applied.set(key, { digest, at: Date.now() });
         }
         return {
           result: { outcome: plan.outcome, status: plan.status },

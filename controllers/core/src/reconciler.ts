@@ -45,6 +45,7 @@ import {
   withStaleProvidersUnready,
 } from './liveness';
 import { GATEWAY_RECHECK_MS, GatewayStep } from './gateway';
+import { fingerprint } from './fingerprint';
 import { GatewayCrdCheck, GatewayList } from './lookups';
 import { CoreMetrics } from './metrics';
 
@@ -209,7 +210,7 @@ export function registerCoreController(
   );
   const heartbeatTimeoutMs =
     options.providerHeartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS;
-  // What this process applied last per key: a status it released (phase) is written again only when needed.
+  // What this process applied last per key (a digest): a status it released (phase) is written again only when needed.
   const lastApplied = new Map<string, string>();
 
   const reconcile: Reconciler = async request => {
@@ -331,9 +332,9 @@ export function registerCoreController(
           { force: true },
         );
       }
-      const statusJson = JSON.stringify(decision.status);
+      const statusDigest = fingerprint(decision.status);
       if (
-        lastApplied.get(key) !== statusJson ||
+        lastApplied.get(key) !== statusDigest ||
         !coreStatusUpToDate(decision.status, md.status)
       ) {
         await applier.applyStatus(
@@ -346,7 +347,7 @@ export function registerCoreController(
           // Force: phase/message are shared with the provider, which owns them once it acts.
           { force: true },
         );
-        lastApplied.set(key, statusJson);
+        lastApplied.set(key, statusDigest);
       }
       for (const e of decision.events) {
         events.event(md, e.type, e.reason, e.message);
