@@ -40,7 +40,7 @@ export const PROVIDER_OPTIONS = {
     flag: 'max-concurrent-reconciles',
     env: 'MAX_CONCURRENT_RECONCILES',
     help: 'parallel reconciles',
-    // A reconcile mostly waits on the API server (llm-d applies nine objects).
+    // The definition may have its own (providerOptions); a reconcile mostly waits on the API server.
     default: String(DEFAULT_PROVIDER_WORKERS),
     parse: p.wholeNumber(1, 64),
   },
