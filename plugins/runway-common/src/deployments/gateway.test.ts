@@ -554,13 +554,13 @@ describe('planGateway', () => {
         },
       },
       'WaitingForProvider',
-      'status.endpoint.service',
+      "Waiting for the model's Service from provider 'dynamo' (status.endpoint.service, in namespace 'default')",
     ],
     [
       'the Service not found',
       { modelService: null },
       'WaitingForProvider',
-      "Service 'llama' (status.endpoint.service) not found",
+      "Waiting for the model's Service from provider 'dynamo' (status.endpoint.service, in namespace 'default')",
     ],
     [
       'a Service without selector',
@@ -593,6 +593,26 @@ describe('planGateway', () => {
         message: expect.stringContaining(message),
       },
     });
+  });
+
+  it('says the same while the Service is not reported and while it is not created yet, looking again only once it is reported', () => {
+    // The provider reporting the Service's name is no transition: no status write for it.
+    const notReported = planGateway({
+      ...input(running()),
+      md: {
+        ...running(),
+        status: { ...running().status, endpoint: undefined },
+      },
+    });
+    const notCreated = planGateway({
+      ...input(running()),
+      modelService: null,
+    });
+    expect(notReported).toMatchObject({ action: 'report', recheck: false });
+    expect(notCreated).toMatchObject({ action: 'report', recheck: true });
+    expect(notCreated.action === 'report' && notCreated.outcome).toEqual(
+      notReported.action === 'report' && notReported.outcome,
+    );
   });
 
   it('cleans up every object the core may have created when disabled; nothing to say without the CRDs', () => {

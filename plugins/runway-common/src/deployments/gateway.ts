@@ -958,26 +958,20 @@ export function planGateway(input: GatewayInput): GatewayPlan {
     providerPool = pool;
   } else {
     const serviceName = md.status?.endpoint?.service;
-    if (!serviceName || input.modelService === undefined) {
+    // One message for both waits (nothing reported yet; reported but not created yet): the
+    // provider reporting the Service's name is no transition of GatewayReady, and a message
+    // naming it would cost every deployment a status write on its way to ResourceCreated.
+    // The name itself is in status.endpoint.service.
+    if (!serviceName || !input.modelService) {
       return {
         action: 'report',
         outcome: outcome(
           'False',
           'WaitingForProvider',
-          `Waiting for provider '${providerName}' to report status.endpoint.service: the InferencePool selects the pods behind that Service`,
+          `Waiting for the model's Service from provider '${providerName}' (status.endpoint.service, in namespace '${namespace}'): the InferencePool selects the pods behind it`,
         ),
-        recheck: false,
-      };
-    }
-    if (input.modelService === null) {
-      return {
-        action: 'report',
-        outcome: outcome(
-          'False',
-          'WaitingForProvider',
-          `Service '${serviceName}' (status.endpoint.service) not found in namespace '${namespace}' yet`,
-        ),
-        recheck: true,
+        // Reported but not there yet: look again (the provider's status may not change when it appears).
+        recheck: Boolean(serviceName) && input.modelService === null,
       };
     }
     const selector = input.modelService.selector ?? {};
