@@ -36,16 +36,24 @@ interface ManagedField {
   time?: string;
 }
 
-/** The manager of the newest managedFields entry: who wrote last (to the second). */
-function lastWriter(obj: KubeObject): string {
-  const entries = (obj.metadata?.managedFields ?? []) as ManagedField[];
-  const newest = [...entries].sort((a, b) =>
-    (b.time ?? '').localeCompare(a.time ?? ''),
-  )[0];
-  if (!newest) return '?';
-  return `${newest.manager}${
-    newest.subresource ? ` (${newest.subresource})` : ''
-  }`;
+/**
+ * Who made a write: the managedFields entries that differ from the version
+ * before (an entry's time has only second resolution, so the newest entry
+ * can be an earlier writer of the same second); the newest one for a create.
+ */
+function writerOf(before: KubeObject | undefined, after: KubeObject): string {
+  const entries = (o: KubeObject | undefined) =>
+    ((o?.metadata?.managedFields ?? []) as ManagedField[]).map(e =>
+      JSON.stringify(e),
+    );
+  const was = new Set(entries(before));
+  const changed = ((after.metadata?.managedFields ?? []) as ManagedField[])
+    .filter(e => !was.has(JSON.stringify(e)))
+    .sort((a, b) => (b.time ?? '').localeCompare(a.time ?? ''));
+  const label = (e: ManagedField) =>
+    `${e.manager}${e.subresource ? ` (${e.subresource})` : ''}`;
+  if (changed.length > 0) return changed.map(label).join(' + ');
+  return before ? '? (no managedFields entry changed)' : '?';
 }
 
 /** What changed between two versions of a deployment, as short phrases. */
@@ -61,6 +69,8 @@ function describeChange(
     if (json(before.metadata?.[key]) !== json(after.metadata?.[key]))
       out.push(key);
   }
+  if (before.status?.message !== after.status?.message)
+    out.push(`message "${after.status?.message ?? ''}"`);
   if (before.status?.phase !== after.status?.phase)
     out.push(`phase ${before.status?.phase ?? '-'} → ${after.status?.phase}`);
   const conditions = (o: ModelDeploymentObject) =>
@@ -72,9 +82,21 @@ function describeChange(
     const old = was.get(type);
     if (!old || old.status !== c.status || old.reason !== c.reason)
       out.push(`${type}=${c.status} (${c.reason})`);
+    else if (old.message !== c.message)
+      out.push(`${type} message "${c.message ?? ''}"`);
   }
-  const { conditions: _a, phase: _b, ...restBefore } = before.status ?? {};
-  const { conditions: _c, phase: _d, ...restAfter } = after.status ?? {};
+  const {
+    conditions: _a,
+    phase: _b,
+    message: _m,
+    ...restBefore
+  } = before.status ?? {};
+  const {
+    conditions: _c,
+    phase: _d,
+    message: _n,
+    ...restAfter
+  } = after.status ?? {};
   for (const key of new Set([
     ...Object.keys(restBefore),
     ...Object.keys(restAfter),
@@ -140,8 +162,8 @@ async function main() {
             const at = ((performance.now() - start) / 1000).toFixed(2);
             const list = lines.get(name) ?? [];
             list.push(
-              `  ${at.padStart(6)} s  ${lastWriter(md).padEnd(
-                28,
+              `  ${at.padStart(6)} s  ${writerOf(last.get(name), md).padEnd(
+                36,
               )} ${describeChange(last.get(name), md).join(', ')}`,
             );
             lines.set(name, list);
