@@ -1,0 +1,337 @@
+/**
+ * The floor of issue 21's end-to-end target: what the API server alone
+ * needs for the writes every deployment makes on its way to
+ * `ResourceCreated`, replayed by one client with no controller, no webhook
+ * and no watcher doing anything else. No implementation of the same
+ * behaviour on the same machine can be faster than this.
+ *
+ * The writes go to copies of the real CRDs (the ModelDeployment CRD
+ * Runway installs, and KAITO's Workspace) under another API group, so
+ * the running controllers, webhooks and simulators never see them, and
+ * the floor can be measured in the same run as the real thing.
+ */
+import {
+  Events,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '@runway-portal/controller-runtime';
+import type { TestCluster } from '@runway-portal/e2e-cluster';
+import { OBSERVED_IDENTITY_ANNOTATION } from '@runway-portal/plugin-runway-common';
+import { providerFinalizer } from '@runway-portal/provider-shared';
+import { inParallel, timed } from '@runway-portal/e2e-testing';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseAllDocuments, stringify } from 'yaml';
+import { modelDeployment } from '../src/workloads';
+
+/** The API group of the copies: no controller of the system watches it. */
+export const FLOOR_GROUP = 'floor.bench.airunway.ai';
+
+const REPO = resolve(__dirname, '../../..');
+const COPIES = [
+  {
+    file: join(
+      REPO,
+      'controllers/deploy/crds/airunway.ai_modeldeployments.yaml',
+    ),
+    plural: 'modeldeployments',
+    kind: 'ModelDeployment',
+  },
+  {
+    file: join(
+      REPO,
+      'e2e/simulators/upstream-crds/kaito-kaito.sh_workspaces.yaml',
+    ),
+    plural: 'workspaces',
+    kind: 'Workspace',
+  },
+] as const;
+
+/** The copy's resource, at the version the original serves. */
+function copyOf(kind: string, version: string): ResourceType {
+  const copy = COPIES.find(c => c.kind === kind)!;
+  return {
+    group: FLOOR_GROUP,
+    version,
+    plural: copy.plural,
+    kind,
+    namespaced: true,
+  };
+}
+
+/** A CRD document moved to FLOOR_GROUP, schema and CEL rules unchanged. */
+export function renameCrdGroup(
+  crd: Record<string, any>,
+  group: string,
+): Record<string, any> {
+  return {
+    ...crd,
+    metadata: { name: `${crd.spec.names.plural}.${group}` },
+    spec: { ...crd.spec, group },
+  };
+}
+
+/** Installs the copies into `cluster`; returns their resources by kind. */
+export async function installFloorCrds(
+  cluster: TestCluster,
+): Promise<{ deployments: ResourceType; upstream: ResourceType }> {
+  const dir = mkdtempSync(join(tmpdir(), 'runway-floor-crds-'));
+  const versions = new Map<string, string>();
+  const files = COPIES.map(copy => {
+    const crd = parseAllDocuments(readFileSync(copy.file, 'utf8'))
+      .map(d => d.toJSON())
+      .find(d => d?.kind === 'CustomResourceDefinition');
+    const served = (crd.spec.versions as Array<any>).find(v => v.storage);
+    versions.set(copy.kind, served.name);
+    const file = join(dir, `${copy.plural}.yaml`);
+    writeFileSync(file, stringify(renameCrdGroup(crd, FLOOR_GROUP)));
+    return file;
+  });
+  await cluster.installCrds(files);
+  return {
+    deployments: copyOf('ModelDeployment', versions.get('ModelDeployment')!),
+    upstream: copyOf('Workspace', versions.get('Workspace')!),
+  };
+}
+
+const condition = (
+  type: string,
+  status: string,
+  reason: string,
+  message: string,
+) => ({
+  type,
+  status,
+  reason,
+  message,
+  lastTransitionTime: new Date().toISOString(),
+  observedGeneration: 1,
+});
+
+/**
+ * The writes of one deployment until `ResourceCreated`, in the order the
+ * core and a provider make them, with bodies of the same shape and size
+ * (`bench:writes` prints the real ones): the create; the core's label
+ * and observed-identity annotation, its status (engine, provider, four
+ * conditions) and the ProviderSelected Event; the provider's finalizer,
+ * the upstream object (a Workspace owned by the deployment), its status
+ * (phase, endpoint, replicas, three conditions) and the ResourceCreated
+ * Event.
+ */
+export async function floorWrites(
+  client: KubeClient,
+  rts: { deployments: ResourceType; upstream: ResourceType },
+  i: number,
+  namespace: string,
+): Promise<void> {
+  const md = modelDeployment(i, namespace);
+  const name = md.metadata.name;
+  const id = { name, namespace };
+  const apiVersion = `${FLOOR_GROUP}/${rts.deployments.version}`;
+  const kind = 'ModelDeployment';
+  const created = await client.create(rts.deployments, {
+    ...md,
+    apiVersion,
+  } as KubeObject);
+  const event = (reason: string, message: string) =>
+    client.create(Events, {
+      metadata: { name: `${name}.${reason.toLowerCase()}`, namespace },
+      involvedObject: {
+        apiVersion,
+        kind,
+        name,
+        namespace,
+        uid: created.metadata?.uid,
+      },
+      type: 'Normal',
+      reason,
+      message,
+      count: 1,
+      firstTimestamp: new Date().toISOString(),
+      lastTimestamp: new Date().toISOString(),
+      source: { component: 'airunway-core' },
+    } as KubeObject);
+  await client.apply(
+    rts.deployments,
+    {
+      apiVersion,
+      kind,
+      metadata: {
+        ...id,
+        labels: { 'airunway.ai/provider': 'kaito' },
+        annotations: {
+          [OBSERVED_IDENTITY_ANNOTATION]: JSON.stringify({
+            'model.id': 'google/gemma-3-1b-it-qat-q8_0-gguf',
+            'engine.type': 'llamacpp',
+            'provider.name': 'kaito',
+          }),
+        },
+      },
+    },
+    { fieldManager: 'airunway-core', force: true },
+  );
+  await client.apply(
+    rts.deployments,
+    {
+      apiVersion,
+      kind,
+      metadata: id,
+      status: {
+        observedGeneration: 1,
+        engine: {
+          type: 'llamacpp',
+          selectedReason: 'specified in spec.engine.type',
+        },
+        provider: {
+          name: 'kaito',
+          selectedReason: 'CPU inference with llama.cpp: kaito',
+        },
+        conditions: [
+          condition(
+            'Validated',
+            'True',
+            'ValidationPassed',
+            'Spec validation passed',
+          ),
+          condition(
+            'EngineSelected',
+            'True',
+            'Specified',
+            'Engine llamacpp specified in spec.engine.type',
+          ),
+          condition(
+            'ProviderSelected',
+            'True',
+            'AutoSelected',
+            "Selected provider 'kaito': CPU inference with llama.cpp",
+          ),
+          condition(
+            'GatewayReady',
+            'False',
+            'WaitingForProvider',
+            "Waiting for the model's Service from provider 'kaito' (status.endpoint.service, in namespace 'bench-floor'): the InferencePool selects the pods behind it",
+          ),
+        ],
+      },
+    },
+    { fieldManager: 'airunway-core', subresource: 'status', force: true },
+  );
+  await event(
+    'ProviderSelected',
+    "Selected provider 'kaito': CPU inference with llama.cpp",
+  );
+  await client.apply(
+    rts.deployments,
+    {
+      apiVersion,
+      kind,
+      metadata: { ...id, finalizers: [providerFinalizer('kaito')] },
+    },
+    { fieldManager: 'airunway-provider-kaito' },
+  );
+  await client.apply(
+    rts.upstream,
+    {
+      apiVersion: `${FLOOR_GROUP}/${rts.upstream.version}`,
+      kind: 'Workspace',
+      metadata: {
+        ...id,
+        labels: { 'kaito.sh/model-source': 'huggingface' },
+        ownerReferences: [
+          {
+            apiVersion,
+            kind,
+            name,
+            uid: created.metadata!.uid!,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      resource: {
+        count: 1,
+        labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux' } },
+      },
+      inference: {
+        template: {
+          spec: {
+            containers: [
+              {
+                name: 'model',
+                image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
+                args: [
+                  '--model',
+                  'google/gemma-3-1b-it-qat-q8_0-gguf',
+                  '--port',
+                  '5000',
+                ],
+                ports: [{ containerPort: 5000 }],
+                resources: { requests: { cpu: '8', memory: '16Gi' } },
+              },
+            ],
+          },
+        },
+      },
+    } as KubeObject,
+    { fieldManager: 'airunway-provider-kaito', force: true },
+  );
+  await client.apply(
+    rts.deployments,
+    {
+      apiVersion,
+      kind,
+      metadata: id,
+      status: {
+        phase: 'Deploying',
+        message: 'Waiting for KAITO to deploy the workspace',
+        provider: { resourceName: name, resourceKind: 'Workspace' },
+        replicas: { desired: 1, ready: 0, available: 0 },
+        endpoint: { service: name, port: 80 },
+        conditions: [
+          condition(
+            'ProviderCompatible',
+            'True',
+            'Compatible',
+            'Engine llamacpp is supported by kaito',
+          ),
+          condition(
+            'ResourceCreated',
+            'True',
+            'ResourceCreated',
+            `Created Workspace '${name}'`,
+          ),
+          condition(
+            'Ready',
+            'False',
+            'Deploying',
+            'Waiting for KAITO to deploy the workspace',
+          ),
+        ],
+      },
+    },
+    {
+      fieldManager: 'airunway-provider-kaito',
+      subresource: 'status',
+      force: true,
+    },
+  );
+  await event('ResourceCreated', `Created Workspace '${name}'`);
+}
+
+/** How many requests `floorWrites` makes per deployment. */
+export const FLOOR_WRITES_PER_DEPLOYMENT = 8;
+
+/** Seconds for `count` deployments' floor writes, `concurrency` deployments at a time. */
+export function floorRound(
+  client: KubeClient,
+  rts: { deployments: ResourceType; upstream: ResourceType },
+  count: number,
+  concurrency: number,
+  namespace: string,
+): Promise<number> {
+  return timed(() =>
+    inParallel(count, concurrency, i => floorWrites(client, rts, i, namespace)),
+  );
+}
