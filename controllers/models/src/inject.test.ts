@@ -1,4 +1,9 @@
 import type { KubeObject } from '@runway-portal/controller-runtime';
+import {
+  evaluateCondition,
+  INJECTION_REQUESTED_CONDITION,
+  toCel,
+} from '@runway-portal/plugin-runway-common';
 import { injectionWebhook, injectModels, type ModelLookup } from './inject';
 import type { ModelObject } from './resources';
 
@@ -274,6 +279,53 @@ describe('injectionWebhook', () => {
       code: 500,
       reason: 'InternalError',
       message: 'model injection failed: API server unreachable',
+    });
+  });
+});
+
+describe('INJECTION_REQUESTED_CONDITION (the API server calls the webhook only when it is true)', () => {
+  const asked = (p: KubeObject) => {
+    const outcome = evaluateCondition(
+      INJECTION_REQUESTED_CONDITION.expression,
+      {
+        object: toCel(p),
+      },
+    );
+    if (!outcome.ok) throw new Error(outcome.error);
+    return outcome.value;
+  };
+
+  it.each([
+    ['no annotations', undefined],
+    ['empty annotations', {}],
+    ['only other annotations', { 'prometheus.io/scrape': 'true' }],
+    [
+      "only the injection's options",
+      { 'models.airunway.ai/mount-path': '/weights' },
+    ],
+  ])(
+    'is false for a pod with %s, which the webhook lets through unchanged',
+    async (_label, annotations) => {
+      expect(asked(pod(annotations))).toBe(false);
+      expect(await injectModels(pod(annotations), 'ml', lookup)).toEqual({
+        allowed: true,
+        message: 'no injection requested',
+      });
+    },
+  );
+
+  it.each([
+    ['a model', { 'models.airunway.ai/inject': 'llama-3-8b' }],
+    [
+      'an empty list (denied by the webhook)',
+      { 'models.airunway.ai/inject': '' },
+    ],
+    ['a missing model (denied)', { 'models.airunway.ai/inject': 'nope' }],
+  ])('is true for a pod asking for %s', async (_label, annotations) => {
+    expect(asked(pod(annotations))).toBe(true);
+    expect(await injectModels(pod(annotations), 'ml', lookup)).not.toEqual({
+      allowed: true,
+      message: 'no injection requested',
     });
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { defaultLeaseName } from '@runway-portal/controller-runtime';
+import { webhookConfiguration } from './main';
 import { MODELS_PROGRAM } from './options';
 
 describe('the shipped leader-election Role', () => {
@@ -48,6 +49,29 @@ describe("the shipped ClusterRole's pod access", () => {
     expect(podRules).toEqual([
       { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
       { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
+    ]);
+  });
+});
+
+describe('the injection webhook configuration', () => {
+  it('is the shipped one in url mode: the same failure policy, selector and match condition', () => {
+    const shipped = parseAllDocuments(
+      fs.readFileSync(
+        path.resolve(__dirname, '../../deploy/models/webhook.yaml'),
+        'utf8',
+      ),
+    )
+      .map(d => d.toJSON())
+      .find(d => d?.kind === 'MutatingWebhookConfiguration');
+    const [hook] = webhookConfiguration(
+      'https://127.0.0.1:9443/mutate',
+    ).webhooks;
+    const [yaml] = shipped.webhooks;
+    const { clientConfig: _url, ...local } = hook;
+    const { clientConfig: _service, ...inCluster } = yaml;
+    expect(local).toEqual(inCluster);
+    expect(local.matchConditions).toEqual([
+      expect.objectContaining({ name: 'injection-requested' }),
     ]);
   });
 });

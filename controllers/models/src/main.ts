@@ -16,7 +16,10 @@ import {
   startWebhookManager,
   webhookManager,
 } from '@runway-portal/controller-runtime';
-import { MODEL_INJECTED_LABEL } from '@runway-portal/plugin-runway-common';
+import {
+  INJECTION_REQUESTED_CONDITION,
+  MODEL_INJECTED_LABEL,
+} from '@runway-portal/plugin-runway-common';
 import { INJECT_PATH, injectionWebhook, type ModelLookup } from './inject';
 import { MODELS_PROCESS, MODELS_PROGRAM, type ModelsOptions } from './options';
 import { Models, registerModelController } from './reconciler';
@@ -45,6 +48,8 @@ export function webhookConfiguration(url: string) {
             { key: MODEL_INJECTED_LABEL, operator: 'DoesNotExist' },
           ],
         },
+        // Only pods that ask for a model: the rest of the cluster's pods cost no call.
+        matchConditions: [INJECTION_REQUESTED_CONDITION],
         rules: [
           {
             apiGroups: [''],

@@ -156,9 +156,29 @@ describe('the injection webhook', () => {
     expect(created.spec.containers[1].env).toBeUndefined();
   });
 
-  it('leaves a pod without the annotation unchanged', async () => {
-    const created = await env.client.create<Pod>(Pods, pod('plain', {}));
+  /** The admission requests the operator's webhook server has answered. */
+  const webhookCalls = async () =>
+    (await env.models.manager.metrics.webhookRequests.get()).values.reduce(
+      (sum, v) => sum + v.value,
+      0,
+    );
+
+  it('leaves a pod without the annotation unchanged, without calling the webhook (matchConditions)', async () => {
+    const before = await webhookCalls();
+    const created = await env.client.create<Pod>(
+      Pods,
+      pod('plain', { 'prometheus.io/scrape': 'true' }),
+    );
     expect(created.metadata!.labels).toBeUndefined();
+    expect(await webhookCalls()).toBe(before);
+    // A pod that asks for a model is still sent (and denied here: no such model).
+    await expect(
+      env.client.create(
+        Pods,
+        pod('asks', { 'models.airunway.ai/inject': 'nope' }),
+      ),
+    ).rejects.toThrow('model "nope" not found');
+    expect(await webhookCalls()).toBe(before + 1);
   });
 
   it.each([

@@ -60,6 +60,20 @@ export const MODEL_ANNOTATIONS = {
 /** @public */
 export const MODEL_INJECTED_LABEL = 'models.airunway.ai/injected';
 
+/**
+ * The injection webhook's match condition: the API server calls it only
+ * for a pod that asks for a model. Every other pod of the cluster (the
+ * webhook's answer for them is "allowed, unchanged") is created without a
+ * round trip to the model operator, and without waiting for it when it is
+ * slow or down.
+ *
+ * @public
+ */
+export const INJECTION_REQUESTED_CONDITION = {
+  name: 'injection-requested',
+  expression: `has(object.metadata.annotations) && '${MODEL_ANNOTATIONS.inject}' in object.metadata.annotations`,
+} as const;
+
 /** Where a model is mounted when no mount-path annotation says otherwise. @public */
 export function defaultModelMountPath(modelName: string): string {
   return `/models/${modelName}`;
