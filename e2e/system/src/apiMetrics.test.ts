@@ -3,6 +3,7 @@ import {
   counterDelta,
   histogramDelta,
   histogramQuantile,
+  shareWithin,
   parseMetrics,
   requestsByVerbAndResource,
   webhookCalls,
@@ -104,6 +105,14 @@ describe('webhook latency', () => {
     expect(histogramQuantile(0.5, h)).toBeCloseTo(0.005 * (50 / 90));
     expect(histogramQuantile(0.99, h)).toBeCloseTo(0.005 + 0.02 * (9 / 10));
     expect(histogramQuantile(0.99, new Map())).toBeUndefined();
+  });
+
+  it('counts the share of observations within a bucket bound exactly', () => {
+    const h = webhookHistogram(samples, 'CREATE');
+    expect(shareWithin(0.005, h)).toBeCloseTo(90 / 100);
+    expect(shareWithin(0.025, h)).toBe(1);
+    expect(shareWithin(0.003, h)).toBeUndefined();
+    expect(shareWithin(0.005, new Map())).toBeUndefined();
   });
 
   it('answers the highest finite bound when the quantile is in +Inf', () => {

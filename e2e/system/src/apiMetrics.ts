@@ -179,6 +179,20 @@ export function histogramQuantile(
   return lowerBound;
 }
 
+/**
+ * The share of the observations at most `le` (a bucket bound), 0 to 1;
+ * undefined without observations or without that bucket. Exact, where a
+ * quantile between two coarse buckets is interpolated.
+ */
+export function shareWithin(
+  le: number,
+  histogram: Histogram,
+): number | undefined {
+  const total = histogram.get(Infinity) ?? 0;
+  const within = histogram.get(le);
+  return total > 0 && within !== undefined ? within / total : undefined;
+}
+
 /** GET `path` from the client's API server as bytes (KubeClient.request only speaks JSON), at most `timeoutMs`. */
 export async function getRaw(
   client: KubeClient,
