@@ -110,6 +110,143 @@ const condition = (
   observedGeneration: 1,
 });
 
+/** A deployment's identity and the apiVersion its CRD serves it at. */
+export interface DeploymentRef {
+  apiVersion: string;
+  name: string;
+  namespace: string;
+}
+
+const KIND = 'ModelDeployment';
+
+/** The core's metadata apply: the provider label and the observed identity. */
+export function coreMetadata(ref: DeploymentRef, label = 'kaito'): KubeObject {
+  return {
+    apiVersion: ref.apiVersion,
+    kind: KIND,
+    metadata: {
+      name: ref.name,
+      namespace: ref.namespace,
+      labels: { 'airunway.ai/provider': label },
+      annotations: {
+        [OBSERVED_IDENTITY_ANNOTATION]: JSON.stringify({
+          'model.id': 'google/gemma-3-1b-it-qat-q8_0-gguf',
+          'engine.type': 'llamacpp',
+          'provider.name': 'kaito',
+        }),
+      },
+    },
+  };
+}
+
+/** The core's first status: engine, provider and four conditions. */
+export function coreStatus(ref: DeploymentRef): KubeObject {
+  return {
+    apiVersion: ref.apiVersion,
+    kind: KIND,
+    metadata: { name: ref.name, namespace: ref.namespace },
+    status: {
+      observedGeneration: 1,
+      engine: {
+        type: 'llamacpp',
+        selectedReason: 'specified in spec.engine.type',
+      },
+      provider: {
+        name: 'kaito',
+        selectedReason: 'CPU inference with llama.cpp: kaito',
+      },
+      conditions: [
+        condition(
+          'Validated',
+          'True',
+          'ValidationPassed',
+          'Spec validation passed',
+        ),
+        condition(
+          'EngineSelected',
+          'True',
+          'Specified',
+          'Engine llamacpp specified in spec.engine.type',
+        ),
+        condition(
+          'ProviderSelected',
+          'True',
+          'AutoSelected',
+          "Selected provider 'kaito': CPU inference with llama.cpp",
+        ),
+        condition(
+          'GatewayReady',
+          'False',
+          'WaitingForProvider',
+          `Waiting for the model's Service from provider 'kaito' (status.endpoint.service, in namespace '${ref.namespace}'): the InferencePool selects the pods behind it`,
+        ),
+      ],
+    },
+  };
+}
+
+/** The provider's status once the upstream resource exists: phase, endpoint, replicas, three conditions. */
+export function providerStatus(
+  ref: DeploymentRef,
+  message = 'Waiting for KAITO to deploy the workspace',
+): KubeObject {
+  return {
+    apiVersion: ref.apiVersion,
+    kind: KIND,
+    metadata: { name: ref.name, namespace: ref.namespace },
+    status: {
+      phase: 'Deploying',
+      message,
+      provider: { resourceName: ref.name, resourceKind: 'Workspace' },
+      replicas: { desired: 1, ready: 0, available: 0 },
+      endpoint: { service: ref.name, port: 80 },
+      conditions: [
+        condition(
+          'ProviderCompatible',
+          'True',
+          'Compatible',
+          'Engine llamacpp is supported by kaito',
+        ),
+        condition(
+          'ResourceCreated',
+          'True',
+          'ResourceCreated',
+          `Created Workspace '${ref.name}'`,
+        ),
+        condition('Ready', 'False', 'Deploying', message),
+      ],
+    },
+  };
+}
+
+/** An Event about the deployment, as the runtime's event recorder writes one. */
+export function deploymentEvent(
+  ref: DeploymentRef,
+  uid: string | undefined,
+  reason: string,
+  message: string,
+  name = `${ref.name}.${reason.toLowerCase()}`,
+): KubeObject {
+  const now = new Date().toISOString();
+  return {
+    metadata: { name, namespace: ref.namespace },
+    involvedObject: {
+      apiVersion: ref.apiVersion,
+      kind: KIND,
+      name: ref.name,
+      namespace: ref.namespace,
+      uid,
+    },
+    type: 'Normal',
+    reason,
+    message,
+    count: 1,
+    firstTimestamp: now,
+    lastTimestamp: now,
+    source: { component: 'airunway-core' },
+  } as KubeObject;
+}
+
 /**
  * The writes of one deployment until `ResourceCreated`, in the order the
  * core and a provider make them, with bodies of the same shape and size
@@ -127,197 +264,110 @@ export async function floorWrites(
   namespace: string,
 ): Promise<void> {
   const md = modelDeployment(i, namespace);
-  const name = md.metadata.name;
-  const id = { name, namespace };
-  const apiVersion = `${FLOOR_GROUP}/${rts.deployments.version}`;
-  const kind = 'ModelDeployment';
+  const ref: DeploymentRef = {
+    apiVersion: `${FLOOR_GROUP}/${rts.deployments.version}`,
+    name: md.metadata.name,
+    namespace,
+  };
   const created = await client.create(rts.deployments, {
     ...md,
-    apiVersion,
+    apiVersion: ref.apiVersion,
   } as KubeObject);
-  const event = (reason: string, message: string) =>
-    client.create(Events, {
-      metadata: { name: `${name}.${reason.toLowerCase()}`, namespace },
-      involvedObject: {
-        apiVersion,
-        kind,
-        name,
+  const uid = created.metadata!.uid!;
+  const core = { fieldManager: 'airunway-core', force: true };
+  const provider = { fieldManager: 'airunway-provider-kaito', force: true };
+  await client.apply(rts.deployments, coreMetadata(ref), core);
+  await client.apply(rts.deployments, coreStatus(ref), {
+    ...core,
+    subresource: 'status',
+  });
+  await client.create(
+    Events,
+    deploymentEvent(
+      ref,
+      uid,
+      'ProviderSelected',
+      "Selected provider 'kaito': CPU inference with llama.cpp",
+    ),
+  );
+  await client.apply(
+    rts.deployments,
+    {
+      apiVersion: ref.apiVersion,
+      kind: KIND,
+      metadata: {
+        name: ref.name,
         namespace,
-        uid: created.metadata?.uid,
+        finalizers: [providerFinalizer('kaito')],
       },
-      type: 'Normal',
-      reason,
-      message,
+    },
+    { fieldManager: provider.fieldManager },
+  );
+  await client.apply(rts.upstream, workspace(ref, rts.upstream, uid), provider);
+  await client.apply(rts.deployments, providerStatus(ref), {
+    ...provider,
+    subresource: 'status',
+  });
+  await client.create(
+    Events,
+    deploymentEvent(
+      ref,
+      uid,
+      'ResourceCreated',
+      `Created Workspace '${ref.name}'`,
+    ),
+  );
+}
+
+/** The Workspace the KAITO provider writes for a llama.cpp deployment, owned by it. */
+function workspace(
+  ref: DeploymentRef,
+  rt: ResourceType,
+  uid: string,
+): KubeObject {
+  return {
+    apiVersion: `${rt.group}/${rt.version}`,
+    kind: 'Workspace',
+    metadata: {
+      name: ref.name,
+      namespace: ref.namespace,
+      labels: { 'kaito.sh/model-source': 'huggingface' },
+      ownerReferences: [
+        {
+          apiVersion: ref.apiVersion,
+          kind: KIND,
+          name: ref.name,
+          uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    resource: {
       count: 1,
-      firstTimestamp: new Date().toISOString(),
-      lastTimestamp: new Date().toISOString(),
-      source: { component: 'airunway-core' },
-    } as KubeObject);
-  await client.apply(
-    rts.deployments,
-    {
-      apiVersion,
-      kind,
-      metadata: {
-        ...id,
-        labels: { 'airunway.ai/provider': 'kaito' },
-        annotations: {
-          [OBSERVED_IDENTITY_ANNOTATION]: JSON.stringify({
-            'model.id': 'google/gemma-3-1b-it-qat-q8_0-gguf',
-            'engine.type': 'llamacpp',
-            'provider.name': 'kaito',
-          }),
+      labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux' } },
+    },
+    inference: {
+      template: {
+        spec: {
+          containers: [
+            {
+              name: 'model',
+              image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
+              args: [
+                '--model',
+                'google/gemma-3-1b-it-qat-q8_0-gguf',
+                '--port',
+                '5000',
+              ],
+              ports: [{ containerPort: 5000 }],
+              resources: { requests: { cpu: '8', memory: '16Gi' } },
+            },
+          ],
         },
       },
     },
-    { fieldManager: 'airunway-core', force: true },
-  );
-  await client.apply(
-    rts.deployments,
-    {
-      apiVersion,
-      kind,
-      metadata: id,
-      status: {
-        observedGeneration: 1,
-        engine: {
-          type: 'llamacpp',
-          selectedReason: 'specified in spec.engine.type',
-        },
-        provider: {
-          name: 'kaito',
-          selectedReason: 'CPU inference with llama.cpp: kaito',
-        },
-        conditions: [
-          condition(
-            'Validated',
-            'True',
-            'ValidationPassed',
-            'Spec validation passed',
-          ),
-          condition(
-            'EngineSelected',
-            'True',
-            'Specified',
-            'Engine llamacpp specified in spec.engine.type',
-          ),
-          condition(
-            'ProviderSelected',
-            'True',
-            'AutoSelected',
-            "Selected provider 'kaito': CPU inference with llama.cpp",
-          ),
-          condition(
-            'GatewayReady',
-            'False',
-            'WaitingForProvider',
-            "Waiting for the model's Service from provider 'kaito' (status.endpoint.service, in namespace 'bench-floor'): the InferencePool selects the pods behind it",
-          ),
-        ],
-      },
-    },
-    { fieldManager: 'airunway-core', subresource: 'status', force: true },
-  );
-  await event(
-    'ProviderSelected',
-    "Selected provider 'kaito': CPU inference with llama.cpp",
-  );
-  await client.apply(
-    rts.deployments,
-    {
-      apiVersion,
-      kind,
-      metadata: { ...id, finalizers: [providerFinalizer('kaito')] },
-    },
-    { fieldManager: 'airunway-provider-kaito' },
-  );
-  await client.apply(
-    rts.upstream,
-    {
-      apiVersion: `${FLOOR_GROUP}/${rts.upstream.version}`,
-      kind: 'Workspace',
-      metadata: {
-        ...id,
-        labels: { 'kaito.sh/model-source': 'huggingface' },
-        ownerReferences: [
-          {
-            apiVersion,
-            kind,
-            name,
-            uid: created.metadata!.uid!,
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ],
-      },
-      resource: {
-        count: 1,
-        labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux' } },
-      },
-      inference: {
-        template: {
-          spec: {
-            containers: [
-              {
-                name: 'model',
-                image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
-                args: [
-                  '--model',
-                  'google/gemma-3-1b-it-qat-q8_0-gguf',
-                  '--port',
-                  '5000',
-                ],
-                ports: [{ containerPort: 5000 }],
-                resources: { requests: { cpu: '8', memory: '16Gi' } },
-              },
-            ],
-          },
-        },
-      },
-    } as KubeObject,
-    { fieldManager: 'airunway-provider-kaito', force: true },
-  );
-  await client.apply(
-    rts.deployments,
-    {
-      apiVersion,
-      kind,
-      metadata: id,
-      status: {
-        phase: 'Deploying',
-        message: 'Waiting for KAITO to deploy the workspace',
-        provider: { resourceName: name, resourceKind: 'Workspace' },
-        replicas: { desired: 1, ready: 0, available: 0 },
-        endpoint: { service: name, port: 80 },
-        conditions: [
-          condition(
-            'ProviderCompatible',
-            'True',
-            'Compatible',
-            'Engine llamacpp is supported by kaito',
-          ),
-          condition(
-            'ResourceCreated',
-            'True',
-            'ResourceCreated',
-            `Created Workspace '${name}'`,
-          ),
-          condition(
-            'Ready',
-            'False',
-            'Deploying',
-            'Waiting for KAITO to deploy the workspace',
-          ),
-        ],
-      },
-    },
-    {
-      fieldManager: 'airunway-provider-kaito',
-      subresource: 'status',
-      force: true,
-    },
-  );
-  await event('ResourceCreated', `Created Workspace '${name}'`);
+  } as KubeObject;
 }
 
 /** How many requests `floorWrites` makes per deployment. */
