@@ -48,6 +48,7 @@ import {
 import { withDefaults } from '@runway-portal/plugin-runway-common';
 import { ModelDeployments } from '@runway-portal/provider-shared';
 import {
+  cpuSecondsOf,
   inParallel,
   memoryOf,
   pollUntil,
@@ -291,18 +292,6 @@ interface AdmissionRound {
   /** CPU the API server used meanwhile (it encodes the reviews, applies the patch, validates again). */
   apiServerCpuSeconds: number;
   latency: Histogram;
-}
-
-/** User + system CPU seconds of a process so far (/proc/<pid>/stat, 100 ticks a second); NaN if gone. */
-function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 /** CPU seconds so far of every process of the system: the cluster's components and our services. */

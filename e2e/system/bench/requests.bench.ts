@@ -22,9 +22,13 @@ import {
   resourcePath,
 } from '@runway-portal/controller-runtime';
 import { startCluster } from '@runway-portal/e2e-cluster';
-import { inParallel, runBenchmark, timed } from '@runway-portal/e2e-testing';
+import {
+  cpuSecondsOf,
+  inParallel,
+  runBenchmark,
+  timed,
+} from '@runway-portal/e2e-testing';
 import { ModelDeployments } from '@runway-portal/provider-shared';
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { modelDeployment } from '../src/workloads';
 import { envNumber } from './env';
@@ -45,13 +49,6 @@ const CRD = join(
   resolve(__dirname, '../../..'),
   'controllers/deploy/crds/airunway.ai_modeldeployments.yaml',
 );
-
-/** User + system CPU seconds of a process so far (/proc/<pid>/stat). */
-function cpuSecondsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

@@ -1,4 +1,10 @@
-import { inParallel, percentile, percentiles, ratio } from './bench';
+import {
+  cpuSecondsOf,
+  inParallel,
+  percentile,
+  percentiles,
+  ratio,
+} from './bench';
 
 describe('benchmark helpers', () => {
   it('takes the nearest-rank percentile', () => {
@@ -26,5 +32,18 @@ describe('benchmark helpers', () => {
     });
     expect(done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(most).toBe(3);
+  });
+});
+
+describe('cpuSecondsOf', () => {
+  it("reads this process's CPU seconds, which grow as it works, and NaN for no process", () => {
+    const before = cpuSecondsOf(process.pid);
+    expect(before).toBeGreaterThanOrEqual(0);
+    // Busy until the clock ticks (10 ms) or 5 s pass: a busy process's CPU time grows.
+    const until = Date.now() + 5000;
+    let now = before;
+    while (now <= before && Date.now() < until) now = cpuSecondsOf(process.pid);
+    expect(now).toBeGreaterThan(before);
+    expect(cpuSecondsOf(undefined)).toBeNaN();
   });
 });

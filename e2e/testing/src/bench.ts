@@ -56,6 +56,21 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/**
+ * User + system CPU seconds of a process so far, from /proc/<pid>/stat
+ * (100 ticks a second); NaN if it is gone.
+ */
+export function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The `p`th percentile (nearest rank) of ascending `sorted` samples. */
 export function percentile(sorted: readonly number[], p: number): number {
   const index = Math.min(

@@ -30,6 +30,7 @@ export type { ServiceAccountRef } from './serviceAccounts';
 export type { ControllerUnderTest } from './controller';
 export {
   inParallel,
+  cpuSecondsOf,
   memoryOf,
   percentile,
   percentiles,
