@@ -27,73 +27,61 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { modelDeployment } from '../src/workloads';
 
 /** The API group of the copies: no controller of the system watches it. */
-export const FLOOR_GROUP = 'floor.bench.airunway.ai';
+const FLOOR_GROUP = 'floor.bench.airunway.ai';
 
 const REPO = resolve(__dirname, '../../..');
-const COPIES = [
-  {
-    file: join(
-      REPO,
-      'controllers/deploy/crds/airunway.ai_modeldeployments.yaml',
-    ),
-    plural: 'modeldeployments',
-    kind: 'ModelDeployment',
-  },
-  {
-    file: join(
-      REPO,
-      'e2e/simulators/upstream-crds/kaito-kaito.sh_workspaces.yaml',
-    ),
-    plural: 'workspaces',
-    kind: 'Workspace',
-  },
-] as const;
+const DEPLOYMENTS_CRD = join(
+  REPO,
+  'controllers/deploy/crds/airunway.ai_modeldeployments.yaml',
+);
+const WORKSPACES_CRD = join(
+  REPO,
+  'e2e/simulators/upstream-crds/kaito-kaito.sh_workspaces.yaml',
+);
 
-/** The copy's resource, at the version the original serves. */
-function copyOf(kind: string, version: string): ResourceType {
-  const copy = COPIES.find(c => c.kind === kind)!;
+/**
+ * Writes the CRD of `file` moved to FLOOR_GROUP (schema and CEL rules
+ * unchanged) into `dir`; returns the file and the copy's resource at the
+ * version the original stores.
+ */
+function floorCopy(
+  file: string,
+  dir: string,
+): { file: string; rt: ResourceType } {
+  const crd = parseAllDocuments(readFileSync(file, 'utf8'))
+    .map(d => d.toJSON())
+    .find(d => d?.kind === 'CustomResourceDefinition');
+  const { plural, kind } = crd.spec.names;
+  const copy = join(dir, `${plural}.yaml`);
+  writeFileSync(
+    copy,
+    stringify({
+      ...crd,
+      metadata: { name: `${plural}.${FLOOR_GROUP}` },
+      spec: { ...crd.spec, group: FLOOR_GROUP },
+    }),
+  );
   return {
-    group: FLOOR_GROUP,
-    version,
-    plural: copy.plural,
-    kind,
-    namespaced: true,
+    file: copy,
+    rt: {
+      group: FLOOR_GROUP,
+      version: (crd.spec.versions as Array<any>).find(v => v.storage).name,
+      plural,
+      kind,
+      namespaced: true,
+    },
   };
 }
 
-/** A CRD document moved to FLOOR_GROUP, schema and CEL rules unchanged. */
-export function renameCrdGroup(
-  crd: Record<string, any>,
-  group: string,
-): Record<string, any> {
-  return {
-    ...crd,
-    metadata: { name: `${crd.spec.names.plural}.${group}` },
-    spec: { ...crd.spec, group },
-  };
-}
-
-/** Installs the copies into `cluster`; returns their resources by kind. */
+/** Installs the copies into `cluster`; returns their resources. */
 export async function installFloorCrds(
   cluster: TestCluster,
 ): Promise<{ deployments: ResourceType; upstream: ResourceType }> {
   const dir = mkdtempSync(join(tmpdir(), 'runway-floor-crds-'));
-  const versions = new Map<string, string>();
-  const files = COPIES.map(copy => {
-    const crd = parseAllDocuments(readFileSync(copy.file, 'utf8'))
-      .map(d => d.toJSON())
-      .find(d => d?.kind === 'CustomResourceDefinition');
-    const served = (crd.spec.versions as Array<any>).find(v => v.storage);
-    versions.set(copy.kind, served.name);
-    const file = join(dir, `${copy.plural}.yaml`);
-    writeFileSync(file, stringify(renameCrdGroup(crd, FLOOR_GROUP)));
-    return file;
-  });
-  await cluster.installCrds(files);
-  return {
-    deployments: copyOf('ModelDeployment', versions.get('ModelDeployment')!),
-    upstream: copyOf('Workspace', versions.get('Workspace')!),
-  };
+  const deployments = floorCopy(DEPLOYMENTS_CRD, dir);
+  const upstream = floorCopy(WORKSPACES_CRD, dir);
+  await cluster.installCrds([deployments.file, upstream.file]);
+  return { deployments: deployments.rt, upstream: upstream.rt };
 }
 
 const condition = (

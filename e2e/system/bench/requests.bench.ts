@@ -25,6 +25,7 @@ import { startCluster } from '@runway-portal/e2e-cluster';
 import {
   cpuSecondsOf,
   inParallel,
+  percentiles,
   runBenchmark,
   timed,
 } from '@runway-portal/e2e-testing';
@@ -50,8 +51,7 @@ const CRD = join(
   'controllers/deploy/crds/airunway.ai_modeldeployments.yaml',
 );
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) => percentiles(values).p50;
 
 async function main(): Promise<void> {
   progress('starting a cluster with the ModelDeployment CRD');
