@@ -5,16 +5,21 @@ import { defaultLeaseName } from '@runway-portal/controller-runtime';
 import { webhookConfiguration } from './main';
 import { MODELS_PROGRAM } from './options';
 
+/** The first document of `kind` in a file of controllers/deploy/models. */
+function shipped(file: string, kind: string) {
+  return parseAllDocuments(
+    fs.readFileSync(
+      path.resolve(__dirname, '../../deploy/models', file),
+      'utf8',
+    ),
+  )
+    .map(d => d.toJSON())
+    .find(d => d?.kind === kind);
+}
+
 describe('the shipped leader-election Role', () => {
   it('names the Lease the operator renews (the one `runway doctor` reads when there is no Deployment)', () => {
-    const role = parseAllDocuments(
-      fs.readFileSync(
-        path.resolve(__dirname, '../../deploy/models/rbac.yaml'),
-        'utf8',
-      ),
-    )
-      .map(d => d.toJSON())
-      .find(d => d?.kind === 'Role');
+    const role = shipped('rbac.yaml', 'Role');
     expect(
       role.rules.filter(
         (r: { resources: string[]; resourceNames?: string[] }) =>
@@ -33,14 +38,7 @@ describe('the shipped leader-election Role', () => {
 
 describe("the shipped ClusterRole's pod access", () => {
   it('reads pod logs (get on pods/log) and lists pods, nothing more: progress is read, never written', () => {
-    const role = parseAllDocuments(
-      fs.readFileSync(
-        path.resolve(__dirname, '../../deploy/models/rbac.yaml'),
-        'utf8',
-      ),
-    )
-      .map(d => d.toJSON())
-      .find(d => d?.kind === 'ClusterRole');
+    const role = shipped('rbac.yaml', 'ClusterRole');
     const podRules = role.rules.filter(
       (r: { apiGroups: string[]; resources: string[] }) =>
         r.apiGroups.includes('') &&
@@ -55,18 +53,11 @@ describe("the shipped ClusterRole's pod access", () => {
 
 describe('the injection webhook configuration', () => {
   it('is the shipped one in url mode: the same failure policy, selector and match condition', () => {
-    const shipped = parseAllDocuments(
-      fs.readFileSync(
-        path.resolve(__dirname, '../../deploy/models/webhook.yaml'),
-        'utf8',
-      ),
-    )
-      .map(d => d.toJSON())
-      .find(d => d?.kind === 'MutatingWebhookConfiguration');
+    const config = shipped('webhook.yaml', 'MutatingWebhookConfiguration');
     const [hook] = webhookConfiguration(
       'https://127.0.0.1:9443/mutate',
     ).webhooks;
-    const [yaml] = shipped.webhooks;
+    const [yaml] = config.webhooks;
     const { clientConfig: _url, ...local } = hook;
     const { clientConfig: _service, ...inCluster } = yaml;
     expect(local).toEqual(inCluster);
