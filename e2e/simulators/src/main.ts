@@ -1,7 +1,7 @@
 /**
  * Runs the operator test doubles against one cluster until SIGTERM/SIGINT:
  *
- *   KUBECONFIG=... yarn workspace @runway-portal/e2e-simulators start [--step-delay-ms 2000] [--only kaito,dynamo] [--models-dir DIR] [--cluster-dir DIR]
+ *   KUBECONFIG=... yarn workspace @runway-portal/e2e-simulators start [--step-delay-ms 2000] [--only kaito,dynamo] [--models-dir DIR] [--cluster-dir DIR] [--health-port PORT]
  */
 import { Manager, createLogger } from '@runway-portal/controller-runtime';
 import { parseArgs } from 'node:util';
@@ -31,6 +31,8 @@ export interface SimulatorArgs {
   modelsDir?: string;
   /** The cluster's folder (e2e-cluster's `TestCluster.dir`): model server pods with logs (modelServerPods.ts). */
   clusterDir?: string;
+  /** Serve /healthz and /readyz on 127.0.0.1 at this port (0 picks one), as the controllers do; none without it. */
+  healthPort?: number;
 }
 
 /** Flags (then environment) to options; throws a message naming the bad flag. */
@@ -46,6 +48,7 @@ export function parseSimulatorArgs(
       only: { type: 'string' },
       'models-dir': { type: 'string' },
       'cluster-dir': { type: 'string' },
+      'health-port': { type: 'string' },
     },
   });
   const delayText =
@@ -76,12 +79,23 @@ export function parseSimulatorArgs(
       `--models-dir (or RUNWAY_MODELS_DIR) needs --cluster-dir (or RUNWAY_CLUSTER_DIR): download pods' logs are served with the cluster's certificate; set it to the cluster's folder`,
     );
   }
+  const portText = values['health-port'];
+  const healthPort = portText === undefined ? undefined : Number(portText);
+  if (
+    healthPort !== undefined &&
+    !(Number.isInteger(healthPort) && healthPort >= 0 && healthPort <= 65535)
+  ) {
+    throw new Error(
+      `--health-port must be a port number from 0 to 65535 (0 picks a free one); got "${portText}"`,
+    );
+  }
   return {
     kubeconfig: values.kubeconfig ?? env.KUBECONFIG,
     stepDelayMs,
     only,
     modelsDir,
     clusterDir,
+    ...(healthPort === undefined ? {} : { healthPort }),
   };
 }
 
@@ -99,7 +113,11 @@ async function main(): Promise<void> {
     kubeconfigPath: args.kubeconfig,
     logger,
     metrics: false,
-    healthProbes: false,
+    // The local system waits for /readyz, so "running" means watching, not still loading.
+    healthProbes:
+      args.healthPort === undefined
+        ? false
+        : { host: '127.0.0.1', port: args.healthPort },
   });
   const modelServerPods = args.clusterDir
     ? await registerModelServerPods(mgr, { clusterDir: args.clusterDir })

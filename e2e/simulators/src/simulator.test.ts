@@ -130,6 +130,13 @@ describe('parseSimulatorArgs', () => {
       parseSimulatorArgs(['--models-dir', '/m', '--cluster-dir', '/c'], {}),
     ).toMatchObject({ modelsDir: '/m', clusterDir: '/c' });
   });
+  it('serves probes only when given a health port, and names a bad one', () => {
+    expect(parseSimulatorArgs([], {})).not.toHaveProperty('healthPort');
+    expect(parseSimulatorArgs(['--health-port', '0'], {}).healthPort).toBe(0);
+    expect(() => parseSimulatorArgs(['--health-port', '99999'], {})).toThrow(
+      '--health-port must be a port number from 0 to 65535 (0 picks a free one); got "99999"',
+    );
+  });
   it('names unknown simulators and the known ones', () => {
     expect(() => parseSimulatorArgs(['--only', 'kserve'], {})).toThrow(
       '--only names unknown simulator(s) kserve: choose from kaito, dynamo, kuberay',

@@ -92,7 +92,7 @@ describe('the controllers of the local system', () => {
     }
   });
 
-  it('run the download simulator with the models folder and the cluster folder (its node serves the download logs)', () => {
+  it('run the download simulator with the models folder and the cluster folder (its node serves the download logs), and its probes on the health port', () => {
     expect(
       SIMULATORS.args({
         webhookPort: 1,
@@ -100,7 +100,8 @@ describe('the controllers of the local system', () => {
         modelsDir: '/m',
         clusterDir: '/c',
       }),
-    ).toEqual(['--models-dir=/m', '--cluster-dir=/c']);
+    ).toEqual(['--models-dir=/m', '--cluster-dir=/c', '--health-port=2']);
+    expect(SIMULATORS.probes).toBe(true);
   });
 
   it('name packages of this repository whose start script is a node command', () => {

@@ -66,7 +66,7 @@ export interface ControllerSpec {
    * Test doubles have none and run with the admin kubeconfig.
    */
   component?: string;
-  /** Whether it serves /readyz on `healthPort` (waited for before Backstage starts). */
+  /** Whether it serves /readyz on `healthPort` (waited for before the start is done). */
   probes: boolean;
   /**
    * `bundle`: the production entry its image runs (CONTROLLER_BUNDLE, built
@@ -177,8 +177,12 @@ export const SIMULATORS: ControllerSpec = {
   packageDir: 'e2e/simulators',
   // Download pods run the real downloader into modelsDir; model server pods get logs from a
   // kubelet log stand-in serving with the cluster's certificate (see @runway-portal/e2e-simulators).
-  args: p => [`--models-dir=${p.modelsDir}`, `--cluster-dir=${p.clusterDir}`],
-  probes: false,
+  args: p => [
+    `--models-dir=${p.modelsDir}`,
+    `--cluster-dir=${p.clusterDir}`,
+    `--health-port=${p.healthPort}`,
+  ],
+  probes: true,
   runs: 'source',
 };
 

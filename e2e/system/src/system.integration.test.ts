@@ -49,6 +49,16 @@ function processesOf(parent: number): number[] {
   return pids;
 }
 
+/** `pid: command line` (its first 200 characters), for a failure message. */
+function commandOf(pid: number): string {
+  try {
+    const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return `${pid}: ${words.join(' ').trim().slice(0, 200)}`;
+  } catch {
+    return `${pid}: (exited)`;
+  }
+}
+
 async function eventually<T>(
   what: string,
   check: () => Promise<T | undefined> | T | undefined,
@@ -586,7 +596,14 @@ describe('the CLI', () => {
         cli.kill('SIGKILL');
         await eventually(
           'every process of the killed CLI to end',
-          () => (processesOf(cli.pid!).length === 0 ? true : undefined),
+          () => {
+            const left = processesOf(cli.pid!);
+            if (left.length > 0)
+              throw new Error(
+                `still running: ${left.map(commandOf).join('; ')}`,
+              );
+            return true;
+          },
           20_000,
         );
       } finally {
