@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   buildJob,
   buildPvc,
+  DOWNLOADER_UID,
   type ModelObject,
   PVC_UID_ANNOTATION,
 } from './resources';
@@ -53,6 +56,16 @@ describe('buildPvc', () => {
 });
 
 describe('buildJob', () => {
+  it("runs as the downloader image's numeric user (a pod's runAsNonRoot can only verify a number)", () => {
+    const dockerfile = readFileSync(
+      join(__dirname, 'downloader', 'Dockerfile'),
+      'utf8',
+    );
+    expect(dockerfile).toMatch(
+      new RegExp(`^USER ${DOWNLOADER_UID}:${DOWNLOADER_UID}$`, 'm'),
+    );
+  });
+
   const env = (job: any) => job.spec.template.spec.containers[0].env;
 
   it('has the seed name, owner reference, backoff limit, TTL, resources, PVC mount and node selector', () => {
@@ -95,6 +108,18 @@ describe('buildJob', () => {
         requests: { memory: '512Mi', cpu: '500m' },
         limits: { memory: '2Gi', cpu: '2' },
       },
+    });
+    expect(pod.securityContext).toEqual({
+      runAsNonRoot: true,
+      runAsUser: 1000,
+      runAsGroup: 1000,
+      fsGroup: 1000,
+      fsGroupChangePolicy: 'OnRootMismatch',
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(pod.containers[0].securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
     });
     expect(job.spec.podFailurePolicy.rules[0]).toEqual({
       action: 'FailJob',

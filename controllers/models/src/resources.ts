@@ -38,6 +38,12 @@ export const MODEL_MOUNT_PATH = '/models';
 export const EXIT_CODE_PERMANENT = 2;
 export const DEFAULT_DOWNLOADER_IMAGE =
   'ghcr.io/runway-portal/airunway-model-downloader:latest';
+/**
+ * The downloader's user and group (the image's numeric USER in
+ * src/downloader/Dockerfile). The pod's fsGroup makes a fresh volume, owned
+ * by root on most storage, writable to it.
+ */
+export const DOWNLOADER_UID = 1000;
 
 export type ModelObject = Model & KubeObject;
 
@@ -188,6 +194,16 @@ export function buildJob(
         spec: {
           restartPolicy: 'Never',
           automountServiceAccountToken: false,
+          // Admitted under the "restricted" Pod Security Standard.
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: DOWNLOADER_UID,
+            runAsGroup: DOWNLOADER_UID,
+            fsGroup: DOWNLOADER_UID,
+            // Ownership is changed once, not on every retry of a large volume.
+            fsGroupChangePolicy: 'OnRootMismatch',
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
           ...(model.spec.nodeSelector &&
           Object.keys(model.spec.nodeSelector).length
             ? { nodeSelector: model.spec.nodeSelector }
