@@ -109,6 +109,7 @@ describe('the Model controller', () => {
     expect(job.spec.template.spec).toMatchObject({
       nodeSelector: { type: 'kwok' },
       automountServiceAccountToken: false,
+      securityContext: { runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 },
     });
     expect(job.spec.template.spec.containers[0].env).toContainEqual({
       name: 'HF_TOKEN',
@@ -153,26 +154,34 @@ describe('the Model controller', () => {
       namespace: NS,
       name: 'model-qwen',
     });
-    await eventually(
-      'a new PVC and Job, and Downloading',
+    const { pvc, model } = await eventually(
+      'a new PVC and Job (bound to the new PVC), and Downloading',
       async () => {
-        const [pvc, job, m] = await Promise.all([
+        const [newPvc, job, m] = await Promise.all([
           get(PersistentVolumeClaims, NS, 'model-qwen'),
           get(Jobs, NS, 'model-download-qwen'),
           getModel(env.client, NS, 'qwen'),
         ]);
         return (
-          pvc &&
-          pvc.metadata!.uid !== oldPvc.metadata!.uid &&
+          newPvc &&
+          newPvc.metadata!.uid !== oldPvc.metadata!.uid &&
           job &&
           job.metadata!.uid !== oldJob.metadata!.uid &&
           m.status?.phase === 'Downloading' &&
           job.metadata!.annotations!['models.airunway.ai/pvc-uid'] ===
-            pvc.metadata!.uid
+            newPvc.metadata!.uid && { pvc: newPvc, model: m }
         );
       },
       60_000,
     );
+    // The new PVC is the Model's too: deleting the Model still removes it.
+    expect(pvc.metadata!.ownerReferences).toEqual([
+      expect.objectContaining({
+        kind: 'Model',
+        uid: model.metadata!.uid,
+        controller: true,
+      }),
+    ]);
     await eventsRecorded(env.client, NS, 'qwen', 'PVCDeleted');
   }, 120_000);
 
