@@ -181,6 +181,30 @@ describe('the controller images, built as controllers/Dockerfile builds them', (
     ).toContain('check passed');
   });
 
+  it('the model operator holds only production dependencies and answers its probes', async () => {
+    const app = await buildContext(
+      '@runway-portal/controller-models',
+      'controllers/models',
+    );
+    expect(fs.existsSync(path.join(app, 'node_modules/@backstage/cli'))).toBe(
+      false,
+    );
+    // The downloader image's entry is in the same context.
+    expect(
+      fs.existsSync(
+        path.join(app, 'controllers/models/dist/downloader.cjs.js'),
+      ),
+    ).toBe(true);
+    const port = await freePort();
+    expect(
+      await readyz(app, 'controllers/models/dist/controller.cjs', [
+        '--webhook-mode=url',
+        `--webhook-port=${port}`,
+        '--namespace=default',
+      ]),
+    ).toContain('check passed');
+  });
+
   it('a provider (KAITO) holds only production dependencies and answers its probes', async () => {
     const app = await buildContext(
       '@runway-portal/provider-kaito',
