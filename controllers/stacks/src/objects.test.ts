@@ -195,6 +195,8 @@ describe('desired objects', () => {
     expect(c.args).toEqual(['--verbose']);
     expect(c.resources).toEqual({ requests: { cpu: '500m' } });
     expect(pod.serviceAccountName).toBe('custom-sa');
+    // The server's group owns the volume, as upstream's operator sets it.
+    expect(pod.securityContext).toEqual({ fsGroup: 1001 });
     expect(pod.topologySpreadConstraints).toHaveLength(1);
     expect(pod.volumes.map((v: any) => v.name)).toEqual([
       'config',

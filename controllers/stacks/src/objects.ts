@@ -50,6 +50,12 @@ export const CA_BUNDLE_HASH_ANNOTATION = 'llamastack.io/ca-bundle-hash';
 export const CA_BUNDLE_LABEL = 'llamastack.io/ca-bundle';
 /** The server's health endpoint: the kubelet's probes and the operator's HealthCheck ask it. @public */
 export const HEALTH_PATH = '/v1/health';
+/**
+ * The llama-stack distribution images' group, set as the pod's fsGroup (as
+ * upstream's operator does), so a PVC at the storage mount path, owned by
+ * root on most storage, is writable to the server.
+ */
+const SERVER_FS_GROUP = 1001;
 
 /** The config the Deployment mounts: a generated one (ours, immutable) or the user's (overrideConfig). @public */
 export interface MountedConfig {
@@ -349,6 +355,7 @@ export function desiredDeployment(
   const podSpec: any = {
     containers: [container],
     volumes: [...volumes, ...(overrides.volumes ?? [])],
+    securityContext: { fsGroup: SERVER_FS_GROUP },
   };
   if (overrides.serviceAccountName)
     podSpec.serviceAccountName = overrides.serviceAccountName;
