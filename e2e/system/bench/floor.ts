@@ -269,14 +269,11 @@ export async function floorWrites(
     ...core,
     subresource: 'status',
   });
-  await client.create(
-    Events,
-    deploymentEvent(
-      ref,
-      uid,
-      'ProviderSelected',
-      "Selected provider 'kaito': CPU inference with llama.cpp",
-    ),
+  const event = (reason: string, message: string) =>
+    client.create(Events, deploymentEvent(ref, uid, reason, message));
+  await event(
+    'ProviderSelected',
+    "Selected provider 'kaito': CPU inference with llama.cpp",
   );
   await client.apply(
     rts.deployments,
@@ -296,15 +293,7 @@ export async function floorWrites(
     ...provider,
     subresource: 'status',
   });
-  await client.create(
-    Events,
-    deploymentEvent(
-      ref,
-      uid,
-      'ResourceCreated',
-      `Created Workspace '${ref.name}'`,
-    ),
-  );
+  await event('ResourceCreated', `Created Workspace '${ref.name}'`);
 }
 
 /** The Workspace the KAITO provider writes for a llama.cpp deployment, owned by it. */

@@ -144,6 +144,15 @@ async function readyz(
   }
 }
 
+/** A controller serving webhooks registers them itself at a free local port (url mode). */
+async function ownWebhookArgs(): Promise<string[]> {
+  return [
+    '--webhook-mode=url',
+    `--webhook-port=${await freePort()}`,
+    '--namespace=default',
+  ];
+}
+
 beforeAll(async () => {
   cluster = await startCluster({
     name: 'runway-images',
@@ -171,13 +180,12 @@ describe('the controller images, built as controllers/Dockerfile builds them', (
     expect(fs.existsSync(path.join(app, 'node_modules/@backstage/cli'))).toBe(
       false,
     );
-    const port = await freePort();
     expect(
-      await readyz(app, 'controllers/core/dist/controller.cjs', [
-        '--webhook-mode=url',
-        `--webhook-port=${port}`,
-        '--namespace=default',
-      ]),
+      await readyz(
+        app,
+        'controllers/core/dist/controller.cjs',
+        await ownWebhookArgs(),
+      ),
     ).toContain('check passed');
   });
 
@@ -195,13 +203,12 @@ describe('the controller images, built as controllers/Dockerfile builds them', (
         path.join(app, 'controllers/models/dist/downloader.cjs.js'),
       ),
     ).toBe(true);
-    const port = await freePort();
     expect(
-      await readyz(app, 'controllers/models/dist/controller.cjs', [
-        '--webhook-mode=url',
-        `--webhook-port=${port}`,
-        '--namespace=default',
-      ]),
+      await readyz(
+        app,
+        'controllers/models/dist/controller.cjs',
+        await ownWebhookArgs(),
+      ),
     ).toContain('check passed');
   });
 
